@@ -1,0 +1,267 @@
+// Package config reads Markwell's settings from the environment into one
+// typed Config, validated once at start-up.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config holds every setting of the API and the worker. The README's
+// configuration table lists each variable and its default.
+type Config struct {
+	// Env is "development" or "production".
+	Env string
+	// DatabaseURL is the PostgreSQL connection string.
+	DatabaseURL string
+	// HTTPAddr is the address the API listens on.
+	HTTPAddr string
+	// PublicURL is the address users reach the app at; signed file URLs use it.
+	PublicURL string
+	// SecretKey signs local file URLs (and, later, CSRF tokens).
+	SecretKey string
+	// StaticDir holds the built frontend the API serves.
+	StaticDir string
+	// MigrateOnStart applies pending migrations when the API starts.
+	MigrateOnStart bool
+
+	// BlobDir is the local store's root when S3 is not configured.
+	BlobDir string
+	// MaxUploadBytes caps one uploaded file.
+	MaxUploadBytes int64
+	// SignedURLTTL is how long a signed file URL stays valid.
+	SignedURLTTL time.Duration
+	// S3Bucket switches storage to S3 when set.
+	S3Bucket string
+	// S3Region is the bucket's region.
+	S3Region string
+	// S3Endpoint is a custom endpoint for S3-compatible stores.
+	S3Endpoint string
+	// S3AccessKeyID and S3SecretAccessKey are static credentials; empty uses the default chain.
+	S3AccessKeyID     string
+	S3SecretAccessKey string
+
+	// LLMBaseURL is the OpenAI-compatible endpoint (the demo model in development).
+	LLMBaseURL string
+	// LLMAPIKey authenticates against the endpoint.
+	LLMAPIKey string
+	// LLMModel is the model for text tasks.
+	LLMModel string
+	// LLMVisionModel is the model for handwriting; empty means none is configured.
+	LLMVisionModel string
+	// LLMTimeout bounds one model call.
+	LLMTimeout time.Duration
+	// DemoModel tells the UI that results come from the demo model.
+	DemoModel bool
+
+	// WorkerQueues lists queues and their concurrency, e.g. "default=10,ai=64".
+	WorkerQueues string
+	// JobTimeout bounds one job attempt.
+	JobTimeout time.Duration
+	// JobRescueAfter is when a job left running by a dead worker is picked up again.
+	JobRescueAfter time.Duration
+
+	// OperatorEmails may open the job dashboard at /admin/jobs.
+	OperatorEmails []string
+
+	// LogLevel is debug, info, warn or error.
+	LogLevel string
+	// ShutdownTimeout bounds graceful shutdown.
+	ShutdownTimeout time.Duration
+}
+
+// Production reports whether the app runs in production mode.
+func (c Config) Production() bool { return c.Env == "production" }
+
+// IsOperator reports whether email may open operator tools.
+func (c Config) IsOperator(email string) bool {
+	email = strings.ToLower(strings.TrimSpace(email))
+	for _, e := range c.OperatorEmails {
+		if email != "" && e == email {
+			return true
+		}
+	}
+	return false
+}
+
+// Load reads the configuration from the environment. It returns every bad
+// value at once, one line each.
+func Load() (Config, error) {
+	return load(os.LookupEnv)
+}
+
+// LoadFrom reads the configuration from a map, for tests.
+func LoadFrom(env map[string]string) (Config, error) {
+	return load(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+}
+
+type reader struct {
+	lookup func(string) (string, bool)
+	errs   []error
+}
+
+func (r *reader) str(key, def string) string {
+	if v, ok := r.lookup(key); ok && strings.TrimSpace(v) != "" {
+		return strings.TrimSpace(v)
+	}
+	return def
+}
+
+func (r *reader) boolean(key string, def bool) bool {
+	v := r.str(key, "")
+	if v == "" {
+		return def
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		r.errs = append(r.errs, fmt.Errorf("%s: %q is not a boolean (use true or false)", key, v))
+		return def
+	}
+	return b
+}
+
+func (r *reader) duration(key string, def time.Duration) time.Duration {
+	v := r.str(key, "")
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		r.errs = append(r.errs, fmt.Errorf("%s: %q is not a positive duration (e.g. 30s, 5m)", key, v))
+		return def
+	}
+	return d
+}
+
+func (r *reader) size(key string, def int64) int64 {
+	v := r.str(key, "")
+	if v == "" {
+		return def
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 {
+		r.errs = append(r.errs, fmt.Errorf("%s: %q is not a positive number of bytes", key, v))
+		return def
+	}
+	return n
+}
+
+func (r *reader) check(ok bool, format string, args ...any) {
+	if !ok {
+		r.errs = append(r.errs, fmt.Errorf(format, args...))
+	}
+}
+
+func load(lookup func(string) (string, bool)) (Config, error) {
+	r := &reader{lookup: lookup}
+	c := Config{
+		Env:               r.str("APP_ENV", "production"),
+		DatabaseURL:       r.str("DATABASE_URL", ""),
+		HTTPAddr:          r.str("HTTP_ADDR", ":8080"),
+		PublicURL:         strings.TrimRight(r.str("PUBLIC_URL", "http://localhost:8080"), "/"),
+		SecretKey:         r.str("SECRET_KEY", ""),
+		StaticDir:         r.str("STATIC_DIR", "frontend/dist"),
+		MigrateOnStart:    r.boolean("MIGRATE_ON_START", true),
+		BlobDir:           r.str("BLOB_DIR", ".data/blobs"),
+		MaxUploadBytes:    r.size("MAX_UPLOAD_BYTES", 50<<20),
+		SignedURLTTL:      r.duration("SIGNED_URL_TTL", 15*time.Minute),
+		S3Bucket:          r.str("S3_BUCKET", ""),
+		S3Region:          r.str("S3_REGION", "us-east-1"),
+		S3Endpoint:        r.str("S3_ENDPOINT", ""),
+		S3AccessKeyID:     r.str("S3_ACCESS_KEY_ID", ""),
+		S3SecretAccessKey: r.str("S3_SECRET_ACCESS_KEY", ""),
+		LLMBaseURL:        r.str("LLM_BASE_URL", "http://127.0.0.1:8090/v1"),
+		LLMAPIKey:         r.str("LLM_API_KEY", ""),
+		LLMModel:          r.str("LLM_MODEL", "markwell-demo"),
+		LLMVisionModel:    r.str("LLM_VISION_MODEL", ""),
+		LLMTimeout:        r.duration("LLM_TIMEOUT", 2*time.Minute),
+		DemoModel:         r.boolean("DEMO_MODEL", false),
+		WorkerQueues:      r.str("WORKER_QUEUES", "default=10,extract=4,ocr=2,ai=32"),
+		JobTimeout:        r.duration("JOB_TIMEOUT", 5*time.Minute),
+		JobRescueAfter:    r.duration("JOB_RESCUE_AFTER", 7*time.Minute),
+		LogLevel:          strings.ToLower(r.str("LOG_LEVEL", "info")),
+		ShutdownTimeout:   r.duration("SHUTDOWN_TIMEOUT", 30*time.Second),
+	}
+	for _, e := range strings.Split(r.str("OPERATOR_EMAILS", ""), ",") {
+		if e = strings.ToLower(strings.TrimSpace(e)); e != "" {
+			c.OperatorEmails = append(c.OperatorEmails, e)
+		}
+	}
+
+	r.check(c.Env == "development" || c.Env == "production", "APP_ENV: %q must be development or production", c.Env)
+	r.check(c.DatabaseURL != "", "DATABASE_URL: required (e.g. postgres://user@localhost:5432/markwell)")
+	r.check(len(c.SecretKey) >= 32, "SECRET_KEY: required, at least 32 characters (e.g. the output of `openssl rand -hex 32`)")
+	if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		r.errs = append(r.errs, fmt.Errorf("PUBLIC_URL: %q must be an absolute http(s) URL", c.PublicURL))
+	}
+	if u, err := url.Parse(c.LLMBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		r.errs = append(r.errs, fmt.Errorf("LLM_BASE_URL: %q must be an absolute http(s) URL", c.LLMBaseURL))
+	}
+	if c.S3Endpoint != "" {
+		u, err := url.Parse(c.S3Endpoint)
+		r.check(err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "", "S3_ENDPOINT: %q must be an absolute http(s) URL", c.S3Endpoint)
+	}
+	r.check((c.S3AccessKeyID == "") == (c.S3SecretAccessKey == ""), "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither")
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		r.errs = append(r.errs, fmt.Errorf("LOG_LEVEL: %q must be debug, info, warn or error", c.LogLevel))
+	}
+	r.check(c.JobRescueAfter > c.JobTimeout, "JOB_RESCUE_AFTER: must be longer than JOB_TIMEOUT (%s)", c.JobTimeout)
+	if _, err := ParseQueues(c.WorkerQueues); err != nil {
+		r.errs = append(r.errs, fmt.Errorf("WORKER_QUEUES: %w", err))
+	}
+	if len(r.errs) > 0 {
+		return c, fmt.Errorf("invalid configuration:\n  %w", joinLines(r.errs))
+	}
+	return c, nil
+}
+
+func joinLines(errs []error) error {
+	lines := make([]string, len(errs))
+	for i, e := range errs {
+		lines[i] = e.Error()
+	}
+	return errors.New(strings.Join(lines, "\n  "))
+}
+
+// KnownQueues are the queues workers can run.
+var KnownQueues = []string{"default", "extract", "ocr", "ai"}
+
+// ParseQueues parses "name=concurrency,…" into a map, refusing unknown
+// queue names and non-positive widths.
+func ParseQueues(spec string) (map[string]int, error) {
+	out := map[string]int{}
+	for _, part := range strings.Split(spec, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		name, width, ok := strings.Cut(part, "=")
+		if !ok {
+			return nil, fmt.Errorf("%q: want name=concurrency, e.g. ai=64", part)
+		}
+		name = strings.TrimSpace(name)
+		known := false
+		for _, q := range KnownQueues {
+			known = known || q == name
+		}
+		if !known {
+			return nil, fmt.Errorf("%q: unknown queue (known: %s)", name, strings.Join(KnownQueues, ", "))
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(width))
+		if err != nil || n < 1 || n > 10000 {
+			return nil, fmt.Errorf("%q: concurrency must be a whole number from 1 to 10000", part)
+		}
+		out[name] = n
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no queues given")
+	}
+	return out, nil
+}

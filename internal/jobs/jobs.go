@@ -1,0 +1,94 @@
+// Package jobs holds Markwell's background work: River job args and workers,
+// one file per job kind, and the client wiring shared by the API (insert
+// only) and cmd/worker (runs the queues).
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/markwell/markwell/internal/extract"
+)
+
+// Queue names. Operators scale them apart: extract is cheap CPU, ocr is one
+// tesseract per core, ai is I/O bound and rate limited.
+const (
+	QueueDefault = "default"
+	QueueExtract = "extract"
+	QueueOCR     = "ocr"
+	QueueAI      = "ai"
+)
+
+// Client is River's client over pgx.
+type Client = river.Client[pgx.Tx]
+
+// BlobReader reads stored files; storage.Blob satisfies it.
+type BlobReader interface {
+	Get(ctx context.Context, key string) (io.ReadCloser, error)
+}
+
+// Deps are what workers need.
+type Deps struct {
+	Pool      *pgxpool.Pool
+	Blob      BlobReader
+	Extractor extract.Extractor
+	Log       *slog.Logger
+}
+
+// NewWorkers registers every job kind's worker.
+func NewWorkers(d Deps) *river.Workers {
+	w := river.NewWorkers()
+	river.AddWorker(w, &ExtractTextWorker{deps: d})
+	return w
+}
+
+// WorkerOptions shape a working client.
+type WorkerOptions struct {
+	// Queues maps queue name to concurrency.
+	Queues map[string]int
+	// JobTimeout bounds one attempt.
+	JobTimeout time.Duration
+	// RescueAfter returns jobs left running by a dead worker to the queue.
+	RescueAfter time.Duration
+	// FetchPollInterval overrides River's poll interval (tests use short ones).
+	FetchPollInterval time.Duration
+}
+
+// NewWorkerClient builds a client that runs jobs from the given queues.
+func NewWorkerClient(pool *pgxpool.Pool, workers *river.Workers, o WorkerOptions, log *slog.Logger) (*Client, error) {
+	queues := make(map[string]river.QueueConfig, len(o.Queues))
+	for name, n := range o.Queues {
+		queues[name] = river.QueueConfig{MaxWorkers: n}
+	}
+	cfg := &river.Config{
+		Queues:               queues,
+		Workers:              workers,
+		JobTimeout:           o.JobTimeout,
+		RescueStuckJobsAfter: o.RescueAfter,
+		MaxAttempts:          10,
+		Logger:               log,
+		FetchPollInterval:    o.FetchPollInterval,
+	}
+	c, err := river.NewClient(riverpgxv5.New(pool), cfg)
+	if err != nil {
+		return nil, fmt.Errorf("river worker client: %w", err)
+	}
+	return c, nil
+}
+
+// NewInsertClient builds a client that only inserts jobs (the API's).
+func NewInsertClient(pool *pgxpool.Pool, log *slog.Logger) (*Client, error) {
+	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: log})
+	if err != nil {
+		return nil, fmt.Errorf("river insert client: %w", err)
+	}
+	return c, nil
+}
