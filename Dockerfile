@@ -1,0 +1,24 @@
+# One image for the api, worker and demo model binaries.
+FROM node:20-bookworm AS web
+WORKDIR /src/frontend
+COPY frontend/package.json frontend/package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY frontend/ ./
+RUN npm run build
+
+FROM golang:1.26-bookworm AS go
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+RUN CGO_ENABLED=0 go build -o /out/ ./cmd/api ./cmd/worker ./cmd/fakellm
+
+FROM debian:bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates poppler-utils tesseract-ocr tesseract-ocr-eng \
+    && rm -rf /var/lib/apt/lists/* && useradd -r -u 10001 markwell && mkdir -p /data/blobs && chown markwell /data/blobs
+COPY --from=go /out/ /usr/local/bin/
+COPY --from=web /src/frontend/dist /srv/frontend
+ENV STATIC_DIR=/srv/frontend BLOB_DIR=/data/blobs HTTP_ADDR=:8080
+USER markwell
+EXPOSE 8080
+CMD ["api"]

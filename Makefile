@@ -1,0 +1,41 @@
+# Markwell — `make dev` runs the whole product, `make test` runs every test.
+# Both install what is missing (Debian packages, Go modules, npm packages).
+SHELL := /bin/bash
+export PATH := $(CURDIR)/.data/go/bin:$(PATH)
+
+.PHONY: dev test bench build generate migrate db db-stop lint clean help
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+dev: ## run the whole product at http://localhost:8080 (Ctrl-C stops it)
+	@scripts/dev.sh
+
+test: ## vet, Go tests, frontend unit tests and the browser suite
+	@scripts/test.sh
+
+bench: ## benchmarks (speed lives here, never in timed tests)
+	@scripts/bootstrap.sh --no-browser
+	@scripts/pg.sh start
+	TEST_DATABASE_URL=$$(scripts/pg.sh url) go test -run '^$$' -bench . -benchmem ./...
+
+build: ## build the binaries into .data/bin and the frontend into frontend/dist
+	@scripts/bootstrap.sh --no-browser
+	go build -o .data/bin/ ./cmd/api ./cmd/worker ./cmd/fakellm
+	npm --prefix frontend run build
+
+generate: ## regenerate sqlc code from internal/store/queries
+	go run github.com/sqlc-dev/sqlc/cmd/sqlc@v1.31.1 generate
+
+migrate: ## apply migrations to DATABASE_URL (or the local cluster)
+	@scripts/pg.sh start
+	DATABASE_URL=$${DATABASE_URL:-$$(scripts/pg.sh url)} SECRET_KEY=$${SECRET_KEY:-$$(cat .data/secret)} go run ./cmd/api migrate
+
+db: ## start the project-local PostgreSQL and print its URL
+	@scripts/pg.sh start && scripts/pg.sh url
+
+db-stop: ## stop the project-local PostgreSQL
+	@scripts/pg.sh stop
+
+clean: ## remove build output (keeps the database and files in .data)
+	rm -rf .data/bin frontend/dist e2e/output

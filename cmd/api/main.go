@@ -1,0 +1,125 @@
+// Command api serves Markwell's HTTP API and the built frontend.
+//
+//	api            run the server (applies migrations first unless MIGRATE_ON_START=false)
+//	api migrate    apply migrations and exit
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"riverqueue.com/riverui"
+
+	"github.com/markwell/markwell/internal/config"
+	"github.com/markwell/markwell/internal/files"
+	"github.com/markwell/markwell/internal/httpapi"
+	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/logging"
+	"github.com/markwell/markwell/internal/migrate"
+	"github.com/markwell/markwell/internal/storage"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "api:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	cfg, err := config.Load()
+	if err != nil {
+		return err
+	}
+	log := logging.New(os.Stdout, cfg.LogLevel, "api")
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return fmt.Errorf("database: %w", err)
+	}
+	defer pool.Close()
+
+	if len(os.Args) > 1 && os.Args[1] == "migrate" {
+		return migrate.Up(ctx, pool, log)
+	}
+	if cfg.MigrateOnStart {
+		if err := migrate.Up(ctx, pool, log); err != nil {
+			return err
+		}
+	}
+	if !cfg.Production() {
+		log.Info("running in development mode")
+	}
+
+	blob, blobHandler, err := storage.New(ctx, storage.Config{
+		Dir: cfg.BlobDir, PublicURL: cfg.PublicURL, Secret: []byte(cfg.SecretKey), MaxUploadBytes: cfg.MaxUploadBytes,
+		S3Bucket: cfg.S3Bucket, S3Region: cfg.S3Region, S3Endpoint: cfg.S3Endpoint,
+		S3AccessKey: cfg.S3AccessKeyID, S3SecretKey: cfg.S3SecretAccessKey,
+	})
+	if err != nil {
+		return fmt.Errorf("storage: %w", err)
+	}
+
+	jobClient, err := jobs.NewInsertClient(pool, log)
+	if err != nil {
+		return err
+	}
+	jobsUI, err := riverui.NewHandler(&riverui.HandlerOpts{
+		Endpoints: riverui.NewEndpoints(jobClient, nil),
+		Logger:    log,
+		Prefix:    "/admin/jobs",
+	})
+	if err != nil {
+		return fmt.Errorf("jobs dashboard: %w", err)
+	}
+	if err := jobsUI.Start(ctx); err != nil {
+		return fmt.Errorf("start jobs dashboard: %w", err)
+	}
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		jobs.NewStateCollector(pool, log))
+
+	router := httpapi.NewRouter(httpapi.Deps{
+		Config: cfg, Pool: pool, Log: log, Registry: reg,
+		Files:       &files.Service{Blob: blob, TTL: cfg.SignedURLTTL},
+		BlobHandler: blobHandler,
+		JobsUI:      jobsUI,
+	})
+	srv := &http.Server{
+		Addr:              cfg.HTTPAddr,
+		Handler:           router,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+	errc := make(chan error, 1)
+	go func() {
+		log.Info("listening", "addr", cfg.HTTPAddr, "url", cfg.PublicURL)
+		errc <- srv.ListenAndServe()
+	}()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	slog.Default().Info("stopped")
+	return nil
+}

@@ -1,0 +1,127 @@
+// Command worker runs Markwell's background jobs from the queues it is given:
+//
+//	worker --queues ai=64,ocr=2
+//
+// Without --queues it runs WORKER_QUEUES (every queue by default). On SIGTERM
+// it stops fetching, lets running jobs finish within SHUTDOWN_TIMEOUT, then
+// cancels the rest, which return to the queue for another worker.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/markwell/markwell/internal/config"
+	"github.com/markwell/markwell/internal/extract"
+	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/logging"
+	"github.com/markwell/markwell/internal/migrate"
+	"github.com/markwell/markwell/internal/storage"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "worker:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	cfg, err := config.Load()
+	if err != nil {
+		return err
+	}
+	queuesFlag := flag.String("queues", cfg.WorkerQueues, "queues and concurrency, e.g. ai=64,ocr=2 (known: default, extract, ocr, ai)")
+	addr := flag.String("addr", envOr("WORKER_ADDR", "127.0.0.1:9091"), "address for /healthz and /metrics (empty: none)")
+	flag.Parse()
+	queues, err := config.ParseQueues(*queuesFlag)
+	if err != nil {
+		return fmt.Errorf("--queues: %w", err)
+	}
+	log := logging.New(os.Stdout, cfg.LogLevel, "worker")
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return fmt.Errorf("database: %w", err)
+	}
+	defer pool.Close()
+	if cfg.MigrateOnStart {
+		if err := migrate.Up(ctx, pool, log); err != nil {
+			return err
+		}
+	}
+	blob, _, err := storage.New(ctx, storage.Config{
+		Dir: cfg.BlobDir, PublicURL: cfg.PublicURL, Secret: []byte(cfg.SecretKey), MaxUploadBytes: cfg.MaxUploadBytes,
+		S3Bucket: cfg.S3Bucket, S3Region: cfg.S3Region, S3Endpoint: cfg.S3Endpoint,
+		S3AccessKey: cfg.S3AccessKeyID, S3SecretKey: cfg.S3SecretAccessKey,
+	})
+	if err != nil {
+		return fmt.Errorf("storage: %w", err)
+	}
+
+	workers := jobs.NewWorkers(jobs.Deps{Pool: pool, Blob: blob, Extractor: extract.PlainText{}, Log: log})
+	client, err := jobs.NewWorkerClient(pool, workers, jobs.WorkerOptions{
+		Queues: queues, JobTimeout: cfg.JobTimeout, RescueAfter: cfg.JobRescueAfter,
+	}, log)
+	if err != nil {
+		return err
+	}
+	if err := client.Start(context.WithoutCancel(ctx)); err != nil {
+		return fmt.Errorf("start worker: %w", err)
+	}
+	log.Info("worker started", "queues", queues, "job_timeout", cfg.JobTimeout, "rescue_after", cfg.JobRescueAfter)
+
+	var srv *http.Server
+	if *addr != "" {
+		reg := prometheus.NewRegistry()
+		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		mux := http.NewServeMux()
+		mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte(`{"status":"ok"}`)) })
+		mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+		srv = &http.Server{Addr: *addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		go func() {
+			if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Error("worker http", "err", err)
+			}
+		}()
+	}
+
+	<-ctx.Done()
+	log.Info("stopping: finishing running jobs", "timeout", cfg.ShutdownTimeout)
+	soft, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := client.Stop(soft); err != nil {
+		log.Warn("jobs still running; cancelling them back to the queue", "err", err)
+		hard, cancelHard := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancelHard()
+		if err := client.StopAndCancel(hard); err != nil {
+			return fmt.Errorf("stop worker: %w", err)
+		}
+	}
+	if srv != nil {
+		_ = srv.Shutdown(context.Background())
+	}
+	log.Info("worker stopped")
+	return nil
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}

@@ -1,0 +1,35 @@
+// The browser suite: start a stack on free ports, run tests/*.test.mjs with
+// node's test runner against it, stop the stack. Screenshots and logs go to
+// e2e/output/ (not committed).
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { startStack } from './stack.mjs';
+
+const here = import.meta.dirname;
+const outDir = resolve(here, 'output');
+mkdirSync(outDir, { recursive: true });
+
+const adminURL = process.env.TEST_DATABASE_URL;
+if (!adminURL) {
+  console.error('e2e: TEST_DATABASE_URL is not set; run `make test`');
+  process.exit(2);
+}
+
+const stack = await startStack({ adminURL, outDir });
+let code = 1;
+try {
+  const files = readdirSync(join(here, 'tests'))
+    .filter((f) => f.endsWith('.test.mjs'))
+    .map((f) => join(here, 'tests', f));
+  code = await new Promise((ok) => {
+    const p = spawn(process.execPath, ['--test', '--test-concurrency=1', ...files], {
+      stdio: 'inherit',
+      env: { ...process.env, BASE_URL: stack.baseURL, E2E_OUTPUT: outDir },
+    });
+    p.on('exit', (c) => ok(c ?? 1));
+  });
+} finally {
+  await stack.stop();
+}
+process.exit(code);

@@ -1,0 +1,125 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, shot, baseURL } from '../browser.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function newPage(viewport = { width: 1280, height: 800 }) {
+  const ctx = await browser.newContext({ viewport });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { page, errors, close: () => ctx.close() };
+}
+
+test('the API serves the sign-in page and a global toast', async () => {
+  const { page, errors, close } = await newPage();
+  try {
+    await page.goto(`${baseURL}/signin?error=SessionRequired&callbackUrl=%2Flibrary`);
+    await page.getByRole('heading', { name: /markwell/i }).first().waitFor();
+    await page.getByText('Please sign in to continue.').waitFor();
+    assert.equal(await page.title(), 'Sign in · Markwell');
+
+    // The test hook: any page can raise the global toast.
+    await page.evaluate(() =>
+      window.dispatchEvent(
+        new CustomEvent('markwell:toast', { detail: { type: 'success', message: 'Folder created successfully' } }),
+      ),
+    );
+    const toast = page.getByRole('alert').filter({ hasText: 'Folder created successfully' });
+    await toast.waitFor();
+    const box = await toast.boundingBox();
+    assert.ok(box.y > 800 / 2, `toast sits at the bottom (y=${box.y})`);
+    assert.ok(Math.abs(box.x + box.width / 2 - 640) < 40, `toast is centred (x=${box.x}, w=${box.width})`);
+    await shot(page, 'signin-toast-1280');
+
+    await toast.getByRole('button', { name: /close/i }).click();
+    await toast.waitFor({ state: 'detached' });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the sign-in page fits a phone', async () => {
+  const { page, close } = await newPage({ width: 390, height: 844 });
+  try {
+    await page.goto(`${baseURL}/signin`);
+    await page.getByRole('heading', { name: /markwell/i }).first().waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `no horizontal overflow (${overflow}px)`);
+    await shot(page, 'signin-390');
+  } finally {
+    await close();
+  }
+});
+
+test('the library page and deep links survive a reload', async () => {
+  const { page, errors, close } = await newPage();
+  try {
+    await page.goto(`${baseURL}/`);
+    await page.waitForURL(/\/library$/);
+    await page.getByRole('heading', { name: 'Library' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Library' }).waitFor();
+    await shot(page, 'library-1280');
+    await page.goto(`${baseURL}/no/such/page`);
+    await page.getByText(/not found/i).first().waitFor();
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a file goes up through a signed URL and comes back through another', async () => {
+  const { page, close } = await newPage();
+  try {
+    await page.goto(`${baseURL}/signin`);
+    const result = await page.evaluate(async () => {
+      const post = (path, body) =>
+        fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then(
+          async (r) => ({ status: r.status, body: await r.json() }),
+        );
+      const up = await post('/api/v1/s3-upload', { fileName: 'chats/My essay (final).txt', fileType: 'text/plain' });
+      const put = await fetch(up.body.signedUrl, { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: 'Dear diary' });
+      const fileUrl = up.body.signedUrl.split('?')[0];
+      const signed = await post('/api/v1/getSignedURL', { link: fileUrl });
+      const got = await fetch(signed.body.data.signedUrl);
+      const tampered = await fetch(signed.body.data.signedUrl.replace(/X-Signature=[0-9a-f]/, 'X-Signature=0'));
+      const foreign = await post('/api/v1/getSignedURL', { link: 'http://169.254.169.254/latest/meta-data' });
+      const missing = await post('/api/v1/s3-upload', { fileName: 'x.txt' });
+      return {
+        fileUrl,
+        putStatus: put.status,
+        text: await got.text(),
+        tampered: tampered.status,
+        foreign: foreign.status,
+        missing: missing.status,
+      };
+    });
+    assert.match(result.fileUrl, /\/files\/chats\/[0-9a-f]{16}-My_essay_final\.txt$|\/files\/chats\/[0-9a-f]{16}-Myessayfinal\.txt$/);
+    assert.equal(result.putStatus, 200);
+    assert.equal(result.text, 'Dear diary');
+    assert.equal(result.tampered, 403);
+    assert.equal(result.foreign, 400);
+    assert.equal(result.missing, 400);
+  } finally {
+    await close();
+  }
+});
+
+test('health, readiness and metrics answer', async () => {
+  assert.equal((await fetch(`${baseURL}/healthz`)).status, 200);
+  const ready = await fetch(`${baseURL}/readyz`);
+  assert.equal(ready.status, 200);
+  assert.equal((await ready.json()).migrations, 'current');
+  const metrics = await (await fetch(`${baseURL}/metrics`)).text();
+  assert.match(metrics, /markwell_http_request_duration_seconds_bucket\{[^}]*route="\/readyz"/);
+  assert.equal((await fetch(`${baseURL}/admin/jobs`)).status, 404, 'the job dashboard is hidden from non-operators');
+});

@@ -1,0 +1,67 @@
+// Package apperr is Markwell's error vocabulary: every error a user may see
+// carries a code and a message meant for them; anything else is internal and
+// is logged, never shown.
+package apperr
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code classifies an error; the HTTP layer maps each code to one status.
+type Code string
+
+// The codes.
+const (
+	Invalid      Code = "invalid"
+	NotFound     Code = "not_found"
+	Forbidden    Code = "forbidden"
+	Unauthorized Code = "unauthorized"
+	Conflict     Code = "conflict"
+	TooLarge     Code = "too_large"
+	RateLimited  Code = "rate_limited"
+	Internal     Code = "internal"
+)
+
+// Error is an error with a code and a message safe to show a user.
+type Error struct {
+	Code    Code
+	Message string
+	Err     error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// New returns an error with a code and a user-facing message.
+func New(code Code, message string) *Error { return &Error{Code: code, Message: message} }
+
+// Wrap attaches a code and user-facing message to a cause.
+func Wrap(code Code, message string, err error) *Error {
+	return &Error{Code: code, Message: message, Err: err}
+}
+
+// Invalidf is an Invalid error with a formatted message.
+func Invalidf(format string, args ...any) *Error {
+	return &Error{Code: Invalid, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrNotFound is the one not-found answer: ids of other teams look exactly
+// like ids that do not exist.
+var ErrNotFound = New(NotFound, "Not found")
+
+// From returns the *Error in err's chain, or an Internal one.
+func From(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: Internal, Message: "Something went wrong. Please try again.", Err: err}
+}

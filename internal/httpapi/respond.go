@@ -1,0 +1,66 @@
+package httpapi
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markwell/markwell/internal/apperr"
+)
+
+// statusOf maps error codes to HTTP statuses; it is the only such map.
+var statusOf = map[apperr.Code]int{
+	apperr.Invalid:      http.StatusBadRequest,
+	apperr.NotFound:     http.StatusNotFound,
+	apperr.Forbidden:    http.StatusForbidden,
+	apperr.Unauthorized: http.StatusUnauthorized,
+	apperr.Conflict:     http.StatusConflict,
+	apperr.TooLarge:     http.StatusRequestEntityTooLarge,
+	apperr.RateLimited:  http.StatusTooManyRequests,
+	apperr.Internal:     http.StatusInternalServerError,
+}
+
+// ok writes the spec's success wrapper: {"data": …}.
+func ok(c *gin.Context, data any) {
+	c.JSON(http.StatusOK, gin.H{"data": data})
+}
+
+// fail writes {"error": {code, message}}, logging internal causes and never
+// showing them.
+func fail(c *gin.Context, err error) {
+	e := apperr.From(err)
+	status := statusOf[e.Code]
+	if status == 0 {
+		status = http.StatusInternalServerError
+	}
+	if status >= 500 {
+		logger(c).Error("request failed", "err", err)
+	} else if e.Err != nil {
+		logger(c).Info("request refused", "code", e.Code, "err", e.Err)
+	}
+	c.AbortWithStatusJSON(status, gin.H{"error": gin.H{"code": e.Code, "message": e.Message}})
+}
+
+// bind decodes a JSON body, answering 400 with a clear message when it does
+// not fit.
+func bind(c *gin.Context, v any) bool {
+	if err := c.ShouldBindJSON(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			fail(c, apperr.New(apperr.TooLarge, "Request body is too large"))
+			return false
+		}
+		fail(c, apperr.Wrap(apperr.Invalid, "Request body must be valid JSON", err))
+		return false
+	}
+	return true
+}
+
+func logger(c *gin.Context) *slog.Logger {
+	if l, ok := c.Get(loggerKey); ok {
+		return l.(*slog.Logger)
+	}
+	return slog.Default()
+}

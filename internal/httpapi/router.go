@@ -1,0 +1,115 @@
+// Package httpapi is Markwell's HTTP surface: the Gin router, one file per
+// area, thin handlers that bind, call one service method and respond.
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/markwell/markwell/internal/config"
+	"github.com/markwell/markwell/internal/files"
+	"github.com/markwell/markwell/internal/migrate"
+	"github.com/markwell/markwell/internal/storage"
+)
+
+// maxJSONBody caps JSON request bodies; files go straight to storage.
+const maxJSONBody = 4 << 20
+
+// Deps is what the router serves.
+type Deps struct {
+	Config   config.Config
+	Pool     *pgxpool.Pool
+	Log      *slog.Logger
+	Files    *files.Service
+	Registry *prometheus.Registry
+	// BlobHandler serves signed local file URLs; nil when files live in S3.
+	BlobHandler http.Handler
+	// JobsUI is the River UI handler, mounted at /admin/jobs for operators.
+	JobsUI http.Handler
+	// CurrentEmail reports the signed-in user's email, if any.
+	CurrentEmail func(c *gin.Context) (string, bool)
+}
+
+// NewRouter builds the API's handler.
+func NewRouter(d Deps) *gin.Engine {
+	gin.SetMode(gin.ReleaseMode)
+	r := gin.New()
+	r.ContextWithFallback = true
+	r.HandleMethodNotAllowed = false
+	r.Use(requestContext(d.Log), recoverer(), securityHeaders())
+	if d.Registry != nil {
+		r.Use(newHTTPMetrics(d.Registry).middleware())
+		r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{})))
+	}
+
+	r.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
+	r.GET("/readyz", readyz(d.Pool))
+
+	if d.BlobHandler != nil {
+		r.Any(storage.MountPath+"*key", gin.WrapH(d.BlobHandler))
+	}
+	if d.JobsUI != nil {
+		r.Any("/admin/jobs", operatorOnly(d), gin.WrapH(d.JobsUI))
+		r.Any("/admin/jobs/*path", operatorOnly(d), gin.WrapH(d.JobsUI))
+	}
+
+	v1 := r.Group("/api/v1", limitBody(maxJSONBody))
+	fh := &fileHandlers{svc: d.Files}
+	v1.POST("/s3-upload", fh.upload(files.Teacher))
+	v1.POST("/s3-pub-upload", fh.upload(files.Student))
+	v1.POST("/s3-public-asset-upload", fh.upload(files.PublicAsset))
+	v1.POST("/getSignedURL", fh.signedURL)
+
+	r.NoRoute(spa(d.Config.StaticDir))
+	return r
+}
+
+func readyz(pool *pgxpool.Pool) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		ctx, cancel := context.WithTimeout(c.Request.Context(), 3*time.Second)
+		defer cancel()
+		if err := pool.Ping(ctx); err != nil {
+			logger(c).Warn("not ready: database", "err", err)
+			c.JSON(http.StatusServiceUnavailable, gin.H{"status": "unavailable", "database": "unreachable"})
+			return
+		}
+		current, err := migrate.Current(ctx, pool)
+		if err != nil || !current {
+			logger(c).Warn("not ready: migrations", "err", err, "current", current)
+			c.JSON(http.StatusServiceUnavailable, gin.H{"status": "unavailable", "database": "ok", "migrations": "pending"})
+			return
+		}
+		c.JSON(http.StatusOK, gin.H{"status": "ok", "database": "ok", "migrations": "current"})
+	}
+}
+
+// operatorOnly lets operators through and answers 404 to everyone else, so
+// the dashboard's existence is not revealed.
+func operatorOnly(d Deps) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if d.CurrentEmail != nil {
+			if email, ok := d.CurrentEmail(c); ok && d.Config.IsOperator(email) {
+				c.Next()
+				return
+			}
+		}
+		c.AbortWithStatusJSON(http.StatusNotFound, gin.H{"error": gin.H{"code": "not_found", "message": "Not found"}})
+	}
+}
+
+func securityHeaders() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		h := c.Writer.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("X-Frame-Options", "DENY")
+		c.Next()
+	}
+}

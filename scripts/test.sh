@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# `make test`: installs what is missing, starts the project-local PostgreSQL
+# when no database is given, then runs go vet, the Go tests (each package in
+# a database of its own), the frontend unit tests and the browser suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/bootstrap.sh
+[ -x .data/go/bin/go ] && export PATH="$PWD/.data/go/bin:$PATH"
+
+started_pg=""
+cleanup() { [ -n "$started_pg" ] && scripts/pg.sh stop || true; }
+trap cleanup EXIT
+if [ -z "${TEST_DATABASE_URL:-}" ]; then
+  scripts/pg.sh status || started_pg=1
+  scripts/pg.sh start
+  export TEST_DATABASE_URL=$(scripts/pg.sh url)
+fi
+
+# versitygw: the S3-compatible server the storage tests start on loopback.
+scripts/versitygw.sh
+
+echo "== go vet"
+go vet ./...
+echo "== go test"
+go test -count=1 -timeout 10m ./...
+echo "== frontend unit tests"
+npm --prefix frontend test --silent
+echo "== browser suite"
+npm --prefix frontend run build --silent >/dev/null
+mkdir -p .data/bin
+go build -o .data/bin/ ./cmd/api ./cmd/worker ./cmd/fakellm
+node e2e/run.mjs
