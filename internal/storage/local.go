@@ -1,0 +1,383 @@
+package storage
+
+import (
+	"cmp"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"mime"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Signed URL query parameters of Local.
+const (
+	paramExpires   = "X-Expires"
+	paramMethod    = "X-Method"
+	paramSignature = "X-Signature"
+)
+
+// inlineTypes are the media types Local lets a browser display; everything else is
+// served as a download. SVG is left out on purpose: it can carry script.
+var inlineTypes = map[string]bool{
+	"application/pdf": true,
+	"image/png":       true,
+	"image/jpeg":      true,
+	"image/gif":       true,
+	"image/webp":      true,
+}
+
+// Local keeps files on local disk and serves them through its own HTTP handler, mounted
+// on MountPath, which accepts HMAC-signed URLs of the form
+//
+//	{PublicURL}/files/{key}?X-Expires={unix}&X-Method=PUT|GET&X-Signature={hex}
+//
+// The signature is HMAC-SHA256 over the method, key, expiry and, for PUT, the content type
+// the upload must be sent with (as S3 signs Content-Type). Files under "public/" are
+// readable without a signature.
+//
+// On disk, under the root directory: data/{key} holds the bytes, meta/{key}.json the
+// content type, and tmp/ the uploads in progress, which are renamed into place only when
+// complete.
+type Local struct {
+	dir       string
+	base      *url.URL // PublicURL + MountPath
+	secret    []byte
+	maxUpload int64
+	now       func() time.Time // replaced by tests
+}
+
+// localMeta is the JSON sidecar stored next to each file.
+type localMeta struct {
+	ContentType string `json:"contentType"`
+}
+
+var _ Blob = (*Local)(nil)
+var _ http.Handler = (*Local)(nil)
+
+// NewLocal creates the store's directories under cfg.Dir and returns the store. It needs
+// an absolute http(s) cfg.PublicURL and a cfg.Secret of at least 32 bytes.
+func NewLocal(cfg Config) (*Local, error) {
+	if len(cfg.Secret) < 32 {
+		return nil, fmt.Errorf("local storage: secret must be at least 32 bytes, got %d", len(cfg.Secret))
+	}
+	base, err := url.Parse(strings.TrimSuffix(cfg.PublicURL, "/") + MountPath)
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" ||
+		base.User != nil || base.RawQuery != "" || base.Fragment != "" {
+		return nil, fmt.Errorf("local storage: public url %q must be an absolute http(s) url without query", cfg.PublicURL)
+	}
+	if cfg.MaxUploadBytes < 0 {
+		return nil, fmt.Errorf("local storage: max upload bytes %d is negative", cfg.MaxUploadBytes)
+	}
+	l := &Local{
+		dir:       cmp.Or(cfg.Dir, DefaultDir),
+		base:      base,
+		secret:    cfg.Secret,
+		maxUpload: cfg.MaxUploadBytes,
+		now:       time.Now,
+	}
+	if l.maxUpload == 0 {
+		l.maxUpload = DefaultMaxUploadBytes
+	}
+	for _, sub := range []string{"data", "meta", "tmp"} {
+		if err := os.MkdirAll(filepath.Join(l.dir, sub), 0o750); err != nil {
+			return nil, fmt.Errorf("local storage: create %s: %w", sub, err)
+		}
+	}
+	return l, nil
+}
+
+// PresignPut returns a signed URL accepting one PUT of the file with the header
+// Content-Type equal to contentType until ttl has passed.
+func (l *Local) PresignPut(_ context.Context, key, contentType string, ttl time.Duration) (string, error) {
+	if err := errors.Join(checkKey(key), checkContentType(contentType), checkTTL(ttl)); err != nil {
+		return "", fmt.Errorf("presign put %s: %w", key, err)
+	}
+	return l.signedURL(http.MethodPut, key, contentType, ttl), nil
+}
+
+// PresignGet returns a signed URL that reads the file until ttl has passed.
+func (l *Local) PresignGet(_ context.Context, key string, ttl time.Duration) (string, error) {
+	if err := errors.Join(checkKey(key), checkTTL(ttl)); err != nil {
+		return "", fmt.Errorf("presign get %s: %w", key, err)
+	}
+	return l.signedURL(http.MethodGet, key, "", ttl), nil
+}
+
+// Put stores the size bytes of r under key; a body of another length is refused and
+// leaves nothing behind. The upload limit does not apply: Put is for trusted server-side
+// writers.
+func (l *Local) Put(_ context.Context, key string, r io.Reader, size int64, contentType string) error {
+	if err := errors.Join(checkKey(key), checkContentType(contentType), checkSize(size)); err != nil {
+		return fmt.Errorf("put %s: %w", key, err)
+	}
+	if err := l.write(key, r, size, contentType); err != nil {
+		return fmt.Errorf("put %s: %w", key, err)
+	}
+	return nil
+}
+
+// Get opens the file stored under key.
+func (l *Local) Get(_ context.Context, key string) (io.ReadCloser, error) {
+	if err := checkKey(key); err != nil {
+		return nil, fmt.Errorf("get %s: %w", key, err)
+	}
+	f, err := l.open(key)
+	if err != nil {
+		return nil, fmt.Errorf("get %s: %w", key, err)
+	}
+	return f, nil
+}
+
+// Delete removes the file stored under key and its metadata.
+func (l *Local) Delete(_ context.Context, key string) error {
+	if err := checkKey(key); err != nil {
+		return fmt.Errorf("delete %s: %w", key, err)
+	}
+	for _, p := range []string{l.dataPath(key), l.metaPath(key)} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("delete %s: %w", key, err)
+		}
+	}
+	return nil
+}
+
+// FileURL returns {PublicURL}/files/{key}.
+func (l *Local) FileURL(key string) string {
+	return l.base.String() + key
+}
+
+// KeyFromURL returns the key of a URL of the form {PublicURL}/files/{key}.
+func (l *Local) KeyFromURL(fileURL string) (string, error) {
+	return keyFromURL(fileURL, l.base)
+}
+
+// ServeHTTP serves signed PUTs (uploads, at most the upload limit) and signed GETs and
+// HEADs (downloads) of files under MountPath. A bad or expired signature gives 403, a
+// missing file 404, an oversized body 413 and any other method 405.
+func (l *Local) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodPut {
+		w.Header().Set("Allow", "GET, HEAD, PUT")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	// EscapedPath keeps percent-encoding, which checkKey refuses: no encoded slashes or dots.
+	key, ok := strings.CutPrefix(r.URL.EscapedPath(), MountPath)
+	if !ok || checkKey(key) != nil {
+		http.NotFound(w, r)
+		return
+	}
+	if r.Method == http.MethodPut {
+		l.serveUpload(w, r, key)
+		return
+	}
+	l.serveDownload(w, r, key)
+}
+
+// serveUpload writes the body of a signed PUT to key.
+func (l *Local) serveUpload(w http.ResponseWriter, r *http.Request, key string) {
+	contentType := r.Header.Get("Content-Type")
+	if !l.verify(r, http.MethodPut, key, contentType) {
+		http.Error(w, "invalid or expired signature", http.StatusForbidden)
+		return
+	}
+	if r.ContentLength > l.maxUpload {
+		http.Error(w, "file too large", http.StatusRequestEntityTooLarge)
+		return
+	}
+	err := l.write(key, http.MaxBytesReader(w, r.Body, l.maxUpload), -1, contentType)
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		http.Error(w, "file too large", http.StatusRequestEntityTooLarge)
+	case err != nil:
+		slog.ErrorContext(r.Context(), "storage: upload failed", "key", key, "err", err)
+		http.Error(w, "upload failed", http.StatusInternalServerError)
+	default:
+		w.WriteHeader(http.StatusOK)
+	}
+}
+
+// serveDownload streams the file under key with its stored content type.
+func (l *Local) serveDownload(w http.ResponseWriter, r *http.Request, key string) {
+	if !strings.HasPrefix(key, "public/") && !l.verify(r, http.MethodGet, key, "") {
+		http.Error(w, "invalid or expired signature", http.StatusForbidden)
+		return
+	}
+	f, err := l.open(key)
+	if errors.Is(err, ErrNotFound) {
+		http.NotFound(w, r)
+		return
+	}
+	if err != nil {
+		slog.ErrorContext(r.Context(), "storage: download failed", "key", key, "err", err)
+		http.Error(w, "download failed", http.StatusInternalServerError)
+		return
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		slog.ErrorContext(r.Context(), "storage: download failed", "key", key, "err", err)
+		http.Error(w, "download failed", http.StatusInternalServerError)
+		return
+	}
+	contentType := l.contentType(key)
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Cache-Control", "private")
+	if mediaType, _, _ := mime.ParseMediaType(contentType); !inlineTypes[mediaType] {
+		// The leaf is "{16 hex}-{name}"; offer the name the user uploaded.
+		leaf := path.Base(key)
+		if len(leaf) > 17 && leaf[16] == '-' {
+			leaf = leaf[17:]
+		}
+		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": leaf}))
+	}
+	http.ServeContent(w, r, "", info.ModTime(), f)
+}
+
+// signedURL builds the signed URL for method on key.
+func (l *Local) signedURL(method, key, contentType string, ttl time.Duration) string {
+	expires := l.now().Add(ttl).Unix()
+	q := url.Values{
+		paramExpires:   {strconv.FormatInt(expires, 10)},
+		paramMethod:    {method},
+		paramSignature: {hex.EncodeToString(l.sign(method, key, contentType, expires))},
+	}
+	return l.FileURL(key) + "?" + q.Encode()
+}
+
+// verify reports whether r carries an unexpired signature for method on key.
+func (l *Local) verify(r *http.Request, method, key, contentType string) bool {
+	q := r.URL.Query()
+	expires, err := strconv.ParseInt(q.Get(paramExpires), 10, 64)
+	if err != nil || q.Get(paramMethod) != method || l.now().Unix() >= expires {
+		return false
+	}
+	sig, err := hex.DecodeString(q.Get(paramSignature))
+	return err == nil && hmac.Equal(sig, l.sign(method, key, contentType, expires))
+}
+
+// sign computes the HMAC of a signed URL. Fields are newline-separated and only the last
+// one could contain a newline (keys are checked), so no two inputs share a message.
+func (l *Local) sign(method, key, contentType string, expires int64) []byte {
+	mac := hmac.New(sha256.New, l.secret)
+	fmt.Fprintf(mac, "markwell-blob-v1\n%s\n%s\n%d\n%s", method, key, expires, contentType)
+	return mac.Sum(nil)
+}
+
+// write stores r under key atomically: the bytes go to a temporary file that is renamed
+// into place only once complete, so a failed write leaves nothing behind.
+func (l *Local) write(key string, r io.Reader, size int64, contentType string) error {
+	meta, err := json.Marshal(localMeta{ContentType: contentType})
+	if err != nil {
+		return fmt.Errorf("encode metadata: %w", err)
+	}
+	dataTmp, err := l.writeTemp(r, size)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(dataTmp) // no-op once renamed
+	metaTmp, err := l.writeTemp(strings.NewReader(string(meta)), int64(len(meta)))
+	if err != nil {
+		return err
+	}
+	defer os.Remove(metaTmp)
+	// Metadata first: a reader that sees the new bytes also sees their content type.
+	if err := renameInto(metaTmp, l.metaPath(key)); err != nil {
+		return err
+	}
+	return renameInto(dataTmp, l.dataPath(key))
+}
+
+// writeTemp copies r into a new file under tmp/ and returns its path. When size is not
+// -1, r must hold exactly size bytes.
+func (l *Local) writeTemp(r io.Reader, size int64) (name string, err error) {
+	f, err := os.CreateTemp(filepath.Join(l.dir, "tmp"), "upload-*")
+	if err != nil {
+		return "", fmt.Errorf("create temp file: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if size >= 0 {
+		r = io.LimitReader(r, size+1) // one byte more tells a longer body apart
+	}
+	n, err := io.Copy(f, r)
+	if err != nil {
+		return "", fmt.Errorf("write temp file: %w", err)
+	}
+	if size >= 0 && n != size {
+		return "", fmt.Errorf("write temp file: %w: got %d bytes, want %d", ErrInvalidSize, n, size)
+	}
+	if err := f.Sync(); err != nil {
+		return "", fmt.Errorf("sync temp file: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return "", fmt.Errorf("close temp file: %w", err)
+	}
+	return f.Name(), nil
+}
+
+// open opens the data file of key, mapping a missing file (or a folder) to ErrNotFound.
+func (l *Local) open(key string) (*os.File, error) {
+	f, err := os.Open(l.dataPath(key))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open: %w", err)
+	}
+	if info, err := f.Stat(); err != nil || info.IsDir() {
+		f.Close()
+		return nil, ErrNotFound
+	}
+	return f, nil
+}
+
+// contentType reads the stored content type of key, defaulting to a download type.
+func (l *Local) contentType(key string) string {
+	var meta localMeta
+	b, err := os.ReadFile(l.metaPath(key))
+	if err != nil || json.Unmarshal(b, &meta) != nil || meta.ContentType == "" {
+		return "application/octet-stream"
+	}
+	return meta.ContentType
+}
+
+// dataPath is where the bytes of a checked key live.
+func (l *Local) dataPath(key string) string {
+	return filepath.Join(l.dir, "data", filepath.FromSlash(key))
+}
+
+// metaPath is where the metadata of a checked key lives.
+func (l *Local) metaPath(key string) string {
+	return filepath.Join(l.dir, "meta", filepath.FromSlash(key)+".json")
+}
+
+// renameInto moves a finished temporary file to dst, creating dst's directory.
+func renameInto(tmp, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o750); err != nil {
+		return fmt.Errorf("create directory: %w", err)
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		return fmt.Errorf("move into place: %w", err)
+	}
+	return nil
+}

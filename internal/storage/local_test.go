@@ -1,0 +1,413 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+const testMaxUpload = 1 << 10
+
+type localBundle struct {
+	local  *Local
+	srv    *httptest.Server
+	dir    string
+	offset *atomic.Int64 // seconds added to the store's clock
+}
+
+// setup starts a Local store behind an httptest server, as the API mounts it.
+func setup(t *testing.T) localBundle {
+	t.Helper()
+	b := localBundle{dir: t.TempDir(), offset: new(atomic.Int64)}
+	b.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b.local.ServeHTTP(w, r)
+	}))
+	t.Cleanup(b.srv.Close)
+	local, err := NewLocal(Config{
+		Dir:            b.dir,
+		PublicURL:      b.srv.URL,
+		Secret:         bytes.Repeat([]byte("k"), 32),
+		MaxUploadBytes: testMaxUpload,
+	})
+	require.NoError(t, err)
+	local.now = func() time.Time { return time.Now().Add(time.Duration(b.offset.Load()) * time.Second) }
+	b.local = local
+	return b
+}
+
+// do sends one request with an optional Content-Type and returns the response, body read.
+func do(t *testing.T, method, url, contentType string, body io.Reader) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, url, body)
+	require.NoError(t, err)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp, b
+}
+
+// upload PUTs body to a fresh presigned URL for key and requires 200.
+func (b localBundle) upload(t *testing.T, key, contentType string, body []byte) {
+	t.Helper()
+	putURL, err := b.local.PresignPut(t.Context(), key, contentType, time.Minute)
+	require.NoError(t, err)
+	resp, _ := do(t, http.MethodPut, putURL, contentType, bytes.NewReader(body))
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+// changeDigit replaces the hex digit at s[i] by another one, to tamper with a signature.
+func changeDigit(s string, i int) string {
+	d := byte('0')
+	if s[i] == '0' {
+		d = '1'
+	}
+	return s[:i] + string(d) + s[i+1:]
+}
+
+// files lists every regular file under the store's root.
+func (b localBundle) files(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(b.dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, path)
+		}
+		return err
+	})
+	require.NoError(t, err)
+	return files
+}
+
+func TestLocalPresignedRoundTrip(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	key, err := NewKey("chats/", "notes.pdf")
+	require.NoError(t, err)
+	body := []byte("%PDF-1.7 pretend")
+
+	putURL, err := b.local.PresignPut(t.Context(), key, "application/pdf", time.Minute)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(putURL, b.srv.URL+"/files/"+key+"?"), putURL)
+	fileURL, _, _ := strings.Cut(putURL, "?")
+	require.Equal(t, b.local.FileURL(key), fileURL)
+	gotKey, err := b.local.KeyFromURL(fileURL)
+	require.NoError(t, err)
+	require.Equal(t, key, gotKey)
+
+	resp, _ := do(t, http.MethodPut, putURL, "application/pdf", bytes.NewReader(body))
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+
+	getURL, err := b.local.PresignGet(t.Context(), key, time.Minute)
+	require.NoError(t, err)
+	resp, got := do(t, http.MethodGet, getURL, "", nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Equal(t, body, got)
+	require.Equal(t, "application/pdf", resp.Header.Get("Content-Type"))
+	require.Equal(t, "nosniff", resp.Header.Get("X-Content-Type-Options"))
+	require.Empty(t, resp.Header.Get("Content-Disposition"), "pdf displays inline")
+	require.Empty(t, resp.Header.Get("Access-Control-Allow-Origin"))
+
+	r, err := b.local.Get(t.Context(), key)
+	require.NoError(t, err)
+	defer r.Close()
+	got, err = io.ReadAll(r)
+	require.NoError(t, err)
+	require.Equal(t, body, got)
+}
+
+func TestLocalDownloadDisposition(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+
+	tests := []struct {
+		contentType, disposition string
+	}{
+		{"image/png", ""},
+		{"image/jpeg", ""},
+		{"text/html; charset=utf-8", `attachment; filename=page.html`},
+		{"image/svg+xml", `attachment; filename=page.html`},
+		{"application/vnd.openxmlformats-officedocument.wordprocessingml.document", `attachment; filename=page.html`},
+	}
+	for _, tt := range tests {
+		key, err := NewKey("", "page.html")
+		require.NoError(t, err)
+		b.upload(t, key, tt.contentType, []byte("<script>alert(1)</script>"))
+		getURL, err := b.local.PresignGet(t.Context(), key, time.Minute)
+		require.NoError(t, err)
+		resp, _ := do(t, http.MethodGet, getURL, "", nil)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		require.Equal(t, tt.contentType, resp.Header.Get("Content-Type"))
+		require.Equal(t, tt.disposition, resp.Header.Get("Content-Disposition"), tt.contentType)
+		require.Equal(t, "nosniff", resp.Header.Get("X-Content-Type-Options"))
+	}
+}
+
+func TestLocalRefusesBadSignatures(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	key, err := NewKey("chats/", "a.txt")
+	require.NoError(t, err)
+	other, err := NewKey("chats/", "b.txt")
+	require.NoError(t, err)
+	b.upload(t, key, "text/plain", []byte("hello"))
+	b.upload(t, other, "text/plain", []byte("other"))
+
+	putURL, err := b.local.PresignPut(t.Context(), key, "text/plain", time.Minute)
+	require.NoError(t, err)
+	getURL, err := b.local.PresignGet(t.Context(), key, time.Minute)
+	require.NoError(t, err)
+
+	tests := []struct {
+		name, method, url, contentType string
+	}{
+		{"tampered get", http.MethodGet, changeDigit(getURL, len(getURL)-1), ""},
+		{"tampered put", http.MethodPut, changeDigit(putURL, len(putURL)-1), "text/plain"},
+		{"unsigned get", http.MethodGet, b.local.FileURL(key), ""},
+		{"unsigned put", http.MethodPut, b.local.FileURL(key), "text/plain"},
+		{"get signature used for put", http.MethodPut, getURL, "text/plain"},
+		{"get signature with method changed to put", http.MethodPut, strings.Replace(getURL, "X-Method=GET", "X-Method=PUT", 1), "text/plain"},
+		{"put signature used for get", http.MethodGet, putURL, ""},
+		{"put with another content type", http.MethodPut, putURL, "text/html"},
+		{"signature for another key", http.MethodGet, strings.Replace(getURL, key, other, 1), ""},
+		{"expiry extended", http.MethodGet, strings.Replace(getURL, "X-Expires=", "X-Expires=9", 1), ""},
+		{"signature not hex", http.MethodGet, strings.Replace(getURL, "X-Signature=", "X-Signature=zz", 1), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			resp, _ := do(t, tt.method, tt.url, tt.contentType, strings.NewReader("evil"))
+			require.Equal(t, http.StatusForbidden, resp.StatusCode)
+		})
+	}
+	t.Cleanup(func() { // after the parallel subtests: nothing was overwritten
+		r, err := b.local.Get(context.Background(), key)
+		require.NoError(t, err)
+		defer r.Close()
+		got, err := io.ReadAll(r)
+		require.NoError(t, err)
+		require.Equal(t, "hello", string(got))
+	})
+}
+
+func TestLocalExpiredSignature(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	key, err := NewKey("chats/", "a.txt")
+	require.NoError(t, err)
+	b.upload(t, key, "text/plain", []byte("hello"))
+	putURL, err := b.local.PresignPut(t.Context(), key, "text/plain", time.Minute)
+	require.NoError(t, err)
+	getURL, err := b.local.PresignGet(t.Context(), key, time.Minute)
+	require.NoError(t, err)
+
+	b.offset.Store(61)
+
+	resp, _ := do(t, http.MethodGet, getURL, "", nil)
+	require.Equal(t, http.StatusForbidden, resp.StatusCode)
+	resp, _ = do(t, http.MethodPut, putURL, "text/plain", strings.NewReader("late"))
+	require.Equal(t, http.StatusForbidden, resp.StatusCode)
+}
+
+func TestLocalOversizeUpload(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	key, err := NewKey("chats/", "big.bin")
+	require.NoError(t, err)
+	putURL, err := b.local.PresignPut(t.Context(), key, "application/octet-stream", time.Minute)
+	require.NoError(t, err)
+	big := bytes.Repeat([]byte("x"), testMaxUpload+1)
+
+	// Declared length over the limit: refused before reading.
+	resp, _ := do(t, http.MethodPut, putURL, "application/octet-stream", bytes.NewReader(big))
+	require.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
+	// Unknown length (chunked): refused while reading.
+	resp, _ = do(t, http.MethodPut, putURL, "application/octet-stream", io.MultiReader(bytes.NewReader(big)))
+	require.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
+	require.Empty(t, b.files(t), "no partial or temporary file")
+
+	_, err = b.local.Get(t.Context(), key)
+	require.ErrorIs(t, err, ErrNotFound)
+
+	// Exactly the limit is fine.
+	resp, _ = do(t, http.MethodPut, putURL, "application/octet-stream", bytes.NewReader(big[:testMaxUpload]))
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+func TestLocalHandlerStatuses(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	missing, err := NewKey("chats/", "missing.txt")
+	require.NoError(t, err)
+	getMissing, err := b.local.PresignGet(t.Context(), missing, time.Minute)
+	require.NoError(t, err)
+	public, err := NewKey("public/", "logo.png")
+	require.NoError(t, err)
+	b.upload(t, public, "image/png", []byte("png"))
+
+	tests := []struct {
+		name, method, path string
+		want               int
+	}{
+		{"missing file", http.MethodGet, strings.TrimPrefix(getMissing, b.srv.URL), http.StatusNotFound},
+		{"post", http.MethodPost, "/files/chats/a.txt", http.StatusMethodNotAllowed},
+		{"delete", http.MethodDelete, "/files/chats/a.txt", http.StatusMethodNotAllowed},
+		{"options", http.MethodOptions, "/files/chats/a.txt", http.StatusMethodNotAllowed},
+		{"traversal", http.MethodGet, "/files/chats/../../secret", http.StatusNotFound},
+		{"encoded slash", http.MethodGet, "/files/chats%2Fa.txt", http.StatusNotFound},
+		{"encoded dots", http.MethodGet, "/files/%2e%2e/a.txt", http.StatusNotFound},
+		{"folder", http.MethodGet, "/files/chats", http.StatusForbidden},
+		{"outside mount", http.MethodGet, "/other/a.txt", http.StatusNotFound},
+		{"public without signature", http.MethodGet, "/files/" + public, http.StatusOK},
+		{"public put without signature", http.MethodPut, "/files/" + public, http.StatusForbidden},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			resp, _ := do(t, tt.method, b.srv.URL+tt.path, "image/png", nil)
+			require.Equal(t, tt.want, resp.StatusCode)
+		})
+	}
+}
+
+func TestLocalKeyFromURL(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	key, err := NewKey("chats/", "a.pdf")
+	require.NoError(t, err)
+	base := b.srv.URL + "/files/"
+	host := strings.TrimPrefix(b.srv.URL, "http://")
+
+	for _, ok := range []string{base + key, base + key + "?X-Expires=1&X-Signature=00", base + "public/x"} {
+		got, err := b.local.KeyFromURL(ok)
+		require.NoError(t, err, ok)
+		require.Equal(t, strings.TrimPrefix(strings.Split(ok, "?")[0], base), got)
+	}
+	for _, foreign := range []string{
+		"http://evil.example/files/" + key,
+		"https://" + host + "/files/" + key,
+		"http://" + host + "/other/" + key,
+		"http://" + host + "/filesx/" + key,
+		"http://" + host + "/" + key,
+		"http://" + host + "/files/",
+		"http://" + host + "/files/chats/../../etc/passwd",
+		"http://" + host + "/files/../files/" + key,
+		"http://" + host + "/files/chats%2F" + strings.TrimPrefix(key, "chats/"),
+		"http://" + host + "/files/%2e%2e/" + key,
+		"http://" + host + "/files/chats//a.pdf",
+		"http://user@" + host + "/files/" + key,
+		"http://" + host + "/files/" + key + "#frag",
+		"http://" + host + ":1/files/" + key,
+		"//" + host + "/files/" + key,
+		"/files/" + key,
+		"file:///etc/passwd",
+		"http://169.254.169.254/latest/meta-data/",
+		"",
+		"::not a url",
+	} {
+		_, err := b.local.KeyFromURL(foreign)
+		require.ErrorIs(t, err, ErrForeignURL, foreign)
+	}
+}
+
+func TestLocalPutGetDelete(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := t.Context()
+	key, err := NewKey("assistants/", "summary.docx")
+	require.NoError(t, err)
+
+	_, err = b.local.Get(ctx, key)
+	require.ErrorIs(t, err, ErrNotFound)
+
+	// A body shorter than announced is refused and leaves nothing behind.
+	err = b.local.Put(ctx, key, strings.NewReader("abc"), 10, "text/plain")
+	require.ErrorIs(t, err, ErrInvalidSize)
+	err = b.local.Put(ctx, key, strings.NewReader("abc"), 2, "text/plain")
+	require.ErrorIs(t, err, ErrInvalidSize)
+	require.Empty(t, b.files(t))
+
+	// Put is not bound by the browser upload limit.
+	body := bytes.Repeat([]byte("y"), testMaxUpload*3)
+	require.NoError(t, b.local.Put(ctx, key, io.MultiReader(bytes.NewReader(body)), int64(len(body)), "text/plain"))
+	r, err := b.local.Get(ctx, key)
+	require.NoError(t, err)
+	got, err := io.ReadAll(r)
+	require.NoError(t, err)
+	require.NoError(t, r.Close())
+	require.Equal(t, body, got)
+
+	require.NoError(t, b.local.Delete(ctx, key))
+	require.NoError(t, b.local.Delete(ctx, key), "deleting twice is fine")
+	_, err = b.local.Get(ctx, key)
+	require.ErrorIs(t, err, ErrNotFound)
+
+	require.ErrorIs(t, b.local.Put(ctx, "../x", strings.NewReader(""), 0, "text/plain"), ErrInvalidKey)
+	require.ErrorIs(t, b.local.Put(ctx, "x", strings.NewReader(""), 0, ""), ErrInvalidContentType)
+	require.ErrorIs(t, b.local.Put(ctx, "x", strings.NewReader(""), -1, "text/plain"), ErrInvalidSize)
+	_, err = b.local.Get(ctx, "/etc/passwd")
+	require.ErrorIs(t, err, ErrInvalidKey)
+	_, err = b.local.PresignGet(ctx, "x", 0)
+	require.ErrorIs(t, err, ErrInvalidTTL)
+	_, err = b.local.PresignPut(ctx, "x", "text/plain", MaxTTL+time.Second)
+	require.ErrorIs(t, err, ErrInvalidTTL)
+}
+
+func TestNewLocalConfig(t *testing.T) {
+	t.Parallel()
+	secret := bytes.Repeat([]byte("k"), 32)
+
+	tests := []struct {
+		name string
+		cfg  Config
+		ok   bool
+	}{
+		{"valid", Config{PublicURL: "http://localhost:8080", Secret: secret}, true},
+		{"trailing slash and prefix", Config{PublicURL: "https://example.com/app/", Secret: secret}, true},
+		{"short secret", Config{PublicURL: "http://localhost:8080", Secret: secret[:31]}, false},
+		{"no public url", Config{Secret: secret}, false},
+		{"relative public url", Config{PublicURL: "/app", Secret: secret}, false},
+		{"ftp public url", Config{PublicURL: "ftp://example.com", Secret: secret}, false},
+		{"public url with query", Config{PublicURL: "http://example.com/?a=b", Secret: secret}, false},
+		{"negative limit", Config{PublicURL: "http://localhost", Secret: secret, MaxUploadBytes: -1}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tt.cfg.Dir = t.TempDir()
+			blob, handler, err := New(t.Context(), tt.cfg)
+			if !tt.ok {
+				require.Error(t, err)
+				return
+			}
+			require.NoError(t, err)
+			require.IsType(t, &Local{}, blob)
+			require.Same(t, blob, handler)
+			require.Equal(t, DefaultMaxUploadBytes, blob.(*Local).maxUpload)
+		})
+	}
+
+	t.Run("path prefix", func(t *testing.T) {
+		t.Parallel()
+		l, err := NewLocal(Config{Dir: t.TempDir(), PublicURL: "https://example.com/app/", Secret: secret})
+		require.NoError(t, err)
+		require.Equal(t, "https://example.com/app/files/chats/a.pdf", l.FileURL("chats/a.pdf"))
+		key, err := l.KeyFromURL("https://example.com/app/files/chats/a.pdf")
+		require.NoError(t, err)
+		require.Equal(t, "chats/a.pdf", key)
+	})
+}

@@ -1,0 +1,139 @@
+// Package storage keeps uploaded and generated files ("blobs") on local disk or in an
+// S3-compatible bucket, and hands out short-lived signed URLs so browsers upload and
+// download bytes directly without the API proxying them.
+//
+// A file is addressed by its key (for example "chats/3f2a9c0d1e4b5a67-notes.pdf"). The
+// browser only ever sees URLs: a signed PUT URL to upload to, whose address without the
+// query string is the file's permanent "file URL", and signed GET URLs to read from.
+// KeyFromURL maps a file URL back to its key and refuses every URL this store did not
+// produce, so the API never fetches or signs an address a user chose.
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+)
+
+var (
+	// ErrNotFound is wrapped by Get when no file is stored under the key.
+	ErrNotFound = errors.New("storage: file not found")
+	// ErrForeignURL is wrapped by KeyFromURL when the URL is not a file URL of this store.
+	ErrForeignURL = errors.New("storage: url does not belong to this store")
+	// ErrInvalidFolder is wrapped by NewKey when the folder is not one of the upload folders.
+	ErrInvalidFolder = errors.New("storage: folder not allowed")
+	// ErrInvalidKey is wrapped when a key is empty, too long, has characters outside the
+	// sanitized set or has empty, "." or ".." segments.
+	ErrInvalidKey = errors.New("storage: invalid key")
+	// ErrInvalidContentType is wrapped by PresignPut and Put when the content type is
+	// missing or is not a valid media type.
+	ErrInvalidContentType = errors.New("storage: invalid content type")
+	// ErrInvalidSize is wrapped by Put when size is negative or differs from the number of
+	// bytes read.
+	ErrInvalidSize = errors.New("storage: invalid size")
+	// ErrInvalidTTL is wrapped by the presign methods when the lifetime is not positive or
+	// longer than MaxTTL.
+	ErrInvalidTTL = errors.New("storage: invalid signed url lifetime")
+)
+
+const (
+	// MaxTTL is the longest lifetime a signed URL may have (the SigV4 limit, applied to
+	// both stores so they behave alike).
+	MaxTTL = 7 * 24 * time.Hour
+	// DefaultDir is where Local keeps files when Config.Dir is empty.
+	DefaultDir = ".data/blobs"
+	// DefaultMaxUploadBytes is the largest body Local accepts on a signed PUT when
+	// Config.MaxUploadBytes is zero (50 MiB).
+	DefaultMaxUploadBytes int64 = 50 << 20
+	// MountPath is the path the Local handler must be mounted on, for every method
+	// (for example router.Any(MountPath+"*key", gin.WrapH(handler))).
+	MountPath = "/files/"
+)
+
+// Blob stores files by key and signs URLs for browsers. Local and S3 implement it.
+type Blob interface {
+	// PresignPut returns a URL the browser PUTs the file's bytes to, with the header
+	// Content-Type set to exactly contentType, within ttl. The URL without its query
+	// string is the file URL (see FileURL).
+	PresignPut(ctx context.Context, key, contentType string, ttl time.Duration) (string, error)
+	// PresignGet returns a URL that reads the file for ttl.
+	PresignGet(ctx context.Context, key string, ttl time.Duration) (string, error)
+	// Put stores the bytes of r under key; size must be their exact number (S3 needs the
+	// length up front).
+	Put(ctx context.Context, key string, r io.Reader, size int64, contentType string) error
+	// Get opens the file stored under key; the caller closes it. A missing file gives an
+	// error wrapping ErrNotFound.
+	Get(ctx context.Context, key string) (io.ReadCloser, error)
+	// Delete removes the file stored under key; deleting a missing file is not an error.
+	Delete(ctx context.Context, key string) error
+	// FileURL returns the permanent, unsigned address of key: the URL PresignPut returns,
+	// without its query string.
+	FileURL(key string) string
+	// KeyFromURL returns the key of a file URL of this store (a query string is ignored).
+	// Any other URL gives an error wrapping ErrForeignURL.
+	KeyFromURL(fileURL string) (string, error)
+}
+
+// Config selects and configures a store. S3 is used when S3Bucket is set, Local otherwise.
+type Config struct {
+	// Dir is Local's root directory (DefaultDir when empty).
+	Dir string
+	// PublicURL is the origin the browser loads the app from, for Local's file URLs (for
+	// example "http://localhost:8080"). A path prefix is allowed when a proxy strips it:
+	// the handler itself always sees MountPath.
+	PublicURL string
+	// Secret keys Local's URL signatures; at least 32 bytes.
+	Secret []byte
+	// MaxUploadBytes caps Local's signed PUT bodies (DefaultMaxUploadBytes when zero).
+	MaxUploadBytes int64
+
+	// S3Bucket names the bucket; setting it selects S3.
+	S3Bucket string
+	// S3Region is the bucket's region (from the AWS environment when empty, else us-east-1
+	// with a custom endpoint).
+	S3Region string
+	// S3Endpoint is the base URL of an S3-compatible store; path-style addressing is used
+	// when it is set. Empty means AWS.
+	S3Endpoint string
+	// S3AccessKey and S3SecretKey are static credentials; when both are empty the default
+	// AWS credential chain is used.
+	S3AccessKey string
+	// S3SecretKey is the secret for S3AccessKey.
+	S3SecretKey string
+}
+
+// New builds the store cfg selects. For Local it also returns the handler to mount on
+// MountPath; for S3 the handler is nil.
+func New(ctx context.Context, cfg Config) (Blob, http.Handler, error) {
+	if cfg.S3Bucket != "" {
+		s, err := NewS3(ctx, cfg)
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, nil, nil
+	}
+	l, err := NewLocal(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return l, l, nil
+}
+
+// checkSize refuses a negative size.
+func checkSize(size int64) error {
+	if size < 0 {
+		return fmt.Errorf("%w: %d", ErrInvalidSize, size)
+	}
+	return nil
+}
+
+// checkTTL refuses lifetimes a signed URL cannot have.
+func checkTTL(ttl time.Duration) error {
+	if ttl <= 0 || ttl > MaxTTL {
+		return fmt.Errorf("%w: %s", ErrInvalidTTL, ttl)
+	}
+	return nil
+}
