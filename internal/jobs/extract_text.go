@@ -9,6 +9,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/markwell/markwell/internal/extract"
+	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/store"
 )
 
@@ -51,7 +52,8 @@ func (w *ExtractTextWorker) Work(ctx context.Context, job *river.Job[ExtractText
 
 	text, err := w.read(ctx, sub)
 	if err != nil {
-		permanent := errors.Is(err, extract.ErrUnsupported) || errors.Is(err, extract.ErrTooLarge)
+		permanent := errors.Is(err, extract.ErrUnsupported) || errors.Is(err, extract.ErrTooLarge) ||
+			errors.Is(err, storage.ErrNotFound)
 		if permanent || job.Attempt >= job.MaxAttempts {
 			// Keep the error for the teacher; a context cancelled by shutdown is not the file's fault.
 			if ferr := store.Q.FailExtraction(context.WithoutCancel(ctx), w.deps.Pool, store.FailExtractionParams{
@@ -91,6 +93,8 @@ func userMessage(err error) string {
 		return "This file type cannot be read."
 	case errors.Is(err, extract.ErrTooLarge):
 		return "This file is too large to read."
+	case errors.Is(err, storage.ErrNotFound):
+		return "The uploaded file is missing. Please upload it again."
 	default:
 		return "The file could not be read. Please upload it again."
 	}

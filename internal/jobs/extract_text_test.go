@@ -2,6 +2,7 @@ package jobs_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/testdb"
 )
@@ -75,7 +77,11 @@ func setup(t *testing.T) *bundle {
 	b.deps = jobs.Deps{
 		Pool: pool,
 		Blob: &blobMock{GetFunc: func(_ context.Context, key string) (io.ReadCloser, error) {
-			return io.NopCloser(strings.NewReader(b.files[key])), nil
+			text, ok := b.files[key]
+			if !ok {
+				return nil, fmt.Errorf("get %s: %w", key, storage.ErrNotFound)
+			}
+			return io.NopCloser(strings.NewReader(text)), nil
 		}},
 		Extractor: extract.PlainText{},
 		Log:       log,
@@ -187,6 +193,7 @@ func TestExtractText_RolledBackRowLeavesNoJob(t *testing.T) {
 func TestExtractText_UnsupportedFileIsCancelledWithAMessage(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
+	b.files["k.mp3"] = "ID3..."
 	ctx := context.Background()
 	var sub store.Submission
 	var jobID int64
@@ -276,4 +283,21 @@ func TestExtractText_JobOfDeadProcessIsRescued(t *testing.T) {
 	got, err := store.Q.GetSubmission(ctx, b.pool, store.GetSubmissionParams{ID: sub.ID, TeamID: b.teamID})
 	require.NoError(t, err)
 	require.Equal(t, "Rescued text.", *got.ExtractedText)
+}
+
+func TestExtractText_MissingFileFailsWithoutRetrying(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	sub, job := b.addSubmission(t, "gone")
+	for k := range b.files {
+		delete(b.files, k)
+	}
+	_, events := b.startWorker(t, b.deps, time.Minute)
+	ev := waitFor(t, events, job.ID)
+	require.Equal(t, river.EventKindJobCancelled, ev.Kind)
+	require.Equal(t, 1, ev.Job.Attempt)
+	got, err := store.Q.GetSubmission(context.Background(), b.pool, store.GetSubmissionParams{ID: sub.ID, TeamID: b.teamID})
+	require.NoError(t, err)
+	require.Equal(t, "failed", got.ExtractStatus)
+	require.Equal(t, "The uploaded file is missing. Please upload it again.", got.ExtractError)
 }

@@ -1,0 +1,13 @@
+import { RouterProvider } from 'react-router/dom';
+import { queryClient } from '../lib/query-client';
+import { AppProviders } from './providers';
+import { router } from './router';
+
+/** The Markwell single-page app. */
+export function App() {
+  return (
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>
+  );
+}

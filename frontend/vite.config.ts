@@ -1,0 +1,46 @@
+/// <reference types="vitest/config" />
+import react from '@vitejs/plugin-react';
+import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
+
+/** Backend the dev server forwards to unless VITE_API_PROXY says otherwise. */
+const DEFAULT_API_TARGET = 'http://127.0.0.1:8080';
+
+/** Paths served by the Go backend rather than by Vite. */
+const BACKEND_PATHS = ['/api', '/healthz', '/files'];
+
+export default defineConfig(({ mode }) => {
+  const env = loadEnv(mode, process.cwd(), '');
+  const target = env.VITE_API_PROXY || DEFAULT_API_TARGET;
+  // Keep the browser's Host header so the backend's same-origin and cookie checks see the
+  // address the teacher actually uses.
+  const proxy: Record<string, ProxyOptions> = Object.fromEntries(
+    BACKEND_PATHS.map((path) => [path, { target, changeOrigin: false }]),
+  );
+
+  return {
+    plugins: [react()],
+    build: {
+      outDir: 'dist',
+      emptyOutDir: true,
+      // Libraries change less often than Markwell's code: separate chunks stay cached across releases.
+      rolldownOptions: {
+        output: {
+          codeSplitting: {
+            groups: [
+              { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
+              { name: 'mui', test: /node_modules[\\/](@mui|@emotion)[\\/]/ },
+            ],
+          },
+        },
+      },
+    },
+    server: { proxy },
+    preview: { proxy },
+    test: {
+      environment: 'jsdom',
+      setupFiles: ['./src/testing/setup.ts'],
+      include: ['src/**/*.test.{ts,tsx}'],
+      restoreMocks: true,
+    },
+  };
+});
