@@ -1,0 +1,502 @@
+// Package fakellm is Markwell's demo model: an OpenAI-compatible HTTP server
+// that answers deterministically from simple text heuristics, used by
+// `make dev` when no AI provider is configured, and by tests and benchmarks.
+//
+// Structured requests (response_format json_schema) get JSON that follows the
+// requested schema: from a handler registered for the schema's name with
+// [Server.Handle], or else from [Generate]. Free-form requests get a short
+// text that says it comes from the demo model. Latency and faults (429 with
+// Retry-After, 500, hangs, malformed answers) can be injected at random rates
+// or forced with [Server.FailNext].
+package fakellm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/markwell/markwell/internal/llm"
+)
+
+// DefaultModel is the model id the demo model serves unless told otherwise.
+const DefaultModel = "markwell-demo"
+
+// maxBody bounds a request body; images arrive as data URLs.
+const maxBody = 64 << 20
+
+// Options tune the demo model. The zero value answers at once and never
+// fails.
+type Options struct {
+	// Models are the model ids served; empty means [DefaultModel]. A request
+	// for another model gets 404 model_not_found, as from OpenAI.
+	Models []string
+	// Latency delays every chat completion; LatencyJitter adds a random
+	// extra delay up to its value.
+	Latency       time.Duration
+	LatencyJitter time.Duration
+	// Fault rates, each a fraction 0..1 of chat completion requests (values
+	// outside are clamped): Rate429 answers 429 with Retry-After, Rate500
+	// answers 500, RateTimeout hangs, RateMalformed answers 200 with content
+	// that is not valid JSON.
+	Rate429       float64
+	Rate500       float64
+	RateTimeout   float64
+	RateMalformed float64
+	// RetryAfter is sent with 429 answers: Retry-After in whole seconds
+	// (rounded up), plus retry-after-ms when it is not whole. 0 means one
+	// second; a negative value sends no Retry-After at all.
+	RetryAfter time.Duration
+	// HangFor is how long a timeout fault hangs before answering normally;
+	// 0 hangs until the client gives up.
+	HangFor time.Duration
+	// Seed seeds the random faults and jitter, so runs are reproducible.
+	Seed int64
+}
+
+// Fault is a kind of failure the demo model can inject.
+type Fault int
+
+// The faults. FaultTruncated (a 200 whose body is cut off mid-JSON) is only
+// injected through FailNext.
+const (
+	FaultNone Fault = iota
+	FaultRateLimit
+	FaultServerError
+	FaultTimeout
+	FaultMalformed
+	FaultTruncated
+)
+
+// String names the fault.
+func (f Fault) String() string {
+	switch f {
+	case FaultNone:
+		return "none"
+	case FaultRateLimit:
+		return "rate_limit"
+	case FaultServerError:
+		return "server_error"
+	case FaultTimeout:
+		return "timeout"
+	case FaultMalformed:
+		return "malformed"
+	case FaultTruncated:
+		return "truncated"
+	}
+	return "fault(" + strconv.Itoa(int(f)) + ")"
+}
+
+// TaskFunc answers a structured request for one task. Its result is encoded
+// as JSON and must follow the request's schema.
+type TaskFunc func(req ChatRequest) (any, error)
+
+// Stats counts what the demo model has done.
+type Stats struct {
+	// Requests counts chat completion requests received.
+	Requests int64
+	// Answered counts well-formed 200 answers.
+	Answered int64
+	// Injected faults, and requests refused with a 4xx.
+	RateLimited  int64
+	ServerErrors int64
+	Timeouts     int64
+	Malformed    int64
+	BadRequests  int64
+	// Tasks counts well-formed answers per task; free-form chat is "".
+	Tasks map[string]int64
+}
+
+// Server is the demo model, an http.Handler.
+type Server struct {
+	opts Options
+	mux  *http.ServeMux
+
+	mu     sync.Mutex
+	faults *rand.Rand
+	jitter *rand.Rand
+	forced []Fault
+	tasks  map[string]TaskFunc
+	stats  Stats
+	seq    int64
+}
+
+// New returns a demo model configured by opts.
+func New(opts Options) *Server {
+	if len(opts.Models) == 0 {
+		opts.Models = []string{DefaultModel}
+	}
+	for _, r := range []*float64{&opts.Rate429, &opts.Rate500, &opts.RateTimeout, &opts.RateMalformed} {
+		*r = math.Min(math.Max(*r, 0), 1)
+	}
+	if opts.RetryAfter == 0 {
+		opts.RetryAfter = time.Second
+	}
+	s := &Server{
+		opts:   opts,
+		mux:    http.NewServeMux(),
+		faults: rand.New(rand.NewPCG(uint64(opts.Seed), 1)),
+		jitter: rand.New(rand.NewPCG(uint64(opts.Seed), 2)),
+		tasks:  map[string]TaskFunc{},
+		stats:  Stats{Tasks: map[string]int64{}},
+	}
+	s.mux.HandleFunc("/v1/chat/completions", s.chatCompletions)
+	s.mux.HandleFunc("GET /v1/models", s.listModels)
+	s.mux.HandleFunc("GET /v1/models/{id}", s.getModel)
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "invalid_request_error", "not_found", "", "Unknown path "+r.URL.Path+".")
+	})
+	return s
+}
+
+// ServeHTTP serves the OpenAI-compatible API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// Handle teaches the demo model a task: structured requests whose schema is
+// named task are answered by fn instead of [Generate]. An answer that does
+// not follow the request's schema is sent as a 500, so mistakes show.
+func (s *Server) Handle(task string, fn TaskFunc) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tasks[task] = fn
+}
+
+// FailNext forces the next n chat completion requests (after those already
+// forced) to fail with kind, whatever the rates say.
+func (s *Server) FailNext(kind Fault, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for range n {
+		s.forced = append(s.forced, kind)
+	}
+}
+
+// Stats returns a copy of the counters.
+func (s *Server) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.stats
+	out.Tasks = make(map[string]int64, len(s.stats.Tasks))
+	for k, v := range s.stats.Tasks {
+		out.Tasks[k] = v
+	}
+	return out
+}
+
+func (s *Server) count(f func(st *Stats)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f(&s.stats)
+}
+
+// next numbers a request and picks its fault and latency.
+func (s *Server) next() (seq int64, fault Fault, delay time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seq++
+	delay = s.opts.Latency
+	if s.opts.LatencyJitter > 0 {
+		delay += time.Duration(s.jitter.Int64N(int64(s.opts.LatencyJitter) + 1))
+	}
+	if len(s.forced) > 0 {
+		fault = s.forced[0]
+		s.forced = s.forced[1:]
+		return s.seq, fault, delay
+	}
+	u := s.faults.Float64()
+	for _, c := range []struct {
+		rate  float64
+		fault Fault
+	}{
+		{s.opts.Rate429, FaultRateLimit},
+		{s.opts.Rate500, FaultServerError},
+		{s.opts.RateTimeout, FaultTimeout},
+		{s.opts.RateMalformed, FaultMalformed},
+	} {
+		if u < c.rate {
+			return s.seq, c.fault, delay
+		}
+		u -= c.rate
+	}
+	return s.seq, FaultNone, delay
+}
+
+func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "method_not_allowed", "", "Use POST for chat completions.")
+		return
+	}
+	s.count(func(st *Stats) { st.Requests++ })
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		s.count(func(st *Stats) { st.BadRequests++ })
+		writeError(w, http.StatusRequestEntityTooLarge, "invalid_request_error", "request_too_large", "", "The request body is too large or unreadable.")
+		return
+	}
+	req, err := parseRequest(body, s.opts.Models)
+	if err != nil {
+		s.count(func(st *Stats) { st.BadRequests++ })
+		var bad *badRequest
+		if !errors.As(err, &bad) {
+			bad = invalid("", "%v", err)
+		}
+		writeError(w, bad.status, "invalid_request_error", bad.code, bad.param, bad.message)
+		return
+	}
+
+	seq, fault, delay := s.next()
+	if !sleep(r.Context(), delay) {
+		return // the client has gone
+	}
+	switch fault {
+	case FaultRateLimit:
+		s.count(func(st *Stats) { st.RateLimited++ })
+		s.writeRateLimit(w)
+		return
+	case FaultServerError:
+		s.count(func(st *Stats) { st.ServerErrors++ })
+		writeError(w, http.StatusInternalServerError, "server_error", "injected_fault", "", "The demo model failed on purpose (injected server error).")
+		return
+	case FaultTimeout:
+		s.count(func(st *Stats) { st.Timeouts++ })
+		if s.opts.HangFor <= 0 {
+			<-r.Context().Done()
+			return
+		}
+		if !sleep(r.Context(), s.opts.HangFor) {
+			return
+		}
+	}
+
+	content, err := s.answer(req)
+	if err != nil {
+		s.count(func(st *Stats) { st.ServerErrors++ })
+		writeError(w, http.StatusInternalServerError, "server_error", "demo_model_error", "", err.Error())
+		return
+	}
+	finish := "stop"
+	if req.MaxTokens > 0 && tokens(content) > req.MaxTokens {
+		content, finish = string([]rune(content)[:req.MaxTokens*4]), "length"
+	}
+	if fault == FaultMalformed {
+		content = malform(content)
+	}
+	resp, err := json.Marshal(newCompletion(seq, req, content, finish))
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "server_error", "demo_model_error", "", "encode answer: "+err.Error())
+		return
+	}
+	if fault == FaultTruncated {
+		resp = resp[:len(resp)/2]
+	}
+	if fault == FaultMalformed || fault == FaultTruncated {
+		s.count(func(st *Stats) { st.Malformed++ })
+	} else {
+		s.count(func(st *Stats) { st.Answered++; st.Tasks[req.Task]++ })
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(resp)
+}
+
+// answer is the content of a successful completion.
+func (s *Server) answer(req ChatRequest) (string, error) {
+	switch {
+	case req.Schema != nil:
+		s.mu.Lock()
+		fn := s.tasks[req.Task]
+		s.mu.Unlock()
+		var v any
+		var err error
+		if fn != nil {
+			v, err = fn(req)
+		} else {
+			v, err = Generate(req.Schema, req.UserText())
+		}
+		if err != nil {
+			return "", fmt.Errorf("demo model task %s: %w", req.Task, err)
+		}
+		if err := llm.Validate(req.Schema, v); err != nil {
+			return "", fmt.Errorf("demo model task %s: answer does not follow the schema: %w", req.Task, err)
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return "", fmt.Errorf("demo model task %s: encode answer: %w", req.Task, err)
+		}
+		return string(b), nil
+	case req.Format == "json_object":
+		b, err := json.Marshal(map[string]any{"demo_model": true, "summary": analyse(req.UserText()).overview()})
+		return string(b), err
+	default:
+		return chatReply(req), nil
+	}
+}
+
+// chatReply is the demo model's free-form answer.
+func chatReply(req ChatRequest) string {
+	var last string
+	for _, m := range req.Messages {
+		if m.Role == "user" {
+			last = m.Text
+		}
+	}
+	f := analyse(last)
+	var b strings.Builder
+	b.WriteString("This reply comes from Markwell's demo model, not from an AI provider. ")
+	if f.words == 0 {
+		b.WriteString("Your message had no text.")
+	} else {
+		first, _ := f.sentenceAt(0)
+		fmt.Fprintf(&b, "Your message has %d words in %d sentences and begins \"%s\".", f.words, len(f.sentences), firstWords(first.Text, 12))
+	}
+	if n := req.Images(); n > 0 {
+		fmt.Fprintf(&b, " It came with %d image(s), which the demo model cannot read.", n)
+	}
+	b.WriteString(" Configure an AI provider for real answers.")
+	return b.String()
+}
+
+type completion struct {
+	ID                string   `json:"id"`
+	Object            string   `json:"object"`
+	Created           int64    `json:"created"`
+	Model             string   `json:"model"`
+	SystemFingerprint string   `json:"system_fingerprint"`
+	Choices           []choice `json:"choices"`
+	Usage             usage    `json:"usage"`
+}
+
+type choice struct {
+	Index        int     `json:"index"`
+	Message      message `json:"message"`
+	Logprobs     any     `json:"logprobs"`
+	FinishReason string  `json:"finish_reason"`
+}
+
+type message struct {
+	Role    string  `json:"role"`
+	Content string  `json:"content"`
+	Refusal *string `json:"refusal"`
+}
+
+type usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+func newCompletion(seq int64, req ChatRequest, content, finish string) completion {
+	prompt := 0
+	for _, m := range req.Messages {
+		prompt += tokens(m.Text) + 85*len(m.ImageURLs)
+	}
+	out := tokens(content)
+	return completion{
+		ID:                fmt.Sprintf("chatcmpl-demo%012d", seq),
+		Object:            "chat.completion",
+		Created:           time.Now().Unix(),
+		Model:             req.Model,
+		SystemFingerprint: "markwell-demo",
+		Choices: []choice{{
+			Message:      message{Role: "assistant", Content: content},
+			FinishReason: finish,
+		}},
+		Usage: usage{PromptTokens: prompt, CompletionTokens: out, TotalTokens: prompt + out},
+	}
+}
+
+// tokens estimates a token count: about four characters each.
+func tokens(s string) int { return (len([]rune(s)) + 3) / 4 }
+
+// malform cuts a JSON answer short (or, for text, makes it not JSON).
+func malform(content string) string {
+	if trimmed := strings.TrimSpace(content); strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, "[") {
+		return trimmed[:len(trimmed)/2]
+	}
+	return "{\"demo_model\": " + content
+}
+
+func (s *Server) writeRateLimit(w http.ResponseWriter) {
+	if ra := s.opts.RetryAfter; ra > 0 {
+		w.Header().Set("Retry-After", strconv.FormatInt(int64(math.Ceil(ra.Seconds())), 10))
+		if ra%time.Second != 0 {
+			w.Header().Set("Retry-After-Ms", strconv.FormatInt(ra.Milliseconds(), 10))
+		}
+	}
+	writeError(w, http.StatusTooManyRequests, "requests", "rate_limit_exceeded", "", "Rate limit reached for the demo model (injected fault).")
+}
+
+func (s *Server) listModels(w http.ResponseWriter, _ *http.Request) {
+	data := make([]model, 0, len(s.opts.Models))
+	for _, id := range s.opts.Models {
+		data = append(data, newModel(id))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
+}
+
+func (s *Server) getModel(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if !slices.Contains(s.opts.Models, id) {
+		writeError(w, http.StatusNotFound, "invalid_request_error", "model_not_found", "model", fmt.Sprintf("The model %q does not exist.", id))
+		return
+	}
+	writeJSON(w, http.StatusOK, newModel(id))
+}
+
+type model struct {
+	ID      string `json:"id"`
+	Object  string `json:"object"`
+	Created int64  `json:"created"`
+	OwnedBy string `json:"owned_by"`
+}
+
+func newModel(id string) model {
+	return model{ID: id, Object: "model", Created: 1735689600, OwnedBy: "markwell"}
+}
+
+// writeError sends an OpenAI-style error body.
+func writeError(w http.ResponseWriter, status int, typ, code, param, msg string) {
+	var p any
+	if param != "" {
+		p = param
+	}
+	writeJSON(w, status, map[string]any{"error": map[string]any{
+		"message": msg, "type": typ, "param": p, "code": code,
+	}})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(v); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// sleep waits for d or until ctx ends, reporting whether it waited fully.
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

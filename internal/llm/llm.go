@@ -1,0 +1,76 @@
+// Package llm is Markwell's client for OpenAI-compatible chat models.
+//
+// Workers and the API depend on the [Client] interface; [OpenAI] implements it
+// with openai-go over Chat Completions, so the same code talks to OpenAI, Azure,
+// Ollama, vLLM or Markwell's own demo model (package fakellm). Errors are
+// classified for River: [IsPermanent] means "cancel the job", [RetryAfter]
+// means "snooze the job", anything else is transient and may be retried.
+package llm
+
+import "context"
+
+// Client is what the rest of Markwell needs from a language model.
+type Client interface {
+	// CompleteJSON asks for an answer that follows req.Schema (structured
+	// output) and decodes it into out, which must be a pointer. An answer that
+	// cannot be read or does not follow the schema is an error wrapping
+	// [ErrBadOutput].
+	CompleteJSON(ctx context.Context, req Request, out any) error
+	// Chat asks for a free-form text answer.
+	Chat(ctx context.Context, req ChatRequest) (string, error)
+}
+
+// Role is the author of a [Message].
+type Role string
+
+// The roles a [Message] can have. System instructions usually go in
+// Request.System instead.
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// Message is one turn of a conversation.
+type Message struct {
+	Role Role
+	Text string
+	// ImageURLs are images shown to the model with the text: data: URLs
+	// (data:image/png;base64,…) or https URLs. Only user messages may carry
+	// images; a request with images goes to the vision model.
+	ImageURLs []string
+}
+
+// UserText returns a user message with the given text.
+func UserText(text string) Message { return Message{Role: RoleUser, Text: text} }
+
+// Request asks for a structured (JSON) answer.
+type Request struct {
+	// Task is a short name for the answer's schema, such as "suggest_criteria"
+	// (letters, digits, '_' and '-', at most 64). It is sent as the schema
+	// name, which is also how the demo model recognises the task.
+	Task string
+	// System is the system prompt; empty means none.
+	System   string
+	Messages []Message
+	// Schema is the JSON schema of the answer. Strict structured output
+	// requires every object to list all its properties as required and to set
+	// "additionalProperties": false.
+	Schema map[string]any
+	// Temperature is sent when not nil.
+	Temperature *float64
+	// MaxTokens caps the answer's length (max_completion_tokens); 0 means the
+	// provider's default.
+	MaxTokens int
+}
+
+// ChatRequest asks for a free-form text answer.
+type ChatRequest struct {
+	System      string
+	Messages    []Message
+	Temperature *float64
+	MaxTokens   int
+}
+
+// Float returns a pointer to f, for Request.Temperature.
+func Float(f float64) *float64 { return &f }
