@@ -11,6 +11,39 @@ import (
 	"github.com/google/uuid"
 )
 
+const createInvite = `-- name: CreateInvite :one
+INSERT INTO team_invites (team_id, email, token_hash, invited_by)
+VALUES ($1, $2, $3, $4)
+RETURNING id, team_id, email, token_hash, invited_by, created_at, accepted_at
+`
+
+type CreateInviteParams struct {
+	TeamID    uuid.UUID
+	Email     string
+	TokenHash []byte
+	InvitedBy uuid.NullUUID
+}
+
+func (q *Queries) CreateInvite(ctx context.Context, db DBTX, arg CreateInviteParams) (TeamInvite, error) {
+	row := db.QueryRow(ctx, createInvite,
+		arg.TeamID,
+		arg.Email,
+		arg.TokenHash,
+		arg.InvitedBy,
+	)
+	var i TeamInvite
+	err := row.Scan(
+		&i.ID,
+		&i.TeamID,
+		&i.Email,
+		&i.TokenHash,
+		&i.InvitedBy,
+		&i.CreatedAt,
+		&i.AcceptedAt,
+	)
+	return i, err
+}
+
 const createTeam = `-- name: CreateTeam :one
 INSERT INTO teams (name) VALUES ($1) RETURNING id, name, owner_id, created_at
 `
@@ -59,4 +92,318 @@ func (q *Queries) CreateUser(ctx context.Context, db DBTX, arg CreateUserParams)
 		&i.UpdatedAt,
 	)
 	return i, err
+}
+
+const deletePendingInvite = `-- name: DeletePendingInvite :execrows
+DELETE FROM team_invites WHERE id = $1 AND team_id = $2 AND accepted_at IS NULL
+`
+
+type DeletePendingInviteParams struct {
+	ID     uuid.UUID
+	TeamID uuid.UUID
+}
+
+func (q *Queries) DeletePendingInvite(ctx context.Context, db DBTX, arg DeletePendingInviteParams) (int64, error) {
+	result, err := db.Exec(ctx, deletePendingInvite, arg.ID, arg.TeamID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const getTeam = `-- name: GetTeam :one
+SELECT id, name, owner_id, created_at FROM teams WHERE id = $1
+`
+
+func (q *Queries) GetTeam(ctx context.Context, db DBTX, id uuid.UUID) (Team, error) {
+	row := db.QueryRow(ctx, getTeam, id)
+	var i Team
+	err := row.Scan(
+		&i.ID,
+		&i.Name,
+		&i.OwnerID,
+		&i.CreatedAt,
+	)
+	return i, err
+}
+
+const getUser = `-- name: GetUser :one
+SELECT id, email, email_verified, name, image, team_id, created_at, updated_at FROM users WHERE id = $1
+`
+
+func (q *Queries) GetUser(ctx context.Context, db DBTX, id uuid.UUID) (User, error) {
+	row := db.QueryRow(ctx, getUser, id)
+	var i User
+	err := row.Scan(
+		&i.ID,
+		&i.Email,
+		&i.EmailVerified,
+		&i.Name,
+		&i.Image,
+		&i.TeamID,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
+const isInvitePending = `-- name: IsInvitePending :one
+SELECT EXISTS (SELECT 1 FROM team_invites WHERE team_id = $1 AND lower(email) = lower($2) AND accepted_at IS NULL)
+`
+
+type IsInvitePendingParams struct {
+	TeamID uuid.UUID
+	Email  string
+}
+
+func (q *Queries) IsInvitePending(ctx context.Context, db DBTX, arg IsInvitePendingParams) (bool, error) {
+	row := db.QueryRow(ctx, isInvitePending, arg.TeamID, arg.Email)
+	var exists bool
+	err := row.Scan(&exists)
+	return exists, err
+}
+
+const isMemberEmail = `-- name: IsMemberEmail :one
+SELECT EXISTS (SELECT 1 FROM users WHERE team_id = $1 AND lower(email) = lower($2))
+`
+
+type IsMemberEmailParams struct {
+	TeamID uuid.NullUUID
+	Email  string
+}
+
+func (q *Queries) IsMemberEmail(ctx context.Context, db DBTX, arg IsMemberEmailParams) (bool, error) {
+	row := db.QueryRow(ctx, isMemberEmail, arg.TeamID, arg.Email)
+	var exists bool
+	err := row.Scan(&exists)
+	return exists, err
+}
+
+const listPendingInvites = `-- name: ListPendingInvites :many
+SELECT id, team_id, email, token_hash, invited_by, created_at, accepted_at FROM team_invites WHERE team_id = $1 AND accepted_at IS NULL ORDER BY created_at, id
+`
+
+func (q *Queries) ListPendingInvites(ctx context.Context, db DBTX, teamID uuid.UUID) ([]TeamInvite, error) {
+	rows, err := db.Query(ctx, listPendingInvites, teamID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []TeamInvite{}
+	for rows.Next() {
+		var i TeamInvite
+		if err := rows.Scan(
+			&i.ID,
+			&i.TeamID,
+			&i.Email,
+			&i.TokenHash,
+			&i.InvitedBy,
+			&i.CreatedAt,
+			&i.AcceptedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listTeamMembers = `-- name: ListTeamMembers :many
+SELECT id, email, email_verified, name, image, team_id, created_at, updated_at FROM users WHERE team_id = $1 ORDER BY created_at, id
+`
+
+func (q *Queries) ListTeamMembers(ctx context.Context, db DBTX, teamID uuid.NullUUID) ([]User, error) {
+	rows, err := db.Query(ctx, listTeamMembers, teamID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []User{}
+	for rows.Next() {
+		var i User
+		if err := rows.Scan(
+			&i.ID,
+			&i.Email,
+			&i.EmailVerified,
+			&i.Name,
+			&i.Image,
+			&i.TeamID,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const setTeamOwner = `-- name: SetTeamOwner :exec
+UPDATE teams SET owner_id = $1 WHERE id = $2
+`
+
+type SetTeamOwnerParams struct {
+	OwnerID uuid.NullUUID
+	ID      uuid.UUID
+}
+
+func (q *Queries) SetTeamOwner(ctx context.Context, db DBTX, arg SetTeamOwnerParams) error {
+	_, err := db.Exec(ctx, setTeamOwner, arg.OwnerID, arg.ID)
+	return err
+}
+
+const setUserTeam = `-- name: SetUserTeam :exec
+UPDATE users SET team_id = $1, updated_at = now() WHERE id = $2
+`
+
+type SetUserTeamParams struct {
+	TeamID uuid.NullUUID
+	ID     uuid.UUID
+}
+
+func (q *Queries) SetUserTeam(ctx context.Context, db DBTX, arg SetUserTeamParams) error {
+	_, err := db.Exec(ctx, setUserTeam, arg.TeamID, arg.ID)
+	return err
+}
+
+const takeInviteByToken = `-- name: TakeInviteByToken :one
+UPDATE team_invites SET accepted_at = now()
+WHERE token_hash = $1 AND accepted_at IS NULL
+RETURNING id, team_id, email, token_hash, invited_by, created_at, accepted_at
+`
+
+// Single use: the invite is marked accepted as it is read.
+func (q *Queries) TakeInviteByToken(ctx context.Context, db DBTX, tokenHash []byte) (TeamInvite, error) {
+	row := db.QueryRow(ctx, takeInviteByToken, tokenHash)
+	var i TeamInvite
+	err := row.Scan(
+		&i.ID,
+		&i.TeamID,
+		&i.Email,
+		&i.TokenHash,
+		&i.InvitedBy,
+		&i.CreatedAt,
+		&i.AcceptedAt,
+	)
+	return i, err
+}
+
+const teamAssignmentIDs = `-- name: TeamAssignmentIDs :many
+SELECT id FROM assignments WHERE team_id = $1 ORDER BY created_at, id
+`
+
+func (q *Queries) TeamAssignmentIDs(ctx context.Context, db DBTX, teamID uuid.UUID) ([]uuid.UUID, error) {
+	rows, err := db.Query(ctx, teamAssignmentIDs, teamID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const teamFolders = `-- name: TeamFolders :many
+SELECT f.id, f.name,
+       coalesce(array_agg(a.id ORDER BY a.created_at, a.id) FILTER (WHERE a.id IS NOT NULL), '{}')::uuid[] AS assignment_ids
+FROM folders f
+LEFT JOIN assignments a ON a.folder_id = f.id AND a.team_id = f.team_id
+WHERE f.team_id = $1
+GROUP BY f.id
+ORDER BY f.position, f.created_at, f.id
+`
+
+type TeamFoldersRow struct {
+	ID            uuid.UUID
+	Name          string
+	AssignmentIds []uuid.UUID
+}
+
+func (q *Queries) TeamFolders(ctx context.Context, db DBTX, teamID uuid.UUID) ([]TeamFoldersRow, error) {
+	rows, err := db.Query(ctx, teamFolders, teamID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []TeamFoldersRow{}
+	for rows.Next() {
+		var i TeamFoldersRow
+		if err := rows.Scan(&i.ID, &i.Name, &i.AssignmentIds); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const teamFunctions = `-- name: TeamFunctions :many
+SELECT id, assignment_id, type FROM functions WHERE team_id = $1 ORDER BY created_at, id
+`
+
+type TeamFunctionsRow struct {
+	ID           uuid.UUID
+	AssignmentID uuid.UUID
+	Type         AssignmentType
+}
+
+func (q *Queries) TeamFunctions(ctx context.Context, db DBTX, teamID uuid.UUID) ([]TeamFunctionsRow, error) {
+	rows, err := db.Query(ctx, teamFunctions, teamID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []TeamFunctionsRow{}
+	for rows.Next() {
+		var i TeamFunctionsRow
+		if err := rows.Scan(&i.ID, &i.AssignmentID, &i.Type); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const teamRubricIDs = `-- name: TeamRubricIDs :many
+SELECT id FROM rubrics WHERE team_id = $1 ORDER BY created_at, id
+`
+
+func (q *Queries) TeamRubricIDs(ctx context.Context, db DBTX, teamID uuid.UUID) ([]uuid.UUID, error) {
+	rows, err := db.Query(ctx, teamRubricIDs, teamID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }

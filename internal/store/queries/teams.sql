@@ -5,3 +5,59 @@ INSERT INTO teams (name) VALUES (@name) RETURNING *;
 INSERT INTO users (email, name, email_verified, team_id)
 VALUES (@email, @name, @email_verified, @team_id)
 RETURNING *;
+
+-- name: GetTeam :one
+SELECT * FROM teams WHERE id = @id;
+
+-- name: GetUser :one
+SELECT * FROM users WHERE id = @id;
+
+-- name: SetUserTeam :exec
+UPDATE users SET team_id = @team_id, updated_at = now() WHERE id = @id;
+
+-- name: SetTeamOwner :exec
+UPDATE teams SET owner_id = @owner_id WHERE id = @id;
+
+-- name: ListTeamMembers :many
+SELECT * FROM users WHERE team_id = @team_id ORDER BY created_at, id;
+
+-- name: TeamAssignmentIDs :many
+SELECT id FROM assignments WHERE team_id = @team_id ORDER BY created_at, id;
+
+-- name: TeamRubricIDs :many
+SELECT id FROM rubrics WHERE team_id = @team_id ORDER BY created_at, id;
+
+-- name: TeamFolders :many
+SELECT f.id, f.name,
+       coalesce(array_agg(a.id ORDER BY a.created_at, a.id) FILTER (WHERE a.id IS NOT NULL), '{}')::uuid[] AS assignment_ids
+FROM folders f
+LEFT JOIN assignments a ON a.folder_id = f.id AND a.team_id = f.team_id
+WHERE f.team_id = @team_id
+GROUP BY f.id
+ORDER BY f.position, f.created_at, f.id;
+
+-- name: TeamFunctions :many
+SELECT id, assignment_id, type FROM functions WHERE team_id = @team_id ORDER BY created_at, id;
+
+-- name: ListPendingInvites :many
+SELECT * FROM team_invites WHERE team_id = @team_id AND accepted_at IS NULL ORDER BY created_at, id;
+
+-- name: CreateInvite :one
+INSERT INTO team_invites (team_id, email, token_hash, invited_by)
+VALUES (@team_id, @email, @token_hash, @invited_by)
+RETURNING *;
+
+-- name: DeletePendingInvite :execrows
+DELETE FROM team_invites WHERE id = @id AND team_id = @team_id AND accepted_at IS NULL;
+
+-- name: TakeInviteByToken :one
+-- Single use: the invite is marked accepted as it is read.
+UPDATE team_invites SET accepted_at = now()
+WHERE token_hash = @token_hash AND accepted_at IS NULL
+RETURNING *;
+
+-- name: IsMemberEmail :one
+SELECT EXISTS (SELECT 1 FROM users WHERE team_id = @team_id AND lower(email) = lower(@email));
+
+-- name: IsInvitePending :one
+SELECT EXISTS (SELECT 1 FROM team_invites WHERE team_id = @team_id AND lower(email) = lower(@email) AND accepted_at IS NULL);

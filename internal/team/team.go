@@ -1,0 +1,357 @@
+// Package team is a teacher's team: its members, invitations, and the
+// library summary the spec's user/get returns. Every method takes the actor
+// from the session; ids of other teams are answered as not found.
+package team
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/store"
+)
+
+// Actor is the signed-in user a request acts for.
+type Actor struct {
+	UserID uuid.UUID
+	TeamID uuid.UUID
+	Name   string
+	Email  string
+}
+
+// Service manages teams.
+type Service struct {
+	Pool *pgxpool.Pool
+	// PublicURL prefixes invite links.
+	PublicURL string
+}
+
+// Ref is an id in the spec's {_id} shape.
+type Ref struct {
+	ID uuid.UUID `json:"_id"`
+}
+
+// Folder is a named group of assignment ids.
+type Folder struct {
+	ID          uuid.UUID   `json:"_id"`
+	Name        string      `json:"name"`
+	Assignments []uuid.UUID `json:"assignments"`
+}
+
+// Team is the library summary of a team.
+type Team struct {
+	ID          uuid.UUID `json:"_id"`
+	Name        string    `json:"name"`
+	OwnerID     uuid.UUID `json:"ownerId"`
+	Assignments []Ref     `json:"assignments"`
+	Rubrics     []Ref     `json:"rubrics"`
+	Folders     []Folder  `json:"folders"`
+}
+
+// Function is one assignment definition in the user's library.
+type Function struct {
+	ID           uuid.UUID `json:"_id"`
+	AssignmentID uuid.UUID `json:"assignmentId"`
+	Type         string    `json:"type"`
+}
+
+// User is what GET /api/v1/db/user/get returns.
+type User struct {
+	ID        uuid.UUID  `json:"_id"`
+	Name      string     `json:"name"`
+	Email     string     `json:"email"`
+	Image     string     `json:"image"`
+	Team      Team       `json:"team"`
+	Functions []Function `json:"functions"`
+}
+
+// Member is one teacher of a team.
+type Member struct {
+	ID      uuid.UUID `json:"_id"`
+	Name    string    `json:"name"`
+	Email   string    `json:"email"`
+	Image   string    `json:"image"`
+	IsOwner bool      `json:"isOwner"`
+}
+
+// Invite is a pending invitation.
+type Invite struct {
+	ID        uuid.UUID `json:"_id"`
+	Email     string    `json:"email"`
+	CreatedAt time.Time `json:"createdAt"`
+	// URL is the invite link; only returned when the invite is made.
+	URL string `json:"url,omitempty"`
+}
+
+// Roster is a team's members and pending invites.
+type Roster struct {
+	Members []Member `json:"members"`
+	Invites []Invite `json:"invites"`
+}
+
+// User returns the actor with their team's library summary.
+func (s *Service) User(ctx context.Context, a Actor) (User, error) {
+	u, err := store.Q.GetUser(ctx, s.Pool, a.UserID)
+	if err != nil {
+		return User{}, fmt.Errorf("load user %s: %w", a.UserID, err)
+	}
+	t, err := s.summary(ctx, a.TeamID)
+	if err != nil {
+		return User{}, err
+	}
+	fns, err := store.Q.TeamFunctions(ctx, s.Pool, a.TeamID)
+	if err != nil {
+		return User{}, fmt.Errorf("load functions of team %s: %w", a.TeamID, err)
+	}
+	out := User{ID: u.ID, Name: u.Name, Email: u.Email, Image: u.Image, Team: t, Functions: make([]Function, len(fns))}
+	for i, f := range fns {
+		out.Functions[i] = Function{ID: f.ID, AssignmentID: f.AssignmentID, Type: string(f.Type)}
+	}
+	return out, nil
+}
+
+func (s *Service) summary(ctx context.Context, teamID uuid.UUID) (Team, error) {
+	t, err := store.Q.GetTeam(ctx, s.Pool, teamID)
+	if err != nil {
+		return Team{}, fmt.Errorf("load team %s: %w", teamID, err)
+	}
+	asg, err := store.Q.TeamAssignmentIDs(ctx, s.Pool, teamID)
+	if err != nil {
+		return Team{}, fmt.Errorf("load assignments of team %s: %w", teamID, err)
+	}
+	rub, err := store.Q.TeamRubricIDs(ctx, s.Pool, teamID)
+	if err != nil {
+		return Team{}, fmt.Errorf("load rubrics of team %s: %w", teamID, err)
+	}
+	folders, err := store.Q.TeamFolders(ctx, s.Pool, teamID)
+	if err != nil {
+		return Team{}, fmt.Errorf("load folders of team %s: %w", teamID, err)
+	}
+	out := Team{ID: t.ID, Name: t.Name, Assignments: refs(asg), Rubrics: refs(rub), Folders: make([]Folder, len(folders))}
+	if t.OwnerID.Valid {
+		out.OwnerID = t.OwnerID.UUID
+	}
+	for i, f := range folders {
+		out.Folders[i] = Folder{ID: f.ID, Name: f.Name, Assignments: f.AssignmentIds}
+	}
+	return out, nil
+}
+
+func refs(ids []uuid.UUID) []Ref {
+	out := make([]Ref, len(ids))
+	for i, id := range ids {
+		out[i] = Ref{ID: id}
+	}
+	return out
+}
+
+// Roster lists the actor's team members and pending invites.
+func (s *Service) Roster(ctx context.Context, a Actor) (Roster, error) {
+	t, err := store.Q.GetTeam(ctx, s.Pool, a.TeamID)
+	if err != nil {
+		return Roster{}, fmt.Errorf("load team %s: %w", a.TeamID, err)
+	}
+	users, err := store.Q.ListTeamMembers(ctx, s.Pool, uuid.NullUUID{UUID: a.TeamID, Valid: true})
+	if err != nil {
+		return Roster{}, fmt.Errorf("list members of team %s: %w", a.TeamID, err)
+	}
+	invites, err := store.Q.ListPendingInvites(ctx, s.Pool, a.TeamID)
+	if err != nil {
+		return Roster{}, fmt.Errorf("list invites of team %s: %w", a.TeamID, err)
+	}
+	r := Roster{Members: make([]Member, len(users)), Invites: make([]Invite, len(invites))}
+	for i, u := range users {
+		r.Members[i] = Member{ID: u.ID, Name: u.Name, Email: u.Email, Image: u.Image, IsOwner: t.OwnerID.Valid && t.OwnerID.UUID == u.ID}
+	}
+	for i, inv := range invites {
+		r.Invites[i] = Invite{ID: inv.ID, Email: inv.Email, CreatedAt: inv.CreatedAt}
+	}
+	return r, nil
+}
+
+// Invite invites a colleague by email. They join when they sign in with that
+// email, or by opening the returned link.
+func (s *Service) Invite(ctx context.Context, a Actor, email string) (Invite, error) {
+	addr, err := mail.ParseAddress(strings.TrimSpace(email))
+	if err != nil || addr.Name != "" || !strings.Contains(addr.Address, ".") {
+		return Invite{}, apperr.New(apperr.Invalid, "Please enter a valid email address.")
+	}
+	email = strings.ToLower(addr.Address)
+	member, err := store.Q.IsMemberEmail(ctx, s.Pool, store.IsMemberEmailParams{TeamID: uuid.NullUUID{UUID: a.TeamID, Valid: true}, Email: email})
+	if err != nil {
+		return Invite{}, fmt.Errorf("check membership: %w", err)
+	}
+	if member {
+		return Invite{}, apperr.Invalidf("%s is already in your team.", email)
+	}
+	pending, err := store.Q.IsInvitePending(ctx, s.Pool, store.IsInvitePendingParams{TeamID: a.TeamID, Email: email})
+	if err != nil {
+		return Invite{}, fmt.Errorf("check invites: %w", err)
+	}
+	if pending {
+		return Invite{}, apperr.Invalidf("%s has already been invited.", email)
+	}
+	token, hash := newToken()
+	inv, err := store.Q.CreateInvite(ctx, s.Pool, store.CreateInviteParams{
+		TeamID: a.TeamID, Email: email, TokenHash: hash, InvitedBy: uuid.NullUUID{UUID: a.UserID, Valid: true},
+	})
+	if err != nil {
+		return Invite{}, fmt.Errorf("create invite: %w", err)
+	}
+	return Invite{ID: inv.ID, Email: inv.Email, CreatedAt: inv.CreatedAt, URL: s.PublicURL + "/invite/" + token}, nil
+}
+
+// CancelInvite withdraws a pending invite of the actor's team.
+func (s *Service) CancelInvite(ctx context.Context, a Actor, inviteID uuid.UUID) error {
+	n, err := store.Q.DeletePendingInvite(ctx, s.Pool, store.DeletePendingInviteParams{ID: inviteID, TeamID: a.TeamID})
+	if err != nil {
+		return fmt.Errorf("delete invite %s: %w", inviteID, err)
+	}
+	if n == 0 {
+		return apperr.ErrNotFound
+	}
+	return nil
+}
+
+// AcceptInvite moves the actor into the team of an invite link. A link works
+// once.
+func (s *Service) AcceptInvite(ctx context.Context, a Actor, token string) (Team, error) {
+	var teamID uuid.UUID
+	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		inv, err := store.Q.TakeInviteByToken(ctx, tx, hashToken(token))
+		if err != nil {
+			return store.NotFound(err)
+		}
+		teamID = inv.TeamID
+		if teamID == a.TeamID {
+			return nil
+		}
+		return s.move(ctx, tx, a.UserID, a.TeamID, teamID)
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return Team{}, apperr.New(apperr.NotFound, "This invitation is no longer valid.")
+	}
+	if err != nil {
+		return Team{}, fmt.Errorf("accept invite: %w", err)
+	}
+	return s.summary(ctx, teamID)
+}
+
+// RemoveMember takes a member out of the actor's team; only the owner may.
+// The removed teacher gets a team of their own.
+func (s *Service) RemoveMember(ctx context.Context, a Actor, userID uuid.UUID) error {
+	return store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		u, err := store.Q.GetUser(ctx, tx, userID)
+		if err != nil || !u.TeamID.Valid || u.TeamID.UUID != a.TeamID {
+			return apperr.ErrNotFound
+		}
+		t, err := store.Q.GetTeam(ctx, tx, a.TeamID)
+		if err != nil {
+			return fmt.Errorf("load team %s: %w", a.TeamID, err)
+		}
+		if !t.OwnerID.Valid || t.OwnerID.UUID != a.UserID {
+			return apperr.New(apperr.Forbidden, "Only the team's owner can remove members.")
+		}
+		if userID == a.UserID {
+			return apperr.New(apperr.Invalid, "You cannot remove yourself; leave the team instead.")
+		}
+		return s.ownTeam(ctx, tx, u)
+	})
+}
+
+// Leave takes the actor out of their team into a new team of their own. An
+// owner who leaves hands the team to its longest-standing member.
+func (s *Service) Leave(ctx context.Context, a Actor) (Team, error) {
+	var newTeam uuid.UUID
+	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		members, err := store.Q.ListTeamMembers(ctx, tx, uuid.NullUUID{UUID: a.TeamID, Valid: true})
+		if err != nil {
+			return fmt.Errorf("list members: %w", err)
+		}
+		if len(members) <= 1 {
+			return apperr.New(apperr.Invalid, "You are the only member of this team.")
+		}
+		u, err := store.Q.GetUser(ctx, tx, a.UserID)
+		if err != nil {
+			return fmt.Errorf("load user: %w", err)
+		}
+		if err := s.ownTeam(ctx, tx, u); err != nil {
+			return err
+		}
+		u, err = store.Q.GetUser(ctx, tx, a.UserID)
+		newTeam = u.TeamID.UUID
+		return err
+	})
+	if err != nil {
+		return Team{}, err
+	}
+	return s.summary(ctx, newTeam)
+}
+
+// ownTeam gives u a fresh team of their own, handing their old team on if
+// they owned it.
+func (s *Service) ownTeam(ctx context.Context, tx pgx.Tx, u store.User) error {
+	t, err := store.Q.CreateTeam(ctx, tx, TeamName(u.Name, u.Email))
+	if err != nil {
+		return fmt.Errorf("create team: %w", err)
+	}
+	if err := store.Q.SetTeamOwner(ctx, tx, store.SetTeamOwnerParams{ID: t.ID, OwnerID: uuid.NullUUID{UUID: u.ID, Valid: true}}); err != nil {
+		return fmt.Errorf("set owner: %w", err)
+	}
+	return s.move(ctx, tx, u.ID, u.TeamID.UUID, t.ID)
+}
+
+// move puts a user in another team; if they owned the old one, its
+// longest-standing remaining member becomes its owner.
+func (s *Service) move(ctx context.Context, tx pgx.Tx, userID, from, to uuid.UUID) error {
+	if err := store.Q.SetUserTeam(ctx, tx, store.SetUserTeamParams{ID: userID, TeamID: uuid.NullUUID{UUID: to, Valid: true}}); err != nil {
+		return fmt.Errorf("move user %s: %w", userID, err)
+	}
+	old, err := store.Q.GetTeam(ctx, tx, from)
+	if err != nil {
+		return fmt.Errorf("load team %s: %w", from, err)
+	}
+	if !old.OwnerID.Valid || old.OwnerID.UUID != userID {
+		return nil
+	}
+	rest, err := store.Q.ListTeamMembers(ctx, tx, uuid.NullUUID{UUID: from, Valid: true})
+	if err != nil {
+		return fmt.Errorf("list members of %s: %w", from, err)
+	}
+	owner := uuid.NullUUID{}
+	if len(rest) > 0 {
+		owner = uuid.NullUUID{UUID: rest[0].ID, Valid: true}
+	}
+	return store.Q.SetTeamOwner(ctx, tx, store.SetTeamOwnerParams{ID: from, OwnerID: owner})
+}
+
+// TeamName is the name of a teacher's own team.
+func TeamName(name, email string) string {
+	if name = strings.TrimSpace(name); name == "" {
+		name, _, _ = strings.Cut(email, "@")
+	}
+	return name + "'s team"
+}
+
+func newToken() (token string, hash []byte) {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	token = base64.RawURLEncoding.EncodeToString(b)
+	return token, hashToken(token)
+}
+
+func hashToken(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}
