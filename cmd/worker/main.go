@@ -12,6 +12,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/signal"
@@ -26,6 +27,7 @@ import (
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/logging"
 	"github.com/markwell/markwell/internal/migrate"
 	"github.com/markwell/markwell/internal/storage"
@@ -73,7 +75,15 @@ func run() error {
 		return fmt.Errorf("storage: %w", err)
 	}
 
-	workers := jobs.NewWorkers(jobs.Deps{Pool: pool, Blob: blob, Extractor: extract.PlainText{}, Log: log})
+	model, err := llm.NewOpenAI(llm.Config{
+		BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel, VisionModel: cfg.LLMVisionModel, Timeout: cfg.LLMTimeout,
+	})
+	if err != nil {
+		return fmt.Errorf("model client: %w", err)
+	}
+	checkModel(ctx, model, cfg, log)
+
+	workers := jobs.NewWorkers(jobs.Deps{Pool: pool, Blob: blob, Extractor: extract.PlainText{}, LLM: model, Log: log})
 	client, err := jobs.NewWorkerClient(pool, workers, jobs.WorkerOptions{
 		Queues: queues, JobTimeout: cfg.JobTimeout, RescueAfter: cfg.JobRescueAfter,
 	}, log)
@@ -117,6 +127,18 @@ func run() error {
 	}
 	log.Info("worker stopped")
 	return nil
+}
+
+// checkModel logs whether the model endpoint answers; jobs retry either way.
+func checkModel(ctx context.Context, model *llm.OpenAI, cfg config.Config, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	models, err := model.Models(ctx)
+	if err != nil {
+		log.Warn("model endpoint not reachable yet; AI jobs will retry", "base_url", cfg.LLMBaseURL, "err", err)
+		return
+	}
+	log.Info("model endpoint reachable", "base_url", cfg.LLMBaseURL, "model", cfg.LLMModel, "models", models, "demo", cfg.DemoModel)
 }
 
 func envOr(k, def string) string {

@@ -16,6 +16,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/markwell/markwell/internal/extract"
+	"github.com/markwell/markwell/internal/llm"
 )
 
 // Queue names. Operators scale them apart: extract is cheap CPU, ocr is one
@@ -40,7 +41,9 @@ type Deps struct {
 	Pool      *pgxpool.Pool
 	Blob      BlobReader
 	Extractor extract.Extractor
-	Log       *slog.Logger
+	// LLM is the model client of grading and annotation jobs.
+	LLM llm.Client
+	Log *slog.Logger
 }
 
 // NewWorkers registers every job kind's worker.
