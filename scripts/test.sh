@@ -25,7 +25,7 @@ go vet ./...
 echo "== go test"
 go test -count=1 -timeout 10m ./...
 echo "== frontend unit tests"
-npm --prefix frontend test --silent
+npm --prefix frontend test
 echo "== browser suite"
 npm --prefix frontend run build --silent >/dev/null
 mkdir -p .data/bin

@@ -60,7 +60,7 @@ type bundle struct {
 
 // setup gives each test its own team and assignment in the package database,
 // a blob store holding files by key, and the real plain-text extractor.
-func setup(t *testing.T) *bundle {
+func setup(t testing.TB) *bundle {
 	t.Helper()
 	ctx := context.Background()
 	pool := testdb.Isolated(t) // workers take any job in the queue: keep tests apart
@@ -90,7 +90,7 @@ func setup(t *testing.T) *bundle {
 }
 
 // addSubmission writes a submission and its extraction job in one transaction.
-func (b *bundle) addSubmission(t *testing.T, text string) (store.Submission, *rivertype.JobRow) {
+func (b *bundle) addSubmission(t testing.TB, text string) (store.Submission, *rivertype.JobRow) {
 	t.Helper()
 	key := "assignments/" + b.asgID.String() + "/submissions/" + uuid.NewString() + "-essay.txt"
 	b.files[key] = text
@@ -118,7 +118,7 @@ func (b *bundle) addSubmission(t *testing.T, text string) (store.Submission, *ri
 
 // startWorker runs a worker client until the test ends and returns it with a
 // channel of its finished jobs.
-func (b *bundle) startWorker(t *testing.T, deps jobs.Deps, rescueAfter time.Duration) (*jobs.Client, <-chan *river.Event) {
+func (b *bundle) startWorker(t testing.TB, deps jobs.Deps, rescueAfter time.Duration) (*jobs.Client, <-chan *river.Event) {
 	t.Helper()
 	client, err := jobs.NewWorkerClient(b.pool, jobs.NewWorkers(deps), jobs.WorkerOptions{
 		Queues:            map[string]int{jobs.QueueExtract: 2},
