@@ -68,6 +68,7 @@ export async function startStack({ adminURL, outDir }) {
     BLOB_DIR: blobDir,
     LLM_BASE_URL: `http://127.0.0.1:${llmPort}/v1`,
     DEMO_MODEL: 'true',
+    DEV_SIGNIN: 'true',
     WORKER_ADDR: `127.0.0.1:${workerPort}`,
     LOG_LEVEL: 'info',
   };

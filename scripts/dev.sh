@@ -29,6 +29,7 @@ if [ -z "${DATABASE_URL:-}" ]; then
   export DATABASE_URL=$(scripts/pg.sh url)
 fi
 export APP_ENV=${APP_ENV:-development}
+export DEV_SIGNIN=${DEV_SIGNIN:-true}
 export SECRET_KEY=${SECRET_KEY:-$(cat .data/secret)}
 PORT=${PORT:-8080}
 export HTTP_ADDR=${HTTP_ADDR:-127.0.0.1:$PORT}

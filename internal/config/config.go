@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -23,7 +24,7 @@ type Config struct {
 	HTTPAddr string
 	// PublicURL is the address users reach the app at; signed file URLs use it.
 	PublicURL string
-	// SecretKey signs local file URLs (and, later, CSRF tokens).
+	// SecretKey signs local file URLs and CSRF tokens.
 	SecretKey string
 	// StaticDir holds the built frontend the API serves.
 	StaticDir string
@@ -68,6 +69,27 @@ type Config struct {
 
 	// OperatorEmails may open the job dashboard at /admin/jobs.
 	OperatorEmails []string
+
+	// AuthBasePath is where the NextAuth-compatible sign-in API lives.
+	AuthBasePath string
+	// SessionMaxAge is a session's lifetime since it was last extended.
+	SessionMaxAge time.Duration
+	// SessionUpdateAge is how often a session in use is extended (sliding expiry).
+	SessionUpdateAge time.Duration
+	// DevSignIn turns on the development sign-in: a name and an email, no password.
+	DevSignIn bool
+	// GoogleClientID and GoogleClientSecret enable "Sign in with Google" when both are set.
+	GoogleClientID     string
+	GoogleClientSecret string
+	// GoogleIssuer is Google's OpenID Connect issuer; tests point it at a mock.
+	GoogleIssuer string
+	// OIDCIssuer enables a generic OpenID Connect provider (Entra, Keycloak …), id "oidc".
+	OIDCIssuer string
+	// OIDCClientID and OIDCClientSecret are Markwell's client at OIDCIssuer.
+	OIDCClientID     string
+	OIDCClientSecret string
+	// OIDCName labels the provider's sign-in button.
+	OIDCName string
 
 	// LogLevel is debug, info, warn or error.
 	LogLevel string
@@ -186,6 +208,18 @@ func load(lookup func(string) (string, bool)) (Config, error) {
 		JobRescueAfter:    r.duration("JOB_RESCUE_AFTER", 7*time.Minute),
 		LogLevel:          strings.ToLower(r.str("LOG_LEVEL", "info")),
 		ShutdownTimeout:   r.duration("SHUTDOWN_TIMEOUT", 30*time.Second),
+
+		AuthBasePath:       strings.TrimRight(r.str("AUTH_BASE_PATH", "/api/auth"), "/"),
+		SessionMaxAge:      r.duration("SESSION_MAX_AGE", 30*24*time.Hour),
+		SessionUpdateAge:   r.duration("SESSION_UPDATE_AGE", 24*time.Hour),
+		DevSignIn:          r.boolean("DEV_SIGNIN", false),
+		GoogleClientID:     r.str("GOOGLE_CLIENT_ID", ""),
+		GoogleClientSecret: r.str("GOOGLE_CLIENT_SECRET", ""),
+		GoogleIssuer:       strings.TrimRight(r.str("GOOGLE_ISSUER", "https://accounts.google.com"), "/"),
+		OIDCIssuer:         strings.TrimRight(r.str("OIDC_ISSUER", ""), "/"),
+		OIDCClientID:       r.str("OIDC_CLIENT_ID", ""),
+		OIDCClientSecret:   r.str("OIDC_CLIENT_SECRET", ""),
+		OIDCName:           r.str("OIDC_NAME", "Single sign-on"),
 	}
 	for _, e := range strings.Split(r.str("OPERATOR_EMAILS", ""), ",") {
 		if e = strings.ToLower(strings.TrimSpace(e)); e != "" {
@@ -216,10 +250,57 @@ func load(lookup func(string) (string, bool)) (Config, error) {
 	if _, err := ParseQueues(c.WorkerQueues); err != nil {
 		r.errs = append(r.errs, fmt.Errorf("WORKER_QUEUES: %w", err))
 	}
+	r.checkAuth(&c)
 	if len(r.errs) > 0 {
 		return c, fmt.Errorf("invalid configuration:\n  %w", joinLines(r.errs))
 	}
 	return c, nil
+}
+
+var validBasePath = regexp.MustCompile(`^(/[A-Za-z0-9._~-]+)+$`)
+
+// checkAuth validates the sign-in settings.
+func (r *reader) checkAuth(c *Config) {
+	r.check(validBasePath.MatchString(c.AuthBasePath) && !strings.HasPrefix(c.AuthBasePath+"/", "/api/v1/"),
+		"AUTH_BASE_PATH: %q must be a path such as /api/auth (not / and not under /api/v1)", c.AuthBasePath)
+	r.check(c.SessionUpdateAge < c.SessionMaxAge, "SESSION_UPDATE_AGE: must be shorter than SESSION_MAX_AGE (%s)", c.SessionMaxAge)
+	r.check((c.GoogleClientID == "") == (c.GoogleClientSecret == ""), "GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: set both or neither")
+	r.issuer("GOOGLE_ISSUER", c.GoogleIssuer, c.Production())
+	if c.OIDCIssuer != "" || c.OIDCClientID != "" || c.OIDCClientSecret != "" {
+		r.check(c.OIDCIssuer != "", "OIDC_ISSUER: required when OIDC_CLIENT_ID or OIDC_CLIENT_SECRET is set (e.g. https://login.microsoftonline.com/{tenant}/v2.0)")
+		r.check(c.OIDCClientID != "", "OIDC_CLIENT_ID: required for the OIDC provider (set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together)")
+		r.check(c.OIDCClientSecret != "", "OIDC_CLIENT_SECRET: required for the OIDC provider (set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together)")
+		if c.OIDCIssuer != "" {
+			r.issuer("OIDC_ISSUER", c.OIDCIssuer, c.Production())
+		}
+	}
+}
+
+// issuer checks an OpenID Connect issuer URL: absolute, without query or
+// fragment, and https in production unless it is on this machine.
+func (r *reader) issuer(key, v string, production bool) {
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		r.errs = append(r.errs, fmt.Errorf("%s: %q must be an absolute http(s) URL without query or fragment", key, v))
+		return
+	}
+	local := u.Hostname() == "localhost" || u.Hostname() == "127.0.0.1" || u.Hostname() == "::1"
+	r.check(!production || u.Scheme == "https" || local, "%s: %q must use https in production", key, v)
+}
+
+// SignInProviders names the sign-in providers the configuration turns on.
+func (c Config) SignInProviders() []string {
+	var out []string
+	if c.GoogleClientID != "" {
+		out = append(out, "google")
+	}
+	if c.OIDCIssuer != "" {
+		out = append(out, "oidc")
+	}
+	if c.DevSignIn {
+		out = append(out, "credentials")
+	}
+	return out
 }
 
 func joinLines(errs []error) error {

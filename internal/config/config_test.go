@@ -89,3 +89,79 @@ func TestOperators(t *testing.T) {
 	require.False(t, c.IsOperator("teacher@school.test"))
 	require.False(t, c.IsOperator(""))
 }
+
+func TestAuthDefaults(t *testing.T) {
+	t.Parallel()
+	c, err := config.LoadFrom(valid())
+	require.NoError(t, err)
+	require.Equal(t, "/api/auth", c.AuthBasePath)
+	require.Equal(t, 30*24*time.Hour, c.SessionMaxAge)
+	require.Equal(t, 24*time.Hour, c.SessionUpdateAge)
+	require.False(t, c.DevSignIn)
+	require.Equal(t, "https://accounts.google.com", c.GoogleIssuer)
+	require.Equal(t, "Single sign-on", c.OIDCName)
+	require.Empty(t, c.SignInProviders())
+}
+
+func TestAuthProviders(t *testing.T) {
+	t.Parallel()
+	env := valid()
+	env["AUTH_BASE_PATH"] = "/auth/"
+	env["DEV_SIGNIN"] = "true"
+	env["GOOGLE_CLIENT_ID"] = "id.apps.googleusercontent.com"
+	env["GOOGLE_CLIENT_SECRET"] = "secret"
+	env["OIDC_ISSUER"] = "https://login.microsoftonline.com/tenant/v2.0/"
+	env["OIDC_CLIENT_ID"] = "client"
+	env["OIDC_CLIENT_SECRET"] = "secret"
+	env["OIDC_NAME"] = "Microsoft"
+	env["SESSION_MAX_AGE"] = "2h"
+	env["SESSION_UPDATE_AGE"] = "10m"
+	c, err := config.LoadFrom(env)
+	require.NoError(t, err)
+	require.Equal(t, "/auth", c.AuthBasePath)
+	require.Equal(t, "https://login.microsoftonline.com/tenant/v2.0", c.OIDCIssuer)
+	require.Equal(t, 2*time.Hour, c.SessionMaxAge)
+	require.Equal(t, 10*time.Minute, c.SessionUpdateAge)
+	require.Equal(t, []string{"google", "oidc", "credentials"}, c.SignInProviders())
+
+	// A local mock issuer over http is fine, even in production.
+	env = valid()
+	env["GOOGLE_CLIENT_ID"], env["GOOGLE_CLIENT_SECRET"], env["GOOGLE_ISSUER"] = "id", "secret", "http://127.0.0.1:9999/oidc"
+	_, err = config.LoadFrom(env)
+	require.NoError(t, err)
+}
+
+func TestAuthBadValuesAreReportedPerVariable(t *testing.T) {
+	t.Parallel()
+	env := valid()
+	env["AUTH_BASE_PATH"] = "api/auth"
+	env["SESSION_MAX_AGE"] = "1h"
+	env["SESSION_UPDATE_AGE"] = "2h"
+	env["DEV_SIGNIN"] = "sure"
+	env["GOOGLE_CLIENT_ID"] = "id"
+	env["GOOGLE_ISSUER"] = "http://accounts.example.com"
+	env["OIDC_CLIENT_ID"] = "client"
+	_, err := config.LoadFrom(env)
+	require.Error(t, err)
+	for _, want := range []string{
+		`AUTH_BASE_PATH: "api/auth" must be a path such as /api/auth`,
+		"SESSION_UPDATE_AGE: must be shorter than SESSION_MAX_AGE (1h0m0s)",
+		`DEV_SIGNIN: "sure" is not a boolean`,
+		"GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: set both or neither",
+		`GOOGLE_ISSUER: "http://accounts.example.com" must use https in production`,
+		"OIDC_ISSUER: required when OIDC_CLIENT_ID or OIDC_CLIENT_SECRET is set",
+		"OIDC_CLIENT_SECRET: required for the OIDC provider",
+	} {
+		require.Contains(t, err.Error(), want)
+	}
+	require.NotContains(t, err.Error(), "OIDC_CLIENT_ID: required")
+
+	env = valid()
+	env["OIDC_ISSUER"] = "not a url"
+	env["OIDC_CLIENT_SECRET"] = "s"
+	env["AUTH_BASE_PATH"] = "/api/v1/auth"
+	_, err = config.LoadFrom(env)
+	require.ErrorContains(t, err, `OIDC_ISSUER: "not a url" must be an absolute http(s) URL`)
+	require.ErrorContains(t, err, "OIDC_CLIENT_ID: required for the OIDC provider")
+	require.ErrorContains(t, err, `AUTH_BASE_PATH: "/api/v1/auth" must be a path`)
+}

@@ -1,0 +1,253 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"golang.org/x/oauth2"
+
+	"github.com/markwell/markwell/internal/store"
+)
+
+// SignIn turns an identity a provider vouched for into a user:
+//
+//   - the account (provider, subject) is known: its user;
+//   - else a user with the same email exists: the account is linked to them
+//     when the provider verified the email, else CodeAccountNotLinked;
+//   - else a new user.
+//
+// Then the team: when a pending invite exists for a verified email, the user
+// joins the newest inviting team (also an existing user, who moves) and
+// every pending invite for the email is closed; otherwise a user without a
+// team (a first sign-in) gets a team of their own, "{name}'s team".
+func (s *Service) SignIn(ctx context.Context, id Identity) (User, error) {
+	id.Email = strings.ToLower(strings.TrimSpace(id.Email))
+	if id.Provider == "" || id.Subject == "" || id.Email == "" {
+		return User{}, fail(CodeCallback, "identity is incomplete (provider %q, subject %q, email %q)", id.Provider, id.Subject, id.Email)
+	}
+	var u User
+	var err error
+	// Two first sign-ins with one email can race on the unique email index;
+	// the loser tries again and finds the winner's user.
+	for try := 0; try < 2; try++ {
+		u, err = s.signIn(ctx, id)
+		var pg *pgconn.PgError
+		if !errors.As(err, &pg) || pg.Code != "23505" {
+			break
+		}
+	}
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			return User{}, err
+		}
+		return User{}, &Error{Code: CodeCallback, Err: err}
+	}
+	return u, nil
+}
+
+func (s *Service) signIn(ctx context.Context, id Identity) (User, error) {
+	var out store.User
+	err := store.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		u, err := s.findOrCreateUser(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if u, err = s.placeInTeam(ctx, tx, u, id); err != nil {
+			return err
+		}
+		out = u
+		return nil
+	})
+	if err != nil {
+		return User{}, err
+	}
+	return userFrom(out), nil
+}
+
+func (s *Service) findOrCreateUser(ctx context.Context, tx pgx.Tx, id Identity) (store.User, error) {
+	refresh := func(u store.User) (store.User, error) {
+		return store.Q.AuthRefreshUser(ctx, tx, store.AuthRefreshUserParams{
+			ID: u.ID, EmailVerified: id.EmailVerified, Name: id.Name, Image: id.Image,
+		})
+	}
+	u, err := store.Q.AuthUserByAccount(ctx, tx, store.AuthUserByAccountParams{Provider: id.Provider, ProviderAccountID: id.Subject})
+	if err == nil {
+		return refresh(u)
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return store.User{}, fmt.Errorf("find account: %w", err)
+	}
+	link := func(u store.User) error {
+		return store.Q.AuthCreateAccount(ctx, tx, store.AuthCreateAccountParams{UserID: u.ID, Provider: id.Provider, ProviderAccountID: id.Subject})
+	}
+
+	u, err = store.Q.AuthUserByEmail(ctx, tx, id.Email)
+	switch {
+	case err == nil:
+		if !id.EmailVerified {
+			return store.User{}, fail(CodeAccountNotLinked, "%s did not verify the email of user %s", id.Provider, u.ID)
+		}
+		if err := link(u); err != nil {
+			return store.User{}, fmt.Errorf("link account: %w", err)
+		}
+		s.log.InfoContext(ctx, "account linked by verified email", "user_id", u.ID, "provider", id.Provider)
+		return refresh(u)
+	case errors.Is(err, pgx.ErrNoRows):
+		name := id.Name
+		if name == "" {
+			name = id.Email[:strings.IndexByte(id.Email, '@')]
+		}
+		u, err = store.Q.AuthCreateUser(ctx, tx, store.AuthCreateUserParams{Email: id.Email, Name: name, Image: id.Image, EmailVerified: id.EmailVerified})
+		if err != nil {
+			return store.User{}, fmt.Errorf("create user: %w", err)
+		}
+		if err := link(u); err != nil {
+			return store.User{}, fmt.Errorf("create account: %w", err)
+		}
+		s.log.InfoContext(ctx, "user created", "user_id", u.ID, "provider", id.Provider)
+		return u, nil
+	default:
+		return store.User{}, fmt.Errorf("find user by email: %w", err)
+	}
+}
+
+func (s *Service) placeInTeam(ctx context.Context, tx pgx.Tx, u store.User, id Identity) (store.User, error) {
+	if id.EmailVerified {
+		inv, err := store.Q.AuthNewestPendingInvite(ctx, tx, u.Email)
+		switch {
+		case err == nil:
+			if !u.TeamID.Valid || u.TeamID.UUID != inv.TeamID {
+				if u, err = store.Q.AuthSetUserTeam(ctx, tx, store.AuthSetUserTeamParams{ID: u.ID, TeamID: uuid.NullUUID{UUID: inv.TeamID, Valid: true}}); err != nil {
+					return store.User{}, fmt.Errorf("join team %s: %w", inv.TeamID, err)
+				}
+			}
+			if _, err := store.Q.AuthCloseInvites(ctx, tx, store.AuthCloseInvitesParams{Email: u.Email, AcceptedAt: s.now()}); err != nil {
+				return store.User{}, fmt.Errorf("accept invites: %w", err)
+			}
+			s.log.InfoContext(ctx, "team invite accepted at sign-in", "user_id", u.ID, "team_id", inv.TeamID, "invite_id", inv.ID)
+			return u, nil
+		case !errors.Is(err, pgx.ErrNoRows):
+			return store.User{}, fmt.Errorf("find invites: %w", err)
+		}
+	}
+	if u.TeamID.Valid {
+		return u, nil
+	}
+	team, err := store.Q.AuthCreateTeam(ctx, tx, store.AuthCreateTeamParams{
+		Name: u.Name + "'s team", OwnerID: uuid.NullUUID{UUID: u.ID, Valid: true},
+	})
+	if err != nil {
+		return store.User{}, fmt.Errorf("create team: %w", err)
+	}
+	if u, err = store.Q.AuthSetUserTeam(ctx, tx, store.AuthSetUserTeamParams{ID: u.ID, TeamID: uuid.NullUUID{UUID: team.ID, Valid: true}}); err != nil {
+		return store.User{}, fmt.Errorf("join own team: %w", err)
+	}
+	s.log.InfoContext(ctx, "team created", "user_id", u.ID, "team_id", team.ID)
+	return u, nil
+}
+
+// SignInWithCredentials is the development sign-in: it checks name and email
+// and signs the person in. It fails with CodeConfiguration when the
+// development sign-in is off and CodeCredentialsSignin for a bad email.
+func (s *Service) SignInWithCredentials(ctx context.Context, name, email string) (User, error) {
+	p, ok := s.byID["credentials"].(Credentials)
+	if !ok {
+		return User{}, fail(CodeConfiguration, "the development sign-in is off")
+	}
+	id, err := p.Authorize(name, email)
+	if err != nil {
+		return User{}, err
+	}
+	return s.SignIn(ctx, id)
+}
+
+func randomString() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// BeginOAuth starts a sign-in at OAuth provider providerID: it stores the
+// attempt (state hash, nonce, PKCE verifier, callbackURL) for AttemptTTL and
+// returns the provider's authorisation URL and the state, which the caller
+// also binds to the browser. redirectURL is our callback endpoint.
+func (s *Service) BeginOAuth(ctx context.Context, providerID, redirectURL, callbackURL string) (authURL, state string, err error) {
+	p, ok := s.byID[providerID].(OAuthProvider)
+	if !ok {
+		return "", "", fail(CodeConfiguration, "%q is not an OAuth provider", providerID)
+	}
+	a := Attempt{
+		State: randomString(), Nonce: randomString(), Verifier: oauth2.GenerateVerifier(),
+		RedirectURL: redirectURL, CallbackURL: callbackURL,
+	}
+	authURL, err = p.AuthCodeURL(ctx, a)
+	if err != nil {
+		return "", "", &Error{Code: CodeOAuthSignin, Err: err}
+	}
+	if err := store.Q.CreateSigninAttempt(ctx, s.pool, store.CreateSigninAttemptParams{
+		StateHash: hashToken(a.State), Provider: providerID, Nonce: a.Nonce, CodeVerifier: a.Verifier,
+		CallbackUrl: callbackURL, ExpiresAt: s.now().Add(AttemptTTL),
+	}); err != nil {
+		return "", "", &Error{Code: CodeOAuthSignin, Err: fmt.Errorf("store sign-in attempt: %w", err)}
+	}
+	return authURL, a.State, nil
+}
+
+// OAuthReturn is what an identity provider sent back to the callback.
+type OAuthReturn struct {
+	// Provider is the provider id in the callback's path.
+	Provider string
+	// State, Code and Error are the query parameters of the same names.
+	State string
+	Code  string
+	Error string
+	// RedirectURL is our callback endpoint, as sent in BeginOAuth.
+	RedirectURL string
+}
+
+// FinishOAuth completes a sign-in begun by BeginOAuth. It consumes the
+// attempt (a state works once), exchanges the code with the PKCE verifier,
+// verifies the id_token and its nonce, and signs the person in. It returns
+// the attempt's callback URL whenever the attempt was found, also with an
+// error; failures are CodeOAuthCallback, CodeAccountNotLinked or CodeCallback.
+func (s *Service) FinishOAuth(ctx context.Context, r OAuthReturn) (User, string, error) {
+	if r.State == "" {
+		return User{}, "", fail(CodeOAuthCallback, "no state")
+	}
+	row, err := store.Q.TakeSigninAttempt(ctx, s.pool, hashToken(r.State))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return User{}, "", fail(CodeOAuthCallback, "unknown or already used state")
+	}
+	if err != nil {
+		return User{}, "", &Error{Code: CodeCallback, Err: fmt.Errorf("take sign-in attempt: %w", err)}
+	}
+	cb := row.CallbackUrl
+	switch {
+	case !row.ExpiresAt.After(s.now()):
+		return User{}, cb, fail(CodeOAuthCallback, "the sign-in attempt expired at %s", row.ExpiresAt)
+	case row.Provider != r.Provider:
+		return User{}, cb, fail(CodeOAuthCallback, "the attempt began at %q but returned to %q", row.Provider, r.Provider)
+	case r.Error != "":
+		return User{}, cb, fail(CodeOAuthCallback, "the provider answered %q", r.Error)
+	case r.Code == "":
+		return User{}, cb, fail(CodeOAuthCallback, "no code")
+	}
+	p, ok := s.byID[r.Provider].(OAuthProvider)
+	if !ok {
+		return User{}, cb, fail(CodeOAuthCallback, "%q is not an OAuth provider", r.Provider)
+	}
+	id, err := p.Exchange(ctx, Attempt{State: r.State, Nonce: row.Nonce, Verifier: row.CodeVerifier, RedirectURL: r.RedirectURL, CallbackURL: cb}, r.Code)
+	if err != nil {
+		return User{}, cb, &Error{Code: CodeOAuthCallback, Err: err}
+	}
+	u, err := s.SignIn(ctx, id)
+	return u, cb, err
+}

@@ -1,0 +1,386 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/markwell/markwell/internal/config"
+	"github.com/markwell/markwell/internal/httpapi"
+)
+
+// cookie returns the Set-Cookie of name in res.
+func cookie(res *http.Response, name string) *http.Cookie {
+	for _, c := range res.Cookies() {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// writeRoutes lists every state-changing route under /api, with path
+// parameters filled in, so routes added later are covered automatically.
+func writeRoutes(b *bundle) [][2]string {
+	param := regexp.MustCompile(`[:*][A-Za-z_]+`)
+	var out [][2]string
+	for _, r := range b.router.Routes() {
+		switch r.Method {
+		case "POST", "PUT", "PATCH", "DELETE":
+		default:
+			continue
+		}
+		if !strings.HasPrefix(r.Path, "/api/") || r.Path == "/api/auth/_log" {
+			continue
+		}
+		out = append(out, [2]string{r.Method, param.ReplaceAllString(r.Path, "x")})
+	}
+	return out
+}
+
+func TestEveryWriteNeedsTheCSRFToken(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.signIn(t, "Ada", "ada-csrf@school.test")
+	routes := writeRoutes(b)
+	require.GreaterOrEqual(t, len(routes), 8, "auth and /api/v1 writes are listed")
+	good := b.csrfToken(t)
+	for _, rt := range routes {
+		method, path := rt[0], rt[1]
+		check := func(what string, res *http.Response, body map[string]any) {
+			t.Helper()
+			require.Equal(t, 403, res.StatusCode, "%s %s %s", what, method, path)
+			require.Equal(t, map[string]any{"code": "forbidden", "message": "Invalid CSRF token"}, body["error"], "%s %s %s", what, method, path)
+		}
+		// No token at all.
+		res, body := b.send(t, method, path, []byte(`{}`), "application/json")
+		check("no token", res, body)
+		// A wrong token in the header.
+		res, body = b.send(t, method, path, []byte(`{}`), "application/json", httpapi.CSRFHeader, strings.Repeat("0", 64))
+		check("wrong header", res, body)
+		// A wrong token in a form.
+		res, body = b.send(t, method, path, []byte("csrfToken="+strings.Repeat("0", 64)), "application/x-www-form-urlencoded")
+		check("wrong form field", res, body)
+		// The right token from another browser (whose cookie this one lacks).
+		other := b.newBrowser(t)
+		res, body = other.send(t, method, path, []byte(`{}`), "application/json", httpapi.CSRFHeader, good)
+		check("someone else's token", res, body)
+	}
+	// The right token passes the check (whatever the route then says).
+	res, _ := b.do(t, "POST", "/api/v1/getSignedURL", map[string]string{"link": ""})
+	require.Equal(t, 400, res.StatusCode)
+}
+
+func TestCSRFTokenIsStableAndCookieBound(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	res, body := b.send(t, "GET", "/api/auth/csrf", nil, "")
+	require.Equal(t, 200, res.StatusCode)
+	token := body["csrfToken"].(string)
+	require.Regexp(t, `^[0-9a-f]{64}$`, token)
+	ck := cookie(res, httpapi.CSRFCookie)
+	require.NotNil(t, ck)
+	require.True(t, ck.HttpOnly)
+	require.Equal(t, http.SameSiteLaxMode, ck.SameSite)
+	require.Equal(t, "/", ck.Path)
+	require.Regexp(t, `^`+token+`\|[0-9a-f]{64}$`, ck.Value)
+	require.Equal(t, "no-store", res.Header.Get("Cache-Control"))
+
+	// With its cookie, the same token again and no new cookie.
+	res, body = b.send(t, "GET", "/api/auth/csrf", nil, "")
+	require.Equal(t, token, body["csrfToken"])
+	require.Nil(t, cookie(res, httpapi.CSRFCookie))
+}
+
+func TestCredentialsSignInAsNextAuthDoesIt(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+
+	res, providers := b.send(t, "GET", "/api/auth/providers", nil, "")
+	require.Equal(t, 200, res.StatusCode)
+	require.Equal(t, map[string]any{"credentials": map[string]any{
+		"id": "credentials", "name": "Development sign-in", "type": "credentials",
+		"signinUrl":   b.srv.URL + "/api/auth/signin/credentials",
+		"callbackUrl": b.srv.URL + "/api/auth/callback/credentials",
+	}}, providers)
+
+	res, session := b.send(t, "GET", "/api/auth/session", nil, "")
+	require.Equal(t, 200, res.StatusCode)
+	require.Empty(t, session, "signed out is {}")
+
+	// signIn("credentials", …) posts to callback/credentials.
+	res, body := b.postForm(t, "/api/auth/callback/credentials", url.Values{
+		"name": {"Ada Lovelace"}, "email": {"Ada-NA@School.test"}, "redirect": {"false"}, "callbackUrl": {b.srv.URL + "/assignment/1?tab=2"},
+	})
+	require.Equal(t, 200, res.StatusCode)
+	require.Equal(t, map[string]any{"url": b.srv.URL + "/assignment/1?tab=2"}, body)
+	ck := cookie(res, httpapi.SessionCookie)
+	require.NotNil(t, ck)
+	require.True(t, ck.HttpOnly)
+	require.False(t, ck.Secure, "http PUBLIC_URL")
+	require.Equal(t, http.SameSiteLaxMode, ck.SameSite)
+	require.Equal(t, "/", ck.Path)
+	require.Equal(t, int((30 * 24 * time.Hour).Seconds()), ck.MaxAge)
+	require.Regexp(t, `^[A-Za-z0-9_-]{43}$`, ck.Value)
+
+	before := time.Now()
+	res, session = b.send(t, "GET", "/api/auth/session", nil, "")
+	require.Equal(t, 200, res.StatusCode)
+	user := session["user"].(map[string]any)
+	require.Equal(t, "Ada Lovelace", user["name"])
+	require.Equal(t, "ada-na@school.test", user["email"])
+	require.Nil(t, user["image"])
+	require.Regexp(t, `^[0-9a-f-]{36}$`, user["id"])
+	require.Regexp(t, `^[0-9a-f-]{36}$`, user["teamId"])
+	require.Regexp(t, `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`, session["expires"])
+	expires, err := time.Parse(time.RFC3339, session["expires"].(string))
+	require.NoError(t, err)
+	require.WithinDuration(t, before.Add(30*24*time.Hour), expires, time.Minute)
+
+	// A second sign-in with the same email (another browser) is the same user.
+	again := b.newBrowser(t).signIn(t, "Ada", "ada-na@school.test")
+	require.Equal(t, user["id"], again["id"])
+	require.Equal(t, user["teamId"], again["teamId"])
+}
+
+func TestCredentialsSignInAcceptsJSONAndPlainForms(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	// A JSON body with the token inside (no header).
+	res, body := b.send(t, "POST", "/api/auth/callback/credentials",
+		[]byte(`{"csrfToken":"`+b.csrfToken(t)+`","name":"Ada","email":"ada-json@school.test","callbackUrl":"/library","json":true}`), "application/json")
+	require.Equal(t, 200, res.StatusCode)
+	require.Equal(t, b.srv.URL+"/library", body["url"])
+
+	// A plain HTML form (no json=true): a 302.
+	other := b.newBrowser(t)
+	f := url.Values{"csrfToken": {other.csrfToken(t)}, "name": {"Ada"}, "email": {"ada-json@school.test"}, "callbackUrl": {"/library"}}
+	res, _ = other.send(t, "POST", "/api/auth/callback/credentials", []byte(f.Encode()), "application/x-www-form-urlencoded")
+	require.Equal(t, 302, res.StatusCode)
+	require.Equal(t, b.srv.URL+"/library", res.Header.Get("Location"))
+	require.NotNil(t, cookie(res, httpapi.SessionCookie))
+}
+
+func TestCredentialsSignInRefusesBadInput(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	for _, email := range []string{"", "not-an-email", "a@b"} {
+		res, body := b.postForm(t, "/api/auth/callback/credentials", url.Values{
+			"name": {"Ada"}, "email": {email}, "redirect": {"false"}, "callbackUrl": {"/library"},
+		})
+		require.Equal(t, 401, res.StatusCode, email)
+		u, err := url.Parse(body["url"].(string))
+		require.NoError(t, err)
+		// next-auth/react reads error from the url's query.
+		require.Equal(t, "CredentialsSignin", u.Query().Get("error"))
+		require.Equal(t, "/signin", u.Path)
+		require.Equal(t, b.srv.URL+"/library", u.Query().Get("callbackUrl"))
+		require.Nil(t, cookie(res, httpapi.SessionCookie))
+	}
+	res, session := b.send(t, "GET", "/api/auth/session", nil, "")
+	require.Equal(t, 200, res.StatusCode)
+	require.Empty(t, session)
+}
+
+func TestDevSignInOffHidesCredentials(t *testing.T) {
+	t.Parallel()
+	b := setup(t, func(c *config.Config) { c.DevSignIn = false })
+	res, providers := b.send(t, "GET", "/api/auth/providers", nil, "")
+	require.Equal(t, 200, res.StatusCode)
+	require.Empty(t, providers)
+	res, body := b.postForm(t, "/api/auth/callback/credentials", url.Values{"name": {"Ada"}, "email": {"ada-off@school.test"}, "callbackUrl": {"/x"}})
+	require.Equal(t, 200, res.StatusCode)
+	require.Equal(t, b.srv.URL+"/signin?callbackUrl="+url.QueryEscape(b.srv.URL+"/x"), body["url"])
+	require.Nil(t, cookie(res, httpapi.SessionCookie))
+}
+
+func TestUnknownProviderGoesToTheSignInPage(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	for _, path := range []string{"/api/auth/signin/nope", "/api/auth/signin/credentials"} {
+		res, body := b.postForm(t, path, url.Values{"callbackUrl": {"/library"}})
+		require.Equal(t, 200, res.StatusCode)
+		require.Equal(t, b.srv.URL+"/signin?callbackUrl="+url.QueryEscape(b.srv.URL+"/library"), body["url"], path)
+	}
+}
+
+func TestCallbackURLMustStayOnSite(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	home := b.srv.URL + "/"
+	pub, err := url.Parse(b.srv.URL)
+	require.NoError(t, err)
+	for given, want := range map[string]string{
+		"":                                  home,
+		"/library?x=1#top":                  b.srv.URL + "/library?x=1#top",
+		b.srv.URL + "/assignment/7":         b.srv.URL + "/assignment/7",
+		"https://evil.test/phish":           home,
+		"//evil.test/phish":                 home,
+		"/\\evil.test":                      home,
+		"/\t/evil.test":                     home,
+		"javascript:alert(1)":               home,
+		"http://" + pub.Hostname() + ":1/x": home,
+		"https://" + pub.Host + "/x":        home,
+		"http://user@" + pub.Host + "/x":    home,
+		"evil.test":                         home,
+	} {
+		br := b.newBrowser(t)
+		res, body := br.postForm(t, "/api/auth/callback/credentials", url.Values{
+			"name": {"Ada"}, "email": {"ada-redirect@school.test"}, "callbackUrl": {given},
+		})
+		require.Equal(t, 200, res.StatusCode, given)
+		require.Equal(t, want, body["url"], given)
+
+		res, body = br.postForm(t, "/api/auth/signout", url.Values{"callbackUrl": {given}})
+		require.Equal(t, 200, res.StatusCode, given)
+		require.Equal(t, want, body["url"], given)
+	}
+	// The GET pages clean it too.
+	res, _ := b.send(t, "GET", "/api/auth/signin?error=SessionRequired&callbackUrl="+url.QueryEscape("https://evil.test/"), nil, "")
+	require.Equal(t, 302, res.StatusCode)
+	require.Equal(t, b.srv.URL+"/signin?callbackUrl="+url.QueryEscape(home)+"&error=SessionRequired", res.Header.Get("Location"))
+}
+
+func TestSignOutDeletesTheSession(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.signIn(t, "Ada", "ada-signout@school.test")
+	u, err := url.Parse(b.srv.URL)
+	require.NoError(t, err)
+	var token string
+	for _, c := range b.client.Jar.Cookies(u) {
+		if c.Name == httpapi.SessionCookie {
+			token = c.Value
+		}
+	}
+	require.NotEmpty(t, token)
+
+	res, body := b.postForm(t, "/api/auth/signout", url.Values{"callbackUrl": {"/"}})
+	require.Equal(t, 200, res.StatusCode)
+	require.Equal(t, b.srv.URL+"/", body["url"])
+	ck := cookie(res, httpapi.SessionCookie)
+	require.NotNil(t, ck)
+	require.Less(t, ck.MaxAge, 0, "the cookie is cleared")
+
+	// The old cookie, replayed by hand, is worth nothing: the row is gone.
+	stolen := b.newBrowser(t)
+	stolen.client.Jar.SetCookies(u, []*http.Cookie{{Name: httpapi.SessionCookie, Value: token, Path: "/"}})
+	res, session := stolen.send(t, "GET", "/api/auth/session", nil, "")
+	require.Equal(t, 200, res.StatusCode)
+	require.Empty(t, session)
+	require.Less(t, cookie(res, httpapi.SessionCookie).MaxAge, 0, "a dead session cookie is cleared")
+	stolen.client.Jar.SetCookies(u, []*http.Cookie{{Name: httpapi.SessionCookie, Value: token, Path: "/"}})
+	res, body = stolen.do(t, "POST", "/api/v1/s3-upload", map[string]string{"fileName": "chats/a.txt", "fileType": "text/plain"})
+	require.Equal(t, 401, res.StatusCode)
+	require.Equal(t, map[string]any{"code": "unauthorized", "message": "Please sign in to continue."}, body["error"])
+}
+
+func TestTeacherRoutesNeedASession(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	for _, path := range []string{"/api/v1/s3-upload", "/api/v1/s3-public-asset-upload", "/api/v1/getSignedURL"} {
+		res, body := b.do(t, "POST", path, map[string]string{"fileName": "chats/a.txt", "fileType": "text/plain"})
+		require.Equal(t, 401, res.StatusCode, path)
+		require.Equal(t, "unauthorized", body["error"].(map[string]any)["code"])
+	}
+	// Students upload without signing in (with a CSRF token).
+	res, _ := b.do(t, "POST", "/api/v1/s3-pub-upload", map[string]string{
+		"fileName": "assignments/0b6b7a52-8a3e-4a7d-9a52-3c0f1e2d4b5a/submissions/a.txt", "fileType": "text/plain",
+	})
+	require.Equal(t, 200, res.StatusCode)
+}
+
+func TestSessionUpdateAsNextAuthDoesIt(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	// Signed out: {}.
+	res, body := b.send(t, "POST", "/api/auth/session", []byte(`{"csrfToken":"`+b.csrfToken(t)+`","data":{"x":1}}`), "application/json")
+	require.Equal(t, 200, res.StatusCode)
+	require.Empty(t, body)
+
+	b.signIn(t, "Ada", "ada-update@school.test")
+	// useSession().update(data) posts JSON {csrfToken, data} without a header.
+	res, body = b.send(t, "POST", "/api/auth/session", []byte(`{"csrfToken":"`+b.csrfToken(t)+`","data":{"theme":"dark"}}`), "application/json")
+	require.Equal(t, 200, res.StatusCode)
+	require.Equal(t, "Ada", body["user"].(map[string]any)["name"])
+	require.Equal(t, map[string]any{"theme": "dark"}, body["data"])
+	_, session := b.send(t, "GET", "/api/auth/session", nil, "")
+	require.Equal(t, map[string]any{"theme": "dark"}, session["data"])
+
+	// Too large.
+	res, _ = b.send(t, "POST", "/api/auth/session", []byte(`{"csrfToken":"`+b.csrfToken(t)+`","data":"`+strings.Repeat("x", 17<<10)+`"}`), "application/json")
+	require.Equal(t, 413, res.StatusCode)
+	// A bad token.
+	res, _ = b.send(t, "POST", "/api/auth/session", []byte(`{"csrfToken":"nope","data":{}}`), "application/json")
+	require.Equal(t, 403, res.StatusCode)
+}
+
+func TestClientLogIsRateLimitedAndCapped(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	form := url.Values{"level": {"error"}, "code": {"CLIENT_FETCH_ERROR"}, "url": {"/api/auth/session"}, "client": {"true"}}
+	for i := 0; i < 10; i++ {
+		// sendBeacon carries no CSRF token, and needs none here.
+		res, body := b.send(t, "POST", "/api/auth/_log", []byte(form.Encode()), "application/x-www-form-urlencoded;charset=UTF-8")
+		require.Equal(t, 200, res.StatusCode, i)
+		require.Empty(t, body)
+	}
+	res, _ := b.send(t, "POST", "/api/auth/_log", []byte(form.Encode()), "application/x-www-form-urlencoded")
+	require.Equal(t, 429, res.StatusCode)
+
+	c := setup(t)
+	res, _ = c.send(t, "POST", "/api/auth/_log", []byte("level=error&code=X&big="+strings.Repeat("x", 17<<10)), "application/x-www-form-urlencoded")
+	require.Equal(t, 413, res.StatusCode)
+}
+
+func TestSignInAndErrorPagesRedirectToTheFrontend(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	res, _ := b.send(t, "GET", "/api/auth/signin?callbackUrl=%2Flibrary&error=SessionRequired", nil, "")
+	require.Equal(t, 302, res.StatusCode)
+	require.Equal(t, b.srv.URL+"/signin?callbackUrl="+url.QueryEscape(b.srv.URL+"/library")+"&error=SessionRequired", res.Header.Get("Location"))
+
+	res, _ = b.send(t, "GET", "/api/auth/error?error=AccountNotLinkedError", nil, "")
+	require.Equal(t, 302, res.StatusCode)
+	require.Equal(t, b.srv.URL+"/signin?error=AccountNotLinkedError", res.Header.Get("Location"))
+
+	res, _ = b.send(t, "GET", "/api/auth/error?error=%3Cscript%3E", nil, "")
+	require.Equal(t, 302, res.StatusCode)
+	require.Equal(t, b.srv.URL+"/signin", res.Header.Get("Location"))
+}
+
+func TestUnreadableBodiesAreRefusedAfterTheCSRFCheck(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	res, body := b.send(t, "POST", "/api/auth/session", []byte(`[not json`), "application/json")
+	require.Equal(t, 403, res.StatusCode)
+	require.Equal(t, "forbidden", body["error"].(map[string]any)["code"])
+	require.Equal(t, b.srv.URL+"/signin?csrf=true", body["url"], "next-auth/react reads url")
+	res, body = b.send(t, "POST", "/api/auth/session", []byte(`[not json`), "application/json", httpapi.CSRFHeader, b.csrfToken(t))
+	require.Equal(t, 400, res.StatusCode)
+	require.Equal(t, "Request body must be a form or a JSON object", body["error"].(map[string]any)["message"])
+}
+
+func TestSessionInUseIsExtendedAndItsCookieResent(t *testing.T) {
+	t.Parallel()
+	// Update age 0: every use extends the session.
+	b := setup(t, func(c *config.Config) { c.SessionUpdateAge = 0 })
+	b.signIn(t, "Ada", "ada-slide@school.test")
+	res, session := b.send(t, "GET", "/api/auth/session", nil, "")
+	require.Equal(t, 200, res.StatusCode)
+	require.NotEmpty(t, session)
+	ck := cookie(res, httpapi.SessionCookie)
+	require.NotNil(t, ck, "the extended session's cookie is sent again")
+	require.Equal(t, int((30 * 24 * time.Hour).Seconds()), ck.MaxAge)
+
+	// With the default update age, a fresh session is not re-sent.
+	d := setup(t)
+	d.signIn(t, "Ada", "ada-slide@school.test")
+	res, _ = d.send(t, "GET", "/api/auth/session", nil, "")
+	require.Nil(t, cookie(res, httpapi.SessionCookie))
+}
