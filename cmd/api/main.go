@@ -20,13 +20,16 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"riverqueue.com/riverui"
 
+	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/httpapi"
 	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/library"
 	"github.com/markwell/markwell/internal/logging"
 	"github.com/markwell/markwell/internal/migrate"
 	"github.com/markwell/markwell/internal/storage"
+	"github.com/markwell/markwell/internal/team"
 )
 
 func main() {
@@ -62,6 +65,18 @@ func run() error {
 	if !cfg.Production() {
 		log.Info("running in development mode")
 	}
+	if cfg.DevSignIn && cfg.Production() {
+		log.Warn("!!! DEV_SIGNIN is on in production: anyone can sign in with any name and email, no password. " +
+			"Set DEV_SIGNIN=false unless this is a throwaway demo. !!!")
+	}
+	if len(cfg.SignInProviders()) == 0 {
+		log.Warn("no sign-in provider is configured, so nobody can sign in: set GOOGLE_CLIENT_ID/GOOGLE_CLIENT_SECRET, OIDC_ISSUER/OIDC_CLIENT_ID/OIDC_CLIENT_SECRET, or DEV_SIGNIN=true for development")
+	}
+	authSvc, err := auth.FromConfig(pool, cfg, log)
+	if err != nil {
+		return err
+	}
+	go purgeExpiredSessions(ctx, authSvc, log)
 
 	blob, blobHandler, err := storage.New(ctx, storage.Config{
 		Dir: cfg.BlobDir, PublicURL: cfg.PublicURL, Secret: []byte(cfg.SecretKey), MaxUploadBytes: cfg.MaxUploadBytes,
@@ -97,6 +112,11 @@ func run() error {
 		Files:       &files.Service{Blob: blob, TTL: cfg.SignedURLTTL},
 		BlobHandler: blobHandler,
 		JobsUI:      jobsUI,
+		Auth:        authSvc,
+		Services: httpapi.Services{
+			Team:    &team.Service{Pool: pool, PublicURL: cfg.PublicURL},
+			Library: &library.Service{Pool: pool},
+		},
 	})
 	srv := &http.Server{
 		Addr:              cfg.HTTPAddr,
@@ -122,4 +142,24 @@ func run() error {
 	}
 	slog.Default().Info("stopped")
 	return nil
+}
+
+// purgeExpiredSessions deletes expired sessions and sign-in attempts hourly.
+// Lookups ignore them anyway; this keeps the tables small.
+func purgeExpiredSessions(ctx context.Context, svc *auth.Service, log *slog.Logger) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			sessions, attempts, err := svc.PurgeExpired(ctx)
+			if err != nil {
+				log.Warn("purge expired sessions", "err", err)
+				continue
+			}
+			log.Debug("purged expired sessions", "sessions", sessions, "signin_attempts", attempts)
+		}
+	}
 }

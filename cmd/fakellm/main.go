@@ -55,8 +55,10 @@ func run(ctx context.Context, args []string, lookupEnv func(string) (string, boo
 
 // serve runs the demo model on ln until ctx ends.
 func serve(ctx context.Context, ln net.Listener, opts fakellm.Options, logger *slog.Logger) error {
+	model := fakellm.New(opts)
+	fakellm.TeachAll(model)
 	mux := http.NewServeMux()
-	mux.Handle("/", fakellm.New(opts))
+	mux.Handle("/", model)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = io.WriteString(w, "ok\n")

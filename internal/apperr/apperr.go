@@ -20,6 +20,7 @@ const (
 	Conflict     Code = "conflict"
 	TooLarge     Code = "too_large"
 	RateLimited  Code = "rate_limited"
+	Upstream     Code = "upstream" // a service Markwell depends on (the AI model) failed
 	Internal     Code = "internal"
 )
 

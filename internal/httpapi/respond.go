@@ -19,6 +19,7 @@ var statusOf = map[apperr.Code]int{
 	apperr.Conflict:     http.StatusConflict,
 	apperr.TooLarge:     http.StatusRequestEntityTooLarge,
 	apperr.RateLimited:  http.StatusTooManyRequests,
+	apperr.Upstream:     http.StatusBadGateway,
 	apperr.Internal:     http.StatusInternalServerError,
 }
 

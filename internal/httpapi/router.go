@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/migrate"
@@ -33,8 +34,14 @@ type Deps struct {
 	BlobHandler http.Handler
 	// JobsUI is the River UI handler, mounted at /admin/jobs for operators.
 	JobsUI http.Handler
-	// CurrentEmail reports the signed-in user's email, if any.
+	// CurrentEmail reports the signed-in user's email, if any; nil means the
+	// session's (see operatorEmail).
 	CurrentEmail func(c *gin.Context) (string, bool)
+	// Auth signs people in and keeps their sessions. Without it nobody is
+	// signed in and every write is refused.
+	Auth *auth.Service
+	// Services back the signed-in routes.
+	Services Services
 }
 
 // NewRouter builds the API's handler.
@@ -48,6 +55,11 @@ func NewRouter(d Deps) *gin.Engine {
 		r.Use(newHTTPMetrics(d.Registry).middleware())
 		r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{})))
 	}
+	ah := newAuthHandlers(d)
+	r.Use(ah.sessions())
+	if d.CurrentEmail == nil {
+		d.CurrentEmail = operatorEmail(d.Config)
+	}
 
 	r.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	r.GET("/readyz", readyz(d.Pool))
@@ -60,12 +72,17 @@ func NewRouter(d Deps) *gin.Engine {
 		r.Any("/admin/jobs/*path", operatorOnly(d), gin.WrapH(d.JobsUI))
 	}
 
-	v1 := r.Group("/api/v1", limitBody(maxJSONBody))
+	if d.Auth != nil {
+		ah.register(r)
+	}
+
+	v1 := r.Group("/api/v1", limitBody(maxJSONBody), ah.csrfProtect())
 	fh := &fileHandlers{svc: d.Files}
-	v1.POST("/s3-upload", fh.upload(files.Teacher))
+	v1.POST("/s3-upload", requireUser(), fh.upload(files.Teacher))
 	v1.POST("/s3-pub-upload", fh.upload(files.Student))
-	v1.POST("/s3-public-asset-upload", fh.upload(files.PublicAsset))
-	v1.POST("/getSignedURL", fh.signedURL)
+	v1.POST("/s3-public-asset-upload", requireUser(), fh.upload(files.PublicAsset))
+	v1.POST("/getSignedURL", requireUser(), fh.signedURL)
+	signedInRoutes(v1.Group("", requireUser()), d.Services)
 
 	r.NoRoute(spa(d.Config.StaticDir))
 	return r

@@ -7,7 +7,9 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,22 +20,30 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
+	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/httpapi"
+	"github.com/markwell/markwell/internal/library"
 	"github.com/markwell/markwell/internal/storage"
+	"github.com/markwell/markwell/internal/team"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
 func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }
 
 type bundle struct {
-	srv *httptest.Server
+	srv    *httptest.Server
+	router *gin.Engine
+	cfg    config.Config
+	// The bundle is also its first browser: b.do and b.signIn use it.
+	*browser
 }
 
 // setup serves the real router over a real database and local store, with
-// a built frontend stand-in and one operator, ops@school.test.
-func setup(t *testing.T) *bundle {
+// a built frontend stand-in, one operator (ops@school.test) and the
+// development sign-in on. Options adjust the configuration.
+func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 	t.Helper()
 	static := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(static, "index.html"), []byte("<!doctype html><title>Markwell</title>"), 0o644))
@@ -49,49 +59,143 @@ func setup(t *testing.T) *bundle {
 		Dir: t.TempDir(), PublicURL: b.srv.URL, Secret: bytes.Repeat([]byte("k"), 32), MaxUploadBytes: 1 << 20,
 	})
 	require.NoError(t, err)
-	cfg := config.Config{StaticDir: static, OperatorEmails: []string{"ops@school.test"}}
+	cfg := config.Config{
+		StaticDir: static, OperatorEmails: []string{"ops@school.test"},
+		PublicURL: b.srv.URL, SecretKey: strings.Repeat("s", 32), AuthBasePath: "/api/auth",
+		SessionMaxAge: 30 * 24 * time.Hour, SessionUpdateAge: 24 * time.Hour, DevSignIn: true,
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	b.cfg = cfg
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	authSvc, err := auth.FromConfig(testdb.Pool(t), cfg, log)
+	require.NoError(t, err)
 	jobsUI := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "jobs dashboard") })
-	router = httpapi.NewRouter(httpapi.Deps{
-		Config: cfg, Pool: testdb.Pool(t), Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	b.router = httpapi.NewRouter(httpapi.Deps{
+		Config: cfg, Pool: testdb.Pool(t), Log: log,
 		Registry:    prometheus.NewRegistry(),
 		Files:       &files.Service{Blob: blob, TTL: time.Minute},
 		BlobHandler: blobHandler,
 		JobsUI:      jobsUI,
-		CurrentEmail: func(c *gin.Context) (string, bool) {
-			e := c.GetHeader("X-Test-Email") // stands in for the session until sign-in exists
-			return e, e != ""
+		Auth:        authSvc,
+		Services: httpapi.Services{
+			Team:    &team.Service{Pool: testdb.Pool(t), PublicURL: b.srv.URL},
+			Library: &library.Service{Pool: testdb.Pool(t)},
 		},
 	})
+	router = b.router
+	b.browser = b.newBrowser(t)
 	return b
 }
 
-func (b *bundle) do(t *testing.T, method, path string, body any, header ...string) (*http.Response, map[string]any) {
+// browser is one person's browser: its own cookies, and a CSRF token fetched
+// from /api/auth/csrf on its first write, as the frontend's API client does.
+type browser struct {
+	b      *bundle
+	client *http.Client
+	csrf   string
+}
+
+func (b *bundle) newBrowser(t *testing.T) *browser {
 	t.Helper()
-	var r io.Reader
+	jar, err := cookiejar.New(nil)
+	require.NoError(t, err)
+	return &browser{b: b, client: &http.Client{
+		Jar:           jar,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}}
+}
+
+// csrfToken returns the browser's CSRF token, fetching it once.
+func (br *browser) csrfToken(t *testing.T) string {
+	t.Helper()
+	if br.csrf == "" {
+		res, body := br.send(t, "GET", "/api/auth/csrf", nil, "")
+		require.Equal(t, 200, res.StatusCode)
+		br.csrf = body["csrfToken"].(string)
+	}
+	return br.csrf
+}
+
+// do sends a JSON request; writes carry the X-CSRF-Token header.
+func (br *browser) do(t *testing.T, method, path string, body any, header ...string) (*http.Response, map[string]any) {
+	t.Helper()
+	var raw []byte
 	if body != nil {
 		j, err := json.Marshal(body)
 		require.NoError(t, err)
-		r = bytes.NewReader(j)
+		raw = j
 	}
-	req, err := http.NewRequest(method, b.srv.URL+path, r)
+	if method != "GET" && method != "HEAD" {
+		header = append([]string{httpapi.CSRFHeader, br.csrfToken(t)}, header...)
+	}
+	return br.send(t, method, path, raw, "application/json", header...)
+}
+
+// send sends body as it is, with no CSRF token unless a header says so.
+func (br *browser) send(t *testing.T, method, path string, body []byte, contentType string, header ...string) (*http.Response, map[string]any) {
+	t.Helper()
+	var r io.Reader
+	if body != nil {
+		r = bytes.NewReader(body)
+	}
+	u := path
+	if strings.HasPrefix(path, "/") {
+		u = br.b.srv.URL + path
+	}
+	req, err := http.NewRequest(method, u, r)
 	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, err := br.client.Do(req)
 	require.NoError(t, err)
 	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
+	got, err := io.ReadAll(res.Body)
 	require.NoError(t, err)
 	var out map[string]any
-	_ = json.Unmarshal(raw, &out)
+	_ = json.Unmarshal(got, &out)
 	return res, out
+}
+
+// postForm posts a form the way next-auth/react does: form-encoded, with
+// the CSRF token, json=true and X-Auth-Return-Redirect.
+func (br *browser) postForm(t *testing.T, path string, fields url.Values) (*http.Response, map[string]any) {
+	t.Helper()
+	f := url.Values{"csrfToken": {br.csrfToken(t)}, "json": {"true"}}
+	for k, v := range fields {
+		f[k] = v
+	}
+	return br.send(t, "POST", path, []byte(f.Encode()), "application/x-www-form-urlencoded", "X-Auth-Return-Redirect", "1")
+}
+
+// signIn signs in with the development sign-in exactly as next-auth/react's
+// signIn("credentials", {name, email, callbackUrl, redirect: false}) does,
+// and returns the session's user.
+func (br *browser) signIn(t *testing.T, name, email string) map[string]any {
+	t.Helper()
+	res, providers := br.send(t, "GET", "/api/auth/providers", nil, "")
+	require.Equal(t, 200, res.StatusCode)
+	require.Equal(t, "credentials", providers["credentials"].(map[string]any)["type"])
+	res, body := br.postForm(t, "/api/auth/callback/credentials", url.Values{
+		"name": {name}, "email": {email}, "redirect": {"false"}, "callbackUrl": {"/library"},
+	})
+	require.Equal(t, 200, res.StatusCode, body)
+	require.Equal(t, br.b.srv.URL+"/library", body["url"])
+	res, session := br.send(t, "GET", "/api/auth/session", nil, "")
+	require.Equal(t, 200, res.StatusCode)
+	require.Contains(t, session, "user")
+	return session["user"].(map[string]any)
 }
 
 func TestUploadThenSignedDownload(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
+	b.signIn(t, "Ada", "ada-upload@school.test")
 	res, body := b.do(t, "POST", "/api/v1/s3-upload", map[string]string{"fileName": "chats/Lab report #2.pdf", "fileType": "application/pdf"})
 	require.Equal(t, 200, res.StatusCode)
 	data := body["data"].(map[string]any)
@@ -127,6 +231,7 @@ func TestUploadThenSignedDownload(t *testing.T) {
 func TestUploadRefusals(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
+	b.signIn(t, "Ada", "ada-refusals@school.test")
 	for _, tc := range []struct {
 		name, path string
 		body       any
@@ -162,6 +267,7 @@ func TestStudentUploadGoesToSubmissions(t *testing.T) {
 func TestSignedURLRefusesForeignLinks(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
+	b.signIn(t, "Ada", "ada-links@school.test")
 	for _, link := range []string{
 		"http://169.254.169.254/latest/meta-data/",
 		"file:///etc/passwd",
@@ -206,9 +312,12 @@ func TestJobsDashboardOnlyForOperators(t *testing.T) {
 	b := setup(t)
 	res, _ := b.do(t, "GET", "/admin/jobs", nil)
 	require.Equal(t, 404, res.StatusCode)
-	res, _ = b.do(t, "GET", "/admin/jobs/jobs", nil, "X-Test-Email", "teacher@school.test")
+	b.signIn(t, "Teacher", "teacher-jobs@school.test")
+	res, _ = b.do(t, "GET", "/admin/jobs/jobs", nil)
 	require.Equal(t, 404, res.StatusCode)
-	res, _ = b.do(t, "GET", "/admin/jobs/jobs", nil, "X-Test-Email", "OPS@school.test")
+	ops := b.newBrowser(t)
+	ops.signIn(t, "Operator", "OPS@school.test")
+	res, _ = ops.do(t, "GET", "/admin/jobs/jobs", nil)
 	require.Equal(t, 200, res.StatusCode)
 }
 

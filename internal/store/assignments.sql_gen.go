@@ -11,6 +11,37 @@ import (
 	"github.com/google/uuid"
 )
 
+const assignmentSubmissionIDs = `-- name: AssignmentSubmissionIDs :many
+SELECT id FROM submissions
+WHERE assignment_id = $1 AND team_id = $2
+ORDER BY created_at, id
+`
+
+type AssignmentSubmissionIDsParams struct {
+	AssignmentID uuid.UUID
+	TeamID       uuid.UUID
+}
+
+func (q *Queries) AssignmentSubmissionIDs(ctx context.Context, db DBTX, arg AssignmentSubmissionIDsParams) ([]uuid.UUID, error) {
+	rows, err := db.Query(ctx, assignmentSubmissionIDs, arg.AssignmentID, arg.TeamID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const createAssignment = `-- name: CreateAssignment :one
 INSERT INTO assignments (team_id, name, type, is_hand_written, provide_instant_feedback, created_by)
 VALUES ($1, $2, $3, $4, $5, $6)
@@ -34,6 +65,138 @@ func (q *Queries) CreateAssignment(ctx context.Context, db DBTX, arg CreateAssig
 		arg.IsHandWritten,
 		arg.ProvideInstantFeedback,
 		arg.CreatedBy,
+	)
+	var i Assignment
+	err := row.Scan(
+		&i.ID,
+		&i.TeamID,
+		&i.FolderID,
+		&i.Name,
+		&i.Type,
+		&i.IsHandWritten,
+		&i.ProvideInstantFeedback,
+		&i.ClassSummary,
+		&i.CreatedBy,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
+const getAssignment = `-- name: GetAssignment :one
+SELECT id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at FROM assignments WHERE id = $1 AND team_id = $2
+`
+
+type GetAssignmentParams struct {
+	ID     uuid.UUID
+	TeamID uuid.UUID
+}
+
+func (q *Queries) GetAssignment(ctx context.Context, db DBTX, arg GetAssignmentParams) (Assignment, error) {
+	row := db.QueryRow(ctx, getAssignment, arg.ID, arg.TeamID)
+	var i Assignment
+	err := row.Scan(
+		&i.ID,
+		&i.TeamID,
+		&i.FolderID,
+		&i.Name,
+		&i.Type,
+		&i.IsHandWritten,
+		&i.ProvideInstantFeedback,
+		&i.ClassSummary,
+		&i.CreatedBy,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
+const listAssignmentFunctionResults = `-- name: ListAssignmentFunctionResults :many
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at FROM function_results
+WHERE assignment_id = $1 AND team_id = $2
+ORDER BY created_at, id
+`
+
+type ListAssignmentFunctionResultsParams struct {
+	AssignmentID uuid.UUID
+	TeamID       uuid.UUID
+}
+
+func (q *Queries) ListAssignmentFunctionResults(ctx context.Context, db DBTX, arg ListAssignmentFunctionResultsParams) ([]FunctionResult, error) {
+	rows, err := db.Query(ctx, listAssignmentFunctionResults, arg.AssignmentID, arg.TeamID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []FunctionResult{}
+	for rows.Next() {
+		var i FunctionResult
+		if err := rows.Scan(
+			&i.ID,
+			&i.TeamID,
+			&i.AssignmentID,
+			&i.SubmissionID,
+			&i.FunctionID,
+			&i.Status,
+			&i.Feedback,
+			&i.HighlightedText,
+			&i.CriteriaLevels,
+			&i.CriteriaPoints,
+			&i.CriteriaFeedback,
+			&i.OverallComments,
+			&i.IsBenchmark,
+			&i.Answers,
+			&i.Error,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const touchAssignment = `-- name: TouchAssignment :exec
+UPDATE assignments SET updated_at = now() WHERE id = $1 AND team_id = $2
+`
+
+type TouchAssignmentParams struct {
+	ID     uuid.UUID
+	TeamID uuid.UUID
+}
+
+func (q *Queries) TouchAssignment(ctx context.Context, db DBTX, arg TouchAssignmentParams) error {
+	_, err := db.Exec(ctx, touchAssignment, arg.ID, arg.TeamID)
+	return err
+}
+
+const updateAssignment = `-- name: UpdateAssignment :one
+UPDATE assignments
+SET name = $1, is_hand_written = $2,
+    provide_instant_feedback = $3, updated_at = now()
+WHERE id = $4 AND team_id = $5
+RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at
+`
+
+type UpdateAssignmentParams struct {
+	Name                   string
+	IsHandWritten          bool
+	ProvideInstantFeedback bool
+	ID                     uuid.UUID
+	TeamID                 uuid.UUID
+}
+
+func (q *Queries) UpdateAssignment(ctx context.Context, db DBTX, arg UpdateAssignmentParams) (Assignment, error) {
+	row := db.QueryRow(ctx, updateAssignment,
+		arg.Name,
+		arg.IsHandWritten,
+		arg.ProvideInstantFeedback,
+		arg.ID,
+		arg.TeamID,
 	)
 	var i Assignment
 	err := row.Scan(

@@ -268,6 +268,16 @@ type Session struct {
 	CreatedAt time.Time
 }
 
+type SigninAttempt struct {
+	StateHash    []byte
+	Provider     string
+	Nonce        string
+	CodeVerifier string
+	CallbackUrl  string
+	ExpiresAt    time.Time
+	CreatedAt    time.Time
+}
+
 type Submission struct {
 	ID            uuid.UUID
 	TeamID        uuid.UUID

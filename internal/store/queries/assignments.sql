@@ -2,3 +2,26 @@
 INSERT INTO assignments (team_id, name, type, is_hand_written, provide_instant_feedback, created_by)
 VALUES (@team_id, @name, @type, @is_hand_written, @provide_instant_feedback, @created_by)
 RETURNING *;
+
+-- name: UpdateAssignment :one
+UPDATE assignments
+SET name = @name, is_hand_written = @is_hand_written,
+    provide_instant_feedback = @provide_instant_feedback, updated_at = now()
+WHERE id = @id AND team_id = @team_id
+RETURNING *;
+
+-- name: GetAssignment :one
+SELECT * FROM assignments WHERE id = @id AND team_id = @team_id;
+
+-- name: TouchAssignment :exec
+UPDATE assignments SET updated_at = now() WHERE id = @id AND team_id = @team_id;
+
+-- name: AssignmentSubmissionIDs :many
+SELECT id FROM submissions
+WHERE assignment_id = @assignment_id AND team_id = @team_id
+ORDER BY created_at, id;
+
+-- name: ListAssignmentFunctionResults :many
+SELECT * FROM function_results
+WHERE assignment_id = @assignment_id AND team_id = @team_id
+ORDER BY created_at, id;

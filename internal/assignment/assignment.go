@@ -1,0 +1,228 @@
+// Package assignment is a team's assignments and their definitions (the
+// spec's "functions"): highlighters for feedback, a question tree for grade,
+// a rubric for rubric-feedback and a prompt for prompt assignments. Every
+// method takes the actor from the session; ids of other teams are answered
+// as not found.
+package assignment
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/store"
+	"github.com/markwell/markwell/internal/team"
+)
+
+// The assignment types.
+const (
+	TypeGrade          = string(store.AssignmentTypeGrade)
+	TypeFeedback       = string(store.AssignmentTypeFeedback)
+	TypeRubricFeedback = string(store.AssignmentTypeRubricFeedback)
+	TypePrompt         = string(store.AssignmentTypePrompt)
+)
+
+// Types lists the assignment types.
+var Types = []string{TypeGrade, TypeFeedback, TypeRubricFeedback, TypePrompt}
+
+// MaxNameLength caps an assignment's name, in characters.
+const MaxNameLength = 200
+
+// The assignment validation messages.
+const (
+	MsgNameEmpty     = "Assignment name cannot be empty"
+	MsgNameTooLong   = "Assignment name can be at most 200 characters"
+	MsgUnknownType   = "Unknown assignment type"
+	MsgTypeImmutable = "The assignment type cannot be changed"
+)
+
+// Ref is an id in the spec's {_id} shape.
+type Ref struct {
+	ID uuid.UUID `json:"_id"`
+}
+
+// Assignment is an assignment as the API shows it.
+type Assignment struct {
+	ID                     uuid.UUID       `json:"_id"`
+	Name                   string          `json:"name"`
+	Type                   string          `json:"type"`
+	IsHandWritten          bool            `json:"isHandWritten"`
+	ProvideInstantFeedback bool            `json:"provideInstantFeedback"`
+	FolderID               *uuid.UUID      `json:"folderId"`
+	ClassSummary           json.RawMessage `json:"classSummary"`
+	Submissions            []Ref           `json:"submissions"`
+	CreatedAt              time.Time       `json:"createdAt"`
+	UpdatedAt              time.Time       `json:"updatedAt"`
+}
+
+// FunctionResult is the outcome of running an assignment's function on one
+// submission.
+type FunctionResult struct {
+	ID               uuid.UUID       `json:"_id"`
+	Submission       uuid.UUID       `json:"submission"`
+	Status           string          `json:"status"`
+	Feedback         string          `json:"feedback"`
+	HighlightedText  string          `json:"highlightedText"`
+	CriteriaLevels   json.RawMessage `json:"criteriaLevels"`
+	CriteriaPoints   json.RawMessage `json:"criteriaPoints"`
+	CriteriaFeedback json.RawMessage `json:"criteriaFeedback"`
+	OverallComments  string          `json:"overallComments"`
+	IsBenchmark      bool            `json:"isBenchmark"`
+	Answers          json.RawMessage `json:"answers"`
+	CreatedAt        time.Time       `json:"createdAt"`
+	UpdatedAt        time.Time       `json:"updatedAt"`
+}
+
+// Input is what a teacher saves about an assignment itself.
+type Input struct {
+	Name                   string `json:"name"`
+	Type                   string `json:"type"`
+	IsHandWritten          bool   `json:"isHandWritten"`
+	ProvideInstantFeedback bool   `json:"provideInstantFeedback"`
+}
+
+// Service manages assignments and their functions.
+type Service struct {
+	Pool *pgxpool.Pool
+}
+
+// Create saves a new assignment in the actor's team.
+func (s *Service) Create(ctx context.Context, a team.Actor, in Input) (Assignment, error) {
+	name, err := validName(in.Name)
+	if err != nil {
+		return Assignment{}, err
+	}
+	if !slices.Contains(Types, in.Type) {
+		return Assignment{}, apperr.New(apperr.Invalid, MsgUnknownType)
+	}
+	row, err := store.Q.CreateAssignment(ctx, s.Pool, store.CreateAssignmentParams{
+		TeamID: a.TeamID, Name: name, Type: store.AssignmentType(in.Type),
+		IsHandWritten: in.IsHandWritten, ProvideInstantFeedback: in.ProvideInstantFeedback,
+		CreatedBy: uuid.NullUUID{UUID: a.UserID, Valid: true},
+	})
+	if err != nil {
+		return Assignment{}, fmt.Errorf("create assignment: %w", err)
+	}
+	return FromRow(row, nil), nil
+}
+
+// Update changes an assignment's name and switches. Its type never changes;
+// an empty type means "unchanged".
+func (s *Service) Update(ctx context.Context, a team.Actor, id uuid.UUID, in Input) (Assignment, error) {
+	name, err := validName(in.Name)
+	if err != nil {
+		return Assignment{}, err
+	}
+	if in.Type != "" && !slices.Contains(Types, in.Type) {
+		return Assignment{}, apperr.New(apperr.Invalid, MsgUnknownType)
+	}
+	cur, err := s.load(ctx, a, id)
+	if err != nil {
+		return Assignment{}, err
+	}
+	if in.Type != "" && in.Type != string(cur.Type) {
+		return Assignment{}, apperr.New(apperr.Invalid, MsgTypeImmutable)
+	}
+	row, err := store.Q.UpdateAssignment(ctx, s.Pool, store.UpdateAssignmentParams{
+		ID: id, TeamID: a.TeamID, Name: name,
+		IsHandWritten: in.IsHandWritten, ProvideInstantFeedback: in.ProvideInstantFeedback,
+	})
+	if err != nil {
+		return Assignment{}, notFound(fmt.Errorf("update assignment %s: %w", id, err))
+	}
+	return s.withSubmissions(ctx, a, row)
+}
+
+// Get returns an assignment with the results of its function so far.
+func (s *Service) Get(ctx context.Context, a team.Actor, id uuid.UUID) (Assignment, []FunctionResult, error) {
+	asg, err := s.GetViewOnly(ctx, a, id)
+	if err != nil {
+		return Assignment{}, nil, err
+	}
+	rows, err := store.Q.ListAssignmentFunctionResults(ctx, s.Pool, store.ListAssignmentFunctionResultsParams{AssignmentID: id, TeamID: a.TeamID})
+	if err != nil {
+		return Assignment{}, nil, fmt.Errorf("list function results of assignment %s: %w", id, err)
+	}
+	results := make([]FunctionResult, len(rows))
+	for i, r := range rows {
+		results[i] = FunctionResult{
+			ID: r.ID, Submission: r.SubmissionID, Status: r.Status, Feedback: r.Feedback,
+			HighlightedText: r.HighlightedText, CriteriaLevels: r.CriteriaLevels, CriteriaPoints: r.CriteriaPoints,
+			CriteriaFeedback: r.CriteriaFeedback, OverallComments: r.OverallComments, IsBenchmark: r.IsBenchmark,
+			Answers: r.Answers, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		}
+	}
+	return asg, results, nil
+}
+
+// GetViewOnly returns an assignment without its results.
+func (s *Service) GetViewOnly(ctx context.Context, a team.Actor, id uuid.UUID) (Assignment, error) {
+	row, err := s.load(ctx, a, id)
+	if err != nil {
+		return Assignment{}, err
+	}
+	return s.withSubmissions(ctx, a, row)
+}
+
+func (s *Service) load(ctx context.Context, a team.Actor, id uuid.UUID) (store.Assignment, error) {
+	row, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: id, TeamID: a.TeamID})
+	if err != nil {
+		return store.Assignment{}, notFound(fmt.Errorf("load assignment %s: %w", id, err))
+	}
+	return row, nil
+}
+
+func (s *Service) withSubmissions(ctx context.Context, a team.Actor, row store.Assignment) (Assignment, error) {
+	ids, err := store.Q.AssignmentSubmissionIDs(ctx, s.Pool, store.AssignmentSubmissionIDsParams{AssignmentID: row.ID, TeamID: a.TeamID})
+	if err != nil {
+		return Assignment{}, fmt.Errorf("list submissions of assignment %s: %w", row.ID, err)
+	}
+	return FromRow(row, ids), nil
+}
+
+// FromRow turns a stored assignment and the ids of its submissions into the
+// API shape.
+func FromRow(row store.Assignment, submissions []uuid.UUID) Assignment {
+	out := Assignment{
+		ID: row.ID, Name: row.Name, Type: string(row.Type),
+		IsHandWritten: row.IsHandWritten, ProvideInstantFeedback: row.ProvideInstantFeedback,
+		ClassSummary: row.ClassSummary, Submissions: make([]Ref, len(submissions)),
+		CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt,
+	}
+	if row.FolderID.Valid {
+		id := row.FolderID.UUID
+		out.FolderID = &id
+	}
+	for i, id := range submissions {
+		out.Submissions[i] = Ref{ID: id}
+	}
+	return out
+}
+
+func validName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	switch {
+	case name == "":
+		return "", apperr.New(apperr.Invalid, MsgNameEmpty)
+	case utf8.RuneCountInString(name) > MaxNameLength:
+		return "", apperr.New(apperr.Invalid, MsgNameTooLong)
+	}
+	return name, nil
+}
+
+// notFound turns a missing row into the one not-found answer.
+func notFound(err error) error {
+	if errors.Is(store.NotFound(err), store.ErrNotFound) {
+		return apperr.ErrNotFound
+	}
+	return err
+}

@@ -1,0 +1,359 @@
+package assignment
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/rubric"
+	"github.com/markwell/markwell/internal/store"
+	"github.com/markwell/markwell/internal/team"
+)
+
+// Limits on a function.
+const (
+	// MaxQuestionDepth is how deep grade questions nest: a question, its
+	// subquestions and theirs.
+	MaxQuestionDepth = 3
+	// MaxPoints is the most a criterion can be worth.
+	MaxPoints = 1000
+)
+
+// The function validation messages.
+const (
+	MsgAlreadyDefined   = "This assignment already has a definition"
+	MsgTooDeep          = "Grade questions nest at most 3 levels"
+	MsgQuestionText     = "Each question needs question text"
+	MsgPoints           = "Criterion points must be a number from 0 to 1000"
+	MsgHighlighterTitle = "Highlighter title cannot be empty"
+	MsgHighlighterKey   = "Highlighter key must be camel case, at most 25 characters"
+	MsgHighlighterDup   = "Highlighter keys must be unique"
+	MsgColour           = "Unknown highlighter colour"
+	MsgChooseRubric     = "Please choose a rubric"
+	MsgPromptEmpty      = "Prompt cannot be empty"
+)
+
+// Highlighter is one kind of highlight a feedback assignment marks.
+type Highlighter struct {
+	Key         string `json:"key"`
+	Color       string `json:"color"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+}
+
+// Criterion is what a grade question awards points for.
+type Criterion struct {
+	Description string  `json:"description"`
+	Points      float64 `json:"points"`
+}
+
+// Question is a grade question; Subquestions nest at most
+// [MaxQuestionDepth] levels in all.
+type Question struct {
+	QuestionText string `json:"questionText"`
+	Context      string `json:"context"`
+	// RubricID is the id of one of the team's rubrics, or nil.
+	RubricID     *string     `json:"rubricId"`
+	Criteria     []Criterion `json:"criteria"`
+	Subquestions []Question  `json:"subquestions"`
+}
+
+// Function is an assignment's definition (a "function" in the spec). Which
+// fields matter depends on Type.
+type Function struct {
+	ID           uuid.UUID `json:"_id"`
+	AssignmentID uuid.UUID `json:"assignmentId"`
+	Type         string    `json:"type"`
+	// Highlights and Context define a feedback assignment.
+	Highlights []Highlighter `json:"highlights"`
+	Context    string        `json:"context"`
+	// Questions define a grade assignment.
+	Questions []Question `json:"questions"`
+	// RubricID defines a rubric-feedback assignment; GetFunction embeds the
+	// rubric itself.
+	RubricID *uuid.UUID     `json:"rubricId"`
+	Rubric   *rubric.Rubric `json:"rubric,omitempty"`
+	// Prompt defines a prompt assignment.
+	Prompt string `json:"prompt"`
+}
+
+// FunctionInput is what a teacher saves as an assignment's definition; only
+// the fields of the assignment's type are kept.
+type FunctionInput struct {
+	Highlights []Highlighter `json:"highlights"`
+	Context    string        `json:"context"`
+	Questions  []Question    `json:"questions"`
+	RubricID   string        `json:"rubricId"`
+	Prompt     string        `json:"prompt"`
+}
+
+// PutFunction defines an assignment; an assignment has one definition.
+func (s *Service) PutFunction(ctx context.Context, a team.Actor, assignmentID uuid.UUID, in FunctionInput) (Function, error) {
+	var out Function
+	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		asg, err := store.Q.GetAssignment(ctx, tx, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID})
+		if err != nil {
+			return notFound(fmt.Errorf("load assignment %s: %w", assignmentID, err))
+		}
+		if _, err := store.Q.GetAssignmentFunction(ctx, tx, store.GetAssignmentFunctionParams{AssignmentID: assignmentID, TeamID: a.TeamID}); err == nil {
+			return apperr.New(apperr.Invalid, MsgAlreadyDefined)
+		} else if !errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("load function of assignment %s: %w", assignmentID, err)
+		}
+		v, err := validateFunction(ctx, tx, a, string(asg.Type), in)
+		if err != nil {
+			return err
+		}
+		row, err := store.Q.CreateFunction(ctx, tx, store.CreateFunctionParams{
+			TeamID: a.TeamID, AssignmentID: assignmentID, Type: asg.Type,
+			Highlights: v.highlights, Context: v.context, Questions: v.questions, RubricID: v.rubricID, Prompt: v.prompt,
+		})
+		if errors.Is(err, pgx.ErrNoRows) { // another request defined it first
+			return apperr.New(apperr.Invalid, MsgAlreadyDefined)
+		}
+		if err != nil {
+			return fmt.Errorf("create function of assignment %s: %w", assignmentID, err)
+		}
+		if err := store.Q.TouchAssignment(ctx, tx, store.TouchAssignmentParams{ID: assignmentID, TeamID: a.TeamID}); err != nil {
+			return fmt.Errorf("touch assignment %s: %w", assignmentID, err)
+		}
+		out, err = FunctionFromRow(row)
+		return err
+	})
+	return out, err
+}
+
+// UpdateFunction replaces an assignment's definition. assignmentID, when not
+// uuid.Nil, must be the function's assignment.
+func (s *Service) UpdateFunction(ctx context.Context, a team.Actor, functionID, assignmentID uuid.UUID, in FunctionInput) (Function, error) {
+	var out Function
+	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		cur, err := store.Q.GetFunction(ctx, tx, store.GetFunctionParams{ID: functionID, TeamID: a.TeamID})
+		if err != nil {
+			return notFound(fmt.Errorf("load function %s: %w", functionID, err))
+		}
+		if assignmentID != uuid.Nil && assignmentID != cur.AssignmentID {
+			return apperr.ErrNotFound
+		}
+		v, err := validateFunction(ctx, tx, a, string(cur.Type), in)
+		if err != nil {
+			return err
+		}
+		row, err := store.Q.UpdateFunction(ctx, tx, store.UpdateFunctionParams{
+			ID: functionID, TeamID: a.TeamID,
+			Highlights: v.highlights, Context: v.context, Questions: v.questions, RubricID: v.rubricID, Prompt: v.prompt,
+		})
+		if err != nil {
+			return notFound(fmt.Errorf("update function %s: %w", functionID, err))
+		}
+		if err := store.Q.TouchAssignment(ctx, tx, store.TouchAssignmentParams{ID: cur.AssignmentID, TeamID: a.TeamID}); err != nil {
+			return fmt.Errorf("touch assignment %s: %w", cur.AssignmentID, err)
+		}
+		out, err = FunctionFromRow(row)
+		return err
+	})
+	return out, err
+}
+
+// GetFunction returns an assignment's definition, with the rubric embedded
+// for rubric-feedback. typ, when not empty, must be the assignment's type.
+// An assignment not defined yet is not found.
+func (s *Service) GetFunction(ctx context.Context, a team.Actor, assignmentID uuid.UUID, typ string) (Function, error) {
+	row, err := store.Q.GetAssignmentFunction(ctx, s.Pool, store.GetAssignmentFunctionParams{AssignmentID: assignmentID, TeamID: a.TeamID})
+	if err != nil {
+		return Function{}, notFound(fmt.Errorf("load function of assignment %s: %w", assignmentID, err))
+	}
+	if typ != "" && typ != string(row.Type) {
+		return Function{}, apperr.ErrNotFound
+	}
+	f, err := FunctionFromRow(row)
+	if err != nil {
+		return Function{}, err
+	}
+	if f.Type == TypeRubricFeedback && row.RubricID.Valid {
+		rr, err := store.Q.GetRubric(ctx, s.Pool, store.GetRubricParams{ID: row.RubricID.UUID, TeamID: a.TeamID})
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+		case err != nil:
+			return Function{}, fmt.Errorf("load rubric %s: %w", row.RubricID.UUID, err)
+		default:
+			r, err := rubric.FromRow(rr)
+			if err != nil {
+				return Function{}, err
+			}
+			f.Rubric = &r
+		}
+	}
+	return f, nil
+}
+
+// FunctionFromRow turns a stored function into its API shape (without the
+// embedded rubric).
+func FunctionFromRow(row store.Function) (Function, error) {
+	f := Function{ID: row.ID, AssignmentID: row.AssignmentID, Type: string(row.Type), Context: row.Context, Prompt: row.Prompt}
+	if err := json.Unmarshal(row.Highlights, &f.Highlights); err != nil {
+		return Function{}, fmt.Errorf("decode highlights of function %s: %w", row.ID, err)
+	}
+	if err := json.Unmarshal(row.Questions, &f.Questions); err != nil {
+		return Function{}, fmt.Errorf("decode questions of function %s: %w", row.ID, err)
+	}
+	if f.Highlights == nil {
+		f.Highlights = []Highlighter{}
+	}
+	f.Questions = normalise(f.Questions)
+	if row.RubricID.Valid {
+		id := row.RubricID.UUID
+		f.RubricID = &id
+	}
+	return f, nil
+}
+
+// normalise gives every question non-nil lists, so they encode as [].
+func normalise(qs []Question) []Question {
+	if qs == nil {
+		return []Question{}
+	}
+	for i := range qs {
+		if qs[i].Criteria == nil {
+			qs[i].Criteria = []Criterion{}
+		}
+		qs[i].Subquestions = normalise(qs[i].Subquestions)
+	}
+	return qs
+}
+
+// valid is a checked function, ready to store.
+type valid struct {
+	highlights json.RawMessage
+	context    string
+	questions  json.RawMessage
+	rubricID   uuid.NullUUID
+	prompt     string
+}
+
+// validateFunction checks in for an assignment of type typ and keeps only
+// that type's fields (and the context, which every type may use).
+func validateFunction(ctx context.Context, db store.DBTX, a team.Actor, typ string, in FunctionInput) (valid, error) {
+	v := valid{highlights: json.RawMessage(`[]`), questions: json.RawMessage(`[]`), context: strings.TrimSpace(in.Context)}
+	switch typ {
+	case TypeFeedback:
+		hs, err := ValidateHighlighters(in.Highlights)
+		if err != nil {
+			return valid{}, err
+		}
+		if v.highlights, err = json.Marshal(hs); err != nil {
+			return valid{}, fmt.Errorf("encode highlights: %w", err)
+		}
+	case TypeGrade:
+		qs, err := validateQuestions(ctx, db, a, in.Questions)
+		if err != nil {
+			return valid{}, err
+		}
+		if v.questions, err = json.Marshal(qs); err != nil {
+			return valid{}, fmt.Errorf("encode questions: %w", err)
+		}
+	case TypeRubricFeedback:
+		raw := strings.TrimSpace(in.RubricID)
+		if raw == "" {
+			return valid{}, apperr.New(apperr.Invalid, MsgChooseRubric)
+		}
+		id, err := ownRubric(ctx, db, a, raw)
+		if err != nil {
+			return valid{}, err
+		}
+		v.rubricID = uuid.NullUUID{UUID: id, Valid: true}
+	case TypePrompt:
+		if v.prompt = strings.TrimSpace(in.Prompt); v.prompt == "" {
+			return valid{}, apperr.New(apperr.Invalid, MsgPromptEmpty)
+		}
+	default:
+		return valid{}, fmt.Errorf("assignment type %q has no function", typ)
+	}
+	return v, nil
+}
+
+// ownRubric parses a rubric id and checks that the rubric is the team's;
+// anything else is not found.
+func ownRubric(ctx context.Context, db store.DBTX, a team.Actor, raw string) (uuid.UUID, error) {
+	id, err := uuid.Parse(raw)
+	if err != nil {
+		return uuid.Nil, apperr.ErrNotFound
+	}
+	if _, err := store.Q.GetRubric(ctx, db, store.GetRubricParams{ID: id, TeamID: a.TeamID}); err != nil {
+		return uuid.Nil, notFound(fmt.Errorf("load rubric %s: %w", id, err))
+	}
+	return id, nil
+}
+
+// validateQuestions checks the depth of the whole tree first, then each
+// question in order, then that every rubric named is the team's.
+func validateQuestions(ctx context.Context, db store.DBTX, a team.Actor, qs []Question) ([]Question, error) {
+	if depth(qs) > MaxQuestionDepth {
+		return nil, apperr.New(apperr.Invalid, MsgTooDeep)
+	}
+	rubrics := map[uuid.UUID]bool{}
+	out, err := cleanQuestions(qs, rubrics)
+	if err != nil {
+		return nil, err
+	}
+	if len(rubrics) > 0 {
+		ids := make([]uuid.UUID, 0, len(rubrics))
+		for id := range rubrics {
+			ids = append(ids, id)
+		}
+		n, err := store.Q.CountTeamRubrics(ctx, db, store.CountTeamRubricsParams{TeamID: a.TeamID, Ids: ids})
+		if err != nil {
+			return nil, fmt.Errorf("check question rubrics: %w", err)
+		}
+		if int(n) != len(ids) {
+			return nil, apperr.ErrNotFound
+		}
+	}
+	return out, nil
+}
+
+func depth(qs []Question) int {
+	d := 0
+	for _, q := range qs {
+		d = max(d, 1+depth(q.Subquestions))
+	}
+	return d
+}
+
+func cleanQuestions(qs []Question, rubrics map[uuid.UUID]bool) ([]Question, error) {
+	out := make([]Question, len(qs))
+	for i, q := range qs {
+		c := Question{QuestionText: strings.TrimSpace(q.QuestionText), Context: strings.TrimSpace(q.Context), Criteria: make([]Criterion, len(q.Criteria))}
+		if c.QuestionText == "" {
+			return nil, apperr.New(apperr.Invalid, MsgQuestionText)
+		}
+		for j, cr := range q.Criteria {
+			if cr.Points < 0 || cr.Points > MaxPoints {
+				return nil, apperr.New(apperr.Invalid, MsgPoints)
+			}
+			c.Criteria[j] = Criterion{Description: strings.TrimSpace(cr.Description), Points: cr.Points}
+		}
+		if q.RubricID != nil && strings.TrimSpace(*q.RubricID) != "" {
+			id, err := uuid.Parse(strings.TrimSpace(*q.RubricID))
+			if err != nil {
+				return nil, apperr.ErrNotFound
+			}
+			s := id.String()
+			c.RubricID = &s
+			rubrics[id] = true
+		}
+		sub, err := cleanQuestions(q.Subquestions, rubrics)
+		if err != nil {
+			return nil, err
+		}
+		c.Subquestions = sub
+		out[i] = c
+	}
+	return out, nil
+}

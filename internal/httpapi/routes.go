@@ -1,0 +1,23 @@
+package httpapi
+
+import (
+	"github.com/gin-gonic/gin"
+
+	"github.com/markwell/markwell/internal/library"
+	"github.com/markwell/markwell/internal/team"
+)
+
+// Services are the domain services behind the signed-in routes.
+type Services struct {
+	Team *team.Service
+	// Library is the team library: folders, deletes, duplicates, sharing.
+	Library *library.Service
+}
+
+// signedInRoutes registers every /api/v1 route that needs a signed-in
+// teacher; g already requires a session and a CSRF token on writes.
+func signedInRoutes(g *gin.RouterGroup, s Services) {
+	(&teamHandlers{svc: s.Team}).register(g)
+	(&libraryHandlers{svc: s.Library}).register(g)
+	(&shareHandlers{svc: s.Library}).register(g)
+}

@@ -1,0 +1,59 @@
+-- Notifications: a colleague shared an assignment or a rubric.
+
+-- name: NotificationFindUserByEmail :one
+SELECT id, team_id, name, email FROM users WHERE lower(email) = lower(@email);
+
+-- name: NotificationOpenShareExists :one
+SELECT EXISTS (
+    SELECT 1 FROM notifications
+    WHERE user_id = @user_id AND kind = @kind AND status = 'open'
+      AND assignment_id IS NOT DISTINCT FROM @assignment_id
+      AND rubric_id IS NOT DISTINCT FROM @rubric_id
+);
+
+-- name: NotificationCreate :one
+INSERT INTO notifications (user_id, kind, sender_id, assignment_id, rubric_id)
+VALUES (@user_id, @kind, @sender_id, @assignment_id, @rubric_id)
+RETURNING *;
+
+-- name: NotificationList :many
+-- A user's shared items, open first then newest; an item whose source was
+-- deleted has taken its notification with it (ON DELETE CASCADE).
+SELECT n.id, n.kind, n.status, n.created_at,
+       coalesce(s.name, '')::text AS sender_name,
+       coalesce(s.email, '')::text AS sender_email,
+       coalesce(a.id, r.id)::uuid AS item_id,
+       coalesce(a.name, r.name)::text AS item_name,
+       a.type AS item_type
+FROM notifications n
+LEFT JOIN users s ON s.id = n.sender_id
+LEFT JOIN assignments a ON a.id = n.assignment_id
+LEFT JOIN rubrics r ON r.id = n.rubric_id
+WHERE n.user_id = @user_id
+  AND n.kind IN ('shared-assignment', 'shared-rubric')
+  AND (a.id IS NOT NULL OR r.id IS NOT NULL)
+ORDER BY (n.status = 'open') DESC, n.created_at DESC, n.id
+LIMIT 200;
+
+-- name: NotificationLock :one
+SELECT * FROM notifications WHERE id = @id AND user_id = @user_id FOR UPDATE;
+
+-- name: NotificationClose :execrows
+UPDATE notifications SET status = 'closed' WHERE id = @id AND user_id = @user_id;
+
+-- name: NotificationSourceAssignment :one
+-- The shared assignment, read for a copy; reached only through a
+-- notification addressed to the reader.
+SELECT * FROM assignments WHERE id = @id;
+
+-- name: NotificationSourceFunction :one
+SELECT * FROM functions WHERE assignment_id = @assignment_id;
+
+-- name: NotificationSourceRubric :one
+-- A rubric of the source team, read for a copy.
+SELECT * FROM rubrics WHERE id = @id AND team_id = @team_id;
+
+-- name: NotificationSharedRubric :one
+-- The shared rubric, read for a copy; reached only through a notification
+-- addressed to the reader.
+SELECT * FROM rubrics WHERE id = @id;
