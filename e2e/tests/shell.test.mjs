@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, shot, baseURL } from '../browser.mjs';
+import { launch, shot, baseURL, signInByAPI, apiCall } from '../browser.mjs';
 
 let browser;
 before(async () => {
@@ -63,6 +63,7 @@ test('the sign-in page fits a phone', async () => {
 test('the library page and deep links survive a reload', async () => {
   const { page, errors, close } = await newPage();
   try {
+    await signInByAPI(page, 'Lin Shell', 'lin.shell@school.test');
     await page.goto(`${baseURL}/`);
     await page.waitForURL(/\/library$/);
     await page.getByRole('heading', { name: 'Library' }).waitFor();
@@ -80,35 +81,39 @@ test('the library page and deep links survive a reload', async () => {
 test('a file goes up through a signed URL and comes back through another', async () => {
   const { page, close } = await newPage();
   try {
-    await page.goto(`${baseURL}/signin`);
-    const result = await page.evaluate(async () => {
-      const post = (path, body) =>
-        fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then(
-          async (r) => ({ status: r.status, body: await r.json() }),
-        );
-      const up = await post('/api/v1/s3-upload', { fileName: 'chats/My essay (final).txt', fileType: 'text/plain' });
-      const put = await fetch(up.body.signedUrl, { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: 'Dear diary' });
-      const fileUrl = up.body.signedUrl.split('?')[0];
-      const signed = await post('/api/v1/getSignedURL', { link: fileUrl });
-      const got = await fetch(signed.body.data.signedUrl);
-      const tampered = await fetch(signed.body.data.signedUrl.replace(/X-Signature=[0-9a-f]/, 'X-Signature=0'));
-      const foreign = await post('/api/v1/getSignedURL', { link: 'http://169.254.169.254/latest/meta-data' });
-      const missing = await post('/api/v1/s3-upload', { fileName: 'x.txt' });
-      return {
-        fileUrl,
-        putStatus: put.status,
-        text: await got.text(),
-        tampered: tampered.status,
-        foreign: foreign.status,
-        missing: missing.status,
-      };
+    await page.goto(`${baseURL}/healthz`);
+    const signedOut = await apiCall(page, 'POST', '/api/v1/s3-upload', {
+      fileName: 'chats/a.txt',
+      fileType: 'text/plain',
     });
-    assert.match(result.fileUrl, /\/files\/chats\/[0-9a-f]{16}-My_essay_final\.txt$|\/files\/chats\/[0-9a-f]{16}-Myessayfinal\.txt$/);
+    assert.equal(signedOut.status, 401, 'teacher uploads need a session');
+
+    await signInByAPI(page, 'Uma Upload', 'uma.upload@school.test');
+    const up = await apiCall(page, 'POST', '/api/v1/s3-upload', { fileName: 'chats/My essay (final).txt', fileType: 'text/plain' });
+    assert.equal(up.status, 200);
+    const result = await page.evaluate(async (signedUrl) => {
+      const put = await fetch(signedUrl, { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: 'Dear diary' });
+      return { putStatus: put.status, fileUrl: signedUrl.split('?')[0] };
+    }, up.body.signedUrl);
+    assert.match(result.fileUrl, /\/files\/chats\/[0-9a-f]{16}-Myessayfinal\.txt$/);
     assert.equal(result.putStatus, 200);
-    assert.equal(result.text, 'Dear diary');
-    assert.equal(result.tampered, 403);
-    assert.equal(result.foreign, 400);
-    assert.equal(result.missing, 400);
+
+    const signed = await apiCall(page, 'POST', '/api/v1/getSignedURL', { link: result.fileUrl });
+    assert.equal(signed.status, 200);
+    const got = await page.evaluate(async (u) => {
+      const ok = await fetch(u);
+      const tampered = await fetch(u.replace(/X-Signature=[0-9a-f]/, 'X-Signature=z'));
+      const bare = await fetch(u.split('?')[0]);
+      return { text: await ok.text(), tampered: tampered.status, bare: bare.status };
+    }, signed.body.data.signedUrl);
+    assert.equal(got.text, 'Dear diary');
+    assert.equal(got.tampered, 403);
+    assert.equal(got.bare, 403);
+
+    const foreign = await apiCall(page, 'POST', '/api/v1/getSignedURL', { link: 'http://169.254.169.254/latest/meta-data' });
+    assert.equal(foreign.status, 400);
+    const missing = await apiCall(page, 'POST', '/api/v1/s3-upload', { fileName: 'x.txt' });
+    assert.equal(missing.status, 400);
   } finally {
     await close();
   }

@@ -12,29 +12,29 @@ import (
 	"github.com/markwell/markwell/internal/testdb"
 )
 
-// teacher is a signed-in browser with its user's ids.
-type teacher struct {
+// libTeacher is a signed-in browser with its user's ids.
+type libTeacher struct {
 	*browser
 	userID, teamID uuid.UUID
 	email          string
 }
 
-func (b *bundle) teacher(t *testing.T, name string) teacher {
+func (b *bundle) libTeacher(t *testing.T, name string) libTeacher {
 	t.Helper()
 	br := b.newBrowser(t)
 	email := name + "-" + uuid.NewString()[:8] + "@school.test"
 	u := br.signIn(t, name, email)
-	return teacher{browser: br, userID: uuid.MustParse(u["id"].(string)), teamID: uuid.MustParse(u["teamId"].(string)), email: email}
+	return libTeacher{browser: br, userID: uuid.MustParse(u["id"].(string)), teamID: uuid.MustParse(u["teamId"].(string)), email: email}
 }
 
-func (tc teacher) assignment(t *testing.T, name string, typ store.AssignmentType) uuid.UUID {
+func (tc libTeacher) assignment(t *testing.T, name string, typ store.AssignmentType) uuid.UUID {
 	t.Helper()
 	a, err := store.Q.CreateAssignment(context.Background(), testdb.Pool(t), store.CreateAssignmentParams{TeamID: tc.teamID, Name: name, Type: typ})
 	require.NoError(t, err)
 	return a.ID
 }
 
-func (tc teacher) rubric(t *testing.T, name string) uuid.UUID {
+func (tc libTeacher) rubric(t *testing.T, name string) uuid.UUID {
 	t.Helper()
 	r, err := store.Q.CopyRubric(context.Background(), testdb.Pool(t), store.CopyRubricParams{
 		TeamID: tc.teamID, Name: name,
@@ -44,7 +44,8 @@ func (tc teacher) rubric(t *testing.T, name string) uuid.UUID {
 	return r.ID
 }
 
-func data(body map[string]any) map[string]any {
+// libData is the data of a success body.
+func libData(body map[string]any) map[string]any {
 	d, _ := body["data"].(map[string]any)
 	return d
 }
@@ -52,7 +53,7 @@ func data(body map[string]any) map[string]any {
 func TestLibraryRoutes(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	ada, bob := b.teacher(t, "ada"), b.teacher(t, "bob")
+	ada, bob := b.libTeacher(t, "ada"), b.libTeacher(t, "bob")
 	essay := ada.assignment(t, "Essay", store.AssignmentTypeGrade)
 	rub := ada.rubric(t, "Argument")
 	_, err := store.Q.CopyFunction(context.Background(), testdb.Pool(t), store.CopyFunctionParams{
@@ -64,7 +65,7 @@ func TestLibraryRoutes(t *testing.T) {
 
 	res, body := ada.do(t, "POST", "/api/v1/db/team/create-folder", map[string]any{"teamId": team, "folderName": " Term 1 "})
 	require.Equal(t, 200, res.StatusCode, body)
-	folder := data(body)["folder"].(map[string]any)
+	folder := libData(body)["folder"].(map[string]any)
 	require.Equal(t, "Term 1", folder["name"])
 	require.Equal(t, []any{}, folder["assignments"])
 	folderID := folder["_id"].(string)
@@ -80,7 +81,7 @@ func TestLibraryRoutes(t *testing.T) {
 		map[string]any{"_id": folderID, "name": "Term 1", "assignments": []string{essay.String()}},
 	}})
 	require.Equal(t, 200, res.StatusCode, body)
-	require.Equal(t, []any{map[string]any{"_id": folderID, "name": "Term 1", "assignments": []any{essay.String()}}}, data(body)["folders"])
+	require.Equal(t, []any{map[string]any{"_id": folderID, "name": "Term 1", "assignments": []any{essay.String()}}}, libData(body)["folders"])
 
 	for _, bad := range []struct {
 		status  int
@@ -107,7 +108,7 @@ func TestLibraryRoutes(t *testing.T) {
 	// The library shows it all.
 	res, body = ada.do(t, "GET", "/api/v1/db/library/get", nil)
 	require.Equal(t, 200, res.StatusCode, body)
-	lib := data(body)
+	lib := libData(body)
 	require.Len(t, lib["assignments"], 1)
 	a := lib["assignments"].([]any)[0].(map[string]any)
 	require.Equal(t, essay.String(), a["_id"])
@@ -120,7 +121,7 @@ func TestLibraryRoutes(t *testing.T) {
 	// Duplicate: next to the original.
 	res, body = ada.do(t, "POST", "/api/v1/db/assignment/duplicate", map[string]any{"assignmentId": essay.String()})
 	require.Equal(t, 200, res.StatusCode, body)
-	cp := data(body)["assignment"].(map[string]any)
+	cp := libData(body)["assignment"].(map[string]any)
 	require.Equal(t, "Copy of Essay", cp["name"])
 	require.Equal(t, folderID, cp["folderId"])
 	res, _ = bob.do(t, "POST", "/api/v1/db/assignment/duplicate", map[string]any{"assignmentId": essay.String()})
@@ -131,9 +132,9 @@ func TestLibraryRoutes(t *testing.T) {
 	// Deleting the folder keeps its assignments.
 	res, body = ada.do(t, "POST", "/api/v1/db/team/update-folders", map[string]any{"teamId": team, "newFolders": []any{}})
 	require.Equal(t, 200, res.StatusCode, body)
-	require.Equal(t, []any{}, data(body)["folders"])
+	require.Equal(t, []any{}, libData(body)["folders"])
 	_, body = ada.do(t, "GET", "/api/v1/db/library/get", nil)
-	require.Len(t, data(body)["assignments"], 2)
+	require.Len(t, libData(body)["assignments"], 2)
 
 	// Deletes: another team's ids, or a body naming another team, are 404.
 	res, _ = bob.do(t, "POST", "/api/v1/db/team/delete-assignment", map[string]any{"teamId": bob.teamID.String(), "assignmentId": essay.String()})
@@ -144,18 +145,18 @@ func TestLibraryRoutes(t *testing.T) {
 	require.Equal(t, 404, res.StatusCode)
 	res, body = ada.do(t, "POST", "/api/v1/db/team/delete-assignment", map[string]any{"teamId": team, "assignmentId": essay.String()})
 	require.Equal(t, 200, res.StatusCode, body)
-	require.Equal(t, map[string]any{"success": true}, data(body))
+	require.Equal(t, map[string]any{"success": true}, libData(body))
 	res, body = ada.do(t, "POST", "/api/v1/db/team/delete-rubric", map[string]any{"teamId": team, "rubricId": rub.String()})
 	require.Equal(t, 200, res.StatusCode, body)
 	_, body = ada.do(t, "GET", "/api/v1/db/library/get", nil)
-	require.Len(t, data(body)["assignments"], 1)
-	require.Len(t, data(body)["rubrics"], 0)
+	require.Len(t, libData(body)["assignments"], 1)
+	require.Len(t, libData(body)["rubrics"], 0)
 }
 
 func TestShareRoutes(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	ada, bob := b.teacher(t, "ada"), b.teacher(t, "bob")
+	ada, bob := b.libTeacher(t, "ada"), b.libTeacher(t, "bob")
 	rub := ada.rubric(t, "Argument")
 	essay := ada.assignment(t, "Essay", store.AssignmentTypeRubricFeedback)
 	_, err := store.Q.CopyFunction(context.Background(), testdb.Pool(t), store.CopyFunctionParams{
@@ -175,13 +176,13 @@ func TestShareRoutes(t *testing.T) {
 
 	res, body = ada.do(t, "POST", "/api/v1/db/share/assignment", map[string]any{"assignmentId": essay.String(), "email": bob.email})
 	require.Equal(t, 200, res.StatusCode, body)
-	require.Equal(t, map[string]any{"sharedWith": bob.email}, data(body))
+	require.Equal(t, map[string]any{"sharedWith": bob.email}, libData(body))
 	res, body = ada.do(t, "POST", "/api/v1/db/share/rubric", map[string]any{"rubricId": rub.String(), "email": bob.email})
 	require.Equal(t, 200, res.StatusCode, body)
 
 	res, body = bob.do(t, "GET", "/api/v1/db/notification/list", nil)
 	require.Equal(t, 200, res.StatusCode, body)
-	list := data(body)["notifications"].([]any)
+	list := libData(body)["notifications"].([]any)
 	require.Len(t, list, 2)
 	rn, an := list[0].(map[string]any), list[1].(map[string]any)
 	require.Equal(t, "shared-rubric", rn["kind"])
@@ -192,7 +193,7 @@ func TestShareRoutes(t *testing.T) {
 	require.Contains(t, an, "createdAt")
 
 	_, body = ada.do(t, "GET", "/api/v1/db/notification/list", nil)
-	require.Equal(t, []any{}, data(body)["notifications"])
+	require.Equal(t, []any{}, libData(body)["notifications"])
 	res, _ = ada.do(t, "POST", "/api/v1/db/notification/copySharedAssignment", map[string]any{"notificationId": an["_id"], "status": "closed"})
 	require.Equal(t, 404, res.StatusCode, "another user's notification")
 
@@ -201,7 +202,7 @@ func TestShareRoutes(t *testing.T) {
 
 	res, body = bob.do(t, "POST", "/api/v1/db/notification/copySharedAssignment", map[string]any{"notificationId": an["_id"], "status": "closed"})
 	require.Equal(t, 200, res.StatusCode, body)
-	cp := data(body)["assignment"].(map[string]any)
+	cp := libData(body)["assignment"].(map[string]any)
 	require.Equal(t, "Essay", cp["name"])
 	require.NotEqual(t, essay.String(), cp["_id"])
 	res, body = bob.do(t, "POST", "/api/v1/db/notification/copySharedAssignment", map[string]any{"notificationId": an["_id"], "status": "closed"})
@@ -210,17 +211,17 @@ func TestShareRoutes(t *testing.T) {
 
 	res, body = bob.do(t, "POST", "/api/v1/db/notification/copySharedRubric", map[string]any{"notificationId": rn["_id"], "status": "closed"})
 	require.Equal(t, 200, res.StatusCode, body)
-	require.Equal(t, "Argument", data(body)["rubric"].(map[string]any)["name"])
+	require.Equal(t, "Argument", libData(body)["rubric"].(map[string]any)["name"])
 
 	// Bob has the assignment and two rubrics: the one the assignment brought
 	// and the one shared on its own.
 	_, body = bob.do(t, "GET", "/api/v1/db/library/get", nil)
-	require.Len(t, data(body)["assignments"], 1)
-	require.Len(t, data(body)["rubrics"], 2)
+	require.Len(t, libData(body)["assignments"], 1)
+	require.Len(t, libData(body)["rubrics"], 2)
 
 	res, body = bob.do(t, "POST", "/api/v1/db/notification/dismiss", map[string]any{"notificationId": rn["_id"]})
 	require.Equal(t, 200, res.StatusCode, body)
-	require.Equal(t, map[string]any{"success": true}, data(body))
+	require.Equal(t, map[string]any{"success": true}, libData(body))
 	res, _ = ada.do(t, "POST", "/api/v1/db/notification/dismiss", map[string]any{"notificationId": rn["_id"]})
 	require.Equal(t, 404, res.StatusCode)
 	res, _ = bob.do(t, "POST", "/api/v1/db/notification/dismiss", map[string]any{"notificationId": "x"})
