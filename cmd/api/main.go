@@ -20,14 +20,18 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"riverqueue.com/riverui"
 
+	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/assist"
 	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/httpapi"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/library"
+	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/logging"
 	"github.com/markwell/markwell/internal/migrate"
+	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/team"
 )
@@ -103,19 +107,32 @@ func run() error {
 		return fmt.Errorf("start jobs dashboard: %w", err)
 	}
 
+	// The wizard's AI assist asks the model while the teacher waits: one
+	// retry, since no job queue stands behind these calls.
+	model, err := llm.NewOpenAI(llm.Config{
+		BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel, VisionModel: cfg.LLMVisionModel,
+		Timeout: cfg.LLMTimeout, MaxRetries: 1,
+	})
+	if err != nil {
+		return fmt.Errorf("model client: %w", err)
+	}
+
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		jobs.NewStateCollector(pool, log))
 
 	router := httpapi.NewRouter(httpapi.Deps{
 		Config: cfg, Pool: pool, Log: log, Registry: reg,
-		Files:       &files.Service{Blob: blob, TTL: cfg.SignedURLTTL},
+		Files:       &files.Service{Blob: blob, TTL: cfg.SignedURLTTL, Pool: pool},
 		BlobHandler: blobHandler,
 		JobsUI:      jobsUI,
 		Auth:        authSvc,
 		Services: httpapi.Services{
-			Team:    &team.Service{Pool: pool, PublicURL: cfg.PublicURL},
-			Library: &library.Service{Pool: pool},
+			Team:        &team.Service{Pool: pool, PublicURL: cfg.PublicURL},
+			Library:     &library.Service{Pool: pool},
+			Rubrics:     &rubric.Service{Pool: pool},
+			Assignments: &assignment.Service{Pool: pool},
+			Assist:      &assist.Service{LLM: model},
 		},
 	})
 	srv := &http.Server{

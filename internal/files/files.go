@@ -10,14 +10,44 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/storage"
+	"github.com/markwell/markwell/internal/store"
 )
 
 // Service signs file URLs.
 type Service struct {
 	Blob storage.Blob
 	TTL  time.Duration
+	// Pool answers which team an assignment belongs to, so that a team's
+	// submission files stay with that team.
+	Pool *pgxpool.Pool
+}
+
+// checkAssignmentFolder lets a key under assignments/{id}/ through only when
+// the assignment exists and, for a teacher (team not Nil), is their team's.
+// Other teams' assignments are not found, like everything else of theirs.
+func (s *Service) checkAssignmentFolder(ctx context.Context, team uuid.UUID, key string) error {
+	rest, ok := strings.CutPrefix(key, "assignments/")
+	if !ok {
+		return nil
+	}
+	idText, _, _ := strings.Cut(rest, "/")
+	id, err := uuid.Parse(idText)
+	if err != nil {
+		return apperr.ErrNotFound
+	}
+	owner, err := store.Q.AssignmentTeamID(ctx, s.Pool, id)
+	if err != nil {
+		return apperr.Wrap(apperr.NotFound, "Not found", err)
+	}
+	if team != uuid.Nil && owner != team {
+		return apperr.ErrNotFound
+	}
+	return nil
 }
 
 // Upload is a signed upload: PUT the bytes to SignedURL; FileURL is the
@@ -42,8 +72,9 @@ const (
 )
 
 // PresignUpload validates a client's fileName (with an optional folder
-// prefix) and fileType, and signs a PUT for it.
-func (s *Service) PresignUpload(ctx context.Context, scope Scope, fileName, fileType string) (Upload, error) {
+// prefix) and fileType, and signs a PUT for it. team is the uploading
+// teacher's team, or uuid.Nil for a student.
+func (s *Service) PresignUpload(ctx context.Context, scope Scope, team uuid.UUID, fileName, fileType string) (Upload, error) {
 	fileName, fileType = strings.TrimSpace(fileName), strings.TrimSpace(fileType)
 	if fileName == "" || fileType == "" {
 		return Upload{}, apperr.New(apperr.Invalid, "fileName and fileType are required")
@@ -67,6 +98,9 @@ func (s *Service) PresignUpload(ctx context.Context, scope Scope, fileName, file
 		}
 		return Upload{}, fmt.Errorf("new key for %q: %w", fileName, err)
 	}
+	if err := s.checkAssignmentFolder(ctx, team, key); err != nil {
+		return Upload{}, err
+	}
 	signed, err := s.Blob.PresignPut(ctx, key, fileType, s.TTL)
 	if err != nil {
 		if errors.Is(err, storage.ErrInvalidContentType) {
@@ -77,9 +111,10 @@ func (s *Service) PresignUpload(ctx context.Context, scope Scope, fileName, file
 	return Upload{SignedURL: signed, FileURL: s.Blob.FileURL(key), Key: key}, nil
 }
 
-// SignedURL signs a GET for a file URL of this store. Any other URL is
-// refused: the server never signs or fetches an address a user chose.
-func (s *Service) SignedURL(ctx context.Context, link string) (string, error) {
+// SignedURL signs a GET for a file URL of this store for a teacher of team.
+// Any other URL is refused: the server never signs or fetches an address a
+// user chose.
+func (s *Service) SignedURL(ctx context.Context, team uuid.UUID, link string) (string, error) {
 	if strings.TrimSpace(link) == "" {
 		return "", apperr.New(apperr.Invalid, "link is required")
 	}
@@ -87,9 +122,13 @@ func (s *Service) SignedURL(ctx context.Context, link string) (string, error) {
 	if err != nil {
 		return "", apperr.Wrap(apperr.Invalid, "link is not a Markwell file URL", err)
 	}
+	if err := s.checkAssignmentFolder(ctx, team, key); err != nil {
+		return "", err
+	}
 	u, err := s.Blob.PresignGet(ctx, key, s.TTL)
 	if err != nil {
 		return "", fmt.Errorf("presign get %s: %w", key, err)
 	}
 	return u, nil
 }
+

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 
 	"github.com/markwell/markwell/internal/files"
 )
@@ -21,7 +22,11 @@ func (h *fileHandlers) upload(scope files.Scope) gin.HandlerFunc {
 		if !bind(c, &in) {
 			return
 		}
-		up, err := h.svc.PresignUpload(c, scope, in.FileName, in.FileType)
+		var team uuid.UUID // students upload by link, without a team
+		if scope != files.Student {
+			team = actor(c).TeamID
+		}
+		up, err := h.svc.PresignUpload(c, scope, team, in.FileName, in.FileType)
 		if err != nil {
 			fail(c, err)
 			return
@@ -37,7 +42,7 @@ func (h *fileHandlers) signedURL(c *gin.Context) {
 	if !bind(c, &in) {
 		return
 	}
-	u, err := h.svc.SignedURL(c, in.Link)
+	u, err := h.svc.SignedURL(c, actor(c).TeamID, in.Link)
 	if err != nil {
 		fail(c, err)
 		return

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
@@ -26,6 +27,7 @@ import (
 	"github.com/markwell/markwell/internal/httpapi"
 	"github.com/markwell/markwell/internal/library"
 	"github.com/markwell/markwell/internal/storage"
+	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
 	"github.com/markwell/markwell/internal/testdb"
 )
@@ -75,7 +77,7 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 	b.router = httpapi.NewRouter(httpapi.Deps{
 		Config: cfg, Pool: testdb.Pool(t), Log: log,
 		Registry:    prometheus.NewRegistry(),
-		Files:       &files.Service{Blob: blob, TTL: time.Minute},
+		Files:       &files.Service{Blob: blob, TTL: time.Minute, Pool: testdb.Pool(t)},
 		BlobHandler: blobHandler,
 		JobsUI:      jobsUI,
 		Auth:        authSvc,
@@ -253,15 +255,33 @@ func TestUploadRefusals(t *testing.T) {
 	}
 }
 
+// someAssignment makes an assignment in a team of its own, straight in the
+// database, for routes that only need one to exist.
+func someAssignment(t *testing.T) uuid.UUID {
+	t.Helper()
+	ctx := context.Background()
+	tm, err := store.Q.CreateTeam(ctx, testdb.Pool(t), "Elsewhere")
+	require.NoError(t, err)
+	a, err := store.Q.CreateAssignment(ctx, testdb.Pool(t), store.CreateAssignmentParams{TeamID: tm.ID, Name: "Essay", Type: store.AssignmentTypeFeedback})
+	require.NoError(t, err)
+	return a.ID
+}
+
 func TestStudentUploadGoesToSubmissions(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
+	id := someAssignment(t).String()
 	res, body := b.do(t, "POST", "/api/v1/s3-pub-upload", map[string]string{
-		"fileName": "assignments/0b6b7a52-8a3e-4a7d-9a52-3c0f1e2d4b5a/submissions/essay.docx",
+		"fileName": "assignments/" + id + "/submissions/essay.docx",
 		"fileType": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
 	})
 	require.Equal(t, 200, res.StatusCode)
-	require.Contains(t, body["data"].(map[string]any)["key"], "assignments/0b6b7a52-8a3e-4a7d-9a52-3c0f1e2d4b5a/submissions/")
+	require.Contains(t, body["data"].(map[string]any)["key"], "assignments/"+id+"/submissions/")
+
+	res, _ = b.do(t, "POST", "/api/v1/s3-pub-upload", map[string]string{
+		"fileName": "assignments/" + uuid.NewString() + "/submissions/essay.docx", "fileType": "text/plain",
+	})
+	require.Equal(t, 404, res.StatusCode, "no such assignment")
 }
 
 func TestSignedURLRefusesForeignLinks(t *testing.T) {

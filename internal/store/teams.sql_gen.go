@@ -11,6 +11,17 @@ import (
 	"github.com/google/uuid"
 )
 
+const assignmentTeamID = `-- name: AssignmentTeamID :one
+SELECT team_id FROM assignments WHERE id = $1
+`
+
+func (q *Queries) AssignmentTeamID(ctx context.Context, db DBTX, id uuid.UUID) (uuid.UUID, error) {
+	row := db.QueryRow(ctx, assignmentTeamID, id)
+	var team_id uuid.UUID
+	err := row.Scan(&team_id)
+	return team_id, err
+}
+
 const createInvite = `-- name: CreateInvite :one
 INSERT INTO team_invites (team_id, email, token_hash, invited_by)
 VALUES ($1, $2, $3, $4)

@@ -61,3 +61,6 @@ SELECT EXISTS (SELECT 1 FROM users WHERE team_id = @team_id AND lower(email) = l
 
 -- name: IsInvitePending :one
 SELECT EXISTS (SELECT 1 FROM team_invites WHERE team_id = @team_id AND lower(email) = lower(@email) AND accepted_at IS NULL);
+
+-- name: AssignmentTeamID :one
+SELECT team_id FROM assignments WHERE id = @id;
