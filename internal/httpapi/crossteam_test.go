@@ -1,0 +1,146 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// adaWorld is one of everything in Ada's team, made through the API.
+type adaWorld struct {
+	teamID, rubricID, assignmentID, bareAssignmentID, functionID string
+	folderID, inviteID, userID, notificationID, fileURL          string
+}
+
+func buildAdaWorld(t *testing.T, b *bundle) adaWorld {
+	t.Helper()
+	var w adaWorld
+	ada := b.browser
+	user := ada.signIn(t, "Ada", "ada.crossteam@school.test")
+	w.userID = user["id"].(string)
+	w.teamID = user["teamId"].(string)
+
+	data := func(res *http.Response, body map[string]any) map[string]any {
+		t.Helper()
+		require.Equal(t, 200, res.StatusCode, body)
+		return body["data"].(map[string]any)
+	}
+	criteria := []map[string]any{{"criterionDescription": "Thesis", "levelDescriptions": []string{"Clear"}, "useRange": false}}
+	w.rubricID = data(ada.do(t, "POST", "/api/v1/db/rubric/put", map[string]any{"name": "Essay rubric", "criteria": criteria}))["rubric"].(map[string]any)["_id"].(string)
+	w.assignmentID = data(ada.do(t, "POST", "/api/v1/db/assignment/put", map[string]any{"name": "Essay", "type": "rubric-feedback"}))["assignment"].(map[string]any)["_id"].(string)
+	w.functionID = data(ada.do(t, "POST", "/api/v1/db/function/put", map[string]any{"assignmentId": w.assignmentID, "rubricId": w.rubricID}))["function"].(map[string]any)["_id"].(string)
+	w.bareAssignmentID = data(ada.do(t, "POST", "/api/v1/db/assignment/put", map[string]any{"name": "Draft", "type": "prompt"}))["assignment"].(map[string]any)["_id"].(string)
+	w.folderID = data(ada.do(t, "POST", "/api/v1/db/team/create-folder", map[string]any{"teamId": w.teamID, "folderName": "Term 1"}))["folder"].(map[string]any)["_id"].(string)
+	data(ada.do(t, "POST", "/api/v1/db/team/update-folders", map[string]any{"teamId": w.teamID, "newFolders": []map[string]any{
+		{"_id": w.folderID, "name": "Term 1", "assignments": []string{w.assignmentID}},
+	}}))
+	w.inviteID = data(ada.do(t, "POST", "/api/v1/db/team/invite", map[string]any{"email": "newcomer.crossteam@school.test"}))["invite"].(map[string]any)["_id"].(string)
+	up := data(ada.do(t, "POST", "/api/v1/s3-upload", map[string]any{"fileName": "assignments/" + w.assignmentID + "/submissions/essay.txt", "fileType": "text/plain"}))
+	w.fileURL = up["fileUrl"].(string)
+
+	// Sam, of a third team, shares a rubric with Ada: Ada has a notification.
+	sam := b.newBrowser(t)
+	sam.signIn(t, "Sam", "sam.crossteam@school.test")
+	samRubric := data(sam.do(t, "POST", "/api/v1/db/rubric/put", map[string]any{"name": "Lab rubric", "criteria": criteria}))["rubric"].(map[string]any)["_id"].(string)
+	data(sam.do(t, "POST", "/api/v1/db/share/rubric", map[string]any{"rubricId": samRubric, "email": "ada.crossteam@school.test"}))
+	notes := data(ada.do(t, "GET", "/api/v1/db/notification/list", nil))["notifications"].([]any)
+	require.Len(t, notes, 1)
+	w.notificationID = notes[0].(map[string]any)["_id"].(string)
+	return w
+}
+
+// TestOtherTeamsIDsAreNotFoundOnEveryRoute enumerates the router: every
+// signed-in /api/v1 route must have a probe here, so a route added later
+// without one fails this test. Eve, of another team, sends Ada's ids to
+// each and gets 404; Ada's library is unchanged afterwards.
+func TestOtherTeamsIDsAreNotFoundOnEveryRoute(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	w := buildAdaWorld(t, b)
+	_, before := b.do(t, "GET", "/api/v1/db/library/get", nil)
+	_, rosterBefore := b.do(t, "GET", "/api/v1/db/team/members", nil)
+
+	eve := b.newBrowser(t)
+	eveUser := eve.signIn(t, "Eve", "eve.crossteam@school.test")
+	eveTeam := eveUser["teamId"].(string)
+	validCriteria := []map[string]any{{"criterionDescription": "X", "levelDescriptions": []string{"Y"}, "useRange": false}}
+
+	// Each probe sends Ada's ids (or Ada's teamId) and must get 404.
+	probes := map[string]any{
+		"POST /api/v1/getSignedURL":                         map[string]any{"link": w.fileURL},
+		"POST /api/v1/s3-upload":                            map[string]any{"fileName": "assignments/" + w.assignmentID + "/submissions/x.txt", "fileType": "text/plain"},
+		"POST /api/v1/db/rubric/get":                        map[string]any{"rubricId": w.rubricID},
+		"POST /api/v1/db/rubric/update":                     map[string]any{"rubricId": w.rubricID, "name": "Mine now", "criteria": validCriteria},
+		"POST /api/v1/db/assignment/get":                    map[string]any{"assignmentId": w.assignmentID},
+		"POST /api/v1/db/assignment/get-view-only":          map[string]any{"assignmentId": w.assignmentID},
+		"POST /api/v1/db/assignment/update":                 map[string]any{"id": w.assignmentID, "name": "Mine now", "type": "rubric-feedback"},
+		"POST /api/v1/db/assignment/duplicate":              map[string]any{"assignmentId": w.assignmentID},
+		"POST /api/v1/db/function/get":                      map[string]any{"type": "rubric-feedback", "assignmentId": w.assignmentID},
+		"POST /api/v1/db/function/get-view-only":            map[string]any{"type": "rubric-feedback", "assignmentId": w.assignmentID},
+		"POST /api/v1/db/function/put":                      map[string]any{"assignmentId": w.bareAssignmentID, "prompt": "Be kind"},
+		"POST /api/v1/db/function/update":                   map[string]any{"functionId": w.functionID, "assignmentId": w.assignmentID, "rubricId": w.rubricID},
+		"POST /api/v1/db/team/create-folder":                map[string]any{"teamId": w.teamID, "folderName": "Mine"},
+		"POST /api/v1/db/team/update-folders":               map[string]any{"teamId": eveTeam, "newFolders": []map[string]any{{"_id": w.folderID, "name": "Mine", "assignments": []string{}}}},
+		"POST /api/v1/db/team/delete-assignment":            map[string]any{"teamId": eveTeam, "assignmentId": w.assignmentID},
+		"POST /api/v1/db/team/delete-rubric":                map[string]any{"teamId": eveTeam, "rubricId": w.rubricID},
+		"POST /api/v1/db/share/assignment":                  map[string]any{"assignmentId": w.assignmentID, "email": "sam.crossteam@school.test"},
+		"POST /api/v1/db/share/rubric":                      map[string]any{"rubricId": w.rubricID, "email": "sam.crossteam@school.test"},
+		"POST /api/v1/db/notification/copySharedAssignment": map[string]any{"notificationId": w.notificationID, "status": "closed"},
+		"POST /api/v1/db/notification/copySharedRubric":     map[string]any{"notificationId": w.notificationID, "status": "closed"},
+		"POST /api/v1/db/notification/dismiss":              map[string]any{"notificationId": w.notificationID},
+		"POST /api/v1/db/team/invite":                       map[string]any{"teamId": w.teamID, "email": "friend.crossteam@school.test"},
+		"POST /api/v1/db/team/cancel-invite":                map[string]any{"inviteId": w.inviteID},
+		"POST /api/v1/db/team/remove-member":                map[string]any{"userId": w.userID},
+		"POST /api/v1/db/team/leave":                        map[string]any{"teamId": w.teamID},
+	}
+	// Routes that take no id of any team: their answers must not mention
+	// anything of Ada's. Each says why it has no probe.
+	noIDs := map[string]string{
+		"GET /api/v1/db/user/get":                  "the session's own user",
+		"GET /api/v1/db/team/members":              "the session's own team",
+		"GET /api/v1/db/library/get":               "the session's own team",
+		"GET /api/v1/db/rubric/list":               "the session's own team",
+		"GET /api/v1/db/notification/list":         "the session's own notifications",
+		"POST /api/v1/db/rubric/put":               "creates in the session's team",
+		"POST /api/v1/db/assignment/put":           "creates in the session's team",
+		"POST /api/v1/s3-public-asset-upload":      "public/ holds no team data",
+		"POST /api/v1/s3-pub-upload":               "students upload to any assignment by its link",
+		"POST /api/v1/db/team/accept-invite":       "takes a secret token, not an id",
+		"POST /api/v1/ai-assist/suggest-criteria":  "takes text only",
+		"POST /api/v1/ai-assist/suggest-questions": "takes text only",
+	}
+
+	adaIDs := []string{w.teamID, w.rubricID, w.assignmentID, w.bareAssignmentID, w.functionID, w.folderID, w.inviteID, w.userID, w.notificationID}
+	for _, r := range b.router.Routes() {
+		if !strings.HasPrefix(r.Path, "/api/v1/") {
+			continue
+		}
+		name := r.Method + " " + r.Path
+		if why, ok := noIDs[name]; ok {
+			if r.Method == "GET" {
+				res, body := eve.do(t, "GET", r.Path, nil)
+				require.Equal(t, 200, res.StatusCode, name)
+				raw, _ := json.Marshal(body)
+				for _, id := range adaIDs {
+					require.NotContains(t, string(raw), id, "%s (%s) shows Ada's %s", name, why, id)
+				}
+			}
+			continue
+		}
+		body, ok := probes[name]
+		require.True(t, ok, "route %s has no cross-team probe: add one to this test", name)
+		res, got := eve.do(t, r.Method, r.Path, body)
+		require.Equal(t, 404, res.StatusCode, "%s with Ada's ids: %v", name, got)
+		require.Equal(t, "not_found", got["error"].(map[string]any)["code"], name)
+	}
+
+	_, after := b.do(t, "GET", "/api/v1/db/library/get", nil)
+	require.Equal(t, before, after, "Ada's library is unchanged")
+	_, rosterAfter := b.do(t, "GET", "/api/v1/db/team/members", nil)
+	require.Equal(t, rosterBefore, rosterAfter, "Ada's team is unchanged")
+	_, notes := b.do(t, "GET", "/api/v1/db/notification/list", nil)
+	require.Equal(t, "open", notes["data"].(map[string]any)["notifications"].([]any)[0].(map[string]any)["status"])
+}
