@@ -21,11 +21,16 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
+	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/assist"
 	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/httpapi"
 	"github.com/markwell/markwell/internal/library"
+	"github.com/markwell/markwell/internal/llm"
+	"github.com/markwell/markwell/internal/llm/fakellm"
+	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
@@ -38,6 +43,8 @@ type bundle struct {
 	srv    *httptest.Server
 	router *gin.Engine
 	cfg    config.Config
+	// model is the demo model behind AI assist, taught as `make dev` runs it.
+	model *fakellm.Server
 	// The bundle is also its first browser: b.do and b.signIn use it.
 	*browser
 }
@@ -82,13 +89,29 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 		JobsUI:      jobsUI,
 		Auth:        authSvc,
 		Services: httpapi.Services{
-			Team:    &team.Service{Pool: testdb.Pool(t), PublicURL: b.srv.URL},
-			Library: &library.Service{Pool: testdb.Pool(t)},
+			Team:        &team.Service{Pool: testdb.Pool(t), PublicURL: b.srv.URL},
+			Library:     &library.Service{Pool: testdb.Pool(t)},
+			Rubrics:     &rubric.Service{Pool: testdb.Pool(t)},
+			Assignments: &assignment.Service{Pool: testdb.Pool(t)},
+			Assist:      &assist.Service{LLM: b.demoModel(t)},
 		},
 	})
 	router = b.router
 	b.browser = b.newBrowser(t)
 	return b
+}
+
+// demoModel serves the demo model over HTTP and returns the real openai-go
+// client pointed at it.
+func (b *bundle) demoModel(t *testing.T) llm.Client {
+	t.Helper()
+	b.model = fakellm.New(fakellm.Options{})
+	fakellm.TeachAll(b.model)
+	ts := httptest.NewServer(b.model)
+	t.Cleanup(ts.Close)
+	client, err := llm.NewOpenAI(llm.Config{BaseURL: ts.URL + "/v1", Model: fakellm.DefaultModel})
+	require.NoError(t, err)
+	return client
 }
 
 // browser is one person's browser: its own cookies, and a CSRF token fetched

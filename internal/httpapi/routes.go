@@ -3,7 +3,10 @@ package httpapi
 import (
 	"github.com/gin-gonic/gin"
 
+	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/assist"
 	"github.com/markwell/markwell/internal/library"
+	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/team"
 )
 
@@ -12,6 +15,11 @@ type Services struct {
 	Team *team.Service
 	// Library is the team library: folders, deletes, duplicates, sharing.
 	Library *library.Service
+	// Rubrics, Assignments (with their functions) and Assist (AI help in
+	// the wizard) are the authoring services.
+	Rubrics     *rubric.Service
+	Assignments *assignment.Service
+	Assist      *assist.Service
 }
 
 // signedInRoutes registers every /api/v1 route that needs a signed-in
@@ -20,4 +28,7 @@ func signedInRoutes(g *gin.RouterGroup, s Services) {
 	(&teamHandlers{svc: s.Team}).register(g)
 	(&libraryHandlers{svc: s.Library}).register(g)
 	(&shareHandlers{svc: s.Library}).register(g)
+	(&rubricHandlers{svc: s.Rubrics}).register(g)
+	(&assignmentHandlers{svc: s.Assignments}).register(g)
+	(&assistHandlers{svc: s.Assist}).register(g)
 }
