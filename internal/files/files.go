@@ -131,4 +131,3 @@ func (s *Service) SignedURL(ctx context.Context, team uuid.UUID, link string) (s
 	}
 	return u, nil
 }
-

@@ -4,6 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/assist"
+	"github.com/markwell/markwell/internal/team"
 )
 
 type assistHandlers struct {
@@ -11,37 +12,25 @@ type assistHandlers struct {
 }
 
 func (h *assistHandlers) register(g *gin.RouterGroup) {
-	g.POST("/ai-assist/suggest-criteria", h.suggestCriteria)
-	g.POST("/ai-assist/suggest-questions", h.suggestQuestions)
+	g.POST("/ai-assist/suggest-criteria", handle(h.suggestCriteria))
+	g.POST("/ai-assist/suggest-questions", handle(h.suggestQuestions))
 }
 
-func (h *assistHandlers) suggestCriteria(c *gin.Context) {
-	var in struct {
-		Question string `json:"question"`
-		Context  string `json:"context"`
-	}
-	if !bind(c, &in) {
-		return
-	}
+type suggestCriteriaBody struct {
+	Question string `json:"question"`
+	Context  string `json:"context"`
+}
+
+func (h *assistHandlers) suggestCriteria(c *gin.Context, _ team.Actor, in *suggestCriteriaBody) (gin.H, error) {
 	criteria, err := h.svc.SuggestCriteria(c, in.Question, in.Context)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, gin.H{"criteria": criteria})
+	return gin.H{"criteria": criteria}, err
 }
 
-func (h *assistHandlers) suggestQuestions(c *gin.Context) {
-	var in struct {
-		AssignmentText string `json:"assignmentText"`
-	}
-	if !bind(c, &in) {
-		return
-	}
+type suggestQuestionsBody struct {
+	AssignmentText string `json:"assignmentText"`
+}
+
+func (h *assistHandlers) suggestQuestions(c *gin.Context, _ team.Actor, in *suggestQuestionsBody) (gin.H, error) {
 	qs, err := h.svc.SuggestQuestions(c, in.AssignmentText)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, gin.H{"questionsAndCrits": qs})
+	return gin.H{"questionsAndCrits": qs}, err
 }

@@ -48,6 +48,10 @@ func fail(c *gin.Context, err error) {
 // not fit.
 func bind(c *gin.Context, v any) bool {
 	if err := c.ShouldBindJSON(v); err != nil {
+		if errors.Is(err, errMalformedID) {
+			fail(c, apperr.ErrNotFound)
+			return false
+		}
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
 			fail(c, apperr.New(apperr.TooLarge, "Request body is too large"))

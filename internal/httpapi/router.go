@@ -81,7 +81,7 @@ func NewRouter(d Deps) *gin.Engine {
 	v1.POST("/s3-upload", requireUser(), fh.upload(files.Teacher))
 	v1.POST("/s3-pub-upload", fh.upload(files.Student))
 	v1.POST("/s3-public-asset-upload", requireUser(), fh.upload(files.PublicAsset))
-	v1.POST("/getSignedURL", requireUser(), fh.signedURL)
+	v1.POST("/getSignedURL", requireUser(), handle(fh.signedURL))
 	signedInRoutes(v1.Group("", requireUser()), d.Services)
 
 	r.NoRoute(spa(d.Config.StaticDir))

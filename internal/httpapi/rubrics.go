@@ -4,6 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/rubric"
+	"github.com/markwell/markwell/internal/team"
 )
 
 type rubricHandlers struct {
@@ -11,69 +12,38 @@ type rubricHandlers struct {
 }
 
 func (h *rubricHandlers) register(g *gin.RouterGroup) {
-	g.POST("/db/rubric/put", h.put)
-	g.POST("/db/rubric/update", h.update)
-	g.POST("/db/rubric/get", h.get)
-	g.GET("/db/rubric/list", h.list)
+	g.POST("/db/rubric/put", handle(h.put))
+	g.POST("/db/rubric/update", handle(h.update))
+	g.POST("/db/rubric/get", handle(h.get))
+	g.GET("/db/rubric/list", handle(h.list))
 }
 
-func (h *rubricHandlers) put(c *gin.Context) {
-	var in rubric.Input
-	if !bind(c, &in) {
-		return
-	}
-	r, err := h.svc.Create(c, actor(c), in)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, gin.H{"rubric": r})
+// rubricRef is the body of the calls that name one rubric.
+type rubricRef struct {
+	RubricID id `json:"rubricId"`
 }
 
-func (h *rubricHandlers) update(c *gin.Context) {
-	var in struct {
-		RubricID string `json:"rubricId"`
-		rubric.Input
-	}
-	if !bind(c, &in) {
-		return
-	}
-	id, err := parseID(in.RubricID)
-	var r rubric.Rubric
-	if err == nil {
-		r, err = h.svc.Update(c, actor(c), id, in.Input)
-	}
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, gin.H{"rubric": r})
+func (h *rubricHandlers) put(c *gin.Context, a team.Actor, in *rubric.Input) (gin.H, error) {
+	r, err := h.svc.Create(c, a, *in)
+	return gin.H{"rubric": r}, err
 }
 
-func (h *rubricHandlers) get(c *gin.Context) {
-	var in struct {
-		RubricID string `json:"rubricId"`
-	}
-	if !bind(c, &in) {
-		return
-	}
-	id, err := parseID(in.RubricID)
-	var r rubric.Rubric
-	if err == nil {
-		r, err = h.svc.Get(c, actor(c), id)
-	}
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, gin.H{"rubric": r})
+type updateRubricBody struct {
+	rubricRef
+	rubric.Input
 }
 
-func (h *rubricHandlers) list(c *gin.Context) {
-	rs, err := h.svc.List(c, actor(c))
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, gin.H{"rubrics": rs})
+func (h *rubricHandlers) update(c *gin.Context, a team.Actor, in *updateRubricBody) (gin.H, error) {
+	r, err := h.svc.Update(c, a, in.RubricID.UUID(), in.Input)
+	return gin.H{"rubric": r}, err
+}
+
+func (h *rubricHandlers) get(c *gin.Context, a team.Actor, in *rubricRef) (gin.H, error) {
+	r, err := h.svc.Get(c, a, in.RubricID.UUID())
+	return gin.H{"rubric": r}, err
+}
+
+func (h *rubricHandlers) list(c *gin.Context, a team.Actor, _ *struct{}) (gin.H, error) {
+	rs, err := h.svc.List(c, a)
+	return gin.H{"rubrics": rs}, err
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/library"
+	"github.com/markwell/markwell/internal/team"
 )
 
 type shareHandlers struct {
@@ -11,120 +12,56 @@ type shareHandlers struct {
 }
 
 func (h *shareHandlers) register(g *gin.RouterGroup) {
-	g.POST("/db/share/assignment", h.shareAssignment)
-	g.POST("/db/share/rubric", h.shareRubric)
-	g.GET("/db/notification/list", h.list)
-	g.POST("/db/notification/copySharedAssignment", h.copyAssignment)
-	g.POST("/db/notification/copySharedRubric", h.copyRubric)
-	g.POST("/db/notification/dismiss", h.dismiss)
+	g.POST("/db/share/assignment", handle(h.shareAssignment))
+	g.POST("/db/share/rubric", handle(h.shareRubric))
+	g.GET("/db/notification/list", handle(h.list))
+	g.POST("/db/notification/copySharedAssignment", handle(h.copyAssignment))
+	g.POST("/db/notification/copySharedRubric", handle(h.copyRubric))
+	g.POST("/db/notification/dismiss", handle(h.dismiss))
 }
 
-func (h *shareHandlers) shareAssignment(c *gin.Context) {
-	var in struct {
-		AssignmentID string `json:"assignmentId"`
-		Email        string `json:"email"`
-	}
-	if !bind(c, &in) {
-		return
-	}
-	id, err := parseID(in.AssignmentID)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	to, err := h.svc.ShareAssignment(c, actor(c), id, in.Email)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, gin.H{"sharedWith": to})
+type shareAssignmentBody struct {
+	assignmentRef
+	Email string `json:"email"`
 }
 
-func (h *shareHandlers) shareRubric(c *gin.Context) {
-	var in struct {
-		RubricID string `json:"rubricId"`
-		Email    string `json:"email"`
-	}
-	if !bind(c, &in) {
-		return
-	}
-	id, err := parseID(in.RubricID)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	to, err := h.svc.ShareRubric(c, actor(c), id, in.Email)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, gin.H{"sharedWith": to})
+func (h *shareHandlers) shareAssignment(c *gin.Context, a team.Actor, in *shareAssignmentBody) (gin.H, error) {
+	to, err := h.svc.ShareAssignment(c, a, in.AssignmentID.UUID(), in.Email)
+	return gin.H{"sharedWith": to}, err
 }
 
-func (h *shareHandlers) list(c *gin.Context) {
-	n, err := h.svc.Notifications(c, actor(c))
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, gin.H{"notifications": n})
+type shareRubricBody struct {
+	rubricRef
+	Email string `json:"email"`
+}
+
+func (h *shareHandlers) shareRubric(c *gin.Context, a team.Actor, in *shareRubricBody) (gin.H, error) {
+	to, err := h.svc.ShareRubric(c, a, in.RubricID.UUID(), in.Email)
+	return gin.H{"sharedWith": to}, err
+}
+
+func (h *shareHandlers) list(c *gin.Context, a team.Actor, _ *struct{}) (gin.H, error) {
+	n, err := h.svc.Notifications(c, a)
+	return gin.H{"notifications": n}, err
 }
 
 // notificationBody is what the copy and dismiss calls send; status is the
 // spec's 'closed', which is where copying always leaves a notification.
 type notificationBody struct {
-	NotificationID string `json:"notificationId"`
+	NotificationID id     `json:"notificationId"`
 	Status         string `json:"status"`
 }
 
-func (h *shareHandlers) copyAssignment(c *gin.Context) {
-	var in notificationBody
-	if !bind(c, &in) {
-		return
-	}
-	id, err := parseID(in.NotificationID)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	asg, err := h.svc.CopySharedAssignment(c, actor(c), id)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, gin.H{"assignment": asg})
+func (h *shareHandlers) copyAssignment(c *gin.Context, a team.Actor, in *notificationBody) (gin.H, error) {
+	asg, err := h.svc.CopySharedAssignment(c, a, in.NotificationID.UUID())
+	return gin.H{"assignment": asg}, err
 }
 
-func (h *shareHandlers) copyRubric(c *gin.Context) {
-	var in notificationBody
-	if !bind(c, &in) {
-		return
-	}
-	id, err := parseID(in.NotificationID)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	r, err := h.svc.CopySharedRubric(c, actor(c), id)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, gin.H{"rubric": r})
+func (h *shareHandlers) copyRubric(c *gin.Context, a team.Actor, in *notificationBody) (gin.H, error) {
+	r, err := h.svc.CopySharedRubric(c, a, in.NotificationID.UUID())
+	return gin.H{"rubric": r}, err
 }
 
-func (h *shareHandlers) dismiss(c *gin.Context) {
-	var in notificationBody
-	if !bind(c, &in) {
-		return
-	}
-	id, err := parseID(in.NotificationID)
-	if err == nil {
-		err = h.svc.Dismiss(c, actor(c), id)
-	}
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, gin.H{"success": true})
+func (h *shareHandlers) dismiss(c *gin.Context, a team.Actor, in *notificationBody) (gin.H, error) {
+	return success(h.svc.Dismiss(c, a, in.NotificationID.UUID()))
 }

@@ -1,6 +1,11 @@
 import { Navigate, type RouteObject } from 'react-router';
+import { assignmentRoutes } from '../features/assignments/routes';
+import { RequireAuth } from '../features/auth/components/RequireAuth';
 import { SignInPage } from '../features/auth/components/SignInPage';
 import { LibraryPage } from '../features/library/components/LibraryPage';
+import { RubricEditorPage, RubricsPage } from '../features/rubrics';
+import { AcceptInvitePage } from '../features/team/components/AcceptInvitePage';
+import { TeamPage } from '../features/team/components/TeamPage';
 import { AppLayout } from './routes/AppLayout';
 import { NotFoundPage } from './routes/NotFoundPage';
 import { RootLayout } from './routes/RootLayout';
@@ -8,7 +13,7 @@ import { RouteErrorPage } from './routes/RouteErrorPage';
 
 /**
  * Every route in Markwell. The root layout (global toast) wraps all pages; the pathless child
- * catches page errors so the toast survives them.
+ * catches page errors so the toast survives them. Pages under RequireAuth need a session.
  */
 export const routes: RouteObject[] = [
   {
@@ -20,8 +25,21 @@ export const routes: RouteObject[] = [
           { index: true, element: <Navigate to="/library" replace /> },
           { path: 'signin', element: <SignInPage /> },
           {
-            element: <AppLayout />,
-            children: [{ path: 'library', element: <LibraryPage /> }],
+            element: <RequireAuth />,
+            children: [
+              {
+                element: <AppLayout />,
+                children: [
+                  { path: 'library', element: <LibraryPage /> },
+                  ...assignmentRoutes,
+                  { path: 'rubrics', element: <RubricsPage /> },
+                  { path: 'rubrics/new', element: <RubricEditorPage /> },
+                  { path: 'rubrics/:rubricId', element: <RubricEditorPage /> },
+                  { path: 'team', element: <TeamPage /> },
+                  { path: 'invite/:token', element: <AcceptInvitePage /> },
+                ],
+              },
+            ],
           },
           { path: '*', element: <NotFoundPage /> },
         ],

@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { TEST_CSRF_TOKEN } from '../testing/handlers';
 import { server } from '../testing/server';
-import { api, ApiError } from './api-client';
+import { api, ApiError, errorMessage } from './api-client';
 
 describe('api client', () => {
   it('resolves to the inner data field on success', async () => {
@@ -90,5 +90,45 @@ describe('api client', () => {
     server.use(http.get('/api/v1/db/user/get', () => HttpResponse.error()));
 
     await expect(api.get('/api/v1/db/user/get')).rejects.toMatchObject({ status: 0, body: {} });
+  });
+
+  it('getRaw resolves to the whole body of an endpoint without the data envelope', async () => {
+    server.use(http.get('/api/auth/session', () => HttpResponse.json({ user: { id: 'u1' }, expires: 'soon' })));
+
+    await expect(api.getRaw('/api/auth/session')).resolves.toEqual({ user: { id: 'u1' }, expires: 'soon' });
+  });
+
+  it('postForm sends form-encoded fields with the CSRF and extra headers, and resolves to the whole body', async () => {
+    let seen: { contentType: string | null; token: string | null; redirect: string | null; body: string } | undefined;
+    server.use(
+      http.post('/api/auth/signout', async ({ request }) => {
+        seen = {
+          contentType: request.headers.get('Content-Type'),
+          token: request.headers.get('X-CSRF-Token'),
+          redirect: request.headers.get('X-Auth-Return-Redirect'),
+          body: await request.text(),
+        };
+        return HttpResponse.json({ url: '/signin' });
+      }),
+    );
+
+    const body = await api.postForm('/api/auth/signout', { csrfToken: 'abc', callbackUrl: '/signin?x=1 2', json: 'true' }, {
+      headers: { 'X-Auth-Return-Redirect': '1' },
+    });
+
+    expect(body).toEqual({ url: '/signin' });
+    expect(seen).toEqual({
+      contentType: 'application/x-www-form-urlencoded',
+      token: TEST_CSRF_TOKEN,
+      redirect: '1',
+      body: 'csrfToken=abc&callbackUrl=%2Fsignin%3Fx%3D1+2&json=true',
+    });
+  });
+
+  it("errorMessage prefers the server's message and falls back otherwise", () => {
+    const withMessage = new ApiError(400, { error: { code: 'invalid', message: 'This email has already been invited.' } });
+    expect(errorMessage(withMessage, 'Fallback')).toBe('This email has already been invited.');
+    expect(errorMessage(new ApiError(500, {}), 'Fallback')).toBe('Fallback');
+    expect(errorMessage(new Error('boom'), 'Fallback')).toBe('Fallback');
   });
 });

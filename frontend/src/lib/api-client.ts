@@ -30,10 +30,24 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The message to show a teacher for a failed call: the backend's own message when it sent one,
+ * otherwise `fallback` (network failures and bare 5xx responses carry nothing fit to show).
+ */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) {
+    const message = error.body.error?.message;
+    if (typeof message === 'string' && message.trim() !== '') return message;
+  }
+  return fallback;
+}
+
 /** Options accepted by every call. */
 export interface RequestOptions {
   /** Cancels the request, e.g. the signal TanStack Query passes to a query function. */
   signal?: AbortSignal;
+  /** Extra request headers (e.g. `X-Auth-Return-Redirect: 1` for session provider posts). */
+  headers?: Record<string, string>;
 }
 
 /** Base URL for every call: the page's own origin. */
@@ -94,9 +108,32 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-async function request<T>(method: string, path: string, body: unknown, options: RequestOptions): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+/** How a request body is sent and how its response is read. */
+interface RequestShape {
+  /** `json` sends the body as JSON; `form` sends it form-encoded. */
+  encoding: 'json' | 'form';
+  /** True unwraps the backend's `{ "data": … }` envelope; false returns the whole body. */
+  unwrap: boolean;
+}
+
+const JSON_DATA: RequestShape = { encoding: 'json', unwrap: true };
+
+async function request<T>(
+  method: string,
+  path: string,
+  body: unknown,
+  options: RequestOptions,
+  shape: RequestShape = JSON_DATA,
+): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+  let payload: string | undefined;
+  if (body !== undefined && shape.encoding === 'form') {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    payload = new URLSearchParams(body as Record<string, string>).toString();
+  } else if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
   if (method !== 'GET') {
     const token = await getCsrfToken();
     if (token) headers[CSRF_HEADER] = token;
@@ -107,7 +144,7 @@ async function request<T>(method: string, path: string, body: unknown, options: 
     res = await fetch(BASE_URL + path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: payload,
       credentials: 'same-origin',
       signal: options.signal,
     });
@@ -118,10 +155,11 @@ async function request<T>(method: string, path: string, body: unknown, options: 
 
   const parsed = await readJson(res);
   if (!res.ok) throw new ApiError(res.status, isObject(parsed) ? parsed : {});
+  if (!shape.unwrap) return parsed as T;
   return (isObject(parsed) ? parsed.data : undefined) as T;
 }
 
-/** Markwell's API client. Each method resolves to the response's inner `data` field. */
+/** Markwell's API client. `get`, `post` and `put` resolve to the response's inner `data` field. */
 export const api = {
   /** GET `path`. */
   get<T>(path: string, options: RequestOptions = {}): Promise<T> {
@@ -134,5 +172,19 @@ export const api = {
   /** PUT `body` as JSON to `path`, with the CSRF header when a token is available. */
   put<T>(path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
     return request<T>('PUT', path, body, options);
+  },
+  /**
+   * GET `path` and resolve to the whole JSON body, for endpoints without the `{ data }` envelope
+   * (the session provider under `/api/auth`).
+   */
+  getRaw<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    return request<T>('GET', path, undefined, options, { encoding: 'json', unwrap: false });
+  },
+  /**
+   * POST `fields` form-encoded (`application/x-www-form-urlencoded`) to `path` and resolve to the
+   * whole JSON body, as the session provider's sign-in and sign-out endpoints expect.
+   */
+  postForm<T>(path: string, fields: Record<string, string>, options: RequestOptions = {}): Promise<T> {
+    return request<T>('POST', path, fields, options, { encoding: 'form', unwrap: false });
   },
 };

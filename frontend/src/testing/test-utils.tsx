@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -5,23 +6,50 @@ import { AppProviders } from '../app/providers';
 import { routes } from '../app/routes';
 import { ToastProvider } from '../components/toast';
 import { createQueryClient } from '../lib/query-client';
+import { server } from './server';
+import { sessionHandler } from './handlers';
+
+/** Options for the render helpers. */
+export interface RenderOptions {
+  /** Session polling interval in seconds; off unless given. */
+  sessionRefetchInterval?: number;
+}
 
 /** Renders `ui` inside the app-wide providers and the toast, with a fresh query cache. */
-export function renderWithProviders(ui: ReactNode): RenderResult {
-  return render(
-    <AppProviders queryClient={createQueryClient()}>
+export function renderWithProviders(
+  ui: ReactNode,
+  { sessionRefetchInterval = 0 }: RenderOptions = {},
+): RenderResult & { queryClient: QueryClient } {
+  const queryClient = createQueryClient();
+  const result = render(
+    <AppProviders queryClient={queryClient} sessionRefetchInterval={sessionRefetchInterval}>
       <ToastProvider>{ui}</ToastProvider>
     </AppProviders>,
   );
+  return { ...result, queryClient };
 }
 
-/** Renders the whole app at `path` using a memory router; returns the router too. */
-export function renderApp(path: string): RenderResult & { router: ReturnType<typeof createMemoryRouter> } {
+/** Renders the whole app at `path` using a memory router; returns the router and cache too. */
+export function renderApp(
+  path: string,
+  { sessionRefetchInterval = 0 }: RenderOptions = {},
+): RenderResult & { router: ReturnType<typeof createMemoryRouter>; queryClient: QueryClient } {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const queryClient = createQueryClient();
   const result = render(
-    <AppProviders queryClient={createQueryClient()}>
+    <AppProviders queryClient={queryClient} sessionRefetchInterval={sessionRefetchInterval}>
       <RouterProvider router={router} />
     </AppProviders>,
   );
-  return { ...result, router };
+  return { ...result, router, queryClient };
+}
+
+/** Makes the session endpoint answer "signed out" (`{}`) from now on. */
+export function signOutEverywhere(): void {
+  server.use(sessionHandler(null));
+}
+
+/** The current address of a memory router, path plus query. */
+export function currentPath(router: ReturnType<typeof createMemoryRouter>): string {
+  return router.state.location.pathname + router.state.location.search;
 }

@@ -5,8 +5,9 @@ import Link from '@mui/material/Link';
 import Toolbar from '@mui/material/Toolbar';
 import { Link as RouterLink, Outlet } from 'react-router';
 import { Wordmark } from '../../components/Wordmark';
+import { AccountMenu } from '../../features/auth/components/AccountMenu';
 
-/** Frame for signed-in pages: an app bar with the Markwell name above the page content. */
+/** Frame for signed-in pages: an app bar (Markwell name, account menu) above the page content. */
 export function AppLayout() {
   return (
     <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }}>
@@ -16,6 +17,8 @@ export function AppLayout() {
             <Link component={RouterLink} to="/library" underline="none" aria-label="Markwell home" sx={{ display: 'inline-flex' }}>
               <Wordmark size={28} />
             </Link>
+            <Box sx={{ flex: 1 }} />
+            <AccountMenu />
           </Toolbar>
         </Container>
       </AppBar>

@@ -2,7 +2,7 @@ import Button from '@mui/material/Button';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { renderApp, renderWithProviders } from '../../testing/test-utils';
+import { renderApp, renderWithProviders, signOutEverywhere } from '../../testing/test-utils';
 import { TOAST_DURATION_MS, TOAST_EVENT, useToast, type ToastOptions } from './index';
 
 /** Lets the exit transition that starts when the toast hides run to the end. */
@@ -77,6 +77,7 @@ describe('global toast', () => {
   });
 
   it('ignores a markwell:toast event with an unknown type', async () => {
+    signOutEverywhere();
     renderApp('/signin');
     await screen.findByRole('heading', { name: 'Sign in' });
 

@@ -1,26 +1,81 @@
+import KeyRounded from '@mui/icons-material/KeyRounded';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Divider from '@mui/material/Divider';
+import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useSearchParams } from 'react-router';
+import { Navigate, useSearchParams } from 'react-router';
+import { PageSpinner } from '../../../components/PageSpinner';
 import { Wordmark } from '../../../components/Wordmark';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { signInErrorMessage } from './sign-in-error';
+import type { AuthProvider } from '../api/get-providers';
+import { useProviders } from '../api/get-providers';
+import { useSignIn } from '../api/sign-in';
+import { safeCallbackPath } from '../session/callback-url';
+import { useSession } from '../session/use-session';
+import { DevSignInForm } from './DevSignInForm';
+import { GoogleSignInButton } from './GoogleSignInButton';
+import { NETWORK_ERROR, signInErrorMessage } from './sign-in-error';
+
+/** Providers shown as buttons: Google first, then the OIDC issuer, then any other OAuth provider. */
+function oauthProviders(providers: Record<string, AuthProvider>): AuthProvider[] {
+  const rank = (p: AuthProvider) => (p.id === 'google' ? 0 : p.id === 'oidc' ? 1 : 2);
+  return Object.values(providers)
+    .filter((p) => p.type === 'oauth')
+    .sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
+}
 
 /**
- * The sign-in page. Shows why the teacher landed here (`?error=SessionRequired` or another
- * NextAuth error name), a placeholder where identity providers will go, and a development
- * sign-in form that stays disabled until real sign-in ships.
+ * The sign-in page, which is also the auth error page: it explains `?error=` (SessionRequired or
+ * another NextAuth error name), offers the configured providers (a Google button, a button for
+ * the OIDC issuer, the development form) and passes `?callbackUrl=` on. A signed-in visitor goes
+ * straight to the callback URL.
  */
 export function SignInPage() {
   useDocumentTitle('Sign in');
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
+  const callbackPath = safeCallbackPath(params.get('callbackUrl'));
   const errorMessage = signInErrorMessage(params.get('error'));
+  const errorIsNotice = params.get('error') === 'SessionRequired';
+
+  const session = useSession();
+  const providers = useProviders();
+  const signIn = useSignIn();
+
+  if (session.status === 'authenticated') return <Navigate to={callbackPath} replace />;
+  if (session.status === 'loading') return <PageSpinner fullPage />;
+
+  // Until the page unloads after a successful sign-in, keep the buttons locked.
+  const busy = signIn.isPending || (signIn.isSuccess && signIn.data.ok);
+  const busyProvider = busy ? signIn.variables?.provider.id : undefined;
+
+  const start = (provider: AuthProvider, fields?: Record<string, string>) => {
+    signIn.mutate(
+      { provider, callbackUrl: callbackPath, fields },
+      {
+        onSuccess: (result) => {
+          if (!result.ok) showError(result.error ?? 'Signin');
+        },
+        onError: () => showError(NETWORK_ERROR),
+      },
+    );
+  };
+
+  const showError = (error: string) => {
+    const next = new URLSearchParams(params);
+    next.set('error', error);
+    setParams(next, { replace: true });
+  };
+
+  const all = providers.data ?? {};
+  const buttons = oauthProviders(all);
+  const credentials = Object.values(all).find((p) => p.type === 'credentials');
+  const google = buttons.find((p) => p.id === 'google');
+  const others = buttons.filter((p) => p.id !== 'google');
 
   return (
     <Box
@@ -48,45 +103,91 @@ export function SignInPage() {
             Sign in
           </Typography>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 3 }}>
-            Use your school account to continue.
+            {buttons.length === 0 && credentials
+              ? 'Enter your name and email to continue.'
+              : 'Use your school account to continue.'}
           </Typography>
 
           {errorMessage && (
-            <Alert severity="warning" sx={{ mb: 2.5 }}>
+            <Alert severity={errorIsNotice ? 'warning' : 'error'} sx={{ mb: 2.5 }}>
               {errorMessage}
             </Alert>
           )}
 
-          <Box
-            sx={{
-              border: 1,
-              borderStyle: 'dashed',
-              borderColor: 'divider',
-              borderRadius: 2,
-              px: 2,
-              py: 2,
-              textAlign: 'center',
-            }}
-          >
-            <Typography variant="body2" color="text.secondary">
-              School account sign-in (Google, Microsoft) will appear here.
-            </Typography>
-          </Box>
-
-          <Divider sx={{ my: 2.5, typography: 'body2', color: 'text.secondary' }}>Development sign-in</Divider>
-
-          <Box component="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="Development sign-in">
-            <Stack spacing={2}>
-              <TextField label="Name" name="name" autoComplete="name" />
-              <TextField label="Email" name="email" type="email" autoComplete="email" />
-              <Button type="submit" variant="contained" size="large" disabled aria-describedby="signin-note">
-                Continue
-              </Button>
-              <Typography id="signin-note" variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
-                Sign-in arrives with the next release.
-              </Typography>
+          {providers.isPending && (
+            <Stack spacing={1.5} aria-hidden="true">
+              <Skeleton variant="rounded" height={40} />
+              <Skeleton variant="rounded" height={40} />
             </Stack>
-          </Box>
+          )}
+
+          {providers.isError && (
+            <Alert
+              severity="error"
+              action={
+                <Button color="inherit" size="small" onClick={() => void providers.refetch()} loading={providers.isFetching}>
+                  Try again
+                </Button>
+              }
+            >
+              Sign-in is unavailable right now.
+            </Alert>
+          )}
+
+          {providers.isSuccess && (
+            <>
+              {buttons.length > 0 && (
+                <Stack spacing={1.5}>
+                  {google && (
+                    <GoogleSignInButton
+                      onClick={() => start(google)}
+                      loading={busyProvider === google.id}
+                      disabled={busy}
+                    />
+                  )}
+                  {others.map((provider) => (
+                    <Button
+                      key={provider.id}
+                      variant="outlined"
+                      size="large"
+                      startIcon={<KeyRounded />}
+                      onClick={() => start(provider)}
+                      loading={busyProvider === provider.id}
+                      loadingPosition="start"
+                      disabled={busy}
+                      sx={{ height: 40, borderRadius: '20px' }}
+                    >
+                      Sign in with {provider.name}
+                    </Button>
+                  ))}
+                </Stack>
+              )}
+
+              {buttons.length > 0 && credentials && (
+                <Divider sx={{ my: 2.5, typography: 'body2', color: 'text.secondary' }}>or</Divider>
+              )}
+
+              {credentials && (
+                <>
+                  {buttons.length > 0 && (
+                    <Typography variant="subtitle2" component="h3" sx={{ mb: 1.5 }}>
+                      Development sign-in
+                    </Typography>
+                  )}
+                  <DevSignInForm
+                    pending={busyProvider === credentials.id}
+                    onSubmit={({ name, email }) => start(credentials, { name, email })}
+                  />
+                </>
+              )}
+
+              {buttons.length === 0 && !credentials && (
+                <Alert severity="info">
+                  No sign-in method is set up on this server yet. Please tell your Markwell administrator.
+                </Alert>
+              )}
+            </>
+          )}
         </CardContent>
       </Card>
     </Box>

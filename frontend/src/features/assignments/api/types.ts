@@ -1,0 +1,96 @@
+/**
+ * Shapes of the authoring API as the assignments feature uses them (docs/api-authoring.md).
+ * Ids are UUID strings in `_id` fields; timestamps are RFC 3339.
+ */
+
+/** The four kinds of assignment (spec §1). */
+export type AssignmentType = 'grade' | 'feedback' | 'rubric-feedback' | 'prompt';
+
+/** An assignment as `db/assignment/get` returns it. */
+export interface Assignment {
+  _id: string;
+  name: string;
+  type: AssignmentType;
+  isHandWritten: boolean;
+  provideInstantFeedback: boolean;
+  folderId?: string | null;
+  classSummary?: unknown;
+  submissions: { _id: string }[];
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+/** What `db/assignment/put` takes. */
+export interface AssignmentInput {
+  name: string;
+  type: AssignmentType;
+  isHandWritten: boolean;
+  provideInstantFeedback: boolean;
+}
+
+/** A highlighter of a feedback assignment; `color` is `<hue>-<shade>`, e.g. purple-500. */
+export interface Highlighter {
+  key: string;
+  color: string;
+  title: string;
+  description: string;
+}
+
+/** A grading criterion of a question. */
+export interface Criterion {
+  description: string;
+  points: number;
+}
+
+/** A grade question; subquestions nest at most 3 levels in all. */
+export interface Question {
+  questionText: string;
+  context: string;
+  rubricId: string | null;
+  criteria: Criterion[];
+  subquestions: Question[];
+}
+
+/** A level's point range when a rubric criterion uses ranges. */
+export interface LevelRange {
+  levelDescriptionsIndex: number;
+  min?: number;
+  max?: number;
+}
+
+/** A rubric criterion with its level descriptions. */
+export interface RubricCriterion {
+  criterionDescription: string;
+  levelDescriptions: string[];
+  useRange: boolean;
+  levelRanges?: LevelRange[];
+}
+
+/** A saved rubric of the team library. */
+export interface Rubric {
+  _id: string;
+  name: string;
+  createdAt?: string;
+  updatedAt?: string;
+  criteria: RubricCriterion[];
+}
+
+/** An assignment's definition ("function" in the spec); which fields matter depends on `type`. */
+export interface AssignmentFunction {
+  _id: string;
+  assignmentId: string;
+  type: AssignmentType;
+  highlights?: Highlighter[];
+  context?: string;
+  questions?: Question[];
+  rubricId?: string | null;
+  rubric?: Rubric;
+  prompt?: string;
+}
+
+/** The type-specific part of a definition, as `db/function/put` takes it (without the id). */
+export type DefinitionInput =
+  | { highlights: Highlighter[]; context: string }
+  | { questions: Question[] }
+  | { rubricId: string }
+  | { prompt: string };

@@ -1,0 +1,265 @@
+import AddRounded from '@mui/icons-material/AddRounded';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useCallback, useId, useMemo, useState } from 'react';
+import { useToast } from '../../../../components/toast';
+import { errorMessage } from '../../../../lib/api-client';
+import { useDocumentTitle } from '../../../../lib/use-document-title';
+import { useRubricList } from '../../api/list-rubrics';
+import { useSuggestCriteria } from '../../api/suggest-criteria';
+import type { SuggestedQuestion } from '../../api/suggest-questions';
+import { useCreateAssignmentWithDefinition } from '../../hooks/use-create-assignment';
+import { reachableStep, useWizardStep } from '../../hooks/use-wizard-step';
+import { pointsLabel } from '../../lib/labels';
+import {
+  addSubquestion,
+  countQuestions,
+  criterionDrafts,
+  isBlankQuestion,
+  moveAt,
+  newQuestion,
+  questionsProblem,
+  removeAt,
+  toApiQuestions,
+  totalPoints,
+  updateAt,
+  updateById,
+  type QuestionDraft,
+  type QuestionPath,
+} from '../../lib/questions';
+import { DetailList } from '../view/DetailList';
+import { QuestionTreeView } from '../view/QuestionTreeView';
+import { LeavingSpinner } from '../wizard/LeavingSpinner';
+import { HANDWRITTEN_HELP, INSTANT_FEEDBACK_HELP, NameField, nameProblem } from '../wizard/NameField';
+import { SettingSwitch } from '../wizard/SettingSwitch';
+import { WizardShell, type WizardStepInfo } from '../wizard/WizardShell';
+import { QuestionEditor, type QuestionTreeActions } from './QuestionEditor';
+import { SuggestQuestionsPanel } from './SuggestQuestionsPanel';
+
+/** Toast when the AI could not suggest criteria. */
+export const SUGGEST_CRITERIA_FAILED = 'Failed to generate criteria.';
+
+const STEPS: WizardStepInfo[] = [
+  {
+    label: 'Name and settings',
+    title: 'Name your assignment',
+    description: 'In a grade assignment the AI scores each answer against the criteria you set.',
+  },
+  {
+    label: 'Questions',
+    title: 'Questions and criteria',
+    description: 'Add each question and the criteria the AI awards points for. Questions nest up to 3 levels.',
+  },
+  {
+    label: 'Review',
+    title: 'Review',
+    description: 'Check the questions and points before you create the assignment.',
+  },
+];
+
+function fromSuggestions(suggestions: SuggestedQuestion[]): QuestionDraft[] {
+  return suggestions.map((s) => ({ ...newQuestion(s.question ?? ''), criteria: criterionDrafts(s.criteria ?? []) }));
+}
+
+/**
+ * Route `/assignments/new/grade`: name and flags → the question tree (with AI help) → review →
+ * create.
+ */
+export function GradeWizard() {
+  useDocumentTitle('New grade assignment');
+  const { showToast } = useToast();
+  const [name, setName] = useState('');
+  const [isHandWritten, setHandWritten] = useState(false);
+  const [provideInstantFeedback, setInstantFeedback] = useState(false);
+  const [questions, setQuestions] = useState<QuestionDraft[]>(() => [newQuestion()]);
+  const [addedId, setAddedId] = useState<string | null>(null);
+  const [suggestingId, setSuggestingId] = useState<string | null>(null);
+  const [pendingSuggestions, setPendingSuggestions] = useState<QuestionDraft[] | null>(null);
+  const totalId = useId();
+
+  const rubricsQuery = useRubricList();
+  const rubrics = useMemo(() => rubricsQuery.data ?? [], [rubricsQuery.data]);
+  const rubricNames = useMemo(() => new Map(rubrics.map((r) => [r._id, r.name])), [rubrics]);
+  const { mutateAsync: suggestCriteria } = useSuggestCriteria();
+
+  const problems = [nameProblem(name), questionsProblem(questions), null];
+  const wizard = useWizardStep(STEPS.length, reachableStep(problems));
+  const { create, pending } = useCreateAssignmentWithDefinition();
+  const total = totalPoints(questions);
+
+  const onSuggestCriteria = useCallback(
+    async (question: QuestionDraft) => {
+      if (question.questionText.trim() === '') {
+        showToast({ type: 'warning', message: 'Please enter the question first.' });
+        return;
+      }
+      setSuggestingId(question.id);
+      try {
+        const criteria = await suggestCriteria({ question: question.questionText.trim(), context: question.context.trim() });
+        if (criteria.length === 0) {
+          showToast({ type: 'warning', message: 'The AI suggested no criteria for this question.' });
+          return;
+        }
+        setQuestions((qs) => updateById(qs, question.id, (q) => ({ ...q, criteria: [...q.criteria, ...criterionDrafts(criteria)] })));
+      } catch (error) {
+        showToast({ type: 'error', message: errorMessage(error, SUGGEST_CRITERIA_FAILED) });
+      } finally {
+        setSuggestingId(null);
+      }
+    },
+    [showToast, suggestCriteria],
+  );
+
+  const rubricOptions = useMemo(
+    () => ({ rubrics, loading: rubricsQuery.isPending, failed: rubricsQuery.isError }),
+    [rubrics, rubricsQuery.isPending, rubricsQuery.isError],
+  );
+  // Stable, so editors of questions that did not change skip re-rendering.
+  const actions = useMemo<QuestionTreeActions>(
+    () => ({
+      update: (path: QuestionPath, update) => setQuestions((qs) => updateAt(qs, path, update)),
+      remove: (path) => setQuestions((qs) => removeAt(qs, path)),
+      move: (path, delta) => setQuestions((qs) => moveAt(qs, path, delta)),
+      addSubquestion: (path) => {
+        const added = newQuestion();
+        setAddedId(added.id);
+        setQuestions((qs) => addSubquestion(qs, path, added));
+      },
+      suggestCriteria: (question) => void onSuggestCriteria(question),
+      suggestingId,
+      rubricOptions,
+      addedId,
+    }),
+    [onSuggestCriteria, suggestingId, rubricOptions, addedId],
+  );
+
+  function onSuggested(suggestions: SuggestedQuestion[]) {
+    const drafts = fromSuggestions(suggestions);
+    if (questions.every(isBlankQuestion)) applySuggestions(drafts, 'replace');
+    else setPendingSuggestions(drafts);
+  }
+
+  function applySuggestions(drafts: QuestionDraft[], mode: 'replace' | 'append') {
+    setPendingSuggestions(null);
+    setQuestions((qs) => (mode === 'replace' ? drafts : [...qs, ...drafts]));
+    const count = drafts.length;
+    showToast({
+      type: 'success',
+      message: `${count} ${count === 1 ? 'question' : 'questions'} added from the assignment sheet.`,
+    });
+  }
+
+  function addQuestion() {
+    const added = newQuestion();
+    setAddedId(added.id);
+    setQuestions((qs) => [...qs, added]);
+  }
+
+  async function finish() {
+    const id = await create(
+      { name: name.trim(), type: 'grade', isHandWritten, provideInstantFeedback },
+      { questions: toApiQuestions(questions) },
+    );
+    if (id) wizard.leave(`/assignment/${id}`);
+  }
+
+  if (wizard.leaving) return <LeavingSpinner />;
+
+  const apiQuestions = wizard.step === 3 ? toApiQuestions(questions) : [];
+
+  return (
+    <WizardShell
+      title="New grade assignment"
+      steps={STEPS}
+      step={wizard.step}
+      problem={problems[wizard.step - 1]}
+      onBack={wizard.back}
+      onNext={wizard.next}
+      onFinish={() => void finish()}
+      submitting={pending}
+      footerExtra={
+        wizard.step === 2 && (
+          <Typography id={totalId} aria-live="polite" sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
+            Total: {pointsLabel(total)}
+          </Typography>
+        )
+      }
+    >
+      {wizard.step === 1 && (
+        <Stack spacing={2.5}>
+          <NameField value={name} onChange={setName} />
+          <SettingSwitch label="Handwritten" description={HANDWRITTEN_HELP} checked={isHandWritten} onChange={setHandWritten} />
+          <SettingSwitch
+            label="Instant feedback for students"
+            description={INSTANT_FEEDBACK_HELP}
+            checked={provideInstantFeedback}
+            onChange={setInstantFeedback}
+          />
+        </Stack>
+      )}
+
+      {wizard.step === 2 && (
+        <Stack spacing={2}>
+          <SuggestQuestionsPanel onSuggested={onSuggested} />
+          {questions.map((q, i) => (
+            <QuestionEditor key={q.id} question={q} path={[i]} siblingCount={questions.length} actions={actions} />
+          ))}
+          {questions.length === 0 && (
+            <Typography color="text.secondary" sx={{ textAlign: 'center', py: 3 }}>
+              No questions yet. Add one, or generate them from the assignment sheet.
+            </Typography>
+          )}
+          <Box>
+            <Button variant="outlined" startIcon={<AddRounded />} onClick={addQuestion}>
+              Add question
+            </Button>
+          </Box>
+        </Stack>
+      )}
+
+      {wizard.step === 3 && (
+        <Stack spacing={3}>
+          <DetailList
+            items={[
+              { term: 'Name', value: name.trim() },
+              { term: 'Handwritten', value: isHandWritten ? 'Yes' : 'No' },
+              { term: 'Instant feedback', value: provideInstantFeedback ? 'Yes' : 'No' },
+              { term: 'Questions', value: String(countQuestions(apiQuestions)) },
+              { term: 'Total points', value: pointsLabel(total) },
+            ]}
+          />
+          <QuestionTreeView questions={apiQuestions} rubricNames={rubricNames} />
+        </Stack>
+      )}
+
+      <Dialog open={pendingSuggestions !== null} onClose={() => setPendingSuggestions(null)} maxWidth="xs" fullWidth>
+        <DialogTitle>Replace current questions?</DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            The AI suggested {pendingSuggestions?.length ?? 0}{' '}
+            {pendingSuggestions?.length === 1 ? 'question' : 'questions'}. Replace your {questions.length}{' '}
+            {questions.length === 1 ? 'question' : 'questions'} with them, or add them after yours?
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2.5, gap: 1, flexWrap: 'wrap' }}>
+          <Button onClick={() => setPendingSuggestions(null)} autoFocus>
+            Cancel
+          </Button>
+          <Button variant="outlined" onClick={() => pendingSuggestions && applySuggestions(pendingSuggestions, 'append')}>
+            Add after mine
+          </Button>
+          <Button variant="contained" onClick={() => pendingSuggestions && applySuggestions(pendingSuggestions, 'replace')}>
+            Replace
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </WizardShell>
+  );
+}

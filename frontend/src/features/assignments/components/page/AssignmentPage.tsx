@@ -1,0 +1,175 @@
+import ArrowBackRounded from '@mui/icons-material/ArrowBackRounded';
+import BoltRounded from '@mui/icons-material/BoltRounded';
+import DrawOutlined from '@mui/icons-material/DrawOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import InboxOutlined from '@mui/icons-material/InboxOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router';
+import { PageSpinner } from '../../../../components/PageSpinner';
+import { ApiError } from '../../../../lib/api-client';
+import { useDocumentTitle } from '../../../../lib/use-document-title';
+import { useAssignment } from '../../api/get-assignment';
+import type { Assignment, AssignmentType } from '../../api/types';
+import { TYPE_LABELS } from '../../lib/labels';
+import { DetailList } from '../view/DetailList';
+import { DefinitionView } from './DefinitionView';
+import { EditNameDialog } from './EditNameDialog';
+import { Section } from './Section';
+
+const DEFINITION_TITLES: Record<AssignmentType, string> = {
+  grade: 'Questions',
+  feedback: 'Feedback setup',
+  'rubric-feedback': 'Rubric',
+  prompt: 'Prompt',
+};
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+function formatDate(value: string | undefined): string | null {
+  if (!value) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : dateFormat.format(date);
+}
+
+function BackToLibrary() {
+  return (
+    <Link
+      component={RouterLink}
+      to="/library"
+      underline="hover"
+      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, fontWeight: 500, mb: 1.5 }}
+    >
+      <ArrowBackRounded aria-hidden="true" sx={{ fontSize: 18 }} />
+      Library
+    </Link>
+  );
+}
+
+function NotFound() {
+  useDocumentTitle('Assignment not found');
+  return (
+    <Box sx={{ maxWidth: 520, mx: 'auto', textAlign: 'center', py: { xs: 4, sm: 8 } }}>
+      <Typography variant="h1">Assignment not found</Typography>
+      <Typography color="text.secondary" sx={{ mt: 1.5, mb: 3 }}>
+        It may have been deleted, or the link may belong to another team.
+      </Typography>
+      <Button component={RouterLink} to="/library" variant="contained">
+        Back to library
+      </Button>
+    </Box>
+  );
+}
+
+function Submissions({ assignment }: { assignment: Assignment }) {
+  const count = assignment.submissions.length;
+  if (count > 0) {
+    return (
+      <Typography>
+        {count} {count === 1 ? 'submission' : 'submissions'}
+      </Typography>
+    );
+  }
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', textAlign: 'center', gap: 1, py: 2 }}>
+      <Box
+        sx={{ width: 48, height: 48, borderRadius: '50%', display: 'grid', placeItems: 'center', bgcolor: 'rgba(23, 97, 107, 0.08)', color: 'primary.main' }}
+      >
+        <InboxOutlined aria-hidden="true" />
+      </Box>
+      <Typography color="text.secondary">No submissions yet. Uploading arrives soon.</Typography>
+    </Box>
+  );
+}
+
+function AssignmentView({ assignment }: { assignment: Assignment }) {
+  useDocumentTitle(assignment.name);
+  const [editing, setEditing] = useState(false);
+  const created = formatDate(assignment.createdAt);
+
+  return (
+    <>
+      <BackToLibrary />
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', justifyContent: 'space-between', gap: 2, mb: 3 }}>
+        <Box sx={{ minWidth: 0, flex: '1 1 320px' }}>
+          <Typography variant="h1" sx={{ overflowWrap: 'anywhere' }}>
+            {assignment.name}
+          </Typography>
+          <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 1, mt: 1.5 }} aria-label="Assignment type and settings">
+            <Chip label={TYPE_LABELS[assignment.type]} color="primary" size="small" sx={{ fontWeight: 600 }} />
+            {assignment.isHandWritten && <Chip icon={<DrawOutlined />} label="Handwritten" size="small" variant="outlined" />}
+            {assignment.provideInstantFeedback && (
+              <Chip icon={<BoltRounded />} label="Instant feedback" size="small" variant="outlined" />
+            )}
+          </Stack>
+        </Box>
+        <Button variant="outlined" startIcon={<EditOutlined />} onClick={() => setEditing(true)} sx={{ flexShrink: 0 }}>
+          Edit name
+        </Button>
+      </Box>
+
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 3,
+          alignItems: 'start',
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 2fr) minmax(0, 1fr)' },
+        }}
+      >
+        <Section title={DEFINITION_TITLES[assignment.type]}>
+          <DefinitionView assignment={assignment} />
+        </Section>
+        <Stack spacing={3} sx={{ minWidth: 0 }}>
+          <Section title="Details">
+            <DetailList
+              items={[
+                { term: 'Type', value: TYPE_LABELS[assignment.type] },
+                { term: 'Handwritten', value: assignment.isHandWritten ? 'Yes' : 'No' },
+                { term: 'Instant feedback', value: assignment.provideInstantFeedback ? 'On' : 'Off' },
+                ...(created ? [{ term: 'Created', value: created }] : []),
+              ]}
+            />
+          </Section>
+          <Section title="Submissions">
+            <Submissions assignment={assignment} />
+          </Section>
+        </Stack>
+      </Box>
+
+      <EditNameDialog assignment={assignment} open={editing} onClose={() => setEditing(false)} />
+    </>
+  );
+}
+
+/** Route `/assignment/:assignmentId`: an assignment, its definition read-only, and its submissions. */
+export function AssignmentPage() {
+  const { assignmentId = '' } = useParams();
+  const query = useAssignment(assignmentId);
+
+  if (query.isPending) return <PageSpinner label="Loading assignment" />;
+  if (query.isError) {
+    if (query.error instanceof ApiError && query.error.status === 404) return <NotFound />;
+    return (
+      <>
+        <BackToLibrary />
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void query.refetch()}>
+              Try again
+            </Button>
+          }
+        >
+          We couldn&apos;t load this assignment.
+        </Alert>
+      </>
+    );
+  }
+  return <AssignmentView assignment={query.data.assignment} />;
+}

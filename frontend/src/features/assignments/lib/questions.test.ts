@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addSubquestion,
+  canNest,
+  moveAt,
+  newCriterion,
+  newQuestion,
+  questionsProblem,
+  removeAt,
+  toApiQuestions,
+  totalPoints,
+  type QuestionDraft,
+} from './questions';
+
+function question(text: string, points: number[] = [], subquestions: QuestionDraft[] = []): QuestionDraft {
+  return { ...newQuestion(text), criteria: points.map((p) => newCriterion(`worth ${p}`, p)), subquestions };
+}
+
+describe('question tree', () => {
+  it('a new criterion has an empty description and 1 point', () => {
+    expect(newCriterion()).toMatchObject({ description: '', points: '1' });
+  });
+
+  it('totals the points of every criterion at every level', () => {
+    const tree = [question('1', [2, 3], [question('1.1', [1], [question('1.1.1', [4])])]), question('2', [0.5])];
+    expect(totalPoints(tree)).toBe(10.5);
+  });
+
+  it('nests at most three levels', () => {
+    expect(canNest([0])).toBe(true);
+    expect(canNest([0, 0])).toBe(true);
+    expect(canNest([0, 0, 0])).toBe(false);
+    let tree = [question('1')];
+    tree = addSubquestion(tree, [0]);
+    tree = addSubquestion(tree, [0, 0]);
+    expect(addSubquestion(tree, [0, 0, 0])).toBe(tree);
+  });
+
+  it('moves and removes questions among their siblings', () => {
+    const tree = [question('A', [], [question('A1'), question('A2')]), question('B')];
+    const moved = moveAt(tree, [0, 1], -1);
+    expect(moved[0].subquestions.map((q) => q.questionText)).toEqual(['A2', 'A1']);
+    expect(moveAt(tree, [1], 1)).toEqual(tree);
+    expect(removeAt(tree, [0]).map((q) => q.questionText)).toEqual(['B']);
+  });
+
+  it('names the first problem', () => {
+    expect(questionsProblem([])).toBe('Add at least one question to continue.');
+    expect(questionsProblem([question('A', [], [question('')])])).toBe('Question 1.1 needs question text.');
+    const badPoints = question('A');
+    badPoints.criteria = [{ ...newCriterion('Clear'), points: '1001' }];
+    expect(questionsProblem([badPoints])).toBe('Question 1: criterion 1 needs points from 0 to 1000.');
+    expect(questionsProblem([question('A', [1])])).toBeNull();
+  });
+
+  it('converts drafts to the API shape', () => {
+    expect(toApiQuestions([question(' A ', [2], [question('A1')])])).toEqual([
+      {
+        questionText: 'A',
+        context: '',
+        rubricId: null,
+        criteria: [{ description: 'worth 2', points: 2 }],
+        subquestions: [{ questionText: 'A1', context: '', rubricId: null, criteria: [], subquestions: [] }],
+      },
+    ]);
+  });
+});

@@ -1,0 +1,13 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { LIBRARY_QUERY_KEY, rubricKeys } from './keys';
+
+/**
+ * Refetches the lists that show rubrics: the rubric list and the library. Open rubrics are not
+ * refetched: mutations put the server's answer in their cache entry directly.
+ */
+export async function invalidateRubricLists(queryClient: QueryClient): Promise<void> {
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: rubricKeys.list() }),
+    queryClient.invalidateQueries({ queryKey: LIBRARY_QUERY_KEY }),
+  ]);
+}
