@@ -5,6 +5,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"regexp"
@@ -95,6 +96,9 @@ type Config struct {
 	LogLevel string
 	// ShutdownTimeout bounds graceful shutdown.
 	ShutdownTimeout time.Duration
+	// TrustedProxies are the proxies (IPs or CIDRs) whose X-Forwarded-For is
+	// believed; none by default, so a client cannot choose its own address.
+	TrustedProxies []string
 }
 
 // Production reports whether the app runs in production mode.
@@ -220,6 +224,13 @@ func load(lookup func(string) (string, bool)) (Config, error) {
 		OIDCClientID:       r.str("OIDC_CLIENT_ID", ""),
 		OIDCClientSecret:   r.str("OIDC_CLIENT_SECRET", ""),
 		OIDCName:           r.str("OIDC_NAME", "Single sign-on"),
+	}
+	for _, p := range strings.Split(r.str("TRUSTED_PROXIES", ""), ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			_, _, cidrErr := net.ParseCIDR(p)
+			r.check(net.ParseIP(p) != nil || cidrErr == nil, "TRUSTED_PROXIES: %q is not an IP address or CIDR", p)
+			c.TrustedProxies = append(c.TrustedProxies, p)
+		}
 	}
 	for _, e := range strings.Split(r.str("OPERATOR_EMAILS", ""), ",") {
 		if e = strings.ToLower(strings.TrimSpace(e)); e != "" {

@@ -40,6 +40,7 @@ func TestEveryBadValueIsReportedOnItsOwnLine(t *testing.T) {
 		"WORKER_QUEUES":    "ai=64,gpu=1",
 		"S3_ACCESS_KEY_ID": "AKIA",
 		"MIGRATE_ON_START": "yes please",
+		"TRUSTED_PROXIES":  "10.0.0.0/8, proxy.local",
 	}
 	_, err := config.LoadFrom(env)
 	require.Error(t, err)
@@ -54,6 +55,7 @@ func TestEveryBadValueIsReportedOnItsOwnLine(t *testing.T) {
 		`WORKER_QUEUES: "gpu": unknown queue`,
 		"S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither",
 		`MIGRATE_ON_START: "yes please" is not a boolean`,
+		`TRUSTED_PROXIES: "proxy.local" is not an IP address or CIDR`,
 	} {
 		require.Contains(t, err.Error(), want)
 	}

@@ -48,6 +48,10 @@ type Deps struct {
 func NewRouter(d Deps) *gin.Engine {
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
+	if err := r.SetTrustedProxies(d.Config.TrustedProxies); err != nil {
+		d.Log.Error("TRUSTED_PROXIES is not a list of IPs or CIDRs; trusting none", "err", err)
+		_ = r.SetTrustedProxies(nil)
+	}
 	r.ContextWithFallback = true
 	r.HandleMethodNotAllowed = false
 	r.Use(requestContext(d.Log), recoverer(), securityHeaders())
