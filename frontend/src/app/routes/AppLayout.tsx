@@ -1,23 +1,53 @@
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
 import Toolbar from '@mui/material/Toolbar';
-import { Link as RouterLink, Outlet } from 'react-router';
+import { Link as RouterLink, NavLink, Outlet } from 'react-router';
 import { Wordmark } from '../../components/Wordmark';
 import { AccountMenu } from '../../features/auth/components/AccountMenu';
+import { NotificationsBell, usePendingToast } from '../../features/library';
 
-/** Frame for signed-in pages: an app bar (Markwell name, account menu) above the page content. */
+const sections = [
+  { to: '/library', label: 'Library' },
+  { to: '/rubrics', label: 'Rubrics' },
+];
+
+/**
+ * Frame for signed-in pages: an app bar (Markwell name, sections, notifications, account menu)
+ * above the page content. On phones the sections move to a second row.
+ */
 export function AppLayout() {
+  usePendingToast();
   return (
     <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }}>
       <AppBar position="sticky">
         <Container maxWidth="lg">
-          <Toolbar disableGutters sx={{ minHeight: { xs: 56, sm: 64 } }}>
+          <Toolbar disableGutters sx={{ minHeight: { xs: 56, sm: 64 }, flexWrap: 'wrap', columnGap: 2 }}>
             <Link component={RouterLink} to="/library" underline="none" aria-label="Markwell home" sx={{ display: 'inline-flex' }}>
               <Wordmark size={28} />
             </Link>
+            <Box
+              component="nav"
+              aria-label="Sections"
+              sx={{ display: 'flex', gap: 0.5, order: { xs: 3, sm: 0 }, width: { xs: '100%', sm: 'auto' }, pb: { xs: 1, sm: 0 } }}
+            >
+              {sections.map((s) => (
+                <Button
+                  key={s.to}
+                  component={NavLink}
+                  to={s.to}
+                  size="small"
+                  color="inherit"
+                  sx={{ fontWeight: 500, color: 'text.secondary', '&.active': { color: 'primary.main', bgcolor: 'action.selected' } }}
+                >
+                  {s.label}
+                </Button>
+              ))}
+            </Box>
             <Box sx={{ flex: 1 }} />
+            <NotificationsBell />
             <AccountMenu />
           </Toolbar>
         </Container>

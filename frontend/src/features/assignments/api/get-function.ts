@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { assignmentKeys } from './keys';
+import { normalizeQuestions, normalizeRubric } from './normalize';
 import type { AssignmentFunction, AssignmentType } from './types';
 
 /** Fetches an assignment's definition (`POST db/function/get`); 404 when it has none yet. */
@@ -9,8 +10,14 @@ export async function getFunction(
   options: { signal?: AbortSignal } = {},
 ): Promise<AssignmentFunction> {
   const data = await api.post<{ function?: AssignmentFunction }>('/api/v1/db/function/get', input, options);
-  if (!data?.function) throw new Error('The server sent no definition');
-  return data.function;
+  const fn = data?.function;
+  if (!fn) throw new Error('The server sent no definition');
+  return {
+    ...fn,
+    highlights: fn.highlights ?? [],
+    questions: normalizeQuestions(fn.questions),
+    rubric: fn.rubric ? normalizeRubric(fn.rubric) : undefined,
+  };
 }
 
 /** Query options for an assignment's definition; waits until the type is known. */

@@ -2,27 +2,29 @@
 export const HIGHLIGHTER_KEY_MAX = 25;
 
 /**
- * A highlighter's key: its title in camel case without punctuation, at most 25 characters.
- * Accents are dropped ("Ortografía" → "ortografia"), apostrophes join their word ("Teacher's
- * notes" → "teachersNotes") and leading digits are skipped so the key starts with a letter.
- * Returns '' when the title has no letters.
+ * A highlighter's key: its title in camel case without punctuation, at most 25 characters, as
+ * the server derives it. Apostrophes join their word ("Teacher's notes" → "teachersNotes"),
+ * other punctuation separates words, letters of any script count, and leading digits are
+ * skipped so the key starts with a letter. Returns '' when the title has no letters.
  *
  * @example highlighterKey('Grammar & spelling!') // 'grammarSpelling'
  */
 export function highlighterKey(title: string): string {
   const words = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
     .replace(/['’]/g, '')
-    .split(/[^A-Za-z0-9]+/)
+    .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
   const camel = words
     .map((word, i) => {
       const lower = word.toLowerCase();
-      return i === 0 ? lower : lower.charAt(0).toUpperCase() + lower.slice(1);
+      if (i === 0) return lower;
+      const [first = '', ...rest] = Array.from(lower);
+      return first.toUpperCase() + rest.join('');
     })
     .join('')
-    .replace(/^[0-9]+/, '');
-  const key = camel.charAt(0).toLowerCase() + camel.slice(1);
-  return key.slice(0, HIGHLIGHTER_KEY_MAX);
+    .replace(/^\p{N}+/u, '');
+  // Count characters, not UTF-16 units, as the server does.
+  const chars = Array.from(camel);
+  if (chars.length > 0) chars[0] = chars[0].toLowerCase();
+  return chars.slice(0, HIGHLIGHTER_KEY_MAX).join('');
 }
