@@ -81,6 +81,9 @@ test('a teacher invites a colleague, who signs in and shares the team', async ()
     assert.ok(overflow <= 0, `the team page fits a phone (${overflow}px over)`);
     await shot(bea, 'team-390');
 
+    await bea.goto(`${baseURL}/library`);
+    await bea.getByText("Ada Inviter's team · shared with your team").waitFor();
+
     // Ada sees Bea join once the page refreshes its data.
     await ada.reload();
     await ada.getByRole('list', { name: 'Members' }).getByText('Bea Invited').waitFor();

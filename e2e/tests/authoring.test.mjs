@@ -238,7 +238,9 @@ test('each assignment type: wizard, its page, folders, duplicate, delete', async
         await page.goto(`${baseURL}/library`);
         await page.getByRole('button', { name: `Actions for ${victim}` }).click();
         await page.getByRole('menuitem', { name: 'Delete' }).click();
-        await page.getByRole('dialog', { name: `Delete “${victim}”?` }).getByRole('button', { name: 'Delete assignment' }).click();
+        const confirm = page.getByRole('dialog', { name: `Delete “${victim}”?` });
+        await confirm.getByRole('button', { name: 'Delete assignment' }).click();
+        await confirm.waitFor({ state: 'detached' }); // it stays open when the delete fails
         await page.getByRole('button', { name: `Actions for ${victim}` }).waitFor({ state: 'detached' });
       }
       await page.goto(`${baseURL}/assignment/${id}`);

@@ -69,7 +69,7 @@ test('the library page and deep links survive a reload', async () => {
     await page.getByRole('heading', { name: 'Library' }).waitFor();
     await page.reload();
     await page.getByRole('heading', { name: 'Library' }).waitFor();
-    await shot(page, 'library-1280');
+    await shot(page, 'library-empty-1280');
     await page.goto(`${baseURL}/no/such/page`);
     await page.getByText(/not found/i).first().waitFor();
     assert.deepEqual(errors, []);

@@ -215,7 +215,8 @@ func (h *authHandlers) csrfProtect() gin.HandlerFunc {
 				// NextAuth's client reads url from every auth answer.
 				body["url"] = h.signInPage(url.Values{"csrf": {"true"}})
 			}
-			logger(c).Info("request refused: invalid CSRF token", "path", c.Request.URL.Path)
+			logger(c).Info("request refused: invalid CSRF token", "path", c.Request.URL.Path,
+				"had_token", submitted != "", "had_cookie", cookie != "")
 			c.AbortWithStatusJSON(http.StatusForbidden, body)
 			return
 		}

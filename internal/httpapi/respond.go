@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -23,6 +24,9 @@ var statusOf = map[apperr.Code]int{
 	apperr.Internal:     http.StatusInternalServerError,
 }
 
+// statusClientClosed is nginx's 499: the client closed the request.
+const statusClientClosed = 499
+
 // ok writes the spec's success wrapper: {"data": …}.
 func ok(c *gin.Context, data any) {
 	c.JSON(http.StatusOK, gin.H{"data": data})
@@ -31,6 +35,12 @@ func ok(c *gin.Context, data any) {
 // fail writes {"error": {code, message}}, logging internal causes and never
 // showing them.
 func fail(c *gin.Context, err error) {
+	if errors.Is(err, context.Canceled) && c.Request.Context().Err() != nil {
+		// The client went away (a page navigated on); nothing failed.
+		logger(c).Info("request abandoned by the client", "err", err)
+		c.AbortWithStatus(statusClientClosed)
+		return
+	}
 	e := apperr.From(err)
 	status := statusOf[e.Code]
 	if status == 0 {

@@ -58,6 +58,39 @@ describe('api client', () => {
     expect(csrfFetches).toBe(1);
   });
 
+  it('fetches a fresh CSRF token and retries once when the server refuses a stale one', async () => {
+    let tokens = 0;
+    const seen: (string | null)[] = [];
+    server.use(
+      http.get('/api/auth/csrf', () => HttpResponse.json({ csrfToken: `token-${++tokens}` })),
+      http.post('/api/v1/db/rubric/put', ({ request }) => {
+        const sent = request.headers.get('X-CSRF-Token');
+        seen.push(sent);
+        if (sent !== 'token-2') {
+          return HttpResponse.json({ error: { code: 'forbidden', message: 'Invalid CSRF token' } }, { status: 403 });
+        }
+        return HttpResponse.json({ data: { ok: true } });
+      }),
+    );
+
+    await expect(api.post('/api/v1/db/rubric/put', {})).resolves.toEqual({ ok: true });
+    expect(seen).toEqual(['token-1', 'token-2']);
+  });
+
+  it('gives up after one retry when the CSRF token keeps being refused', async () => {
+    let posts = 0;
+    server.use(
+      http.post('/api/v1/db/rubric/put', () => {
+        posts++;
+        return HttpResponse.json({ error: { code: 'forbidden', message: 'Invalid CSRF token' } }, { status: 403 });
+      }),
+    );
+
+    const error = await api.post('/api/v1/db/rubric/put', {}).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 403 });
+    expect(posts).toBe(2);
+  });
+
   it('sends no CSRF header on GET', async () => {
     let token: string | null = 'unset';
     server.use(

@@ -48,6 +48,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Extra request headers (e.g. `X-Auth-Return-Redirect: 1` for session provider posts). */
   headers?: Record<string, string>;
+  /** Set on the one retry after a refused CSRF token; callers leave it unset. */
+  csrfRetried?: boolean;
 }
 
 /** Base URL for every call: the page's own origin. */
@@ -93,6 +95,10 @@ export function getCsrfToken(): Promise<string | null> {
 /** Forgets the cached CSRF token; call it when the session changes (sign-in, sign-out). */
 export function clearCsrfToken(): void {
   csrfToken = null;
+}
+
+function isCsrfRefusal(body: unknown): boolean {
+  return isObject(body) && isObject(body.error) && body.error.message === 'Invalid CSRF token';
 }
 
 async function readJson(res: Response): Promise<unknown> {
@@ -154,6 +160,12 @@ async function request<T>(
   }
 
   const parsed = await readJson(res);
+  if (res.status === 403 && method !== 'GET' && !options.csrfRetried && isCsrfRefusal(parsed)) {
+    // The token went stale (the cookie changed, e.g. after signing in again in another tab):
+    // fetch a fresh one and try once more.
+    clearCsrfToken();
+    return request<T>(method, path, body, { ...options, csrfRetried: true }, shape);
+  }
   if (!res.ok) throw new ApiError(res.status, isObject(parsed) ? parsed : {});
   if (!shape.unwrap) return parsed as T;
   return (isObject(parsed) ? parsed.data : undefined) as T;

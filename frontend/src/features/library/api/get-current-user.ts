@@ -10,7 +10,7 @@ import { CURRENT_USER_QUERY_KEY } from './keys';
 /** The part of the user the library reads. */
 export interface CurrentUser {
   _id: string;
-  team: { _id: string };
+  team: { _id: string; name: string };
 }
 
 /** Fetches the signed-in user with their team. */

@@ -9,13 +9,16 @@ import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ASSIGNMENT_TYPE_META, ASSIGNMENT_TYPES, newAssignmentPath } from '../assignment-types';
+import { currentUserQueryOptions } from '../api/get-current-user';
 import { KindIcon } from './KindIcon';
 
 /** The library's title and its actions: New folder, New rubric, New assignment (a menu of types). */
 export function LibraryHeader({ onNewFolder }: { onNewFolder: () => void }) {
+  const teamName = useQuery(currentUserQueryOptions()).data?.team.name;
   return (
     <Box
       sx={{
@@ -30,7 +33,7 @@ export function LibraryHeader({ onNewFolder }: { onNewFolder: () => void }) {
       <Box sx={{ minWidth: 0 }}>
         <Typography variant="h1">Library</Typography>
         <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-          Your team&apos;s assignments, rubrics and folders.
+          {teamName ? `${teamName} · shared with your team` : 'Your team\u2019s assignments, rubrics and folders.'}
         </Typography>
       </Box>
       <Box
