@@ -122,6 +122,10 @@ async function createThroughWizard(page, type, name) {
     await page.getByRole('dialog', { name: 'Choose a colour' }).getByRole('button', { name: 'teal-500' }).click();
     await second.getByRole('button', { name: 'Colour teal-500' }).waitFor();
     await fullShot(page, shotName(3));
+    await page.setViewportSize({ width: 390, height: 844 });
+    await noOverflow(page, 'feedback wizard on a phone');
+    await fullShot(page, `${shotName(3)}-390`);
+    await page.setViewportSize({ width: 1280, height: 800 });
   } else if (type === 'grade') {
     await page.getByRole('switch', { name: 'Instant feedback for students' }).check();
     await next.click();
@@ -290,5 +294,46 @@ test('a shared rubric is copied by a colleague of another team', async () => {
   } finally {
     await ada.ctx.close();
     await bea.ctx.close();
+  }
+});
+
+test('AI assist drafts questions from an assignment sheet and suggests criteria (demo model)', async () => {
+  const { ctx, page } = await teacher('Ava Assist', 'ava.assist@school.test');
+  try {
+    await page.goto(`${baseURL}/assignments/new/grade`);
+    await page.getByRole('textbox', { name: 'Assignment name' }).fill('Plant biology homework');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Step 2 of 3').waitFor();
+    await page.getByRole('button', { name: 'Generate questions from assignment sheet' }).click();
+    await page
+      .getByRole('textbox', { name: 'Assignment text' })
+      .fill('Homework sheet\n1. What is osmosis?\n2. Explain why leaves change colour in autumn.\n3. Name two parts of a flower.');
+    await page.getByRole('button', { name: 'Generate questions', exact: true }).click();
+    const replace = page.getByRole('dialog', { name: 'Replace current questions?' });
+    if (await replace.isVisible().catch(() => false)) await replace.getByRole('button', { name: 'Replace' }).click();
+    for (const [n, text] of [
+      ['1', /osmosis/],
+      ['2', /leaves change colour/],
+      ['3', /parts of a flower/],
+    ]) {
+      const q = page.getByRole('region', { name: `Question ${n}`, exact: true });
+      await q.waitFor();
+      assert.match(await q.getByRole('textbox', { name: 'Question text' }).first().inputValue(), text);
+    }
+    assert.ok((await page.getByRole('group', { name: /^Criterion \d+ of question 1$/ }).count()) >= 1, 'generated questions come with criteria');
+
+    // A question of the teacher's own gets criteria suggested.
+    await page.getByRole('button', { name: 'Add question', exact: true }).click();
+    const q4 = page.getByRole('region', { name: 'Question 4', exact: true });
+    await q4.getByRole('textbox', { name: 'Question text' }).first().fill('Describe how roots take up water.');
+    await page.getByRole('button', { name: 'Suggest criteria for question 4', exact: true }).click();
+    await page.getByRole('group', { name: 'Criterion 1 of question 4', exact: true }).waitFor();
+    assert.match(
+      await page.getByRole('group', { name: 'Criterion 1 of question 4', exact: true }).getByRole('textbox', { name: 'Criterion' }).inputValue(),
+      /\S/,
+    );
+    await fullShot(page, 'wizard-grade-ai-assist');
+  } finally {
+    await ctx.close();
   }
 });

@@ -80,9 +80,14 @@ describe('grade wizard', { timeout: 60_000 }, () => {
     expect(screen.getByText('Total: 6 points')).toBeInTheDocument();
     expect(api.calls.at(-1)?.body).toEqual({ question: 'Explain the causes of WW1.', context: 'Alliances, militarism.' });
 
+    // Asking again brings the same suggestions: nothing is added twice.
+    await user.click(screen.getByRole('button', { name: 'Suggest criteria for question 1' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('No new criteria to suggest for this question.');
+    expect(screen.queryByRole('group', { name: 'Criterion 4 of question 1' })).not.toBeInTheDocument();
+
     fail = true;
     await user.click(screen.getByRole('button', { name: 'Suggest criteria for question 1' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to generate criteria.');
+    await screen.findByText('Failed to generate criteria.');
     expect(screen.queryByRole('group', { name: 'Criterion 4 of question 1' })).not.toBeInTheDocument();
   });
 

@@ -103,11 +103,17 @@ export function GradeWizard() {
       setSuggestingId(question.id);
       try {
         const criteria = await suggestCriteria({ question: question.questionText.trim(), context: question.context.trim() });
-        if (criteria.length === 0) {
-          showToast({ type: 'warning', message: 'The AI suggested no criteria for this question.' });
+        // Suggestions the question already has (same wording) are not added twice.
+        const have = new Set(question.criteria.map((c) => c.description.trim().toLowerCase()));
+        const fresh = criteria.filter((c) => !have.has(c.description.trim().toLowerCase()));
+        if (fresh.length === 0) {
+          showToast({
+            type: 'warning',
+            message: criteria.length === 0 ? 'The AI suggested no criteria for this question.' : 'No new criteria to suggest for this question.',
+          });
           return;
         }
-        setQuestions((qs) => updateById(qs, question.id, (q) => ({ ...q, criteria: [...q.criteria, ...criterionDrafts(criteria)] })));
+        setQuestions((qs) => updateById(qs, question.id, (q) => ({ ...q, criteria: [...q.criteria, ...criterionDrafts(fresh)] })));
       } catch (error) {
         showToast({ type: 'error', message: errorMessage(error, SUGGEST_CRITERIA_FAILED) });
       } finally {
