@@ -67,6 +67,7 @@ test('the library page and deep links survive a reload', async () => {
     await page.goto(`${baseURL}/`);
     await page.waitForURL(/\/library$/);
     await page.getByRole('heading', { name: 'Library' }).waitFor();
+    await page.getByText("AI suggestions and results come from Markwell's built-in demo model").waitFor();
     await page.reload();
     await page.getByRole('heading', { name: 'Library' }).waitFor();
     await shot(page, 'library-empty-1280');

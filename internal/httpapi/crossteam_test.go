@@ -109,6 +109,7 @@ func TestOtherTeamsIDsAreNotFoundOnEveryRoute(t *testing.T) {
 		"POST /api/v1/s3-public-asset-upload":      "public/ holds no team data",
 		"POST /api/v1/s3-pub-upload":               "students upload to any assignment by its link",
 		"POST /api/v1/db/team/accept-invite":       "takes a secret token, not an id",
+		"GET /api/v1/app-config":                   "the deployment's settings, no team data",
 		"POST /api/v1/ai-assist/suggest-criteria":  "takes text only",
 		"POST /api/v1/ai-assist/suggest-questions": "takes text only",
 	}

@@ -84,6 +84,7 @@ func NewRouter(d Deps) *gin.Engine {
 	fh := &fileHandlers{svc: d.Files}
 	v1.POST("/s3-upload", requireUser(), fh.upload(files.Teacher))
 	v1.POST("/s3-pub-upload", fh.upload(files.Student))
+	v1.GET("/app-config", appConfig(d.Config))
 	v1.POST("/s3-public-asset-upload", requireUser(), fh.upload(files.PublicAsset))
 	v1.POST("/getSignedURL", requireUser(), handle(fh.signedURL))
 	signedInRoutes(v1.Group("", requireUser()), d.Services)
@@ -132,5 +133,13 @@ func securityHeaders() gin.HandlerFunc {
 		h.Set("Referrer-Policy", "same-origin")
 		h.Set("X-Frame-Options", "DENY")
 		c.Next()
+	}
+}
+
+// appConfig tells the browser what it shows about this deployment: whether
+// AI results come from the demo model.
+func appConfig(cfg config.Config) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		ok(c, gin.H{"demoModel": cfg.DemoModel})
 	}
 }

@@ -384,3 +384,13 @@ func TestSPAFallbackAndAPINotFound(t *testing.T) {
 	require.Equal(t, 404, r.StatusCode)
 	require.Equal(t, "not_found", body["error"].(map[string]any)["code"])
 }
+
+func TestAppConfigSaysWhenTheDemoModelAnswers(t *testing.T) {
+	t.Parallel()
+	for _, demo := range []bool{true, false} {
+		b := setup(t, func(c *config.Config) { c.DemoModel = demo })
+		res, body := b.do(t, "GET", "/api/v1/app-config", nil)
+		require.Equal(t, 200, res.StatusCode)
+		require.Equal(t, map[string]any{"demoModel": demo}, body["data"])
+	}
+}

@@ -59,4 +59,5 @@ export const handlers = [
   http.get('/api/v1/db/user/get', () => HttpResponse.json({ data: { user: TEST_USER } })),
   http.get('/api/v1/db/team/members', () => HttpResponse.json({ data: TEST_MEMBERS })),
   http.get('/api/v1/db/notification/list', () => HttpResponse.json({ data: { notifications: [] } })),
+  http.get('/api/v1/app-config', () => HttpResponse.json({ data: { demoModel: false } })),
 ];

@@ -7,6 +7,7 @@ import Toolbar from '@mui/material/Toolbar';
 import { Link as RouterLink, NavLink, Outlet } from 'react-router';
 import { Wordmark } from '../../components/Wordmark';
 import { AccountMenu } from '../../features/auth/components/AccountMenu';
+import { DemoModelBanner } from '../../features/app-config';
 import { NotificationsBell, usePendingToast } from '../../features/library';
 
 const sections = [
@@ -51,6 +52,7 @@ export function AppLayout() {
             <AccountMenu />
           </Toolbar>
         </Container>
+        <DemoModelBanner />
       </AppBar>
       <Container component="main" maxWidth="lg" sx={{ flex: 1, py: { xs: 3, sm: 5 } }}>
         <Outlet />

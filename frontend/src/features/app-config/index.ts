@@ -1,0 +1,2 @@
+/** Deployment settings the browser shows, such as the demo model banner. */
+export { DemoModelBanner } from './components/DemoModelBanner';
