@@ -1,10 +1,11 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { api } from './api-client';
 
 /**
  * The signed-in teacher with their team (`GET /api/v1/db/user/get`). It lives in lib rather than
- * a feature because several features show it (the library's team name, the team page's owner
- * check) and features do not import each other.
+ * a feature because several features read it (the library's team name, the team page's owner
+ * check, the team id that team operations carry) and features do not import each other. They all
+ * share the one `['user']` cache entry, so it is fetched once.
  */
 
 /** A folder in the team library: a name and the ids of the assignments it holds. */
@@ -54,4 +55,10 @@ export function currentUserQueryOptions() {
 /** The signed-in user and their team. */
 export function useCurrentUser() {
   return useQuery(currentUserQueryOptions());
+}
+
+/** The current team's id, from the cache or fetched on demand (team operations carry it). */
+export async function fetchTeamId(queryClient: QueryClient): Promise<string> {
+  const user = await queryClient.ensureQueryData(currentUserQueryOptions());
+  return user.team._id;
 }

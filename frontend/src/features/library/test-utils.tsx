@@ -1,12 +1,7 @@
-import { ThemeProvider } from '@mui/material/styles';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import type { ReactNode } from 'react';
-import { createMemoryRouter, Outlet, RouterProvider, useLocation } from 'react-router';
-import { theme } from '../../app/theme';
-import { ToastProvider } from '../../components/toast';
-import { createQueryClient } from '../../lib/query-client';
+import { useLocation } from 'react-router';
+import { renderRoutes } from '../../testing/render-routes';
 import { server } from '../../testing/server';
 import { LibraryPage } from './components/LibraryPage';
 import type { Folder, Library, LibraryAssignment, LibraryRubric, ShareNotification } from './types';
@@ -20,30 +15,13 @@ function OtherPage() {
 
 /** Renders `ui` (default: the library page at /library) with the toast, a router and a fresh cache. */
 export function renderLibrary(ui: ReactNode = <LibraryPage />, path = '/library') {
-  const router = createMemoryRouter(
+  return renderRoutes(
     [
-      {
-        element: (
-          <ToastProvider>
-            <Outlet />
-          </ToastProvider>
-        ),
-        children: [
-          { path: '/library', element: ui },
-          { path: '*', element: <OtherPage /> },
-        ],
-      },
+      { path: '/library', element: ui },
+      { path: '*', element: <OtherPage /> },
     ],
     { initialEntries: [path] },
   );
-  const result = render(
-    <QueryClientProvider client={createQueryClient()}>
-      <ThemeProvider theme={theme}>
-        <RouterProvider router={router} />
-      </ThemeProvider>
-    </QueryClientProvider>,
-  );
-  return { ...result, router };
 }
 
 /** An assignment with sensible defaults. */

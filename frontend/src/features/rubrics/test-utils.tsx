@@ -1,10 +1,5 @@
-import { ThemeProvider } from '@mui/material/styles';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
-import { createMemoryRouter, Outlet, RouterProvider, useParams } from 'react-router';
-import { theme } from '../../app/theme';
-import { ToastProvider } from '../../components/toast';
-import { createQueryClient } from '../../lib/query-client';
+import { useParams } from 'react-router';
+import { renderRoutes } from '../../testing/render-routes';
 import { RubricEditorPage } from './components/RubricEditorPage';
 import { RubricsPage } from './components/RubricsPage';
 
@@ -18,31 +13,14 @@ function ParamsStub() {
 
 /** Renders the rubric routes at `path` with the toast and a fresh cache; returns the router too. */
 export function renderRubricRoutes(path: string) {
-  const router = createMemoryRouter(
+  return renderRoutes(
     [
-      {
-        element: (
-          <ToastProvider>
-            <Outlet />
-          </ToastProvider>
-        ),
-        children: [
-          { path: '/rubrics', element: <RubricsPage /> },
-          { path: '/rubrics/new', element: <RubricEditorPage /> },
-          { path: '/rubrics/:rubricId', element: <RubricEditorPage /> },
-          { path: '/library', element: <LibraryStub /> },
-          { path: '*', element: <ParamsStub /> },
-        ],
-      },
+      { path: '/rubrics', element: <RubricsPage /> },
+      { path: '/rubrics/new', element: <RubricEditorPage /> },
+      { path: '/rubrics/:rubricId', element: <RubricEditorPage /> },
+      { path: '/library', element: <LibraryStub /> },
+      { path: '*', element: <ParamsStub /> },
     ],
     { initialEntries: [path] },
   );
-  const result = render(
-    <QueryClientProvider client={createQueryClient()}>
-      <ThemeProvider theme={theme}>
-        <RouterProvider router={router} />
-      </ThemeProvider>
-    </QueryClientProvider>,
-  );
-  return { ...result, router };
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { fetchTeamId } from './get-current-user';
+import { fetchTeamId } from '../../../lib/current-user';
 import { invalidateLibrary } from './invalidate';
 
 /** Deletes an assignment with its submissions and results (`POST /api/v1/db/team/delete-assignment`). */

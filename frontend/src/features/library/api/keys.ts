@@ -8,6 +8,3 @@ export const libraryKeys = {
 
 /** The rubric screens' cache key (features/rubrics): refreshed when a rubric is deleted or copied. */
 export const RUBRICS_QUERY_KEY = ['rubrics'] as const;
-
-/** The current user's cache key, shared app-wide; its team summary lists folders and items. */
-export const CURRENT_USER_QUERY_KEY = ['user'] as const;

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { fetchTeamId } from '../../../lib/current-user';
 import type { Folder, Library } from '../types';
-import { fetchTeamId } from './get-current-user';
 import { invalidateLibrary } from './invalidate';
 import { libraryKeys } from './keys';
 

@@ -8,57 +8,45 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { PageHeader } from '../../../components/PageHeader';
+import { useCurrentUser } from '../../../lib/current-user';
 import { ASSIGNMENT_TYPE_META, ASSIGNMENT_TYPES, newAssignmentPath } from '../assignment-types';
-import { currentUserQueryOptions } from '../api/get-current-user';
 import { KindIcon } from './KindIcon';
 
 /** The library's title and its actions: New folder, New rubric, New assignment (a menu of types). */
 export function LibraryHeader({ onNewFolder }: { onNewFolder: () => void }) {
-  const teamName = useQuery(currentUserQueryOptions()).data?.team.name;
+  const teamName = useCurrentUser().data?.team.name;
   return (
-    <Box
-      sx={{
-        display: 'flex',
-        flexWrap: 'wrap',
-        alignItems: 'flex-end',
-        justifyContent: 'space-between',
-        gap: 2,
-        mb: 3,
-      }}
-    >
-      <Box sx={{ minWidth: 0 }}>
-        <Typography variant="h1">Library</Typography>
-        <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-          {teamName ? `${teamName} · shared with your team` : 'Your team\u2019s assignments, rubrics and folders.'}
-        </Typography>
-      </Box>
-      <Box
-        sx={{
-          display: 'grid',
-          gridTemplateColumns: { xs: '1fr 1fr', sm: 'repeat(3, auto)' },
-          gap: 1,
-          width: { xs: '100%', sm: 'auto' },
-        }}
-      >
-        <Button variant="outlined" startIcon={<CreateNewFolderOutlined />} onClick={onNewFolder} sx={{ order: { xs: 2, sm: 0 }, bgcolor: 'background.paper' }}>
-          New folder
-        </Button>
-        <Button
-          component={RouterLink}
-          to="/rubrics/new"
-          variant="outlined"
-          startIcon={<TableChartOutlined />}
-          sx={{ order: { xs: 1, sm: 0 }, bgcolor: 'background.paper' }}
+    <PageHeader
+      title="Library"
+      subtitle={teamName ? `${teamName} · shared with your team` : 'Your team\u2019s assignments, rubrics and folders.'}
+      actions={
+        <Box
+          sx={{
+            display: 'grid',
+            gridTemplateColumns: { xs: '1fr 1fr', sm: 'repeat(3, auto)' },
+            gap: 1,
+            width: { xs: '100%', sm: 'auto' },
+          }}
         >
-          New rubric
-        </Button>
-        <NewAssignmentButton />
-      </Box>
-    </Box>
+          <Button variant="outlined" startIcon={<CreateNewFolderOutlined />} onClick={onNewFolder} sx={{ order: { xs: 2, sm: 0 }, bgcolor: 'background.paper' }}>
+            New folder
+          </Button>
+          <Button
+            component={RouterLink}
+            to="/rubrics/new"
+            variant="outlined"
+            startIcon={<TableChartOutlined />}
+            sx={{ order: { xs: 1, sm: 0 }, bgcolor: 'background.paper' }}
+          >
+            New rubric
+          </Button>
+          <NewAssignmentButton />
+        </Box>
+      }
+    />
   );
 }
 

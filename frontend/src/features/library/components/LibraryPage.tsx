@@ -12,16 +12,21 @@ import Typography from '@mui/material/Typography';
 import { useCallback, useMemo, useState, type DragEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { EmptyState } from '../../../components/EmptyState';
+import { LoadError } from '../../../components/LoadError';
+import { ShareDialog } from '../../../components/ShareDialog';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
+import { formatDate } from '../../../lib/format-date';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useDeleteAssignment } from '../api/delete-assignment';
 import { useDeleteRubric } from '../api/delete-rubric';
 import { useDuplicateAssignment } from '../api/duplicate-assignment';
 import { useLibrary } from '../api/get-library';
+import { useShareItem } from '../api/share-item';
 import { useUpdateFolders } from '../api/update-folders';
 import { assignmentTypeMeta, RUBRIC_META } from '../assignment-types';
-import { formatDate, plural } from '../format';
+import { plural } from '../format';
 import { buildLibraryView, folderOfAssignments, foldersAfterDelete, foldersAfterMove, type TypeFilter } from '../library-view';
 import { usePendingToast } from '../pending-toast';
 import type { Folder, Library, LibraryAssignment, LibraryRubric } from '../types';
@@ -30,10 +35,8 @@ import { ASSIGNMENT_DRAG_TYPE, ItemRow, RowList } from './ItemRow';
 import type { ItemAction } from './ItemActionsMenu';
 import { LibraryFilters } from './LibraryFilters';
 import { LibraryHeader } from './LibraryHeader';
-import { LoadError } from './LoadError';
 import { MoveAssignmentDialog } from './MoveAssignmentDialog';
 import { NewFolderDialog } from './NewFolderDialog';
-import { ShareDialog } from './ShareDialog';
 
 /** The dialog on screen, if any. */
 type OpenDialog =
@@ -113,6 +116,7 @@ function LibraryContent({ library, dialog, setDialog, closeDialog }: LibraryCont
   const deleteAssignment = useDeleteAssignment();
   const deleteRubric = useDeleteRubric();
   const duplicate = useDuplicateAssignment();
+  const share = useShareItem();
 
   const view = useMemo(() => buildLibraryView(library, search, type), [library, search, type]);
   const folderOf = useMemo(() => folderOfAssignments(library.folders), [library.folders]);
@@ -369,7 +373,14 @@ function LibraryContent({ library, dialog, setDialog, closeDialog }: LibraryCont
           onClose={closeDialog}
         />
       )}
-      {dialog?.kind === 'share' && <ShareDialog kind={dialog.item.kind} id={dialog.item.id} name={dialog.item.name} onClose={closeDialog} />}
+      {dialog?.kind === 'share' && (
+        <ShareDialog
+          name={dialog.item.name}
+          noun={dialog.item.kind}
+          onShare={(email) => share.mutateAsync({ kind: dialog.item.kind, id: dialog.item.id, email })}
+          onClose={closeDialog}
+        />
+      )}
       {dialog?.kind === 'deleteAssignment' && (
         <ConfirmDialog
           open
@@ -450,39 +461,12 @@ function Section({ title, count, children }: { title: string; count: number; chi
 
 function EmptyLibrary() {
   return (
-    <Paper
-      variant="outlined"
-      sx={{
-        display: 'flex',
-        flexDirection: 'column',
-        alignItems: 'center',
-        textAlign: 'center',
-        gap: 1.5,
-        px: { xs: 3, sm: 6 },
-        py: { xs: 6, sm: 8 },
-        borderRadius: '12px',
-      }}
-    >
-      <Box
-        aria-hidden="true"
-        sx={{
-          width: 56,
-          height: 56,
-          borderRadius: '50%',
-          display: 'grid',
-          placeItems: 'center',
-          bgcolor: 'rgba(23, 97, 107, 0.08)',
-          color: 'primary.main',
-          mb: 0.5,
-        }}
-      >
-        <LibraryBooksOutlined />
-      </Box>
+    <EmptyState icon={<LibraryBooksOutlined />} gap={1.5}>
       <Typography sx={{ maxWidth: 420, fontWeight: 600 }}>Your team&apos;s assignments and rubrics will appear here.</Typography>
       <Typography color="text.secondary" sx={{ maxWidth: 440 }}>
         Start with New assignment, or build a rubric to grade against.
       </Typography>
-    </Paper>
+    </EmptyState>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { fetchTeamId } from './get-current-user';
+import { fetchTeamId } from '../../../lib/current-user';
 import { invalidateRubricLists } from './invalidate';
 import { rubricKeys } from './keys';
 

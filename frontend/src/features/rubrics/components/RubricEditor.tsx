@@ -10,11 +10,13 @@ import Typography from '@mui/material/Typography';
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState, type FormEvent } from 'react';
 import { Link as RouterLink, useBlocker, useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { ShareDialog } from '../../../components/ShareDialog';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useCreateRubric } from '../api/create-rubric';
 import { useDeleteRubric } from '../api/delete-rubric';
+import { useShareRubric } from '../api/share-rubric';
 import { useUpdateRubric } from '../api/update-rubric';
 import {
   DEFAULT_RUBRIC_NAME,
@@ -28,7 +30,6 @@ import {
 } from '../rubric-draft';
 import type { Rubric } from '../types';
 import { controlId, CriterionCard } from './CriterionCard';
-import { ShareRubricDialog } from './ShareRubricDialog';
 
 /** Props for {@link RubricEditor}. */
 export interface RubricEditorProps {
@@ -125,6 +126,7 @@ export function RubricEditor({ rubric }: RubricEditorProps) {
   const create = useCreateRubric();
   const update = useUpdateRubric();
   const remove = useDeleteRubric();
+  const share = useShareRubric();
   const saving = create.isPending || update.isPending;
 
   useDocumentTitle(rubric ? `Edit ${rubric.name}` : 'New rubric');
@@ -300,7 +302,13 @@ export function RubricEditor({ rubric }: RubricEditorProps) {
 
       {rubric && (
         <>
-          <ShareRubricDialog open={shareOpen} rubricId={rubric._id} rubricName={rubric.name} onClose={() => setShareOpen(false)} />
+          <ShareDialog
+            open={shareOpen}
+            name={rubric.name}
+            noun="rubric"
+            onShare={(email) => share.mutateAsync({ rubricId: rubric._id, email })}
+            onClose={() => setShareOpen(false)}
+          />
           <ConfirmDialog
             open={deleteOpen}
             title={`Delete “${rubric.name}”?`}

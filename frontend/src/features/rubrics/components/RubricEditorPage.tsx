@@ -4,10 +4,10 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useParams } from 'react-router';
+import { LoadError } from '../../../components/LoadError';
 import { ApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useRubric } from '../api/get-rubric';
-import { LoadError } from './LoadError';
 import { RubricEditor } from './RubricEditor';
 
 /** `/rubrics/new` and `/rubrics/:rubricId`: the editor for a new or a saved rubric. */

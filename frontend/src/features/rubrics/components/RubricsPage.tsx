@@ -7,11 +7,14 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
+import { EmptyState } from '../../../components/EmptyState';
+import { LoadError } from '../../../components/LoadError';
+import { PageHeader } from '../../../components/PageHeader';
+import { formatDate } from '../../../lib/format-date';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useRubricList } from '../api/list-rubrics';
-import { criteriaCount, formatDate } from '../format';
+import { criteriaCount } from '../format';
 import type { Rubric } from '../types';
-import { LoadError } from './LoadError';
 
 /** Desktop columns: name, criteria count, last updated, chevron. */
 const COLUMNS = { xs: '1fr auto', sm: 'minmax(0, 1fr) 120px 140px 24px' };
@@ -23,26 +26,15 @@ export function RubricsPage() {
 
   return (
     <>
-      <Box
-        sx={{
-          display: 'flex',
-          flexWrap: 'wrap',
-          alignItems: 'flex-end',
-          justifyContent: 'space-between',
-          gap: 2,
-          mb: 3,
-        }}
-      >
-        <Box sx={{ minWidth: 0 }}>
-          <Typography variant="h1">Rubrics</Typography>
-          <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-            Describe what good work looks like, criterion by criterion.
-          </Typography>
-        </Box>
-        <Button component={RouterLink} to="/rubrics/new" variant="contained" startIcon={<AddRounded />}>
-          New rubric
-        </Button>
-      </Box>
+      <PageHeader
+        title="Rubrics"
+        subtitle="Describe what good work looks like, criterion by criterion."
+        actions={
+          <Button component={RouterLink} to="/rubrics/new" variant="contained" startIcon={<AddRounded />}>
+            New rubric
+          </Button>
+        }
+      />
 
       {rubrics.isPending && <RubricListSkeleton />}
       {rubrics.isError && (
@@ -150,33 +142,7 @@ function RubricRow({ rubric }: { rubric: Rubric }) {
 
 function EmptyRubrics() {
   return (
-    <Paper
-      variant="outlined"
-      sx={{
-        display: 'flex',
-        flexDirection: 'column',
-        alignItems: 'center',
-        textAlign: 'center',
-        gap: 2,
-        px: { xs: 3, sm: 6 },
-        py: { xs: 6, sm: 8 },
-        borderRadius: '12px',
-      }}
-    >
-      <Box
-        aria-hidden="true"
-        sx={{
-          width: 56,
-          height: 56,
-          borderRadius: '50%',
-          display: 'grid',
-          placeItems: 'center',
-          bgcolor: 'rgba(23, 97, 107, 0.08)',
-          color: 'primary.main',
-        }}
-      >
-        <TableChartOutlined />
-      </Box>
+    <EmptyState icon={<TableChartOutlined />}>
       <Typography variant="h2" sx={{ fontSize: '1.25rem' }}>
         No rubrics yet
       </Typography>
@@ -187,7 +153,7 @@ function EmptyRubrics() {
       <Button component={RouterLink} to="/rubrics/new" variant="outlined" startIcon={<AddRounded />}>
         Create your first rubric
       </Button>
-    </Paper>
+    </EmptyState>
   );
 }
 

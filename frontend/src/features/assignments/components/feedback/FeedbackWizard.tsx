@@ -1,8 +1,7 @@
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useDocumentTitle } from '../../../../lib/use-document-title';
-import { useCreateAssignmentWithDefinition } from '../../hooks/use-create-assignment';
-import { reachableStep, useWizardStep } from '../../hooks/use-wizard-step';
+import { useCreationWizard } from '../../hooks/use-creation-wizard';
 import { defaultHighlighters, highlightersProblem, toApiHighlighters, type HighlighterDraft } from '../../lib/highlighters';
 import { LeavingSpinner } from '../wizard/LeavingSpinner';
 import { NameField, nameProblem } from '../wizard/NameField';
@@ -39,15 +38,13 @@ export function FeedbackWizard() {
     context.trim() === '' ? 'Describe what the students were asked to continue.' : null,
     highlightersProblem(highlighters),
   ];
-  const wizard = useWizardStep(STEPS.length, reachableStep(problems));
-  const { create, pending } = useCreateAssignmentWithDefinition();
+  const wizard = useCreationWizard(STEPS, problems);
 
-  async function finish() {
-    const id = await create(
+  function finish() {
+    return wizard.finish(
       { name: name.trim(), type: 'feedback', isHandWritten: false, provideInstantFeedback: false },
       { highlights: toApiHighlighters(highlighters), context: context.trim() },
     );
-    if (id) wizard.leave(`/assignment/${id}`);
   }
 
   if (wizard.leaving) return <LeavingSpinner />;
@@ -55,13 +52,8 @@ export function FeedbackWizard() {
   return (
     <WizardShell
       title="New feedback assignment"
-      steps={STEPS}
-      step={wizard.step}
-      problem={problems[wizard.step - 1]}
-      onBack={wizard.back}
-      onNext={wizard.next}
+      {...wizard.shell}
       onFinish={() => void finish()}
-      submitting={pending}
     >
       {wizard.step === 1 && <NameField value={name} onChange={setName} />}
       {wizard.step === 2 && (

@@ -15,8 +15,7 @@ import { useDocumentTitle } from '../../../../lib/use-document-title';
 import { useRubricList } from '../../api/list-rubrics';
 import { useSuggestCriteria } from '../../api/suggest-criteria';
 import type { SuggestedQuestion } from '../../api/suggest-questions';
-import { useCreateAssignmentWithDefinition } from '../../hooks/use-create-assignment';
-import { reachableStep, useWizardStep } from '../../hooks/use-wizard-step';
+import { useCreationWizard } from '../../hooks/use-creation-wizard';
 import { pointsLabel } from '../../lib/labels';
 import {
   addSubquestion,
@@ -90,8 +89,7 @@ export function GradeWizard() {
   const { mutateAsync: suggestCriteria } = useSuggestCriteria();
 
   const problems = [nameProblem(name), questionsProblem(questions), null];
-  const wizard = useWizardStep(STEPS.length, reachableStep(problems));
-  const { create, pending } = useCreateAssignmentWithDefinition();
+  const wizard = useCreationWizard(STEPS, problems);
   const total = totalPoints(questions);
 
   const onSuggestCriteria = useCallback(
@@ -168,12 +166,11 @@ export function GradeWizard() {
     setQuestions((qs) => [...qs, added]);
   }
 
-  async function finish() {
-    const id = await create(
+  function finish() {
+    return wizard.finish(
       { name: name.trim(), type: 'grade', isHandWritten, provideInstantFeedback },
       { questions: toApiQuestions(questions) },
     );
-    if (id) wizard.leave(`/assignment/${id}`);
   }
 
   if (wizard.leaving) return <LeavingSpinner />;
@@ -183,13 +180,8 @@ export function GradeWizard() {
   return (
     <WizardShell
       title="New grade assignment"
-      steps={STEPS}
-      step={wizard.step}
-      problem={problems[wizard.step - 1]}
-      onBack={wizard.back}
-      onNext={wizard.next}
+      {...wizard.shell}
       onFinish={() => void finish()}
-      submitting={pending}
       footerExtra={
         wizard.step === 2 && (
           <Typography id={totalId} aria-live="polite" sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>

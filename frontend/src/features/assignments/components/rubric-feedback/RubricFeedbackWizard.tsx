@@ -2,8 +2,7 @@ import Stack from '@mui/material/Stack';
 import { useState } from 'react';
 import { useDocumentTitle } from '../../../../lib/use-document-title';
 import { useRubricList } from '../../api/list-rubrics';
-import { useCreateAssignmentWithDefinition } from '../../hooks/use-create-assignment';
-import { reachableStep, useWizardStep } from '../../hooks/use-wizard-step';
+import { useCreationWizard } from '../../hooks/use-creation-wizard';
 import { DetailList } from '../view/DetailList';
 import { RubricTable } from '../view/RubricTable';
 import { LeavingSpinner } from '../wizard/LeavingSpinner';
@@ -40,16 +39,14 @@ export function RubricFeedbackWizard() {
   const selected = rubrics.data?.find((r) => r._id === rubricId);
 
   const problems = [nameProblem(name), selected ? null : 'Choose a rubric to continue.', null];
-  const wizard = useWizardStep(STEPS.length, reachableStep(problems));
-  const { create, pending } = useCreateAssignmentWithDefinition();
+  const wizard = useCreationWizard(STEPS, problems);
 
   async function finish() {
     if (!selected) return;
-    const id = await create(
+    await wizard.finish(
       { name: name.trim(), type: 'rubric-feedback', isHandWritten, provideInstantFeedback: false },
       { rubricId: selected._id },
     );
-    if (id) wizard.leave(`/assignment/${id}`);
   }
 
   if (wizard.leaving) return <LeavingSpinner />;
@@ -57,13 +54,8 @@ export function RubricFeedbackWizard() {
   return (
     <WizardShell
       title="New rubric-feedback assignment"
-      steps={STEPS}
-      step={wizard.step}
-      problem={problems[wizard.step - 1]}
-      onBack={wizard.back}
-      onNext={wizard.next}
+      {...wizard.shell}
       onFinish={() => void finish()}
-      submitting={pending}
     >
       {wizard.step === 1 && (
         <Stack spacing={2.5}>
