@@ -427,3 +427,30 @@ func TestConcurrentFirstSignInsMakeOneUser(t *testing.T) {
 		require.Equal(t, ids[0], ids[i])
 	}
 }
+
+// An owner who joins another team at sign-in hands their old team to the
+// member who remains, so no team is left owned by an outsider.
+func TestOwnerJoiningAnotherTeamHandsTheirTeamOn(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	dora := b.email("dora")
+	d, err := b.svc.SignInWithCredentials(b.ctx, "Dora", dora)
+	require.NoError(t, err)
+	// Eli joins Dora's team.
+	_, err = b.pool.Exec(b.ctx, "INSERT INTO team_invites (team_id, email, token_hash, invited_by) VALUES ($1, $2, sha256(gen_random_uuid()::text::bytea), $3)",
+		d.TeamID, b.email("eli"), d.ID)
+	require.NoError(t, err)
+	eli, err := b.svc.SignInWithCredentials(b.ctx, "Eli", b.email("eli"))
+	require.NoError(t, err)
+	require.Equal(t, d.TeamID, eli.TeamID)
+
+	// Then Dora is invited elsewhere and signs in.
+	other := b.inviteTo(t, "frank", dora)
+	d2, err := b.svc.SignInWithCredentials(b.ctx, "Dora", dora)
+	require.NoError(t, err)
+	require.Equal(t, other.TeamID, d2.TeamID)
+
+	var owner uuid.UUID
+	require.NoError(t, b.pool.QueryRow(b.ctx, "SELECT owner_id FROM teams WHERE id = $1", d.TeamID).Scan(&owner))
+	require.Equal(t, eli.ID, owner, "Eli now owns the team Dora left")
+}

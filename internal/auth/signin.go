@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"golang.org/x/oauth2"
 
 	"github.com/markwell/markwell/internal/store"
+	"github.com/markwell/markwell/internal/team"
 )
 
 // SignIn turns an identity a provider vouched for into a user:
@@ -124,16 +124,14 @@ func (s *Service) placeInTeam(ctx context.Context, tx pgx.Tx, u store.User, id I
 		inv, err := store.Q.AuthNewestPendingInvite(ctx, tx, u.Email)
 		switch {
 		case err == nil:
-			if !u.TeamID.Valid || u.TeamID.UUID != inv.TeamID {
-				if u, err = store.Q.AuthSetUserTeam(ctx, tx, store.AuthSetUserTeamParams{ID: u.ID, TeamID: uuid.NullUUID{UUID: inv.TeamID, Valid: true}}); err != nil {
-					return store.User{}, fmt.Errorf("join team %s: %w", inv.TeamID, err)
-				}
+			if err := team.Move(ctx, tx, u.ID, u.TeamID, inv.TeamID); err != nil {
+				return store.User{}, fmt.Errorf("join team %s: %w", inv.TeamID, err)
 			}
 			if _, err := store.Q.AuthCloseInvites(ctx, tx, store.AuthCloseInvitesParams{Email: u.Email, AcceptedAt: s.now()}); err != nil {
 				return store.User{}, fmt.Errorf("accept invites: %w", err)
 			}
 			s.log.InfoContext(ctx, "team invite accepted at sign-in", "user_id", u.ID, "team_id", inv.TeamID, "invite_id", inv.ID)
-			return u, nil
+			return store.Q.GetUser(ctx, tx, u.ID)
 		case !errors.Is(err, pgx.ErrNoRows):
 			return store.User{}, fmt.Errorf("find invites: %w", err)
 		}
@@ -141,17 +139,12 @@ func (s *Service) placeInTeam(ctx context.Context, tx pgx.Tx, u store.User, id I
 	if u.TeamID.Valid {
 		return u, nil
 	}
-	team, err := store.Q.AuthCreateTeam(ctx, tx, store.AuthCreateTeamParams{
-		Name: u.Name + "'s team", OwnerID: uuid.NullUUID{UUID: u.ID, Valid: true},
-	})
+	teamID, err := team.CreateOwn(ctx, tx, u)
 	if err != nil {
-		return store.User{}, fmt.Errorf("create team: %w", err)
+		return store.User{}, fmt.Errorf("create own team: %w", err)
 	}
-	if u, err = store.Q.AuthSetUserTeam(ctx, tx, store.AuthSetUserTeamParams{ID: u.ID, TeamID: uuid.NullUUID{UUID: team.ID, Valid: true}}); err != nil {
-		return store.User{}, fmt.Errorf("join own team: %w", err)
-	}
-	s.log.InfoContext(ctx, "team created", "user_id", u.ID, "team_id", team.ID)
-	return u, nil
+	s.log.InfoContext(ctx, "team created", "user_id", u.ID, "team_id", teamID)
+	return store.Q.GetUser(ctx, tx, u.ID)
 }
 
 // SignInWithCredentials is the development sign-in: it checks name and email

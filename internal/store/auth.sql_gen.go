@@ -48,27 +48,6 @@ func (q *Queries) AuthCreateAccount(ctx context.Context, db DBTX, arg AuthCreate
 	return err
 }
 
-const authCreateTeam = `-- name: AuthCreateTeam :one
-INSERT INTO teams (name, owner_id) VALUES ($1, $2) RETURNING id, name, owner_id, created_at
-`
-
-type AuthCreateTeamParams struct {
-	Name    string
-	OwnerID uuid.NullUUID
-}
-
-func (q *Queries) AuthCreateTeam(ctx context.Context, db DBTX, arg AuthCreateTeamParams) (Team, error) {
-	row := db.QueryRow(ctx, authCreateTeam, arg.Name, arg.OwnerID)
-	var i Team
-	err := row.Scan(
-		&i.ID,
-		&i.Name,
-		&i.OwnerID,
-		&i.CreatedAt,
-	)
-	return i, err
-}
-
 const authCreateUser = `-- name: AuthCreateUser :one
 INSERT INTO users (email, name, image, email_verified)
 VALUES ($1, $2, $3, $4)
@@ -151,31 +130,6 @@ func (q *Queries) AuthRefreshUser(ctx context.Context, db DBTX, arg AuthRefreshU
 		arg.Image,
 		arg.ID,
 	)
-	var i User
-	err := row.Scan(
-		&i.ID,
-		&i.Email,
-		&i.EmailVerified,
-		&i.Name,
-		&i.Image,
-		&i.TeamID,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
-}
-
-const authSetUserTeam = `-- name: AuthSetUserTeam :one
-UPDATE users SET team_id = $1, updated_at = now() WHERE id = $2 RETURNING id, email, email_verified, name, image, team_id, created_at, updated_at
-`
-
-type AuthSetUserTeamParams struct {
-	TeamID uuid.NullUUID
-	ID     uuid.UUID
-}
-
-func (q *Queries) AuthSetUserTeam(ctx context.Context, db DBTX, arg AuthSetUserTeamParams) (User, error) {
-	row := db.QueryRow(ctx, authSetUserTeam, arg.TeamID, arg.ID)
 	var i User
 	err := row.Scan(
 		&i.ID,

@@ -237,7 +237,7 @@ func (s *Service) AcceptInvite(ctx context.Context, a Actor, token string) (Team
 		if teamID == a.TeamID {
 			return nil
 		}
-		return s.move(ctx, tx, a.UserID, a.TeamID, teamID)
+		return Move(ctx, tx, a.UserID, uuid.NullUUID{UUID: a.TeamID, Valid: true}, teamID)
 	})
 	if errors.Is(err, store.ErrNotFound) {
 		return Team{}, apperr.New(apperr.NotFound, "This invitation is no longer valid.")
@@ -302,38 +302,50 @@ func (s *Service) Leave(ctx context.Context, a Actor) (Team, error) {
 // ownTeam gives u a fresh team of their own, handing their old team on if
 // they owned it.
 func (s *Service) ownTeam(ctx context.Context, tx pgx.Tx, u store.User) error {
-	t, err := store.Q.CreateTeam(ctx, tx, TeamName(u.Name, u.Email))
-	if err != nil {
-		return fmt.Errorf("create team: %w", err)
-	}
-	if err := store.Q.SetTeamOwner(ctx, tx, store.SetTeamOwnerParams{ID: t.ID, OwnerID: uuid.NullUUID{UUID: u.ID, Valid: true}}); err != nil {
-		return fmt.Errorf("set owner: %w", err)
-	}
-	return s.move(ctx, tx, u.ID, u.TeamID.UUID, t.ID)
+	_, err := CreateOwn(ctx, tx, u)
+	return err
 }
 
-// move puts a user in another team; if they owned the old one, its
-// longest-standing remaining member becomes its owner.
-func (s *Service) move(ctx context.Context, tx pgx.Tx, userID, from, to uuid.UUID) error {
+// CreateOwn makes a team named after u, owned by u, and moves u into it
+// (handing their old team, if they owned one, to its next member). It runs
+// in the caller's transaction; sign-in and leaving a team both use it.
+func CreateOwn(ctx context.Context, tx pgx.Tx, u store.User) (uuid.UUID, error) {
+	t, err := store.Q.CreateTeam(ctx, tx, TeamName(u.Name, u.Email))
+	if err != nil {
+		return uuid.Nil, fmt.Errorf("create team: %w", err)
+	}
+	if err := store.Q.SetTeamOwner(ctx, tx, store.SetTeamOwnerParams{ID: t.ID, OwnerID: uuid.NullUUID{UUID: u.ID, Valid: true}}); err != nil {
+		return uuid.Nil, fmt.Errorf("set owner: %w", err)
+	}
+	return t.ID, Move(ctx, tx, u.ID, u.TeamID, t.ID)
+}
+
+// Move puts a user in another team, in the caller's transaction. If they
+// owned the team they leave, its longest-standing remaining member becomes
+// its owner.
+func Move(ctx context.Context, tx pgx.Tx, userID uuid.UUID, from uuid.NullUUID, to uuid.UUID) error {
 	if err := store.Q.SetUserTeam(ctx, tx, store.SetUserTeamParams{ID: userID, TeamID: uuid.NullUUID{UUID: to, Valid: true}}); err != nil {
 		return fmt.Errorf("move user %s: %w", userID, err)
 	}
-	old, err := store.Q.GetTeam(ctx, tx, from)
+	if !from.Valid || from.UUID == to {
+		return nil
+	}
+	old, err := store.Q.GetTeam(ctx, tx, from.UUID)
 	if err != nil {
-		return fmt.Errorf("load team %s: %w", from, err)
+		return fmt.Errorf("load team %s: %w", from.UUID, err)
 	}
 	if !old.OwnerID.Valid || old.OwnerID.UUID != userID {
 		return nil
 	}
-	rest, err := store.Q.ListTeamMembers(ctx, tx, uuid.NullUUID{UUID: from, Valid: true})
+	rest, err := store.Q.ListTeamMembers(ctx, tx, from)
 	if err != nil {
-		return fmt.Errorf("list members of %s: %w", from, err)
+		return fmt.Errorf("list members of %s: %w", from.UUID, err)
 	}
 	owner := uuid.NullUUID{}
 	if len(rest) > 0 {
 		owner = uuid.NullUUID{UUID: rest[0].ID, Valid: true}
 	}
-	return store.Q.SetTeamOwner(ctx, tx, store.SetTeamOwnerParams{ID: from, OwnerID: owner})
+	return store.Q.SetTeamOwner(ctx, tx, store.SetTeamOwnerParams{ID: from.UUID, OwnerID: owner})
 }
 
 // TeamName is the name of a teacher's own team.

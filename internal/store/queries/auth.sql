@@ -64,12 +64,6 @@ UPDATE users SET
 WHERE id = @id
 RETURNING *;
 
--- name: AuthCreateTeam :one
-INSERT INTO teams (name, owner_id) VALUES (@name, @owner_id) RETURNING *;
-
--- name: AuthSetUserTeam :one
-UPDATE users SET team_id = @team_id, updated_at = now() WHERE id = @id RETURNING *;
-
 -- name: AuthNewestPendingInvite :one
 SELECT * FROM team_invites
 WHERE lower(email) = lower(@email) AND accepted_at IS NULL
