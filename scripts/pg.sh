@@ -8,9 +8,25 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-PG_PORT=${PG_PORT:-54329}
 data="$root/.data/postgres"
 log="$root/.data/postgres.log"
+portfile="$root/.data/postgres.port"
+
+port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# The cluster's port: PG_PORT when given; else the one this checkout chose
+# before; else 54329, or the next free port when another checkout's cluster
+# (or anything else) already listens there.
+if [ -n "${PG_PORT:-}" ]; then
+  :
+elif [ -s "$portfile" ]; then
+  PG_PORT=$(cat "$portfile")
+elif grep -qE '^port = [0-9]+' "$data/postgresql.conf" 2>/dev/null; then
+  PG_PORT=$(sed -nE 's/^port = ([0-9]+).*/\1/p' "$data/postgresql.conf" | tail -n 1)   # clusters made before the port file
+else
+  PG_PORT=54329
+  while port_busy "$PG_PORT"; do PG_PORT=$((PG_PORT + 1)); done
+fi
 
 bindir() {
   if command -v pg_config >/dev/null 2>&1 && [ -x "$(pg_config --bindir)/initdb" ] && [ -x "$(pg_config --bindir)/postgres" ]; then
@@ -54,11 +70,11 @@ case "${1:-}" in
       touch "$log"; chown postgres:postgres "$log"
     fi
     chmod 700 "$(readlink -f "$data")"
+    mkdir -p "$root/.data" && echo "$PG_PORT" > "$portfile"
     if [ ! -f "$data/PG_VERSION" ]; then
       as_owner "$BIN/initdb" -D "$data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null
       cat >> "$data/postgresql.conf" <<CONF
 listen_addresses = '127.0.0.1'
-port = $PG_PORT
 unix_socket_directories = ''
 max_connections = 300
 fsync = off
@@ -67,7 +83,7 @@ full_page_writes = off
 CONF
     fi
     if ! running; then
-      as_owner "$BIN/pg_ctl" -D "$data" -l "$log" -w -t 60 start >/dev/null
+      as_owner "$BIN/pg_ctl" -D "$data" -l "$log" -o "-p $PG_PORT" -w -t 60 start >/dev/null
     fi
     url="postgres://postgres@127.0.0.1:$PG_PORT/markwell?sslmode=disable"
     "$BIN/psql" "postgres://postgres@127.0.0.1:$PG_PORT/postgres?sslmode=disable" -tAc \
