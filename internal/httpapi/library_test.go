@@ -36,7 +36,7 @@ func (tc libTeacher) assignment(t *testing.T, name string, typ store.AssignmentT
 
 func (tc libTeacher) rubric(t *testing.T, name string) uuid.UUID {
 	t.Helper()
-	r, err := store.Q.CopyRubric(context.Background(), testdb.Pool(t), store.CopyRubricParams{
+	r, err := store.Q.CreateRubric(context.Background(), testdb.Pool(t), store.CreateRubricParams{
 		TeamID: tc.teamID, Name: name,
 		Criteria: json.RawMessage(`[{"criterionDescription":"Argument","levelDescriptions":["weak","strong"],"useRange":false}]`),
 	})
@@ -56,7 +56,7 @@ func TestLibraryRoutes(t *testing.T) {
 	ada, bob := b.libTeacher(t, "ada"), b.libTeacher(t, "bob")
 	essay := ada.assignment(t, "Essay", store.AssignmentTypeGrade)
 	rub := ada.rubric(t, "Argument")
-	_, err := store.Q.CopyFunction(context.Background(), testdb.Pool(t), store.CopyFunctionParams{
+	_, err := store.Q.CreateFunction(context.Background(), testdb.Pool(t), store.CreateFunctionParams{
 		TeamID: ada.teamID, AssignmentID: essay, Type: store.AssignmentTypeGrade,
 		Highlights: json.RawMessage(`[]`), Questions: json.RawMessage(`[]`),
 	})
@@ -159,7 +159,7 @@ func TestShareRoutes(t *testing.T) {
 	ada, bob := b.libTeacher(t, "ada"), b.libTeacher(t, "bob")
 	rub := ada.rubric(t, "Argument")
 	essay := ada.assignment(t, "Essay", store.AssignmentTypeRubricFeedback)
-	_, err := store.Q.CopyFunction(context.Background(), testdb.Pool(t), store.CopyFunctionParams{
+	_, err := store.Q.CreateFunction(context.Background(), testdb.Pool(t), store.CreateFunctionParams{
 		TeamID: ada.teamID, AssignmentID: essay, Type: store.AssignmentTypeRubricFeedback,
 		Highlights: json.RawMessage(`[]`), Questions: json.RawMessage(`[]`), RubricID: uuid.NullUUID{UUID: rub, Valid: true},
 	})

@@ -73,7 +73,7 @@ func (s *Service) Library(ctx context.Context, a team.Actor) (Library, error) {
 	if err != nil {
 		return Library{}, fmt.Errorf("list assignments of team %s: %w", a.TeamID, err)
 	}
-	rub, err := store.Q.LibraryListRubrics(ctx, s.Pool, a.TeamID)
+	rub, err := store.Q.ListRubrics(ctx, s.Pool, a.TeamID)
 	if err != nil {
 		return Library{}, fmt.Errorf("list rubrics of team %s: %w", a.TeamID, err)
 	}
@@ -241,7 +241,7 @@ func (s *Service) DeleteRubric(ctx context.Context, a team.Actor, id uuid.UUID) 
 func (s *Service) Duplicate(ctx context.Context, a team.Actor, id uuid.UUID) (assignment.Assignment, error) {
 	var out assignment.Assignment
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
-		src, err := store.Q.LibraryGetAssignment(ctx, tx, store.LibraryGetAssignmentParams{ID: id, TeamID: a.TeamID})
+		src, err := store.Q.GetAssignment(ctx, tx, store.GetAssignmentParams{ID: id, TeamID: a.TeamID})
 		if err != nil {
 			return notFound(err, "load assignment %s", id)
 		}
@@ -257,14 +257,14 @@ func (s *Service) Duplicate(ctx context.Context, a team.Actor, id uuid.UUID) (as
 		if err != nil {
 			return fmt.Errorf("copy assignment %s: %w", id, err)
 		}
-		fn, err := store.Q.LibraryGetFunction(ctx, tx, store.LibraryGetFunctionParams{AssignmentID: id, TeamID: a.TeamID})
+		fn, err := store.Q.GetAssignmentFunction(ctx, tx, store.GetAssignmentFunctionParams{AssignmentID: id, TeamID: a.TeamID})
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
 			// Not defined yet: the copy is not either.
 		case err != nil:
 			return fmt.Errorf("load function of assignment %s: %w", id, err)
 		default:
-			if _, err := store.Q.CopyFunction(ctx, tx, copyFunctionParams(fn, a.TeamID, cp.ID, fn.RubricID, fn.Questions)); err != nil {
+			if _, err := store.Q.CreateFunction(ctx, tx, copyFunctionParams(fn, a.TeamID, cp.ID, fn.RubricID, fn.Questions)); err != nil {
 				return fmt.Errorf("copy function of assignment %s: %w", id, err)
 			}
 		}
@@ -275,7 +275,7 @@ func (s *Service) Duplicate(ctx context.Context, a team.Actor, id uuid.UUID) (as
 }
 
 func (s *Service) folders(ctx context.Context, db store.DBTX, teamID uuid.UUID) ([]Folder, error) {
-	rows, err := store.Q.LibraryListFolders(ctx, db, teamID)
+	rows, err := store.Q.TeamFolders(ctx, db, teamID)
 	if err != nil {
 		return nil, fmt.Errorf("list folders of team %s: %w", teamID, err)
 	}
@@ -299,8 +299,8 @@ func folderName(s string) (string, error) {
 	return s, nil
 }
 
-func copyFunctionParams(fn store.Function, teamID, assignmentID uuid.UUID, rubricID uuid.NullUUID, questions json.RawMessage) store.CopyFunctionParams {
-	return store.CopyFunctionParams{
+func copyFunctionParams(fn store.Function, teamID, assignmentID uuid.UUID, rubricID uuid.NullUUID, questions json.RawMessage) store.CreateFunctionParams {
+	return store.CreateFunctionParams{
 		TeamID:       teamID,
 		AssignmentID: assignmentID,
 		Type:         fn.Type,

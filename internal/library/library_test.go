@@ -62,7 +62,7 @@ func (b *bundle) assignment(t *testing.T, a team.Actor, name string, typ store.A
 
 func (b *bundle) rubric(t *testing.T, a team.Actor, name string) store.Rubric {
 	t.Helper()
-	r, err := store.Q.CopyRubric(b.ctx, b.svc.Pool, store.CopyRubricParams{
+	r, err := store.Q.CreateRubric(b.ctx, b.svc.Pool, store.CreateRubricParams{
 		TeamID: a.TeamID, Name: name,
 		Criteria: json.RawMessage(`[{"criterionDescription":"Argument","levelDescriptions":["weak","strong"],"useRange":false}]`),
 	})
@@ -72,7 +72,7 @@ func (b *bundle) rubric(t *testing.T, a team.Actor, name string) store.Rubric {
 
 func (b *bundle) function(t *testing.T, asg store.Assignment, rubricID uuid.NullUUID, questions string) store.Function {
 	t.Helper()
-	fn, err := store.Q.CopyFunction(b.ctx, b.svc.Pool, store.CopyFunctionParams{
+	fn, err := store.Q.CreateFunction(b.ctx, b.svc.Pool, store.CreateFunctionParams{
 		TeamID: asg.TeamID, AssignmentID: asg.ID, Type: asg.Type,
 		Highlights: json.RawMessage(`[{"key":"grammar","color":"purple-500","title":"Grammar","description":"d"}]`),
 		Context:    "context", Questions: json.RawMessage(questions), RubricID: rubricID, Prompt: "prompt",
@@ -90,7 +90,7 @@ func (b *bundle) submission(t *testing.T, asg store.Assignment) store.Submission
 
 func (b *bundle) fn(t *testing.T, a team.Actor, assignmentID uuid.UUID) store.Function {
 	t.Helper()
-	fn, err := store.Q.LibraryGetFunction(b.ctx, b.svc.Pool, store.LibraryGetFunctionParams{AssignmentID: assignmentID, TeamID: a.TeamID})
+	fn, err := store.Q.GetAssignmentFunction(b.ctx, b.svc.Pool, store.GetAssignmentFunctionParams{AssignmentID: assignmentID, TeamID: a.TeamID})
 	require.NoError(t, err)
 	return fn
 }
@@ -320,7 +320,7 @@ func TestDeleteAssignmentAndRubric(t *testing.T) {
 	l := b.lib(t, ada)
 	require.Len(t, l.Assignments, 1)
 	require.Empty(t, l.Folders[0].Assignments)
-	_, err = store.Q.LibraryGetFunction(b.ctx, b.svc.Pool, store.LibraryGetFunctionParams{AssignmentID: asg.ID, TeamID: ada.TeamID})
+	_, err = store.Q.GetAssignmentFunction(b.ctx, b.svc.Pool, store.GetAssignmentFunctionParams{AssignmentID: asg.ID, TeamID: ada.TeamID})
 	require.ErrorIs(t, err, pgx.ErrNoRows)
 	requireCode(t, b.svc.DeleteAssignment(b.ctx, ada, asg.ID), apperr.NotFound, "")
 
@@ -381,7 +381,7 @@ func TestDuplicateIsAnIndependentCopy(t *testing.T) {
 	cp2, err := b.svc.Duplicate(b.ctx, ada, bare.ID)
 	require.NoError(t, err)
 	require.Nil(t, cp2.FolderID)
-	_, err = store.Q.LibraryGetFunction(b.ctx, b.svc.Pool, store.LibraryGetFunctionParams{AssignmentID: cp2.ID, TeamID: ada.TeamID})
+	_, err = store.Q.GetAssignmentFunction(b.ctx, b.svc.Pool, store.GetAssignmentFunctionParams{AssignmentID: cp2.ID, TeamID: ada.TeamID})
 	require.ErrorIs(t, err, pgx.ErrNoRows)
 }
 

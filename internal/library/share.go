@@ -65,7 +65,7 @@ type Notification struct {
 // recipient's email. Sharing again while the last share is still open sends
 // nothing new.
 func (s *Service) ShareAssignment(ctx context.Context, a team.Actor, assignmentID uuid.UUID, email string) (string, error) {
-	if _, err := store.Q.LibraryGetAssignment(ctx, s.Pool, store.LibraryGetAssignmentParams{ID: assignmentID, TeamID: a.TeamID}); err != nil {
+	if _, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID}); err != nil {
 		return "", notFound(err, "load assignment %s", assignmentID)
 	}
 	return s.share(ctx, a, email, store.NotificationCreateParams{
@@ -76,7 +76,7 @@ func (s *Service) ShareAssignment(ctx context.Context, a team.Actor, assignmentI
 // ShareRubric sends a rubric of the actor's team to the teacher with that
 // email, as ShareAssignment does.
 func (s *Service) ShareRubric(ctx context.Context, a team.Actor, rubricID uuid.UUID, email string) (string, error) {
-	if _, err := store.Q.LibraryGetRubric(ctx, s.Pool, store.LibraryGetRubricParams{ID: rubricID, TeamID: a.TeamID}); err != nil {
+	if _, err := store.Q.GetRubric(ctx, s.Pool, store.GetRubricParams{ID: rubricID, TeamID: a.TeamID}); err != nil {
 		return "", notFound(err, "load rubric %s", rubricID)
 	}
 	return s.share(ctx, a, email, store.NotificationCreateParams{
@@ -196,7 +196,7 @@ func (s *Service) CopySharedAssignment(ctx context.Context, a team.Actor, notifi
 			if err != nil {
 				return err
 			}
-			if _, err := store.Q.CopyFunction(ctx, tx, copyFunctionParams(fn, a.TeamID, cp.ID, rubricID, questions)); err != nil {
+			if _, err := store.Q.CreateFunction(ctx, tx, copyFunctionParams(fn, a.TeamID, cp.ID, rubricID, questions)); err != nil {
 				return fmt.Errorf("copy function of assignment %s: %w", src.ID, err)
 			}
 		}
@@ -222,7 +222,7 @@ func (s *Service) CopySharedRubric(ctx context.Context, a team.Actor, notificati
 		if err != nil {
 			return notFound(err, "load shared rubric %s", n.RubricID.UUID)
 		}
-		cp, err := store.Q.CopyRubric(ctx, tx, store.CopyRubricParams{
+		cp, err := store.Q.CreateRubric(ctx, tx, store.CreateRubricParams{
 			TeamID: a.TeamID, Name: src.Name, Criteria: src.Criteria, CreatedBy: uuid.NullUUID{UUID: a.UserID, Valid: true},
 		})
 		if err != nil {
@@ -274,7 +274,7 @@ func (c *rubricCopier) copy(ctx context.Context, id uuid.UUID) (uuid.NullUUID, e
 	if cp, ok := c.copies[id]; ok {
 		return uuid.NullUUID{UUID: cp, Valid: cp != uuid.Nil}, nil
 	}
-	src, err := store.Q.NotificationSourceRubric(ctx, c.tx, store.NotificationSourceRubricParams{ID: id, TeamID: c.from})
+	src, err := store.Q.GetRubric(ctx, c.tx, store.GetRubricParams{ID: id, TeamID: c.from})
 	if errors.Is(err, pgx.ErrNoRows) {
 		c.copies[id] = uuid.Nil
 		return uuid.NullUUID{}, nil
@@ -282,7 +282,7 @@ func (c *rubricCopier) copy(ctx context.Context, id uuid.UUID) (uuid.NullUUID, e
 	if err != nil {
 		return uuid.NullUUID{}, fmt.Errorf("load rubric %s: %w", id, err)
 	}
-	cp, err := store.Q.CopyRubric(ctx, c.tx, store.CopyRubricParams{
+	cp, err := store.Q.CreateRubric(ctx, c.tx, store.CreateRubricParams{
 		TeamID: c.actor.TeamID, Name: src.Name, Criteria: src.Criteria, CreatedBy: uuid.NullUUID{UUID: c.actor.UserID, Valid: true},
 	})
 	if err != nil {

@@ -7,7 +7,6 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/google/uuid"
 )
@@ -48,84 +47,6 @@ func (q *Queries) CopyAssignment(ctx context.Context, db DBTX, arg CopyAssignmen
 		&i.IsHandWritten,
 		&i.ProvideInstantFeedback,
 		&i.ClassSummary,
-		&i.CreatedBy,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
-}
-
-const copyFunction = `-- name: CopyFunction :one
-INSERT INTO functions (team_id, assignment_id, type, highlights, context, questions, rubric_id, prompt)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, team_id, assignment_id, type, highlights, context, questions, rubric_id, prompt, created_at, updated_at
-`
-
-type CopyFunctionParams struct {
-	TeamID       uuid.UUID
-	AssignmentID uuid.UUID
-	Type         AssignmentType
-	Highlights   json.RawMessage
-	Context      string
-	Questions    json.RawMessage
-	RubricID     uuid.NullUUID
-	Prompt       string
-}
-
-func (q *Queries) CopyFunction(ctx context.Context, db DBTX, arg CopyFunctionParams) (Function, error) {
-	row := db.QueryRow(ctx, copyFunction,
-		arg.TeamID,
-		arg.AssignmentID,
-		arg.Type,
-		arg.Highlights,
-		arg.Context,
-		arg.Questions,
-		arg.RubricID,
-		arg.Prompt,
-	)
-	var i Function
-	err := row.Scan(
-		&i.ID,
-		&i.TeamID,
-		&i.AssignmentID,
-		&i.Type,
-		&i.Highlights,
-		&i.Context,
-		&i.Questions,
-		&i.RubricID,
-		&i.Prompt,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
-}
-
-const copyRubric = `-- name: CopyRubric :one
-INSERT INTO rubrics (team_id, name, criteria, created_by)
-VALUES ($1, $2, $3, $4)
-RETURNING id, team_id, name, criteria, created_by, created_at, updated_at
-`
-
-type CopyRubricParams struct {
-	TeamID    uuid.UUID
-	Name      string
-	Criteria  json.RawMessage
-	CreatedBy uuid.NullUUID
-}
-
-func (q *Queries) CopyRubric(ctx context.Context, db DBTX, arg CopyRubricParams) (Rubric, error) {
-	row := db.QueryRow(ctx, copyRubric,
-		arg.TeamID,
-		arg.Name,
-		arg.Criteria,
-		arg.CreatedBy,
-	)
-	var i Rubric
-	err := row.Scan(
-		&i.ID,
-		&i.TeamID,
-		&i.Name,
-		&i.Criteria,
 		&i.CreatedBy,
 		&i.CreatedAt,
 		&i.UpdatedAt,
@@ -269,86 +190,6 @@ func (q *Queries) LibraryFolderIDs(ctx context.Context, db DBTX, teamID uuid.UUI
 	return items, nil
 }
 
-const libraryGetAssignment = `-- name: LibraryGetAssignment :one
-SELECT id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at FROM assignments WHERE id = $1 AND team_id = $2
-`
-
-type LibraryGetAssignmentParams struct {
-	ID     uuid.UUID
-	TeamID uuid.UUID
-}
-
-func (q *Queries) LibraryGetAssignment(ctx context.Context, db DBTX, arg LibraryGetAssignmentParams) (Assignment, error) {
-	row := db.QueryRow(ctx, libraryGetAssignment, arg.ID, arg.TeamID)
-	var i Assignment
-	err := row.Scan(
-		&i.ID,
-		&i.TeamID,
-		&i.FolderID,
-		&i.Name,
-		&i.Type,
-		&i.IsHandWritten,
-		&i.ProvideInstantFeedback,
-		&i.ClassSummary,
-		&i.CreatedBy,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
-}
-
-const libraryGetFunction = `-- name: LibraryGetFunction :one
-SELECT id, team_id, assignment_id, type, highlights, context, questions, rubric_id, prompt, created_at, updated_at FROM functions WHERE assignment_id = $1 AND team_id = $2
-`
-
-type LibraryGetFunctionParams struct {
-	AssignmentID uuid.UUID
-	TeamID       uuid.UUID
-}
-
-func (q *Queries) LibraryGetFunction(ctx context.Context, db DBTX, arg LibraryGetFunctionParams) (Function, error) {
-	row := db.QueryRow(ctx, libraryGetFunction, arg.AssignmentID, arg.TeamID)
-	var i Function
-	err := row.Scan(
-		&i.ID,
-		&i.TeamID,
-		&i.AssignmentID,
-		&i.Type,
-		&i.Highlights,
-		&i.Context,
-		&i.Questions,
-		&i.RubricID,
-		&i.Prompt,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
-}
-
-const libraryGetRubric = `-- name: LibraryGetRubric :one
-SELECT id, team_id, name, criteria, created_by, created_at, updated_at FROM rubrics WHERE id = $1 AND team_id = $2
-`
-
-type LibraryGetRubricParams struct {
-	ID     uuid.UUID
-	TeamID uuid.UUID
-}
-
-func (q *Queries) LibraryGetRubric(ctx context.Context, db DBTX, arg LibraryGetRubricParams) (Rubric, error) {
-	row := db.QueryRow(ctx, libraryGetRubric, arg.ID, arg.TeamID)
-	var i Rubric
-	err := row.Scan(
-		&i.ID,
-		&i.TeamID,
-		&i.Name,
-		&i.Criteria,
-		&i.CreatedBy,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
-}
-
 const libraryInsertFolder = `-- name: LibraryInsertFolder :one
 INSERT INTO folders (team_id, name, position) VALUES ($1, $2, $3) RETURNING id, team_id, name, position, created_at
 `
@@ -408,74 +249,6 @@ func (q *Queries) LibraryListAssignments(ctx context.Context, db DBTX, teamID uu
 			&i.Assignment.CreatedAt,
 			&i.Assignment.UpdatedAt,
 			&i.SubmissionIds,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const libraryListFolders = `-- name: LibraryListFolders :many
-SELECT f.id, f.name,
-       coalesce(array_agg(a.id ORDER BY a.created_at, a.id) FILTER (WHERE a.id IS NOT NULL), '{}')::uuid[] AS assignment_ids
-FROM folders f
-LEFT JOIN assignments a ON a.folder_id = f.id AND a.team_id = f.team_id
-WHERE f.team_id = $1
-GROUP BY f.id
-ORDER BY f.position, f.created_at, f.id
-`
-
-type LibraryListFoldersRow struct {
-	ID            uuid.UUID
-	Name          string
-	AssignmentIds []uuid.UUID
-}
-
-func (q *Queries) LibraryListFolders(ctx context.Context, db DBTX, teamID uuid.UUID) ([]LibraryListFoldersRow, error) {
-	rows, err := db.Query(ctx, libraryListFolders, teamID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []LibraryListFoldersRow{}
-	for rows.Next() {
-		var i LibraryListFoldersRow
-		if err := rows.Scan(&i.ID, &i.Name, &i.AssignmentIds); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const libraryListRubrics = `-- name: LibraryListRubrics :many
-SELECT id, team_id, name, criteria, created_by, created_at, updated_at FROM rubrics WHERE team_id = $1 ORDER BY created_at DESC, id
-`
-
-func (q *Queries) LibraryListRubrics(ctx context.Context, db DBTX, teamID uuid.UUID) ([]Rubric, error) {
-	rows, err := db.Query(ctx, libraryListRubrics, teamID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []Rubric{}
-	for rows.Next() {
-		var i Rubric
-		if err := rows.Scan(
-			&i.ID,
-			&i.TeamID,
-			&i.Name,
-			&i.Criteria,
-			&i.CreatedBy,
-			&i.CreatedAt,
-			&i.UpdatedAt,
 		); err != nil {
 			return nil, err
 		}

@@ -273,28 +273,3 @@ func (q *Queries) NotificationSourceFunction(ctx context.Context, db DBTX, assig
 	)
 	return i, err
 }
-
-const notificationSourceRubric = `-- name: NotificationSourceRubric :one
-SELECT id, team_id, name, criteria, created_by, created_at, updated_at FROM rubrics WHERE id = $1 AND team_id = $2
-`
-
-type NotificationSourceRubricParams struct {
-	ID     uuid.UUID
-	TeamID uuid.UUID
-}
-
-// A rubric of the source team, read for a copy.
-func (q *Queries) NotificationSourceRubric(ctx context.Context, db DBTX, arg NotificationSourceRubricParams) (Rubric, error) {
-	row := db.QueryRow(ctx, notificationSourceRubric, arg.ID, arg.TeamID)
-	var i Rubric
-	err := row.Scan(
-		&i.ID,
-		&i.TeamID,
-		&i.Name,
-		&i.Criteria,
-		&i.CreatedBy,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
-}

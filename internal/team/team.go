@@ -266,7 +266,8 @@ func (s *Service) RemoveMember(ctx context.Context, a Actor, userID uuid.UUID) e
 		if userID == a.UserID {
 			return apperr.New(apperr.Invalid, "You cannot remove yourself; leave the team instead.")
 		}
-		return s.ownTeam(ctx, tx, u)
+		_, err = CreateOwn(ctx, tx, u)
+		return err
 	})
 }
 
@@ -286,7 +287,7 @@ func (s *Service) Leave(ctx context.Context, a Actor) (Team, error) {
 		if err != nil {
 			return fmt.Errorf("load user: %w", err)
 		}
-		if err := s.ownTeam(ctx, tx, u); err != nil {
+		if _, err := CreateOwn(ctx, tx, u); err != nil {
 			return err
 		}
 		u, err = store.Q.GetUser(ctx, tx, a.UserID)
@@ -297,13 +298,6 @@ func (s *Service) Leave(ctx context.Context, a Actor) (Team, error) {
 		return Team{}, err
 	}
 	return s.summary(ctx, newTeam)
-}
-
-// ownTeam gives u a fresh team of their own, handing their old team on if
-// they owned it.
-func (s *Service) ownTeam(ctx context.Context, tx pgx.Tx, u store.User) error {
-	_, err := CreateOwn(ctx, tx, u)
-	return err
 }
 
 // CreateOwn makes a team named after u, owned by u, and moves u into it

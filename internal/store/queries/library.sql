@@ -15,18 +15,6 @@ FROM assignments a
 WHERE a.team_id = @team_id
 ORDER BY a.created_at DESC, a.id;
 
--- name: LibraryListRubrics :many
-SELECT * FROM rubrics WHERE team_id = @team_id ORDER BY created_at DESC, id;
-
--- name: LibraryListFolders :many
-SELECT f.id, f.name,
-       coalesce(array_agg(a.id ORDER BY a.created_at, a.id) FILTER (WHERE a.id IS NOT NULL), '{}')::uuid[] AS assignment_ids
-FROM folders f
-LEFT JOIN assignments a ON a.folder_id = f.id AND a.team_id = f.team_id
-WHERE f.team_id = @team_id
-GROUP BY f.id
-ORDER BY f.position, f.created_at, f.id;
-
 -- name: LibraryCreateFolder :one
 INSERT INTO folders (team_id, name, position)
 VALUES (@team_id, @name,
@@ -67,26 +55,7 @@ DELETE FROM assignments WHERE id = @id AND team_id = @team_id;
 -- Functions that used it keep rubric_id NULL (ON DELETE SET NULL).
 DELETE FROM rubrics WHERE id = @id AND team_id = @team_id;
 
--- name: LibraryGetAssignment :one
-SELECT * FROM assignments WHERE id = @id AND team_id = @team_id;
-
--- name: LibraryGetRubric :one
-SELECT * FROM rubrics WHERE id = @id AND team_id = @team_id;
-
--- name: LibraryGetFunction :one
-SELECT * FROM functions WHERE assignment_id = @assignment_id AND team_id = @team_id;
-
 -- name: CopyAssignment :one
 INSERT INTO assignments (team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, created_by)
 VALUES (@team_id, @folder_id, @name, @type, @is_hand_written, @provide_instant_feedback, @created_by)
-RETURNING *;
-
--- name: CopyFunction :one
-INSERT INTO functions (team_id, assignment_id, type, highlights, context, questions, rubric_id, prompt)
-VALUES (@team_id, @assignment_id, @type, @highlights, @context, @questions, @rubric_id, @prompt)
-RETURNING *;
-
--- name: CopyRubric :one
-INSERT INTO rubrics (team_id, name, criteria, created_by)
-VALUES (@team_id, @name, @criteria, @created_by)
 RETURNING *;

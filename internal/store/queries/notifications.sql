@@ -49,10 +49,6 @@ SELECT * FROM assignments WHERE id = @id;
 -- name: NotificationSourceFunction :one
 SELECT * FROM functions WHERE assignment_id = @assignment_id;
 
--- name: NotificationSourceRubric :one
--- A rubric of the source team, read for a copy.
-SELECT * FROM rubrics WHERE id = @id AND team_id = @team_id;
-
 -- name: NotificationSharedRubric :one
 -- The shared rubric, read for a copy; reached only through a notification
 -- addressed to the reader.
