@@ -82,11 +82,7 @@ func run() error {
 	}
 	go purgeExpiredSessions(ctx, authSvc, log)
 
-	blob, blobHandler, err := storage.New(ctx, storage.Config{
-		Dir: cfg.BlobDir, PublicURL: cfg.PublicURL, Secret: []byte(cfg.SecretKey), MaxUploadBytes: cfg.MaxUploadBytes,
-		S3Bucket: cfg.S3Bucket, S3Region: cfg.S3Region, S3Endpoint: cfg.S3Endpoint,
-		S3AccessKey: cfg.S3AccessKeyID, S3SecretKey: cfg.S3SecretAccessKey,
-	})
+	blob, blobHandler, err := storage.New(ctx, cfg.Storage())
 	if err != nil {
 		return fmt.Errorf("storage: %w", err)
 	}
@@ -109,10 +105,7 @@ func run() error {
 
 	// The wizard's AI assist asks the model while the teacher waits: one
 	// retry, since no job queue stands behind these calls.
-	model, err := llm.NewOpenAI(llm.Config{
-		BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel, VisionModel: cfg.LLMVisionModel,
-		Timeout: cfg.LLMTimeout, MaxRetries: 1,
-	})
+	model, err := llm.NewOpenAI(apiModel(cfg))
 	if err != nil {
 		return fmt.Errorf("model client: %w", err)
 	}
@@ -179,4 +172,12 @@ func purgeExpiredSessions(ctx context.Context, svc *auth.Service, log *slog.Logg
 			log.Debug("purged expired sessions", "sessions", sessions, "signin_attempts", attempts)
 		}
 	}
+}
+
+// apiModel is the model client of requests a teacher waits on (AI assist):
+// one quick retry, since there is no job queue behind it.
+func apiModel(cfg config.Config) llm.Config {
+	m := cfg.Model()
+	m.MaxRetries = 1
+	return m
 }

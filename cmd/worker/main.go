@@ -66,18 +66,12 @@ func run() error {
 			return err
 		}
 	}
-	blob, _, err := storage.New(ctx, storage.Config{
-		Dir: cfg.BlobDir, PublicURL: cfg.PublicURL, Secret: []byte(cfg.SecretKey), MaxUploadBytes: cfg.MaxUploadBytes,
-		S3Bucket: cfg.S3Bucket, S3Region: cfg.S3Region, S3Endpoint: cfg.S3Endpoint,
-		S3AccessKey: cfg.S3AccessKeyID, S3SecretKey: cfg.S3SecretAccessKey,
-	})
+	blob, _, err := storage.New(ctx, cfg.Storage())
 	if err != nil {
 		return fmt.Errorf("storage: %w", err)
 	}
 
-	model, err := llm.NewOpenAI(llm.Config{
-		BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel, VisionModel: cfg.LLMVisionModel, Timeout: cfg.LLMTimeout,
-	})
+	model, err := llm.NewOpenAI(cfg.Model())
 	if err != nil {
 		return fmt.Errorf("model client: %w", err)
 	}
