@@ -1,34 +1,118 @@
-// Package extract turns an uploaded file into text for grading. Each format
-// sits behind one Extractor interface.
+// Package extract turns an uploaded file into text for grading. The format is
+// chosen from the file's bytes (Sniff), never from its name: PDF (text layer
+// in-process, poppler as fallback, OCR for pages without text), Word and
+// PowerPoint (archive/zip and encoding/xml, bounded against zip bombs), plain
+// text, and PNG/JPEG images (OCR). OCR itself is behind the OCR interface;
+// package extract/ocr implements it with tesseract, so only processes that
+// run OCR link it.
+//
+// A file that cannot be read fails with a *PermanentError whose Reason is a
+// sentence for the teacher; any other error (I/O, a timeout, a missing tool)
+// is worth retrying.
 package extract
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"mime"
+	"strconv"
 	"strings"
-	"unicode/utf8"
+	"time"
 )
 
-// ErrUnsupported means the format cannot be read; retrying will not help.
-var ErrUnsupported = errors.New("unsupported file type")
-
-// ErrTooLarge means the file exceeds what extraction accepts.
-var ErrTooLarge = errors.New("file too large to extract")
-
-// Input is one file to read.
+// Input is one file to read. Name and ContentType are the client's hints;
+// the bytes decide the format.
 type Input struct {
 	Name        string
 	ContentType string
 	Body        io.Reader
 }
 
-// Result is the text of a file, page by page where the format has pages.
+// Kind is a format Markwell reads.
+type Kind string
+
+// The kinds.
+const (
+	KindPDF  Kind = "pdf"
+	KindDOCX Kind = "docx"
+	KindPPTX Kind = "pptx"
+	KindText Kind = "text"
+	KindPNG  Kind = "png"
+	KindJPEG Kind = "jpeg"
+)
+
+// Source says where a page's text came from.
+type Source string
+
+// The sources.
+const (
+	// SourceFile is text the file holds: a PDF text layer, Word or
+	// PowerPoint XML, a text file.
+	SourceFile Source = "file"
+	// SourcePoppler is a PDF text layer read by poppler's pdftotext, when
+	// the in-process reader failed on the page.
+	SourcePoppler Source = "pdftotext"
+	// SourceOCR is text recognised in the page's image by tesseract.
+	SourceOCR Source = "ocr"
+)
+
+// Page is the text of one page (a PDF page, a slide, an image; a Word or
+// text file is one page).
+type Page struct {
+	// Number counts from 1.
+	Number int
+	// Text is the page's text, "" when none was found.
+	Text string
+	// Source says how Text was found; "" when it is empty.
+	Source Source
+	// NeedsOCR marks a page without text that OCR may read; it is set only
+	// by a Reader without an OCR pool.
+	NeedsOCR bool
+}
+
+// Result is the text of a file, page by page.
 type Result struct {
+	Kind Kind
+	// Text is every page's text in order, pages separated by a blank line;
+	// slides start with a "Slide N" heading.
 	Text  string
-	Pages []string
+	Pages []Page
+	// EmptyPages counts pages without text. While NeedsOCR reports true it
+	// includes the pages still waiting for OCR.
+	EmptyPages int
+}
+
+// NeedsOCR reports whether some page still waits for OCR: run the file
+// through a Reader with an OCR pool (on the ocr queue) to finish it.
+func (r Result) NeedsOCR() bool {
+	for _, p := range r.Pages {
+		if p.NeedsOCR {
+			return true
+		}
+	}
+	return false
+}
+
+// Problem describes pages without text for the teacher ("No text found on 3
+// of 4 pages"), or returns "" when every page has text.
+func (r Result) Problem() string {
+	if r.EmptyPages == 0 {
+		return ""
+	}
+	unit := "pages"
+	if r.Kind == KindPPTX {
+		unit = "slides"
+	}
+	switch {
+	case len(r.Pages) <= 1:
+		return "No text found in this file"
+	case r.EmptyPages == len(r.Pages):
+		return fmt.Sprintf("No text found on any of the %d %s", len(r.Pages), unit)
+	default:
+		return fmt.Sprintf("No text found on %d of %d %s", r.EmptyPages, len(r.Pages), unit)
+	}
 }
 
 // Extractor reads the text of a file.
@@ -36,40 +120,299 @@ type Extractor interface {
 	Extract(ctx context.Context, in Input) (Result, error)
 }
 
-// MaxTextBytes caps the bytes read from a plain-text file.
+// MaxTextBytes is the default cap on the text taken from one file.
 const MaxTextBytes = 10 << 20
 
-// PlainText reads text files (plain text, CSV, Markdown). Other formats get
-// ErrUnsupported until their readers exist.
+// Limits bound the work and memory one file may cost. Zero fields take the
+// defaults of DefaultLimits.
+type Limits struct {
+	// MaxFileBytes caps the file's size.
+	MaxFileBytes int64
+	// MaxTextBytes caps the text taken from one file.
+	MaxTextBytes int
+	// MaxPages caps PDF pages and slides.
+	MaxPages int
+	// MaxImagePixels caps width × height of an image, checked from its
+	// header before decoding.
+	MaxImagePixels int64
+	// MaxZipEntries caps the entries of a Word or PowerPoint file.
+	MaxZipEntries int
+	// MaxZipBytes caps the bytes unpacked from one Word or PowerPoint file.
+	MaxZipBytes int64
+	// MaxZipRatio caps an entry's unpacked ÷ packed size (entries under
+	// 1 MiB unpacked are exempt).
+	MaxZipRatio int64
+	// PDFTimeout bounds the in-process PDF reader; past it poppler reads the
+	// file instead.
+	PDFTimeout time.Duration
+	// ToolTimeout bounds each run of pdftotext or pdftoppm.
+	ToolTimeout time.Duration
+	// RenderPixels is the long side, in pixels, of a PDF page rasterised for
+	// OCR (3508 is an A4 page at 300 dpi).
+	RenderPixels int
+}
+
+// DefaultLimits are the limits used for zero fields.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxFileBytes:   50 << 20,
+		MaxTextBytes:   MaxTextBytes,
+		MaxPages:       500,
+		MaxImagePixels: 50_000_000,
+		MaxZipEntries:  10_000,
+		MaxZipBytes:    64 << 20,
+		MaxZipRatio:    100,
+		PDFTimeout:     30 * time.Second,
+		ToolTimeout:    2 * time.Minute,
+		RenderPixels:   3508,
+	}
+}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	l.MaxFileBytes = orDefault(l.MaxFileBytes, d.MaxFileBytes)
+	l.MaxTextBytes = orDefault(l.MaxTextBytes, d.MaxTextBytes)
+	l.MaxPages = orDefault(l.MaxPages, d.MaxPages)
+	l.MaxImagePixels = orDefault(l.MaxImagePixels, d.MaxImagePixels)
+	l.MaxZipEntries = orDefault(l.MaxZipEntries, d.MaxZipEntries)
+	l.MaxZipBytes = orDefault(l.MaxZipBytes, d.MaxZipBytes)
+	l.MaxZipRatio = orDefault(l.MaxZipRatio, d.MaxZipRatio)
+	l.PDFTimeout = orDefault(l.PDFTimeout, d.PDFTimeout)
+	l.ToolTimeout = orDefault(l.ToolTimeout, d.ToolTimeout)
+	l.RenderPixels = orDefault(l.RenderPixels, d.RenderPixels)
+	return l
+}
+
+// orDefault is v when it is positive, else def.
+func orDefault[T cmp.Ordered](v, def T) T {
+	var zero T
+	if v <= zero {
+		return def
+	}
+	return v
+}
+
+func (l Limits) tooLargeFile() error {
+	return permanent(fmt.Sprintf("This file is larger than %s, which is too large to read", megabytes(l.MaxFileBytes)), ErrTooLarge)
+}
+
+func (l Limits) tooMuchText() error {
+	return permanent(fmt.Sprintf("This file holds more than %s of text, which is too much to read", megabytes(int64(l.MaxTextBytes))), ErrTooLarge)
+}
+
+func (l Limits) tooManyPages(kind Kind, n int) error {
+	what, unit := "PDF", "pages"
+	if kind == KindPPTX {
+		what, unit = "presentation", "slides"
+	}
+	return permanentf(fmt.Sprintf("This %s has more than %d %s, which is too many to read", what, l.MaxPages, unit),
+		"%w: %d %s", ErrTooLarge, n, unit)
+}
+
+func (l Limits) tooManyPixels(w, h int) error {
+	return permanentf(fmt.Sprintf("This image is larger than %d megapixels, which is too large to read", l.MaxImagePixels/1_000_000),
+		"%w: %d × %d pixels", ErrTooLarge, w, h)
+}
+
+func megabytes(n int64) string {
+	return strconv.FormatInt(n>>20, 10) + " MB"
+}
+
+// OCR recognises the printed text of an image; *ocr.Pool (package
+// internal/extract/ocr, which links tesseract) implements it. Reader hands
+// it 8-bit greyscale PGM images it made itself.
+type OCR interface {
+	Text(ctx context.Context, img []byte) (string, error)
+}
+
+// Options configure a Reader.
+type Options struct {
+	// OCR reads images and PDF pages without a text layer. Without it those
+	// pages come back with NeedsOCR set.
+	OCR OCR
+	// Limits bound each file; zero fields take DefaultLimits.
+	Limits Limits
+	// TempDir holds the copies of PDFs handed to poppler ("" is os.TempDir).
+	TempDir string
+	// PdftotextPath and PdftoppmPath name poppler's tools ("" looks them up
+	// in PATH).
+	PdftotextPath string
+	PdftoppmPath  string
+}
+
+// Reader reads any supported file, choosing the format from its bytes. It is
+// safe for concurrent use.
+type Reader struct {
+	ocr       OCR
+	lim       Limits
+	tmp       string
+	pdftotext string
+	pdftoppm  string
+}
+
+var _ Extractor = (*Reader)(nil)
+
+// New returns a Reader.
+func New(o Options) *Reader {
+	r := &Reader{ocr: o.OCR, lim: o.Limits.withDefaults(), tmp: o.TempDir,
+		pdftotext: o.PdftotextPath, pdftoppm: o.PdftoppmPath}
+	if r.pdftotext == "" {
+		r.pdftotext = "pdftotext"
+	}
+	if r.pdftoppm == "" {
+		r.pdftoppm = "pdftoppm"
+	}
+	return r
+}
+
+// Extract implements Extractor. A file that cannot be read fails with a
+// *PermanentError; other errors are worth a retry.
+func (r *Reader) Extract(ctx context.Context, in Input) (Result, error) {
+	data, err := readAll(in.Body, r.lim)
+	if err != nil {
+		return Result{}, err
+	}
+	return r.ExtractBytes(ctx, data, in.Name, in.ContentType)
+}
+
+// ExtractBytes is Extract over a file already in memory.
+func (r *Reader) ExtractBytes(ctx context.Context, data []byte, name, contentType string) (Result, error) {
+	if int64(len(data)) > r.lim.MaxFileBytes {
+		return Result{}, r.lim.tooLargeFile()
+	}
+	kind, err := sniff(data, name, contentType, r.lim)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	var res Result
+	switch kind {
+	case KindPDF:
+		res, err = r.readPDF(ctx, data)
+	case KindDOCX:
+		res, err = r.readDOCX(data)
+	case KindPPTX:
+		res, err = r.readPPTX(data)
+	case KindText:
+		res, err = r.readText(data, name, contentType)
+	case KindPNG, KindJPEG:
+		res, err = r.readImage(ctx, data, kind)
+	default:
+		err = permanentf(ReasonUnsupported, "%w: kind %q", ErrUnsupported, kind)
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("read %s: %w", kind, err)
+	}
+	res.Kind = kind
+	res.finish()
+	if len(res.Text) > r.lim.MaxTextBytes {
+		return Result{}, r.lim.tooMuchText()
+	}
+	return res, nil
+}
+
+// readAll reads a body up to the file size limit.
+func readAll(body io.Reader, lim Limits) ([]byte, error) {
+	if body == nil {
+		return nil, permanent(ReasonEmpty, nil)
+	}
+	data, err := io.ReadAll(io.LimitReader(body, lim.MaxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read file: %w", err)
+	}
+	if int64(len(data)) > lim.MaxFileBytes {
+		return nil, lim.tooLargeFile()
+	}
+	return data, nil
+}
+
+// finish tidies each page, counts the empty ones and joins the text.
+func (res *Result) finish() {
+	var b strings.Builder
+	res.EmptyPages = 0
+	for i := range res.Pages {
+		p := &res.Pages[i]
+		p.Number = i + 1
+		p.Text = tidy(p.Text)
+		if p.Text == "" {
+			p.Source = ""
+			res.EmptyPages++
+		}
+		part := p.Text
+		if res.Kind == KindPPTX {
+			part = strings.TrimSpace("Slide " + strconv.Itoa(p.Number) + "\n" + p.Text)
+		}
+		if part == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(part)
+	}
+	res.Text = b.String()
+}
+
+// tidy normalises line ends, drops control characters and trailing spaces,
+// and collapses runs of blank lines into one.
+func tidy(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\r' || r == '\f' || r == '\v' || r == '\u2028' || r == '\u2029':
+			return '\n'
+		case r == '\t' || r == '\n':
+			return r
+		case r < 0x20 || r == 0x7f || r == '\ufeff' || r == '\ufffd' || (r >= 0x80 && r < 0xa0):
+			return -1
+		}
+		return r
+	}, s)
+	lines := strings.Split(s, "\n")
+	out := lines[:0]
+	blank := true // drops leading blank lines
+	for _, l := range lines {
+		l = strings.TrimRight(l, " \t\u00a0")
+		if strings.TrimSpace(l) == "" {
+			if !blank {
+				out = append(out, "")
+			}
+			blank = true
+			continue
+		}
+		out = append(out, l)
+		blank = false
+	}
+	return strings.TrimSpace(strings.Join(out, "\n"))
+}
+
+// PlainText reads text files only (plain text, CSV, Markdown); any other
+// format fails with ErrUnsupported. Reader reads every format.
 type PlainText struct{}
 
 var _ Extractor = PlainText{}
 
 // Extract implements Extractor.
 func (PlainText) Extract(ctx context.Context, in Input) (Result, error) {
-	if !isText(in.ContentType, in.Name) {
-		return Result{}, fmt.Errorf("%s (%s): %w", in.Name, in.ContentType, ErrUnsupported)
-	}
-	b, err := io.ReadAll(io.LimitReader(in.Body, MaxTextBytes+1))
+	lim := Limits{MaxFileBytes: MaxTextBytes}.withDefaults()
+	data, err := readAll(in.Body, lim)
 	if err != nil {
-		return Result{}, fmt.Errorf("read %s: %w", in.Name, err)
+		if errors.Is(err, ErrTooLarge) {
+			return Result{}, fmt.Errorf("%s: %w", in.Name, err)
+		}
+		return Result{}, err
 	}
-	if len(b) > MaxTextBytes {
-		return Result{}, fmt.Errorf("%s: %w", in.Name, ErrTooLarge)
+	kind, err := sniff(data, in.Name, in.ContentType, lim)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: %w", in.Name, err)
+	}
+	if kind != KindText {
+		return Result{}, fmt.Errorf("%s: %w", in.Name, permanentf(ReasonUnsupported, "%w: %s", ErrUnsupported, kind))
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	text := strings.ToValidUTF8(string(b), string(utf8.RuneError))
-	return Result{Text: text, Pages: []string{text}}, nil
-}
-
-func isText(contentType, name string) bool {
-	mt, _, _ := mime.ParseMediaType(contentType)
-	switch mt {
-	case "text/plain", "text/csv", "text/markdown":
-		return true
-	}
-	lower := strings.ToLower(name)
-	return mt == "" && (strings.HasSuffix(lower, ".txt") || strings.HasSuffix(lower, ".csv") || strings.HasSuffix(lower, ".md"))
+	return New(Options{Limits: lim}).ExtractBytes(ctx, data, in.Name, in.ContentType)
 }

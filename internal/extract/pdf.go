@@ -1,0 +1,313 @@
+package extract
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"unicode"
+
+	"github.com/ledongthuc/pdf"
+)
+
+// readPDF reads a PDF page by page: the text layer in-process, poppler's
+// pdftotext for pages (or files) the in-process reader cannot read, and OCR
+// of the rasterised page for pages without a usable text layer.
+func (r *Reader) readPDF(ctx context.Context, data []byte) (Result, error) {
+	if !hasPDFEnd(data) {
+		return Result{}, permanentf(ReasonPDFDamaged, "no %%%%EOF marker at the end: the file is cut off")
+	}
+	texts, nativeErr := r.pdfNative(ctx, data)
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	if errors.Is(nativeErr, pdf.ErrInvalidPassword) {
+		return Result{}, permanent(ReasonPDFPassword, nativeErr)
+	}
+	if IsPermanent(nativeErr) { // too many pages, too much text
+		return Result{}, nativeErr
+	}
+	pages := make([]Page, len(texts))
+	for i, t := range texts {
+		pages[i] = Page{Text: t, Source: SourceFile}
+	}
+
+	f := &pdfFile{r: r, data: data}
+	defer f.close()
+
+	if nativeErr != nil || anyUnusable(pages) {
+		popText, err := r.pdftotextPages(ctx, f)
+		switch {
+		case err != nil && nativeErr != nil:
+			return Result{}, err
+		case err != nil:
+			// The in-process reader read the file that poppler refuses; keep
+			// its pages and let OCR try the unusable ones.
+			if !IsPermanent(err) {
+				return Result{}, err
+			}
+		case nativeErr != nil:
+			pages = make([]Page, len(popText))
+			for i, t := range popText {
+				pages[i] = Page{Text: t, Source: SourcePoppler}
+			}
+		case len(popText) == len(pages):
+			for i := range pages {
+				if unusable(pages[i].Text) && !unusable(popText[i]) {
+					pages[i] = Page{Text: popText[i], Source: SourcePoppler}
+				}
+			}
+		}
+	}
+	if len(pages) > r.lim.MaxPages {
+		return Result{}, r.lim.tooManyPages(KindPDF, len(pages))
+	}
+
+	for i := range pages {
+		if !unusable(pages[i].Text) {
+			continue
+		}
+		if r.ocr == nil {
+			pages[i] = Page{NeedsOCR: true}
+			continue
+		}
+		text, err := r.ocrPDFPage(ctx, f, i+1)
+		if err != nil {
+			return Result{}, err
+		}
+		pages[i] = Page{Text: text, Source: SourceOCR}
+	}
+	return Result{Pages: pages}, nil
+}
+
+// hasPDFEnd reports whether an %%EOF marker sits in the last kilobyte, as
+// every complete PDF has; its absence means the upload was cut off.
+func hasPDFEnd(data []byte) bool {
+	return bytes.Contains(data[max(0, len(data)-1024):], []byte("%%EOF"))
+}
+
+// anyUnusable reports whether a page needs another reader.
+func anyUnusable(pages []Page) bool {
+	for _, p := range pages {
+		if unusable(p.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// unusable reports whether a page's text is missing or garbled: empty,
+// mostly symbols (a font without a Unicode map), or long runs of letters
+// without spaces (words positioned apart with no space characters).
+func unusable(s string) bool {
+	var total, letters, spaces, bad int
+	for _, r := range s {
+		total++
+		switch {
+		case r == utf8RuneError || unicode.Is(unicode.Co, r) || (unicode.IsControl(r) && !unicode.IsSpace(r)):
+			bad++
+		case unicode.IsSpace(r):
+			spaces++
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			letters++
+		}
+	}
+	switch {
+	case letters == 0:
+		return true
+	case bad*10 > total:
+		return true
+	case total > 200 && spaces*25 < total:
+		return true
+	}
+	return false
+}
+
+const utf8RuneError = '\uFFFD'
+
+// pdfNative reads each page's text layer with ledongthuc/pdf in a goroutine
+// guarded by recover and Limits.PDFTimeout. On timeout the reader's next
+// read of the file fails, which ends the goroutine.
+func (r *Reader) pdfNative(ctx context.Context, data []byte) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.lim.PDFTimeout)
+	defer cancel()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("in-process PDF reader: %w", err)
+	}
+	src := &stoppableReaderAt{data: data}
+	type outcome struct {
+		pages []string
+		err   error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- outcome{err: fmt.Errorf("in-process PDF reader panicked: %v", p)}
+			}
+		}()
+		pages, err := nativePages(src, int64(len(data)), r.lim)
+		done <- outcome{pages, err}
+	}()
+	select {
+	case o := <-done:
+		return o.pages, o.err
+	case <-ctx.Done():
+		src.stop.Store(true)
+		return nil, fmt.Errorf("in-process PDF reader: %w", ctx.Err())
+	}
+}
+
+func nativePages(src *stoppableReaderAt, size int64, lim Limits) ([]string, error) {
+	rd, err := pdf.NewReader(src, size)
+	if err != nil {
+		return nil, err
+	}
+	n := rd.NumPage()
+	if n > lim.MaxPages {
+		return nil, lim.tooManyPages(KindPDF, n)
+	}
+	if n == 0 {
+		return nil, errors.New("no pages")
+	}
+	pages := make([]string, n)
+	total := 0
+	for i := range n {
+		if src.stop.Load() {
+			return nil, errStopped
+		}
+		p := rd.Page(i + 1)
+		text, err := p.GetPlainText(nil)
+		if err != nil {
+			continue // left empty: poppler reads this page
+		}
+		if total += len(text); total > lim.MaxTextBytes {
+			return nil, lim.tooMuchText()
+		}
+		pages[i] = text
+	}
+	return pages, nil
+}
+
+var errStopped = errors.New("stopped")
+
+// stoppableReaderAt serves the PDF's bytes until stopped.
+type stoppableReaderAt struct {
+	data []byte
+	stop atomic.Bool
+}
+
+func (s *stoppableReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if s.stop.Load() {
+		return 0, errStopped
+	}
+	if off < 0 || off >= int64(len(s.data)) {
+		return 0, errors.New("read outside the file")
+	}
+	n := copy(p, s.data[off:])
+	if n < len(p) {
+		return n, errors.New("short read")
+	}
+	return n, nil
+}
+
+// pdfFile is the PDF written to a temporary file once, for poppler.
+type pdfFile struct {
+	r    *Reader
+	data []byte
+	path string
+}
+
+func (f *pdfFile) name() (string, error) {
+	if f.path != "" {
+		return f.path, nil
+	}
+	tmp, err := os.CreateTemp(f.r.tmp, "markwell-*.pdf")
+	if err != nil {
+		return "", fmt.Errorf("temporary PDF: %w", err)
+	}
+	f.path = tmp.Name()
+	_, err = tmp.Write(f.data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", fmt.Errorf("write temporary PDF: %w", err)
+	}
+	return f.path, nil
+}
+
+func (f *pdfFile) close() {
+	if f.path != "" {
+		_ = os.Remove(f.path)
+	}
+}
+
+// pdftotextPages reads every page with pdftotext; pages end in form feeds.
+func (r *Reader) pdftotextPages(ctx context.Context, f *pdfFile) ([]string, error) {
+	name, err := f.name()
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.run(ctx, r.lim.MaxTextBytes+r.lim.MaxPages, r.pdftotext, "-enc", "UTF-8", "-eol", "unix", name, "-")
+	if err != nil {
+		return nil, pdfToolError(err, r.lim)
+	}
+	pages := strings.Split(string(out), "\f")
+	if len(pages) > 1 && strings.TrimSpace(pages[len(pages)-1]) == "" {
+		pages = pages[:len(pages)-1] // the text after the last page's form feed
+	}
+	if len(pages) > r.lim.MaxPages {
+		return nil, r.lim.tooManyPages(KindPDF, len(pages))
+	}
+	return pages, nil
+}
+
+// ocrPDFPage rasterises one page to a grey PGM with pdftoppm, its long side
+// Limits.RenderPixels (300 dpi for A4), and reads it with OCR.
+func (r *Reader) ocrPDFPage(ctx context.Context, f *pdfFile, page int) (string, error) {
+	name, err := f.name()
+	if err != nil {
+		return "", err
+	}
+	n := strconv.Itoa(page)
+	px := r.lim.RenderPixels
+	pgm, err := r.run(ctx, px*px+64, r.pdftoppm, "-f", n, "-l", n, "-gray", "-cropbox",
+		"-scale-to", strconv.Itoa(px), "-singlefile", name)
+	if err != nil {
+		if IsPermanent(pdfToolError(err, r.lim)) {
+			return "", nil // poppler cannot draw this page: it stays empty
+		}
+		return "", fmt.Errorf("rasterise page %d: %w", page, err)
+	}
+	if _, _, err := parsePGM(pgm); err != nil {
+		return "", nil
+	}
+	text, err := r.ocr.Text(ctx, pgm)
+	if err != nil {
+		return "", fmt.Errorf("OCR page %d: %w", page, err)
+	}
+	return text, nil
+}
+
+// pdfToolError classifies a failed poppler run: a password or a damaged
+// file is permanent; a timeout, a signal or a missing tool is not.
+func pdfToolError(err error, lim Limits) error {
+	var te *toolError
+	if !errors.As(err, &te) {
+		return err
+	}
+	switch {
+	case te.overflow:
+		return lim.tooMuchText()
+	case strings.Contains(te.stderr, "Incorrect password"):
+		return permanent(ReasonPDFPassword, err)
+	case te.exitCode == 1 || te.exitCode == 3:
+		return permanent(ReasonPDFDamaged, err)
+	}
+	return err
+}
