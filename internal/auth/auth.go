@@ -1,8 +1,9 @@
 // Package auth is Markwell's sign-in: server-side sessions in PostgreSQL,
-// NextAuth-style double-submit CSRF tokens, sign-in providers (OpenID
-// Connect issuers such as Google, and a development sign-in) and the rules
-// that turn a verified identity into a user with a team. It knows nothing of
-// HTTP; internal/httpapi serves it as a NextAuth-compatible /api/auth.
+// NextAuth-style double-submit CSRF tokens bound to the session, sign-in
+// providers (OpenID Connect issuers such as Google, and a development
+// sign-in) and the rules that turn a verified identity into a user with a
+// team. It knows nothing of HTTP; internal/httpapi serves it as a
+// NextAuth-compatible /api/auth.
 package auth
 
 import (
@@ -47,7 +48,7 @@ func userFrom(u store.User) User {
 type Config struct {
 	// Pool is the database.
 	Pool *pgxpool.Pool
-	// Secret binds CSRF tokens to their cookie (SECRET_KEY).
+	// Secret signs CSRF cookies, binding each token to its session (SECRET_KEY).
 	Secret string
 	// MaxAge is a session's lifetime since it was last extended.
 	MaxAge time.Duration
@@ -88,7 +89,7 @@ func New(c Config) (*Service, error) {
 		return nil, errors.New("auth: the session update age must be shorter than the max age")
 	}
 	s := &Service{
-		pool: c.Pool, csrf: csrf{secret: c.Secret}, maxAge: c.MaxAge, updateAge: c.UpdateAge,
+		pool: c.Pool, csrf: csrf{secret: []byte(c.Secret)}, maxAge: c.MaxAge, updateAge: c.UpdateAge,
 		byID: map[string]Provider{}, log: c.Log, now: c.Now,
 	}
 	if s.log == nil {

@@ -212,32 +212,80 @@ func TestSessionData(t *testing.T) {
 func TestCSRFDoubleSubmit(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	token, cookie := b.svc.CSRFToken("")
+	token, cookie := b.svc.CSRFToken("", nil)
 	require.Len(t, token, 64)
 	require.True(t, strings.HasPrefix(cookie, token+"|"))
 	require.Len(t, cookie, 64+1+64)
 
 	// A genuine cookie keeps its token.
-	again, fresh := b.svc.CSRFToken(cookie)
+	again, fresh := b.svc.CSRFToken(cookie, nil)
 	require.Equal(t, token, again)
 	require.Empty(t, fresh)
 
-	require.True(t, b.svc.VerifyCSRF(cookie, token))
-	require.False(t, b.svc.VerifyCSRF(cookie, ""))
-	require.False(t, b.svc.VerifyCSRF(cookie, strings.Repeat("0", 64)))
-	require.False(t, b.svc.VerifyCSRF("", token))
+	require.True(t, b.svc.VerifyCSRF(cookie, token, nil))
+	require.False(t, b.svc.VerifyCSRF(cookie, "", nil))
+	require.False(t, b.svc.VerifyCSRF(cookie, strings.Repeat("0", 64), nil))
+	require.False(t, b.svc.VerifyCSRF("", token, nil))
 
 	// A cookie minted elsewhere (another secret, or forged) is refused and replaced.
 	other, err := auth.New(auth.Config{Pool: b.pool, Secret: strings.Repeat("x", 32), MaxAge: time.Hour})
 	require.NoError(t, err)
-	_, foreign := other.CSRFToken("")
+	_, foreign := other.CSRFToken("", nil)
 	forgedToken := strings.Repeat("a", 64)
 	for _, bad := range []string{foreign, forgedToken + "|" + strings.Repeat("b", 64), forgedToken, "|"} {
-		require.False(t, b.svc.VerifyCSRF(bad, strings.SplitN(bad, "|", 2)[0]), bad)
-		newToken, newCookie := b.svc.CSRFToken(bad)
+		require.False(t, b.svc.VerifyCSRF(bad, strings.SplitN(bad, "|", 2)[0], nil), bad)
+		newToken, newCookie := b.svc.CSRFToken(bad, nil)
 		require.NotEmpty(t, newCookie)
 		require.NotEqual(t, strings.SplitN(bad, "|", 2)[0], newToken)
 	}
+}
+
+func TestCSRFTokenIsBoundToItsSession(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	session := func(local string) (string, *auth.Session) {
+		u, err := b.svc.SignInWithCredentials(b.ctx, "Ada", b.email(local))
+		require.NoError(t, err)
+		token, s, err := b.svc.CreateSession(b.ctx, u)
+		require.NoError(t, err)
+		return token, &s
+	}
+	tokenA, sessA := session("ada-csrf")
+	_, sessB := session("bob-csrf")
+	_, sessA2 := session("ada-csrf") // the same user, another browser
+
+	anonToken, anonCookie := b.svc.CSRFToken("", nil)
+	aToken, aCookie := b.svc.NewCSRFToken(sessA)
+	require.True(t, b.svc.VerifyCSRF(anonCookie, anonToken, nil))
+	require.True(t, b.svc.VerifyCSRF(aCookie, aToken, sessA))
+
+	// A pair minted anonymously, or for another session (even of the same
+	// user), is refused with a session; a session's pair is refused without it.
+	for name, victim := range map[string]*auth.Session{"B": sessB, "A elsewhere": sessA2} {
+		require.False(t, b.svc.VerifyCSRF(anonCookie, anonToken, victim), name)
+		require.False(t, b.svc.VerifyCSRF(aCookie, aToken, victim), name)
+	}
+	require.False(t, b.svc.VerifyCSRF(aCookie, aToken, nil))
+
+	// Asked for a token with another session's cookie, the service mints one.
+	got, fresh := b.svc.CSRFToken(aCookie, sessB)
+	require.NotEmpty(t, fresh)
+	require.NotEqual(t, aToken, got)
+	require.True(t, b.svc.VerifyCSRF(fresh, got, sessB))
+
+	// The binding survives looking the session up again and extending it.
+	b.clock.add(updateAge + time.Minute)
+	looked, err := b.svc.Session(b.ctx, tokenA)
+	require.NoError(t, err)
+	require.True(t, looked.Extended)
+	require.True(t, b.svc.VerifyCSRF(aCookie, aToken, &looked))
+	same, fresh := b.svc.CSRFToken(aCookie, &looked)
+	require.Equal(t, aToken, same)
+	require.Empty(t, fresh)
+
+	// Every renewal is a new token.
+	renewed, _ := b.svc.NewCSRFToken(sessA)
+	require.NotEqual(t, aToken, renewed)
 }
 
 func TestCredentialsSignInTwiceIsOneUser(t *testing.T) {

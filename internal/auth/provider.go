@@ -1,6 +1,8 @@
 package auth
 
 import (
+	"github.com/markwell/markwell/internal/input"
+
 	"context"
 	"crypto/subtle"
 	"encoding/json"
@@ -96,8 +98,8 @@ func (Credentials) Type() string { return TypeCredentials }
 // account. A bad email is a CodeCredentialsSignin error.
 func (c Credentials) Authorize(name, email string) (Identity, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
-	name = strings.TrimSpace(name)
-	if email == "" || len(email) > 254 {
+	name = input.Name(name)
+	if email == "" || len(email) > input.MaxEmail {
 		return Identity{}, fail(CodeCredentialsSignin, "email is empty or too long")
 	}
 	at := strings.LastIndexByte(email, '@')
@@ -105,7 +107,7 @@ func (c Credentials) Authorize(name, email string) (Identity, error) {
 	if err != nil || addr.Address != email || at < 1 || !strings.Contains(email[at+1:], ".") {
 		return Identity{}, fail(CodeCredentialsSignin, "%q is not an email address", email)
 	}
-	if len(name) > 200 {
+	if len([]rune(name)) > input.MaxName {
 		return Identity{}, fail(CodeCredentialsSignin, "name is longer than 200 characters")
 	}
 	return Identity{Provider: c.ID(), Subject: email, Email: email, EmailVerified: c.Verified, Name: name}, nil
@@ -279,6 +281,12 @@ func (p *OIDC) Exchange(ctx context.Context, a Attempt, code string) (Identity, 
 	}
 	if name == "" {
 		name = c.PreferredUsername
+	}
+	// A provider's name follows the input rule too: no control characters or
+	// bidi overrides, at most MaxName characters.
+	name = input.Name(name)
+	if r := []rune(name); len(r) > input.MaxName {
+		name = string(r[:input.MaxName])
 	}
 	return Identity{
 		Provider: p.cfg.ID, Subject: idt.Subject, Email: strings.ToLower(strings.TrimSpace(c.Email)),

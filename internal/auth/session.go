@@ -30,6 +30,9 @@ type Session struct {
 	// Extended reports that this lookup slid Expires forward, so the session
 	// cookie should be sent again with a fresh lifetime.
 	Extended bool
+	// key is the SHA-256 of the session's token, as its row stores it; CSRF
+	// tokens are bound to it.
+	key []byte
 }
 
 // tokenBytes is the session token's entropy.
@@ -65,7 +68,7 @@ func (s *Service) CreateSession(ctx context.Context, u User) (string, Session, e
 	}); err != nil {
 		return "", Session{}, fmt.Errorf("create session for %s: %w", u.ID, err)
 	}
-	return token, Session{User: u, Expires: expires, Data: json.RawMessage("{}")}, nil
+	return token, Session{User: u, Expires: expires, Data: json.RawMessage("{}"), key: hashToken(token)}, nil
 }
 
 // Session returns the live session of token with its user. A session used
@@ -82,7 +85,7 @@ func (s *Service) Session(ctx context.Context, token string) (Session, error) {
 	if err != nil {
 		return Session{}, fmt.Errorf("look up session: %w", err)
 	}
-	sess := Session{User: userFrom(row.User), Expires: row.ExpiresAt, Data: row.Data}
+	sess := Session{User: userFrom(row.User), Expires: row.ExpiresAt, Data: row.Data, key: hashToken(token)}
 	lastExtended := row.ExpiresAt.Add(-s.maxAge)
 	if now.Sub(lastExtended) >= s.updateAge {
 		expires := now.Add(s.maxAge)

@@ -27,6 +27,10 @@ import (
 // joins the newest inviting team (also an existing user, who moves) and
 // every pending invite for the email is closed; otherwise a user without a
 // team (a first sign-in) gets a team of their own, "{name}'s team".
+//
+// Last, shares sent to a verified email before anyone used it are given to
+// the user, in the same transaction (a first sign-in's user is created in
+// it too).
 func (s *Service) SignIn(ctx context.Context, id Identity) (User, error) {
 	id.Email = strings.ToLower(strings.TrimSpace(id.Email))
 	if id.Provider == "" || id.Subject == "" || id.Email == "" {
@@ -63,6 +67,15 @@ func (s *Service) signIn(ctx context.Context, id Identity) (User, error) {
 		if u, err = s.placeInTeam(ctx, tx, u, id); err != nil {
 			return err
 		}
+		if verifiedOwner(id, u) {
+			n, err := store.Q.NotificationClaimPending(ctx, tx, store.NotificationClaimPendingParams{UserID: u.ID, Email: u.Email})
+			if err != nil {
+				return fmt.Errorf("claim shares: %w", err)
+			}
+			if n > 0 {
+				s.log.InfoContext(ctx, "shares waiting for the email delivered", "user_id", u.ID, "count", n)
+			}
+		}
 		out = u
 		return nil
 	})
@@ -74,8 +87,12 @@ func (s *Service) signIn(ctx context.Context, id Identity) (User, error) {
 
 func (s *Service) findOrCreateUser(ctx context.Context, tx pgx.Tx, id Identity) (store.User, error) {
 	refresh := func(u store.User) (store.User, error) {
+		// The provider's verification counts only for the address stored:
+		// an account whose email changed at the provider does not verify
+		// the old one.
+		verified := id.EmailVerified && strings.EqualFold(strings.TrimSpace(id.Email), u.Email)
 		return store.Q.AuthRefreshUser(ctx, tx, store.AuthRefreshUserParams{
-			ID: u.ID, EmailVerified: id.EmailVerified, Name: id.Name, Image: id.Image,
+			ID: u.ID, EmailVerified: verified, Name: id.Name, Image: id.Image,
 		})
 	}
 	u, err := store.Q.AuthUserByAccount(ctx, tx, store.AuthUserByAccountParams{Provider: id.Provider, ProviderAccountID: id.Subject})
@@ -119,8 +136,15 @@ func (s *Service) findOrCreateUser(ctx context.Context, tx pgx.Tx, id Identity) 
 	}
 }
 
+// verifiedOwner reports that this sign-in's provider verified the user's own
+// email (not some other address the account now has): only then may the
+// sign-in accept the email's invites and receive the shares waiting for it.
+func verifiedOwner(id Identity, u store.User) bool {
+	return id.EmailVerified && strings.EqualFold(id.Email, u.Email)
+}
+
 func (s *Service) placeInTeam(ctx context.Context, tx pgx.Tx, u store.User, id Identity) (store.User, error) {
-	if id.EmailVerified {
+	if verifiedOwner(id, u) {
 		inv, err := store.Q.AuthNewestPendingInvite(ctx, tx, u.Email)
 		switch {
 		case err == nil:

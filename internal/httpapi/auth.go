@@ -18,13 +18,15 @@ import (
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/config"
+	"github.com/markwell/markwell/internal/ratelimit"
 )
 
 // The cookies of the sign-in surface.
 const (
 	// SessionCookie holds the opaque session token.
 	SessionCookie = "markwell.session-token"
-	// CSRFCookie holds "token|hash" for double-submit CSRF checks.
+	// CSRFCookie holds "token|mac" for double-submit CSRF checks; the mac
+	// binds the token to the session it was minted for (or to none).
 	CSRFCookie = "markwell.csrf-token"
 	// StateCookie binds an OAuth sign-in attempt to the browser that began it.
 	StateCookie = "markwell.oauth-state"
@@ -51,6 +53,8 @@ type authHandlers struct {
 	public string
 	secure bool
 	logs   *logLimiter
+	// limiter counts sign-in attempts; nil turns the limit off.
+	limiter *ratelimit.Limiter
 }
 
 func newAuthHandlers(d Deps) *authHandlers {
@@ -64,8 +68,9 @@ func newAuthHandlers(d Deps) *authHandlers {
 	}
 	return &authHandlers{
 		svc: d.Auth, cfg: d.Config, base: base, public: public,
-		secure: strings.HasPrefix(public, "https://"),
-		logs:   newLogLimiter(10, time.Minute, 120),
+		secure:  strings.HasPrefix(public, "https://"),
+		logs:    newLogLimiter(10, time.Minute, 120),
+		limiter: d.Limiter,
 	}
 }
 
@@ -77,16 +82,29 @@ func (h *authHandlers) register(r *gin.Engine) {
 	g.GET("/signin", h.signinPage)
 	g.GET("/signin/:provider", h.signinPage)
 	g.GET("/error", h.errorPage)
-	g.GET("/callback/:provider", h.oauthCallback)
+	attempt := h.limitSignIns()
+	g.GET("/callback/:provider", attempt, h.oauthCallback)
 	// Client logs come from navigator.sendBeacon, which cannot carry a CSRF
 	// token; they change nothing, and are rate limited and capped instead.
 	g.POST("/_log", h.clientLog)
 
 	w := g.Group("", h.parseForm, h.csrfProtect(), formOK)
-	w.POST("/signin/:provider", h.signin)
-	w.POST("/callback/:provider", h.credentialsCallback)
+	w.POST("/signin/:provider", attempt, h.signin)
+	w.POST("/callback/:provider", attempt, h.credentialsCallback)
 	w.POST("/signout", h.signout)
 	w.POST("/session", h.updateSession)
+}
+
+// limitSignIns caps sign-in attempts per client address, as Gin sees it
+// through TRUSTED_PROXIES.
+func (h *authHandlers) limitSignIns() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if err := h.limiter.Allow(c, h.cfg.SignInLimit, "signin:"+c.ClientIP(), ratelimit.MsgSignIn); err != nil {
+			fail(c, err)
+			return
+		}
+		c.Next()
+	}
 }
 
 func noStore(c *gin.Context) {
@@ -102,6 +120,15 @@ type sessionState struct {
 	err  error
 	// stale: the request carried a session cookie that is no longer valid.
 	stale bool
+}
+
+// live returns the request's session, or nil when it has none (CSRF tokens
+// are bound to it).
+func (st *sessionState) live() *auth.Session {
+	if !st.ok {
+		return nil
+	}
+	return &st.sess
 }
 
 // sessions makes the signed-in user available to every handler through
@@ -191,7 +218,8 @@ func operatorEmail(cfg config.Config) func(c *gin.Context) (string, bool) {
 
 // csrfProtect refuses state-changing requests whose CSRF token (the
 // X-CSRF-Token header, or the csrfToken field of a form or of an auth JSON
-// body) does not match the csrf cookie.
+// body) does not match the csrf cookie, or whose cookie was not minted for
+// the request's session (or, without a session, anonymously).
 func (h *authHandlers) csrfProtect() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		switch c.Request.Method {
@@ -208,15 +236,21 @@ func (h *authHandlers) csrfProtect() gin.HandlerFunc {
 				submitted = c.PostForm("csrfToken")
 			}
 		}
+		st := loadSession(c)
+		if st.err != nil {
+			// Without the session the token's binding cannot be checked.
+			fail(c, st.err)
+			return
+		}
 		cookie, _ := c.Cookie(CSRFCookie)
-		if h.svc == nil || !h.svc.VerifyCSRF(cookie, submitted) {
+		if h.svc == nil || !h.svc.VerifyCSRF(cookie, submitted, st.live()) {
 			body := gin.H{"error": gin.H{"code": apperr.Forbidden, "message": "Invalid CSRF token"}}
 			if strings.HasPrefix(c.Request.URL.Path, h.base+"/") {
 				// NextAuth's client reads url from every auth answer.
 				body["url"] = h.signInPage(url.Values{"csrf": {"true"}})
 			}
 			logger(c).Info("request refused: invalid CSRF token", "path", c.Request.URL.Path,
-				"had_token", submitted != "", "had_cookie", cookie != "")
+				"had_token", submitted != "", "had_cookie", cookie != "", "signed_in", st.ok)
 			c.AbortWithStatusJSON(http.StatusForbidden, body)
 			return
 		}
@@ -229,13 +263,33 @@ func isForm(r *http.Request) bool {
 	return mt == "application/x-www-form-urlencoded" || mt == "multipart/form-data"
 }
 
+// csrf is GET {base}/csrf: the token of the csrf cookie when that cookie was
+// minted for the request's session (or, signed out, anonymously); otherwise
+// a new token, with its cookie.
 func (h *authHandlers) csrf(c *gin.Context) {
+	st := loadSession(c)
+	if st.err != nil {
+		fail(c, st.err)
+		return
+	}
 	cookie, _ := c.Cookie(CSRFCookie)
-	token, fresh := h.svc.CSRFToken(cookie)
+	token, fresh := h.svc.CSRFToken(cookie, st.live())
 	if fresh != "" {
-		h.setCookie(c, &http.Cookie{Name: CSRFCookie, Value: fresh, Path: "/"})
+		h.setCSRFCookie(c, fresh)
 	}
 	c.JSON(http.StatusOK, gin.H{"csrfToken": token})
+}
+
+func (h *authHandlers) setCSRFCookie(c *gin.Context, value string) {
+	h.setCookie(c, &http.Cookie{Name: CSRFCookie, Value: value, Path: "/"})
+}
+
+// renewCSRF replaces the csrf cookie with a new token bound to sess (nil
+// when the response ends the session), so no token outlives its session.
+// Clients fetch the new token from {base}/csrf.
+func (h *authHandlers) renewCSRF(c *gin.Context, sess *auth.Session) {
+	_, cookie := h.svc.NewCSRFToken(sess)
+	h.setCSRFCookie(c, cookie)
 }
 
 // ---- request bodies ----------------------------------------------------------
@@ -379,18 +433,20 @@ func (h *authHandlers) setSessionCookie(c *gin.Context, token string) {
 	h.setCookie(c, &http.Cookie{Name: SessionCookie, Value: token, Path: "/", MaxAge: int(h.svc.MaxAge().Seconds())})
 }
 
-// startSession signs u in on this browser, ending the session it had.
+// startSession signs u in on this browser, ending the session it had, and
+// renews the CSRF token for the new session.
 func (h *authHandlers) startSession(c *gin.Context, u auth.User) error {
 	if old, err := c.Cookie(SessionCookie); err == nil && old != "" {
 		if err := h.svc.DeleteSession(c, old); err != nil {
 			logger(c).Warn("could not end the previous session", "err", err)
 		}
 	}
-	token, _, err := h.svc.CreateSession(c, u)
+	token, sess, err := h.svc.CreateSession(c, u)
 	if err != nil {
 		return err
 	}
 	h.setSessionCookie(c, token)
+	h.renewCSRF(c, &sess)
 	logger(c).Info("signed in", "user_id", u.ID, "team_id", u.TeamID)
 	return nil
 }
@@ -584,8 +640,8 @@ func (h *authHandlers) credentialsCallback(c *gin.Context) {
 	h.respondURL(c, http.StatusOK, cb)
 }
 
-// signout is POST {base}/signout: the session row is deleted and the cookie
-// cleared.
+// signout is POST {base}/signout: the session row is deleted, the cookie
+// cleared and the CSRF token renewed (anonymous again).
 func (h *authHandlers) signout(c *gin.Context) {
 	cb := h.safeCallback(form(c).str("callbackUrl"))
 	if token, err := c.Cookie(SessionCookie); err == nil && token != "" {
@@ -595,6 +651,7 @@ func (h *authHandlers) signout(c *gin.Context) {
 		}
 	}
 	h.clearCookie(c, SessionCookie, "/")
+	h.renewCSRF(c, nil)
 	if u, ok := currentUser(c); ok {
 		logger(c).Info("signed out", "user_id", u.ID)
 	}

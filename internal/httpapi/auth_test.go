@@ -24,6 +24,35 @@ func cookie(res *http.Response, name string) *http.Cookie {
 	return nil
 }
 
+// jarCookie returns the value of br's cookie name ("" when it has none).
+func (br *browser) jarCookie(t *testing.T, name string) string {
+	t.Helper()
+	u, err := url.Parse(br.b.srv.URL)
+	require.NoError(t, err)
+	for _, c := range br.client.Jar.Cookies(u) {
+		if c.Name == name {
+			return c.Value
+		}
+	}
+	return ""
+}
+
+// plant puts a cookie in br's jar, as an attacker who can write cookies
+// for the site (a sibling subdomain, a plain-http response) would.
+func (br *browser) plant(t *testing.T, name, value string) {
+	t.Helper()
+	u, err := url.Parse(br.b.srv.URL)
+	require.NoError(t, err)
+	br.client.Jar.SetCookies(u, []*http.Cookie{{Name: name, Value: value, Path: "/"}})
+}
+
+// csrfPair returns br's CSRF token and the cookie value that carries it.
+func (br *browser) csrfPair(t *testing.T) (token, cookieValue string) {
+	t.Helper()
+	token = br.csrfToken(t)
+	return token, br.jarCookie(t, httpapi.CSRFCookie)
+}
+
 // writeRoutes lists every state-changing route under /api, with path
 // parameters filled in, so routes added later are covered automatically.
 func writeRoutes(b *bundle) [][2]string {
@@ -50,6 +79,14 @@ func TestEveryWriteNeedsTheCSRFToken(t *testing.T) {
 	routes := writeRoutes(b)
 	require.GreaterOrEqual(t, len(routes), 8, "auth and /api/v1 writes are listed")
 	good := b.csrfToken(t)
+	// Genuine pairs minted for other clients: one signed out, one signed in
+	// as someone else. Planted beside Ada's session cookie, they are refused.
+	anonToken, anonCookie := b.newBrowser(t).csrfPair(t)
+	mallory := b.newBrowser(t)
+	mallory.signIn(t, "Mallory", "mallory-csrf@school.test")
+	malToken, malCookie := mallory.csrfPair(t)
+	victim := b.newBrowser(t)
+	victim.plant(t, httpapi.SessionCookie, b.jarCookie(t, httpapi.SessionCookie))
 	for _, rt := range routes {
 		method, path := rt[0], rt[1]
 		check := func(what string, res *http.Response, body map[string]any) {
@@ -70,6 +107,13 @@ func TestEveryWriteNeedsTheCSRFToken(t *testing.T) {
 		other := b.newBrowser(t)
 		res, body = other.send(t, method, path, []byte(`{}`), "application/json", httpapi.CSRFHeader, good)
 		check("someone else's token", res, body)
+		// Another client's whole pair, with Ada's session.
+		victim.plant(t, httpapi.CSRFCookie, anonCookie)
+		res, body = victim.send(t, method, path, []byte(`{}`), "application/json", httpapi.CSRFHeader, anonToken)
+		check("a signed-out client's pair", res, body)
+		victim.plant(t, httpapi.CSRFCookie, malCookie)
+		res, body = victim.send(t, method, path, []byte("csrfToken="+malToken), "application/x-www-form-urlencoded")
+		check("another session's pair", res, body)
 	}
 	// The right token passes the check (whatever the route then says).
 	res, _ := b.do(t, "POST", "/api/v1/getSignedURL", map[string]string{"link": ""})
@@ -95,6 +139,137 @@ func TestCSRFTokenIsStableAndCookieBound(t *testing.T) {
 	res, body = b.send(t, "GET", "/api/auth/csrf", nil, "")
 	require.Equal(t, token, body["csrfToken"])
 	require.Nil(t, cookie(res, httpapi.CSRFCookie))
+}
+
+func TestACSRFPairMintedForAnotherClientIsRefusedWithTheVictimsSession(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	bob := b.newBrowser(t)
+	user := bob.signIn(t, "Bob", "bob-victim@school.test")
+	team := user["teamId"].(string)
+	folders := func() []any {
+		t.Helper()
+		res, body := bob.do(t, "GET", "/api/v1/db/library/get", nil)
+		require.Equal(t, 200, res.StatusCode, body)
+		return body["data"].(map[string]any)["folders"].([]any)
+	}
+	require.Empty(t, folders())
+
+	// Mallory fetches genuine pairs: signed out, then signed in as herself.
+	mallory := b.newBrowser(t)
+	anonToken, anonCookie := mallory.csrfPair(t)
+	mallory.signIn(t, "Mallory", "mallory-attacker@school.test")
+	sessToken, sessCookie := mallory.csrfPair(t)
+
+	// She plants each in Bob's browser and has it post with the matching
+	// token: refused, and nothing changes.
+	for name, pair := range map[string][2]string{"signed-out pair": {anonToken, anonCookie}, "Mallory's session pair": {sessToken, sessCookie}} {
+		bob.plant(t, httpapi.CSRFCookie, pair[1])
+		res, body := bob.send(t, "POST", "/api/v1/db/team/create-folder", []byte(`{"teamId":"`+team+`","folderName":"Planted"}`),
+			"application/json", httpapi.CSRFHeader, pair[0])
+		require.Equal(t, 403, res.StatusCode, name)
+		require.Equal(t, "Invalid CSRF token", body["error"].(map[string]any)["message"], name)
+		f := url.Values{"csrfToken": {pair[0]}, "callbackUrl": {"/"}, "json": {"true"}}
+		res, _ = bob.send(t, "POST", "/api/auth/signout", []byte(f.Encode()), "application/x-www-form-urlencoded")
+		require.Equal(t, 403, res.StatusCode, name)
+		_, session := bob.send(t, "GET", "/api/auth/session", nil, "")
+		require.Contains(t, session, "user", "%s: Bob is still signed in", name)
+	}
+	require.Empty(t, folders())
+
+	// Bob's browser asks for a token again and gets its own, which works.
+	bob.csrf = ""
+	res, body := bob.do(t, "POST", "/api/v1/db/team/create-folder", map[string]any{"teamId": team, "folderName": "Term 1"})
+	require.Equal(t, 200, res.StatusCode, body)
+	require.Len(t, folders(), 1)
+}
+
+func TestCSRFTokenIsRenewedAtSignInAndSignOut(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	csrf := func() (string, *http.Response) {
+		t.Helper()
+		res, body := b.send(t, "GET", "/api/auth/csrf", nil, "")
+		require.Equal(t, 200, res.StatusCode)
+		return body["csrfToken"].(string), res
+	}
+	signInForm := func(token, email string) (*http.Response, map[string]any) {
+		t.Helper()
+		f := url.Values{"csrfToken": {token}, "name": {"Ada"}, "email": {email}, "redirect": {"false"}, "callbackUrl": {"/library"}, "json": {"true"}}
+		return b.send(t, "POST", "/api/auth/callback/credentials", []byte(f.Encode()), "application/x-www-form-urlencoded", "X-Auth-Return-Redirect", "1")
+	}
+
+	// next-auth/react, signed out: GET csrf, then the form with csrfToken.
+	anon, _ := csrf()
+	anonCookie := b.jarCookie(t, httpapi.CSRFCookie)
+	res, body := signInForm(anon, "ada-renew@school.test")
+	require.Equal(t, 200, res.StatusCode, body)
+	require.Equal(t, b.srv.URL+"/library", body["url"])
+	require.NotNil(t, cookie(res, httpapi.SessionCookie))
+	renewed := cookie(res, httpapi.CSRFCookie)
+	require.NotNil(t, renewed, "signing in sets a new csrf cookie")
+	require.True(t, renewed.HttpOnly)
+	require.Equal(t, "/", renewed.Path)
+	signedIn, res := csrf()
+	require.NotEqual(t, anon, signedIn)
+	require.True(t, strings.HasPrefix(renewed.Value, signedIn+"|"))
+	require.Nil(t, cookie(res, httpapi.CSRFCookie), "stable while the session lasts")
+	again, _ := csrf()
+	require.Equal(t, signedIn, again)
+	res, _ = b.send(t, "POST", "/api/v1/getSignedURL", []byte(`{"link":""}`), "application/json", httpapi.CSRFHeader, signedIn)
+	require.Equal(t, 400, res.StatusCode, "the renewed token passes the check")
+	// The signed-out pair is worth nothing now, even with its own cookie.
+	sessCookie := b.jarCookie(t, httpapi.CSRFCookie)
+	b.plant(t, httpapi.CSRFCookie, anonCookie)
+	res, _ = b.send(t, "POST", "/api/v1/getSignedURL", []byte(`{"link":""}`), "application/json", httpapi.CSRFHeader, anon)
+	require.Equal(t, 403, res.StatusCode)
+	b.plant(t, httpapi.CSRFCookie, sessCookie)
+
+	// Signing in again as someone else, from a signed-in browser.
+	res, body = signInForm(signedIn, "grace-renew@school.test")
+	require.Equal(t, 200, res.StatusCode, body)
+	require.NotNil(t, cookie(res, httpapi.CSRFCookie))
+	second, _ := csrf()
+	require.NotEqual(t, signedIn, second)
+	_, session := b.send(t, "GET", "/api/auth/session", nil, "")
+	require.Equal(t, "grace-renew@school.test", session["user"].(map[string]any)["email"])
+
+	// Signing out renews it too, and the session's pair is refused after.
+	sessCookie = b.jarCookie(t, httpapi.CSRFCookie)
+	f := url.Values{"csrfToken": {second}, "callbackUrl": {"/signin"}, "json": {"true"}}
+	res, body = b.send(t, "POST", "/api/auth/signout", []byte(f.Encode()), "application/x-www-form-urlencoded")
+	require.Equal(t, 200, res.StatusCode, body)
+	require.NotNil(t, cookie(res, httpapi.CSRFCookie), "signing out sets a new csrf cookie")
+	out, _ := csrf()
+	require.NotEqual(t, second, out)
+	require.NotEqual(t, anon, out)
+	require.True(t, strings.HasPrefix(cookie(res, httpapi.CSRFCookie).Value, out+"|"))
+	b.plant(t, httpapi.CSRFCookie, sessCookie)
+	res, _ = b.send(t, "POST", "/api/auth/session", []byte(`{"csrfToken":"`+second+`","data":{}}`), "application/json")
+	require.Equal(t, 403, res.StatusCode)
+
+	// Signed out, the flow starts over and still signs in.
+	b.plant(t, httpapi.CSRFCookie, "")
+	fresh, _ := csrf()
+	res, body = signInForm(fresh, "ada-renew@school.test")
+	require.Equal(t, 200, res.StatusCode, body)
+	_, session = b.send(t, "GET", "/api/auth/session", nil, "")
+	require.Equal(t, "ada-renew@school.test", session["user"].(map[string]any)["email"])
+}
+
+func TestOIDCSignInRenewsTheCSRFToken(t *testing.T) {
+	t.Parallel()
+	b, p := oidcSetup(t)
+	before := b.csrfToken(t)
+	back := b.begin(t, p, mockUser("grace-oidc-csrf@school.test", true))
+	res, _ := b.send(t, "GET", back, nil, "")
+	require.Equal(t, 302, res.StatusCode)
+	require.NotNil(t, cookie(res, httpapi.SessionCookie))
+	require.NotNil(t, cookie(res, httpapi.CSRFCookie), "the callback that starts the session renews the token")
+	after := b.csrfToken(t)
+	require.NotEqual(t, before, after)
+	res, _ = b.send(t, "POST", "/api/v1/getSignedURL", []byte(`{"link":""}`), "application/json", httpapi.CSRFHeader, after)
+	require.Equal(t, 400, res.StatusCode, "the renewed token passes the check")
 }
 
 func TestCredentialsSignInAsNextAuthDoesIt(t *testing.T) {

@@ -14,6 +14,7 @@ func (h *teamHandlers) register(g *gin.RouterGroup) {
 	g.GET("/db/user/get", handle(h.user))
 	g.GET("/db/team/members", handle(h.members))
 	g.POST("/db/team/invite", handle(h.invite))
+	g.POST("/db/team/invite-link", handle(h.inviteLink))
 	g.POST("/db/team/cancel-invite", handle(h.cancelInvite))
 	g.POST("/db/team/remove-member", handle(h.removeMember))
 	g.POST("/db/team/leave", handle(h.leave))
@@ -36,6 +37,11 @@ type inviteBody struct {
 
 func (h *teamHandlers) invite(c *gin.Context, a team.Actor, in *inviteBody) (gin.H, error) {
 	inv, err := h.svc.Invite(c, a, in.Email)
+	return gin.H{"invite": inv}, err
+}
+
+func (h *teamHandlers) inviteLink(c *gin.Context, a team.Actor, _ *teamScope) (gin.H, error) {
+	inv, err := h.svc.CreateLink(c, a)
 	return gin.H{"invite": inv}, err
 }
 

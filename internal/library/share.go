@@ -15,6 +15,7 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/input"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
@@ -61,9 +62,10 @@ type Notification struct {
 }
 
 // ShareAssignment sends an assignment of the actor's team to the teacher
-// with that email, who may copy it into their own team. It returns the
-// recipient's email. Sharing again while the last share is still open sends
-// nothing new.
+// with that email, who may copy it into their own team; when nobody has
+// signed up with the email yet, the share waits for them. It returns the
+// email, the same answer either way. Sharing again while the last share is
+// still open sends nothing new.
 func (s *Service) ShareAssignment(ctx context.Context, a team.Actor, assignmentID uuid.UUID, email string) (string, error) {
 	if _, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID}); err != nil {
 		return "", notFound(err, "load assignment %s", assignmentID)
@@ -84,27 +86,35 @@ func (s *Service) ShareRubric(ctx context.Context, a team.Actor, rubricID uuid.U
 	})
 }
 
+// share sends n to the teacher with the verified email, or keeps it for
+// whoever first signs in with that email, verified (see
+// store.NotificationClaimPending). Both answer the same, with the same
+// work, so sharing never tells whether an address belongs to a teacher.
 func (s *Service) share(ctx context.Context, a team.Actor, email string, n store.NotificationCreateParams) (string, error) {
 	addr, err := mail.ParseAddress(strings.TrimSpace(email))
-	if err != nil || addr.Name != "" {
+	if err != nil || addr.Name != "" || len(addr.Address) > input.MaxEmail {
 		return "", apperr.New(apperr.Invalid, msgBadEmail)
 	}
 	email = strings.ToLower(addr.Address)
-	to, err := store.Q.NotificationFindUserByEmail(ctx, s.Pool, email)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", apperr.Invalidf("No Markwell teacher uses %s yet.", email)
-	}
-	if err != nil {
-		return "", fmt.Errorf("find user by email: %w", err)
-	}
-	if to.ID == a.UserID || (to.TeamID.Valid && to.TeamID.UUID == a.TeamID) {
-		return "", apperr.Invalidf("%s is in your team already.", email)
-	}
-	n.UserID = to.ID
 	n.SenderID = uuid.NullUUID{UUID: a.UserID, Valid: true}
-	open, err := store.Q.NotificationOpenShareExists(ctx, s.Pool, store.NotificationOpenShareExistsParams{
-		UserID: n.UserID, Kind: n.Kind, AssignmentID: n.AssignmentID, RubricID: n.RubricID,
-	})
+	to, err := store.Q.NotificationFindUserByEmail(ctx, s.Pool, email)
+	var open bool
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		n.RecipientEmail = &email
+		open, err = store.Q.NotificationOpenPendingShareExists(ctx, s.Pool, store.NotificationOpenPendingShareExistsParams{
+			RecipientEmail: email, Kind: n.Kind, AssignmentID: n.AssignmentID, RubricID: n.RubricID,
+		})
+	case err != nil:
+		return "", fmt.Errorf("find user by email: %w", err)
+	case to.ID == a.UserID || (to.TeamID.Valid && to.TeamID.UUID == a.TeamID):
+		return "", apperr.Invalidf("%s is in your team already.", email)
+	default:
+		n.UserID = uuid.NullUUID{UUID: to.ID, Valid: true}
+		open, err = store.Q.NotificationOpenShareExists(ctx, s.Pool, store.NotificationOpenShareExistsParams{
+			UserID: to.ID, Kind: n.Kind, AssignmentID: n.AssignmentID, RubricID: n.RubricID,
+		})
+	}
 	if err != nil {
 		return "", fmt.Errorf("check open shares: %w", err)
 	}
@@ -113,7 +123,7 @@ func (s *Service) share(ctx context.Context, a team.Actor, email string, n store
 			return "", fmt.Errorf("create notification: %w", err)
 		}
 	}
-	return to.Email, nil
+	return email, nil
 }
 
 // Notifications lists what was shared with the actor, open first, then

@@ -83,7 +83,7 @@ func (q *Queries) AuthCreateUser(ctx context.Context, db DBTX, arg AuthCreateUse
 }
 
 const authNewestPendingInvite = `-- name: AuthNewestPendingInvite :one
-SELECT id, team_id, email, token_hash, invited_by, created_at, accepted_at FROM team_invites
+SELECT id, team_id, email, token_hash, invited_by, created_at, accepted_at, expires_at FROM team_invites
 WHERE lower(email) = lower($1) AND accepted_at IS NULL
 ORDER BY created_at DESC, id
 LIMIT 1
@@ -100,6 +100,7 @@ func (q *Queries) AuthNewestPendingInvite(ctx context.Context, db DBTX, email st
 		&i.InvitedBy,
 		&i.CreatedAt,
 		&i.AcceptedAt,
+		&i.ExpiresAt,
 	)
 	return i, err
 }

@@ -233,14 +233,22 @@ type FunctionResult struct {
 }
 
 type Notification struct {
-	ID           uuid.UUID
-	UserID       uuid.UUID
-	Kind         NotificationKind
-	SenderID     uuid.NullUUID
-	AssignmentID uuid.NullUUID
-	RubricID     uuid.NullUUID
-	Status       string
-	CreatedAt    time.Time
+	ID             uuid.UUID
+	UserID         uuid.NullUUID
+	Kind           NotificationKind
+	SenderID       uuid.NullUUID
+	AssignmentID   uuid.NullUUID
+	RubricID       uuid.NullUUID
+	Status         string
+	CreatedAt      time.Time
+	RecipientEmail *string
+}
+
+type RateCounter struct {
+	Key         string
+	WindowStart time.Time
+	Count       int32
+	ExpiresAt   time.Time
 }
 
 type RiverJob struct {
@@ -306,11 +314,12 @@ type Team struct {
 type TeamInvite struct {
 	ID         uuid.UUID
 	TeamID     uuid.UUID
-	Email      string
+	Email      *string
 	TokenHash  []byte
 	InvitedBy  uuid.NullUUID
 	CreatedAt  time.Time
 	AcceptedAt *time.Time
+	ExpiresAt  *time.Time
 }
 
 type TeamSavedAssistant struct {

@@ -12,8 +12,28 @@ import (
 	"github.com/google/uuid"
 )
 
+const notificationClaimPending = `-- name: NotificationClaimPending :execrows
+UPDATE notifications SET user_id = $1::uuid
+WHERE user_id IS NULL AND lower(recipient_email) = lower($2)
+`
+
+type NotificationClaimPendingParams struct {
+	UserID uuid.UUID
+	Email  string
+}
+
+// Gives the shares that waited for an email to the user who signed in with
+// it, verified.
+func (q *Queries) NotificationClaimPending(ctx context.Context, db DBTX, arg NotificationClaimPendingParams) (int64, error) {
+	result, err := db.Exec(ctx, notificationClaimPending, arg.UserID, arg.Email)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const notificationClose = `-- name: NotificationClose :execrows
-UPDATE notifications SET status = 'closed' WHERE id = $1 AND user_id = $2
+UPDATE notifications SET status = 'closed' WHERE id = $1 AND user_id = $2::uuid
 `
 
 type NotificationCloseParams struct {
@@ -30,22 +50,25 @@ func (q *Queries) NotificationClose(ctx context.Context, db DBTX, arg Notificati
 }
 
 const notificationCreate = `-- name: NotificationCreate :one
-INSERT INTO notifications (user_id, kind, sender_id, assignment_id, rubric_id)
-VALUES ($1, $2, $3, $4, $5)
-RETURNING id, user_id, kind, sender_id, assignment_id, rubric_id, status, created_at
+INSERT INTO notifications (user_id, recipient_email, kind, sender_id, assignment_id, rubric_id)
+VALUES ($1, $2, $3, $4, $5, $6)
+RETURNING id, user_id, kind, sender_id, assignment_id, rubric_id, status, created_at, recipient_email
 `
 
 type NotificationCreateParams struct {
-	UserID       uuid.UUID
-	Kind         NotificationKind
-	SenderID     uuid.NullUUID
-	AssignmentID uuid.NullUUID
-	RubricID     uuid.NullUUID
+	UserID         uuid.NullUUID
+	RecipientEmail *string
+	Kind           NotificationKind
+	SenderID       uuid.NullUUID
+	AssignmentID   uuid.NullUUID
+	RubricID       uuid.NullUUID
 }
 
+// Either user_id (a teacher) or recipient_email (waiting for one) is set.
 func (q *Queries) NotificationCreate(ctx context.Context, db DBTX, arg NotificationCreateParams) (Notification, error) {
 	row := db.QueryRow(ctx, notificationCreate,
 		arg.UserID,
+		arg.RecipientEmail,
 		arg.Kind,
 		arg.SenderID,
 		arg.AssignmentID,
@@ -61,13 +84,14 @@ func (q *Queries) NotificationCreate(ctx context.Context, db DBTX, arg Notificat
 		&i.RubricID,
 		&i.Status,
 		&i.CreatedAt,
+		&i.RecipientEmail,
 	)
 	return i, err
 }
 
 const notificationFindUserByEmail = `-- name: NotificationFindUserByEmail :one
 
-SELECT id, team_id, name, email FROM users WHERE lower(email) = lower($1)
+SELECT id, team_id, name, email FROM users WHERE lower(email) = lower($1) AND email_verified
 `
 
 type NotificationFindUserByEmailRow struct {
@@ -77,7 +101,10 @@ type NotificationFindUserByEmailRow struct {
 	Email  string
 }
 
-// Notifications: a colleague shared an assignment or a rubric.
+// Notifications: a colleague shared an assignment or a rubric. A share to an
+// address no verified teacher uses yet waits with recipient_email and no
+// user_id until someone signs in with that email, verified.
+// The teacher a share goes to: only a verified email counts.
 func (q *Queries) NotificationFindUserByEmail(ctx context.Context, db DBTX, email string) (NotificationFindUserByEmailRow, error) {
 	row := db.QueryRow(ctx, notificationFindUserByEmail, email)
 	var i NotificationFindUserByEmailRow
@@ -101,7 +128,7 @@ FROM notifications n
 LEFT JOIN users s ON s.id = n.sender_id
 LEFT JOIN assignments a ON a.id = n.assignment_id
 LEFT JOIN rubrics r ON r.id = n.rubric_id
-WHERE n.user_id = $1
+WHERE n.user_id = $1::uuid
   AND n.kind IN ('shared-assignment', 'shared-rubric')
   AND (a.id IS NOT NULL OR r.id IS NOT NULL)
 ORDER BY (n.status = 'open') DESC, n.created_at DESC, n.id
@@ -153,7 +180,7 @@ func (q *Queries) NotificationList(ctx context.Context, db DBTX, userID uuid.UUI
 }
 
 const notificationLock = `-- name: NotificationLock :one
-SELECT id, user_id, kind, sender_id, assignment_id, rubric_id, status, created_at FROM notifications WHERE id = $1 AND user_id = $2 FOR UPDATE
+SELECT id, user_id, kind, sender_id, assignment_id, rubric_id, status, created_at, recipient_email FROM notifications WHERE id = $1 AND user_id = $2::uuid FOR UPDATE
 `
 
 type NotificationLockParams struct {
@@ -173,14 +200,44 @@ func (q *Queries) NotificationLock(ctx context.Context, db DBTX, arg Notificatio
 		&i.RubricID,
 		&i.Status,
 		&i.CreatedAt,
+		&i.RecipientEmail,
 	)
 	return i, err
+}
+
+const notificationOpenPendingShareExists = `-- name: NotificationOpenPendingShareExists :one
+SELECT EXISTS (
+    SELECT 1 FROM notifications
+    WHERE user_id IS NULL AND lower(recipient_email) = lower($1)
+      AND kind = $2 AND status = 'open'
+      AND assignment_id IS NOT DISTINCT FROM $3
+      AND rubric_id IS NOT DISTINCT FROM $4
+)
+`
+
+type NotificationOpenPendingShareExistsParams struct {
+	RecipientEmail string
+	Kind           NotificationKind
+	AssignmentID   uuid.NullUUID
+	RubricID       uuid.NullUUID
+}
+
+func (q *Queries) NotificationOpenPendingShareExists(ctx context.Context, db DBTX, arg NotificationOpenPendingShareExistsParams) (bool, error) {
+	row := db.QueryRow(ctx, notificationOpenPendingShareExists,
+		arg.RecipientEmail,
+		arg.Kind,
+		arg.AssignmentID,
+		arg.RubricID,
+	)
+	var exists bool
+	err := row.Scan(&exists)
+	return exists, err
 }
 
 const notificationOpenShareExists = `-- name: NotificationOpenShareExists :one
 SELECT EXISTS (
     SELECT 1 FROM notifications
-    WHERE user_id = $1 AND kind = $2 AND status = 'open'
+    WHERE user_id = $1::uuid AND kind = $2 AND status = 'open'
       AND assignment_id IS NOT DISTINCT FROM $3
       AND rubric_id IS NOT DISTINCT FROM $4
 )

@@ -7,6 +7,7 @@ package store
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -23,24 +24,33 @@ func (q *Queries) AssignmentTeamID(ctx context.Context, db DBTX, id uuid.UUID) (
 }
 
 const createInvite = `-- name: CreateInvite :one
-INSERT INTO team_invites (team_id, email, token_hash, invited_by)
-VALUES ($1, $2, $3, $4)
-RETURNING id, team_id, email, token_hash, invited_by, created_at, accepted_at
+INSERT INTO team_invites (team_id, email, token_hash, invited_by, expires_at)
+SELECT u.team_id, $1::text, $2::bytea, u.id, $3::timestamptz
+FROM users u
+WHERE u.id = $4::uuid AND u.team_id = $5::uuid
+FOR SHARE
+RETURNING id, team_id, email, token_hash, invited_by, created_at, accepted_at, expires_at
 `
 
 type CreateInviteParams struct {
-	TeamID    uuid.UUID
-	Email     string
+	Email     *string
 	TokenHash []byte
-	InvitedBy uuid.NullUUID
+	ExpiresAt *time.Time
+	InvitedBy uuid.UUID
+	TeamID    uuid.UUID
 }
 
+// An email invite has an email and no expiry; a link invite, the reverse.
+// Only a member of the team makes one: the inviter's row is locked, so a
+// removal running at the same time either comes first (no invite) or
+// waits and then revokes it.
 func (q *Queries) CreateInvite(ctx context.Context, db DBTX, arg CreateInviteParams) (TeamInvite, error) {
 	row := db.QueryRow(ctx, createInvite,
-		arg.TeamID,
 		arg.Email,
 		arg.TokenHash,
+		arg.ExpiresAt,
 		arg.InvitedBy,
+		arg.TeamID,
 	)
 	var i TeamInvite
 	err := row.Scan(
@@ -51,6 +61,7 @@ func (q *Queries) CreateInvite(ctx context.Context, db DBTX, arg CreateInvitePar
 		&i.InvitedBy,
 		&i.CreatedAt,
 		&i.AcceptedAt,
+		&i.ExpiresAt,
 	)
 	return i, err
 }
@@ -122,6 +133,31 @@ func (q *Queries) DeletePendingInvite(ctx context.Context, db DBTX, arg DeletePe
 	return result.RowsAffected(), nil
 }
 
+const getPendingInvite = `-- name: GetPendingInvite :one
+SELECT id, team_id, email, token_hash, invited_by, created_at, accepted_at, expires_at FROM team_invites WHERE id = $1 AND team_id = $2 AND accepted_at IS NULL
+`
+
+type GetPendingInviteParams struct {
+	ID     uuid.UUID
+	TeamID uuid.UUID
+}
+
+func (q *Queries) GetPendingInvite(ctx context.Context, db DBTX, arg GetPendingInviteParams) (TeamInvite, error) {
+	row := db.QueryRow(ctx, getPendingInvite, arg.ID, arg.TeamID)
+	var i TeamInvite
+	err := row.Scan(
+		&i.ID,
+		&i.TeamID,
+		&i.Email,
+		&i.TokenHash,
+		&i.InvitedBy,
+		&i.CreatedAt,
+		&i.AcceptedAt,
+		&i.ExpiresAt,
+	)
+	return i, err
+}
+
 const getTeam = `-- name: GetTeam :one
 SELECT id, name, owner_id, created_at FROM teams WHERE id = $1
 `
@@ -191,11 +227,20 @@ func (q *Queries) IsMemberEmail(ctx context.Context, db DBTX, arg IsMemberEmailP
 }
 
 const listPendingInvites = `-- name: ListPendingInvites :many
-SELECT id, team_id, email, token_hash, invited_by, created_at, accepted_at FROM team_invites WHERE team_id = $1 AND accepted_at IS NULL ORDER BY created_at, id
+SELECT id, team_id, email, token_hash, invited_by, created_at, accepted_at, expires_at FROM team_invites
+WHERE team_id = $1 AND accepted_at IS NULL AND (expires_at IS NULL OR expires_at > $2::timestamptz)
+ORDER BY created_at, id
 `
 
-func (q *Queries) ListPendingInvites(ctx context.Context, db DBTX, teamID uuid.UUID) ([]TeamInvite, error) {
-	rows, err := db.Query(ctx, listPendingInvites, teamID)
+type ListPendingInvitesParams struct {
+	TeamID uuid.UUID
+	Now    time.Time
+}
+
+// The invites that can still be accepted: an email invite until it is
+// accepted, a link invite until it is used or expires.
+func (q *Queries) ListPendingInvites(ctx context.Context, db DBTX, arg ListPendingInvitesParams) ([]TeamInvite, error) {
+	rows, err := db.Query(ctx, listPendingInvites, arg.TeamID, arg.Now)
 	if err != nil {
 		return nil, err
 	}
@@ -211,6 +256,7 @@ func (q *Queries) ListPendingInvites(ctx context.Context, db DBTX, teamID uuid.U
 			&i.InvitedBy,
 			&i.CreatedAt,
 			&i.AcceptedAt,
+			&i.ExpiresAt,
 		); err != nil {
 			return nil, err
 		}
@@ -255,6 +301,61 @@ func (q *Queries) ListTeamMembers(ctx context.Context, db DBTX, teamID uuid.Null
 	return items, nil
 }
 
+const lockInviteByToken = `-- name: LockInviteByToken :one
+SELECT id, team_id, email, token_hash, invited_by, created_at, accepted_at, expires_at FROM team_invites WHERE token_hash = $1 FOR UPDATE
+`
+
+// The invite a link names, locked while it is checked and accepted.
+func (q *Queries) LockInviteByToken(ctx context.Context, db DBTX, tokenHash []byte) (TeamInvite, error) {
+	row := db.QueryRow(ctx, lockInviteByToken, tokenHash)
+	var i TeamInvite
+	err := row.Scan(
+		&i.ID,
+		&i.TeamID,
+		&i.Email,
+		&i.TokenHash,
+		&i.InvitedBy,
+		&i.CreatedAt,
+		&i.AcceptedAt,
+		&i.ExpiresAt,
+	)
+	return i, err
+}
+
+const markInviteAccepted = `-- name: MarkInviteAccepted :exec
+UPDATE team_invites SET accepted_at = $1::timestamptz WHERE id = $2
+`
+
+type MarkInviteAcceptedParams struct {
+	AcceptedAt time.Time
+	ID         uuid.UUID
+}
+
+func (q *Queries) MarkInviteAccepted(ctx context.Context, db DBTX, arg MarkInviteAcceptedParams) error {
+	_, err := db.Exec(ctx, markInviteAccepted, arg.AcceptedAt, arg.ID)
+	return err
+}
+
+const revokeInvitesBy = `-- name: RevokeInvitesBy :execrows
+DELETE FROM team_invites
+WHERE team_id = $1 AND invited_by = $2::uuid AND accepted_at IS NULL
+`
+
+type RevokeInvitesByParams struct {
+	TeamID    uuid.UUID
+	InvitedBy uuid.UUID
+}
+
+// A teacher who leaves a team (removed or not) takes back the invites they
+// made for it that are still pending.
+func (q *Queries) RevokeInvitesBy(ctx context.Context, db DBTX, arg RevokeInvitesByParams) (int64, error) {
+	result, err := db.Exec(ctx, revokeInvitesBy, arg.TeamID, arg.InvitedBy)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const setTeamOwner = `-- name: SetTeamOwner :exec
 UPDATE teams SET owner_id = $1 WHERE id = $2
 `
@@ -281,28 +382,6 @@ type SetUserTeamParams struct {
 func (q *Queries) SetUserTeam(ctx context.Context, db DBTX, arg SetUserTeamParams) error {
 	_, err := db.Exec(ctx, setUserTeam, arg.TeamID, arg.ID)
 	return err
-}
-
-const takeInviteByToken = `-- name: TakeInviteByToken :one
-UPDATE team_invites SET accepted_at = now()
-WHERE token_hash = $1 AND accepted_at IS NULL
-RETURNING id, team_id, email, token_hash, invited_by, created_at, accepted_at
-`
-
-// Single use: the invite is marked accepted as it is read.
-func (q *Queries) TakeInviteByToken(ctx context.Context, db DBTX, tokenHash []byte) (TeamInvite, error) {
-	row := db.QueryRow(ctx, takeInviteByToken, tokenHash)
-	var i TeamInvite
-	err := row.Scan(
-		&i.ID,
-		&i.TeamID,
-		&i.Email,
-		&i.TokenHash,
-		&i.InvitedBy,
-		&i.CreatedAt,
-		&i.AcceptedAt,
-	)
-	return i, err
 }
 
 const teamAssignmentIDs = `-- name: TeamAssignmentIDs :many

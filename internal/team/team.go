@@ -19,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/input"
 	"github.com/markwell/markwell/internal/store"
 )
 
@@ -30,11 +31,50 @@ type Actor struct {
 	Email  string
 }
 
+// DefaultLinkTTL is how long a link invite works when LinkTTL is not set.
+const DefaultLinkTTL = 7 * 24 * time.Hour
+
+// Invite kinds: an email invite is for one address; a link invite, made by
+// the owner, is for whoever opens it first before it expires.
+const (
+	KindEmail = "email"
+	KindLink  = "link"
+)
+
+// Messages users see about invitations.
+const (
+	msgInviteInvalid    = "This invitation is no longer valid."
+	msgInviteUsed       = "This invitation has already been used."
+	msgLinkExpired      = "This invitation link has expired. Ask your team's owner for a new one."
+	msgInviteOtherEmail = "This invitation was sent to another email address. Sign in with that address to accept it."
+	msgEmailUnverified  = "Your email address is not verified, so this invitation cannot be accepted. Sign in with a provider that verifies it."
+	msgOwnerLinks       = "Only the team's owner can create invitation links."
+	msgOwnerRevokeLinks = "Only the team's owner can revoke invitation links."
+)
+
 // Service manages teams.
 type Service struct {
 	Pool *pgxpool.Pool
 	// PublicURL prefixes invite links.
 	PublicURL string
+	// LinkTTL is how long a link invite works; DefaultLinkTTL when zero.
+	LinkTTL time.Duration
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+func (s *Service) linkTTL() time.Duration {
+	if s.LinkTTL > 0 {
+		return s.LinkTTL
+	}
+	return DefaultLinkTTL
 }
 
 // Ref is an id in the spec's {_id} shape.
@@ -87,11 +127,24 @@ type Member struct {
 
 // Invite is a pending invitation.
 type Invite struct {
-	ID        uuid.UUID `json:"_id"`
+	ID uuid.UUID `json:"_id"`
+	// Kind is KindEmail or KindLink.
+	Kind string `json:"kind"`
+	// Email is who an email invite is for; "" for a link invite.
 	Email     string    `json:"email"`
 	CreatedAt time.Time `json:"createdAt"`
+	// ExpiresAt is when a link invite stops working; nil for an email invite.
+	ExpiresAt *time.Time `json:"expiresAt"`
 	// URL is the invite link; only returned when the invite is made.
 	URL string `json:"url,omitempty"`
+}
+
+func inviteFrom(inv store.TeamInvite) Invite {
+	out := Invite{ID: inv.ID, Kind: KindLink, CreatedAt: inv.CreatedAt, ExpiresAt: inv.ExpiresAt}
+	if inv.Email != nil {
+		out.Kind, out.Email = KindEmail, *inv.Email
+	}
+	return out
 }
 
 // Roster is a team's members and pending invites.
@@ -166,7 +219,7 @@ func (s *Service) Roster(ctx context.Context, a Actor) (Roster, error) {
 	if err != nil {
 		return Roster{}, fmt.Errorf("list members of team %s: %w", a.TeamID, err)
 	}
-	invites, err := store.Q.ListPendingInvites(ctx, s.Pool, a.TeamID)
+	invites, err := store.Q.ListPendingInvites(ctx, s.Pool, store.ListPendingInvitesParams{TeamID: a.TeamID, Now: s.now()})
 	if err != nil {
 		return Roster{}, fmt.Errorf("list invites of team %s: %w", a.TeamID, err)
 	}
@@ -175,16 +228,17 @@ func (s *Service) Roster(ctx context.Context, a Actor) (Roster, error) {
 		r.Members[i] = Member{ID: u.ID, Name: u.Name, Email: u.Email, Image: u.Image, IsOwner: t.OwnerID.Valid && t.OwnerID.UUID == u.ID}
 	}
 	for i, inv := range invites {
-		r.Invites[i] = Invite{ID: inv.ID, Email: inv.Email, CreatedAt: inv.CreatedAt}
+		r.Invites[i] = inviteFrom(inv)
 	}
 	return r, nil
 }
 
 // Invite invites a colleague by email. They join when they sign in with that
-// email, or by opening the returned link.
+// email, verified, or by opening the returned link while signed in with it.
+// Any member may invite; the invite dies when its maker leaves the team.
 func (s *Service) Invite(ctx context.Context, a Actor, email string) (Invite, error) {
 	addr, err := mail.ParseAddress(strings.TrimSpace(email))
-	if err != nil || addr.Name != "" || !strings.Contains(addr.Address, ".") {
+	if err != nil || addr.Name != "" || !strings.Contains(addr.Address, ".") || len(addr.Address) > input.MaxEmail {
 		return Invite{}, apperr.New(apperr.Invalid, "Please enter a valid email address.")
 	}
 	email = strings.ToLower(addr.Address)
@@ -202,66 +256,137 @@ func (s *Service) Invite(ctx context.Context, a Actor, email string) (Invite, er
 	if pending {
 		return Invite{}, apperr.Invalidf("%s has already been invited.", email)
 	}
-	token, hash := newToken()
-	inv, err := store.Q.CreateInvite(ctx, s.Pool, store.CreateInviteParams{
-		TeamID: a.TeamID, Email: email, TokenHash: hash, InvitedBy: uuid.NullUUID{UUID: a.UserID, Valid: true},
+	return s.create(ctx, s.Pool, store.CreateInviteParams{TeamID: a.TeamID, Email: &email, InvitedBy: a.UserID})
+}
+
+// CreateLink makes a link invite: whoever opens the link first, signed in,
+// joins the team, until it expires (LinkTTL) or is revoked. Only the owner
+// may.
+func (s *Service) CreateLink(ctx context.Context, a Actor) (Invite, error) {
+	var out Invite
+	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		if err := requireOwner(ctx, tx, a, msgOwnerLinks); err != nil {
+			return err
+		}
+		expires := s.now().Add(s.linkTTL())
+		var err error
+		out, err = s.create(ctx, tx, store.CreateInviteParams{TeamID: a.TeamID, InvitedBy: a.UserID, ExpiresAt: &expires})
+		return err
 	})
+	return out, err
+}
+
+// create stores an invite made by a member of the team (the inviter who has
+// just left it finds nothing) and returns it with its link.
+func (s *Service) create(ctx context.Context, db store.DBTX, p store.CreateInviteParams) (Invite, error) {
+	token, hash := newToken()
+	p.TokenHash = hash
+	inv, err := store.Q.CreateInvite(ctx, db, p)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Invite{}, apperr.ErrNotFound
+	}
 	if err != nil {
 		return Invite{}, fmt.Errorf("create invite: %w", err)
 	}
-	return Invite{ID: inv.ID, Email: inv.Email, CreatedAt: inv.CreatedAt, URL: s.PublicURL + "/invite/" + token}, nil
+	out := inviteFrom(inv)
+	out.URL = s.PublicURL + "/invite/" + token
+	return out, nil
 }
 
-// CancelInvite withdraws a pending invite of the actor's team.
+// CancelInvite withdraws a pending invite of the actor's team: any member
+// may cancel an email invite, only the owner a link invite.
 func (s *Service) CancelInvite(ctx context.Context, a Actor, inviteID uuid.UUID) error {
-	n, err := store.Q.DeletePendingInvite(ctx, s.Pool, store.DeletePendingInviteParams{ID: inviteID, TeamID: a.TeamID})
-	if err != nil {
-		return fmt.Errorf("delete invite %s: %w", inviteID, err)
-	}
-	if n == 0 {
-		return apperr.ErrNotFound
-	}
-	return nil
+	return store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		inv, err := store.Q.GetPendingInvite(ctx, tx, store.GetPendingInviteParams{ID: inviteID, TeamID: a.TeamID})
+		if errors.Is(err, pgx.ErrNoRows) {
+			return apperr.ErrNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("load invite %s: %w", inviteID, err)
+		}
+		if inv.Email == nil {
+			if err := requireOwner(ctx, tx, a, msgOwnerRevokeLinks); err != nil {
+				return err
+			}
+		}
+		if _, err := store.Q.DeletePendingInvite(ctx, tx, store.DeletePendingInviteParams{ID: inviteID, TeamID: a.TeamID}); err != nil {
+			return fmt.Errorf("delete invite %s: %w", inviteID, err)
+		}
+		return nil
+	})
 }
 
-// AcceptInvite moves the actor into the team of an invite link. A link works
-// once.
+// AcceptInvite moves the actor into the team of an invite link. An invite
+// works once; a link invite until it expires; an email invite only for a
+// user signed in with that email, verified. Opening an invite to the team
+// the actor is already in changes nothing and leaves the invite unused.
 func (s *Service) AcceptInvite(ctx context.Context, a Actor, token string) (Team, error) {
 	var teamID uuid.UUID
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
-		inv, err := store.Q.TakeInviteByToken(ctx, tx, hashToken(token))
+		inv, err := store.Q.LockInviteByToken(ctx, tx, hashToken(token))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return apperr.New(apperr.NotFound, msgInviteInvalid)
+		}
 		if err != nil {
-			return store.NotFound(err)
+			return fmt.Errorf("load invite: %w", err)
+		}
+		now := s.now()
+		switch {
+		case inv.AcceptedAt != nil:
+			return apperr.New(apperr.Invalid, msgInviteUsed)
+		case inv.ExpiresAt != nil && !inv.ExpiresAt.After(now):
+			return apperr.New(apperr.Invalid, msgLinkExpired)
+		}
+		if inv.Email != nil {
+			u, err := store.Q.GetUser(ctx, tx, a.UserID)
+			if err != nil {
+				return fmt.Errorf("load user %s: %w", a.UserID, err)
+			}
+			if !strings.EqualFold(strings.TrimSpace(u.Email), *inv.Email) {
+				return apperr.New(apperr.Forbidden, msgInviteOtherEmail)
+			}
+			if !u.EmailVerified {
+				return apperr.New(apperr.Forbidden, msgEmailUnverified)
+			}
 		}
 		teamID = inv.TeamID
 		if teamID == a.TeamID {
 			return nil
 		}
-		return Move(ctx, tx, a.UserID, uuid.NullUUID{UUID: a.TeamID, Valid: true}, teamID)
+		if err := store.Q.MarkInviteAccepted(ctx, tx, store.MarkInviteAcceptedParams{ID: inv.ID, AcceptedAt: now}); err != nil {
+			return fmt.Errorf("accept invite %s: %w", inv.ID, err)
+		}
+		return Move(ctx, tx, a.UserID, uuid.NullUUID{UUID: a.TeamID, Valid: a.TeamID != uuid.Nil}, teamID)
 	})
-	if errors.Is(err, store.ErrNotFound) {
-		return Team{}, apperr.New(apperr.NotFound, "This invitation is no longer valid.")
-	}
 	if err != nil {
-		return Team{}, fmt.Errorf("accept invite: %w", err)
+		return Team{}, err
 	}
 	return s.summary(ctx, teamID)
 }
 
+// requireOwner answers forbidden with msg unless the actor owns their team.
+func requireOwner(ctx context.Context, tx pgx.Tx, a Actor, msg string) error {
+	t, err := store.Q.GetTeam(ctx, tx, a.TeamID)
+	if err != nil {
+		return fmt.Errorf("load team %s: %w", a.TeamID, err)
+	}
+	if !t.OwnerID.Valid || t.OwnerID.UUID != a.UserID {
+		return apperr.New(apperr.Forbidden, msg)
+	}
+	return nil
+}
+
 // RemoveMember takes a member out of the actor's team; only the owner may.
-// The removed teacher gets a team of their own.
+// The removed teacher gets a team of their own, and the invites they made
+// that are still pending are revoked in the same transaction (see Move).
 func (s *Service) RemoveMember(ctx context.Context, a Actor, userID uuid.UUID) error {
 	return store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		u, err := store.Q.GetUser(ctx, tx, userID)
 		if err != nil || !u.TeamID.Valid || u.TeamID.UUID != a.TeamID {
 			return apperr.ErrNotFound
 		}
-		t, err := store.Q.GetTeam(ctx, tx, a.TeamID)
-		if err != nil {
-			return fmt.Errorf("load team %s: %w", a.TeamID, err)
-		}
-		if !t.OwnerID.Valid || t.OwnerID.UUID != a.UserID {
-			return apperr.New(apperr.Forbidden, "Only the team's owner can remove members.")
+		if err := requireOwner(ctx, tx, a, "Only the team's owner can remove members."); err != nil {
+			return err
 		}
 		if userID == a.UserID {
 			return apperr.New(apperr.Invalid, "You cannot remove yourself; leave the team instead.")
@@ -314,15 +439,19 @@ func CreateOwn(ctx context.Context, tx pgx.Tx, u store.User) (uuid.UUID, error) 
 	return t.ID, Move(ctx, tx, u.ID, u.TeamID, t.ID)
 }
 
-// Move puts a user in another team, in the caller's transaction. If they
-// owned the team they leave, its longest-standing remaining member becomes
-// its owner.
+// Move puts a user in another team, in the caller's transaction. The
+// invites they made for the team they leave and that are still pending are
+// revoked, so nobody gets back in through them. If they owned the team they
+// leave, its longest-standing remaining member becomes its owner.
 func Move(ctx context.Context, tx pgx.Tx, userID uuid.UUID, from uuid.NullUUID, to uuid.UUID) error {
 	if err := store.Q.SetUserTeam(ctx, tx, store.SetUserTeamParams{ID: userID, TeamID: uuid.NullUUID{UUID: to, Valid: true}}); err != nil {
 		return fmt.Errorf("move user %s: %w", userID, err)
 	}
 	if !from.Valid || from.UUID == to {
 		return nil
+	}
+	if _, err := store.Q.RevokeInvitesBy(ctx, tx, store.RevokeInvitesByParams{TeamID: from.UUID, InvitedBy: userID}); err != nil {
+		return fmt.Errorf("revoke invites of %s in %s: %w", userID, from.UUID, err)
 	}
 	old, err := store.Q.GetTeam(ctx, tx, from.UUID)
 	if err != nil {

@@ -100,7 +100,7 @@ func TestInviteThenAcceptByLink(t *testing.T) {
 	// A link works once.
 	carol := b.teacher(t, "Carol")
 	_, err = b.svc.AcceptInvite(ctx, carol, token)
-	require.Equal(t, apperr.NotFound, code(err))
+	require.Equal(t, apperr.Invalid, code(err))
 	_, err = b.svc.Invite(ctx, ada, bob.Email)
 	require.ErrorContains(t, err, "is already in your team")
 }

@@ -73,8 +73,8 @@ export function ShareDialog({ name, noun, onShare, onClose, open = true }: Share
         </DialogTitle>
         <DialogContent>
           <DialogContentText sx={{ mb: 2 }}>
-            Your colleague gets a notification and can copy the {noun} into their own library. Later changes here
-            are not shared.
+            Your colleague gets a notification and can copy the {noun} into their own library; if they haven&apos;t
+            signed in to Markwell yet, it waits for their first sign-in. Later changes here are not shared.
           </DialogContentText>
           <TextField
             autoFocus

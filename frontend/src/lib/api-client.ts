@@ -161,8 +161,9 @@ async function request<T>(
 
   const parsed = await readJson(res);
   if (res.status === 403 && method !== 'GET' && !options.csrfRetried && isCsrfRefusal(parsed)) {
-    // The token went stale (the cookie changed, e.g. after signing in again in another tab):
-    // fetch a fresh one and try once more.
+    // The token went stale: tokens are bound to the session, so the cookie changed when a
+    // session began or ended (e.g. signing in or out in another tab, or the session expiring).
+    // Fetch a fresh one and try once more.
     clearCsrfToken();
     return request<T>(method, path, body, { ...options, csrfRetried: true }, shape);
   }

@@ -40,21 +40,42 @@ ORDER BY f.position, f.created_at, f.id;
 SELECT id, assignment_id, type FROM functions WHERE team_id = @team_id ORDER BY created_at, id;
 
 -- name: ListPendingInvites :many
-SELECT * FROM team_invites WHERE team_id = @team_id AND accepted_at IS NULL ORDER BY created_at, id;
+-- The invites that can still be accepted: an email invite until it is
+-- accepted, a link invite until it is used or expires.
+SELECT * FROM team_invites
+WHERE team_id = @team_id AND accepted_at IS NULL AND (expires_at IS NULL OR expires_at > @now::timestamptz)
+ORDER BY created_at, id;
 
 -- name: CreateInvite :one
-INSERT INTO team_invites (team_id, email, token_hash, invited_by)
-VALUES (@team_id, @email, @token_hash, @invited_by)
+-- An email invite has an email and no expiry; a link invite, the reverse.
+-- Only a member of the team makes one: the inviter's row is locked, so a
+-- removal running at the same time either comes first (no invite) or
+-- waits and then revokes it.
+INSERT INTO team_invites (team_id, email, token_hash, invited_by, expires_at)
+SELECT u.team_id, sqlc.narg(email)::text, sqlc.arg(token_hash)::bytea, u.id, sqlc.narg(expires_at)::timestamptz
+FROM users u
+WHERE u.id = sqlc.arg(invited_by)::uuid AND u.team_id = sqlc.arg(team_id)::uuid
+FOR SHARE
 RETURNING *;
+
+-- name: GetPendingInvite :one
+SELECT * FROM team_invites WHERE id = @id AND team_id = @team_id AND accepted_at IS NULL;
 
 -- name: DeletePendingInvite :execrows
 DELETE FROM team_invites WHERE id = @id AND team_id = @team_id AND accepted_at IS NULL;
 
--- name: TakeInviteByToken :one
--- Single use: the invite is marked accepted as it is read.
-UPDATE team_invites SET accepted_at = now()
-WHERE token_hash = @token_hash AND accepted_at IS NULL
-RETURNING *;
+-- name: LockInviteByToken :one
+-- The invite a link names, locked while it is checked and accepted.
+SELECT * FROM team_invites WHERE token_hash = @token_hash FOR UPDATE;
+
+-- name: MarkInviteAccepted :exec
+UPDATE team_invites SET accepted_at = @accepted_at::timestamptz WHERE id = @id;
+
+-- name: RevokeInvitesBy :execrows
+-- A teacher who leaves a team (removed or not) takes back the invites they
+-- made for it that are still pending.
+DELETE FROM team_invites
+WHERE team_id = @team_id AND invited_by = @invited_by::uuid AND accepted_at IS NULL;
 
 -- name: IsMemberEmail :one
 SELECT EXISTS (SELECT 1 FROM users WHERE team_id = @team_id AND lower(email) = lower(@email));

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { api, ApiError } from '../../../lib/api-client';
+import { api, ApiError, clearCsrfToken } from '../../../lib/api-client';
 import { browserLocation } from '../../../lib/navigation';
 import { notifySessionChange } from '../session/broadcast';
 import { errorFromUrl } from '../session/callback-url';
@@ -35,6 +35,8 @@ export interface SignInResult {
  * Starts a sign-in: OAuth providers through `POST /api/auth/signin/{id}`, credentials through
  * `POST /api/auth/callback/{id}`, form-encoded with the CSRF token, the callback URL and
  * `json=true`. Rejects only when the server cannot be reached or no CSRF token can be had.
+ * A sign-in that starts a session renews the CSRF token, so once the server has answered the
+ * cached token is forgotten and the next write fetches the new one.
  */
 export async function signIn({ provider, callbackUrl, fields = {} }: SignInInput): Promise<SignInResult> {
   const csrfToken = await getCsrfToken().catch(() => {
@@ -48,6 +50,7 @@ export async function signIn({ provider, callbackUrl, fields = {} }: SignInInput
       { ...fields, csrfToken, callbackUrl, json: 'true' },
       { headers: RETURN_REDIRECT_HEADER },
     );
+    clearCsrfToken();
     const url = typeof body?.url === 'string' ? body.url : null;
     const error = errorFromUrl(url);
     return { ok: error === null && url !== null, status: 200, url, error: error ?? (url ? null : 'Signin') };

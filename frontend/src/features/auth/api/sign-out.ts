@@ -16,7 +16,7 @@ export interface SignOutInput {
 /**
  * Signs out (`POST /api/auth/signout`, form-encoded CSRF token and callback URL) and resolves to
  * the in-app path to load next: the server's answer when it points at this origin, otherwise the
- * callback URL.
+ * callback URL. Signing out renews the CSRF token, so the cached one is forgotten.
  */
 export async function signOut({ callbackUrl = SIGN_IN_PATH }: SignOutInput = {}): Promise<{ url: string }> {
   const csrfToken = await getCsrfToken();
@@ -25,6 +25,7 @@ export async function signOut({ callbackUrl = SIGN_IN_PATH }: SignOutInput = {})
     { csrfToken, callbackUrl, json: 'true' },
     { headers: RETURN_REDIRECT_HEADER },
   );
+  clearCsrfToken();
   const url = typeof body?.url === 'string' ? body.url : callbackUrl;
   try {
     const parsed = new URL(url, window.location.origin);
@@ -40,7 +41,6 @@ export function useSignOut() {
   return useMutation({
     mutationFn: signOut,
     onSuccess: ({ url }) => {
-      clearCsrfToken();
       notifySessionChange('signout');
       browserLocation.assign(url);
     },

@@ -10,11 +10,19 @@ export interface TeamMember {
   isOwner: boolean;
 }
 
-/** An invitation not yet accepted. `url` is present only if the server chooses to repeat it. */
+/**
+ * An invitation not yet accepted: by email (for that address only) or by link (made by the owner,
+ * for whoever opens it first before it expires). `url` is present only if the server chooses to
+ * repeat it.
+ */
 export interface TeamInvite {
   _id: string;
+  kind: 'email' | 'link';
+  /** The invited address; empty for a link. */
   email: string;
   createdAt: string;
+  /** When a link stops working; null for an email invitation. */
+  expiresAt: string | null;
   url?: string;
 }
 

@@ -6,7 +6,9 @@ import { rememberInviteLink } from './invite-links';
 /** A new invitation with the link to share. */
 export interface CreatedInvite {
   _id: string;
+  kind: 'email' | 'link';
   email: string;
+  expiresAt: string | null;
   url: string;
 }
 

@@ -60,6 +60,33 @@ describe('invitation page', () => {
     expect(router.state.location.pathname).toBe('/library');
   });
 
+  it('says clearly that a link has expired', async () => {
+    server.use(
+      http.post('/api/v1/db/team/accept-invite', () =>
+        HttpResponse.json(
+          { error: { code: 'invalid', message: "This invitation link has expired. Ask your team's owner for a new one." } },
+          { status: 400 },
+        ),
+      ),
+    );
+    renderApp('/invite/old-link');
+
+    expect(await screen.findByRole('heading', { name: 'This invitation is no longer valid.' })).toBeInTheDocument();
+    expect(screen.getByText("This invitation link has expired. Ask your team's owner for a new one.")).toBeInTheDocument();
+  });
+
+  it('explains an invitation meant for another email address', async () => {
+    const message = 'This invitation was sent to another email address. Sign in with that address to accept it.';
+    server.use(
+      http.post('/api/v1/db/team/accept-invite', () => HttpResponse.json({ error: { code: 'forbidden', message } }, { status: 403 })),
+    );
+    renderApp('/invite/for-someone-else');
+
+    expect(await screen.findByRole('heading', { name: "You can't accept this invitation." })).toBeInTheDocument();
+    expect(screen.getByText(message)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to library' })).toBeInTheDocument();
+  });
+
   it('offers a retry when the server cannot be reached', async () => {
     const user = userEvent.setup();
     let calls = 0;

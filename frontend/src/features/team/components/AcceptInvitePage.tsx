@@ -10,18 +10,31 @@ import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useAcceptInvite } from '../api/accept-invite';
 
-type Outcome = { kind: 'pending' } | { kind: 'invalid'; detail: string } | { kind: 'failed' };
+type Outcome = { kind: 'pending' } | { kind: 'invalid'; title: string; detail: string } | { kind: 'failed' };
 
-/** The server answered that the invitation cannot be used (unknown, used, cancelled, not for you). */
+/** The server answered that the invitation cannot be used (unknown, used, expired, cancelled, not for you). */
 function isRefusal(error: unknown): boolean {
   return error instanceof ApiError && error.status >= 400 && error.status < 500;
 }
 
 const INVALID_DETAIL = 'It may have been cancelled or used already. Ask the colleague who invited you for a new link.';
+const INVALID_TITLE = 'This invitation is no longer valid.';
+
+/**
+ * What to say about a refusal: an unknown or cancelled invitation gets the general explanation;
+ * a used or expired one (400) and one for another email or an unverified one (403) get the
+ * server's own words.
+ */
+function refusal(error: unknown): { title: string; detail: string } {
+  if (!(error instanceof ApiError) || error.status === 404) return { title: INVALID_TITLE, detail: INVALID_DETAIL };
+  const detail = errorMessage(error, INVALID_DETAIL);
+  return { title: error.status === 403 ? "You can't accept this invitation." : INVALID_TITLE, detail };
+}
 
 /**
  * `/invite/:token`: accepts the invitation as soon as the (signed-in) teacher arrives, then
- * shows the library of the team they joined. An unknown or used invitation gets a clear message.
+ * shows the library of the team they joined. An unknown, used or expired invitation, or one for
+ * another email, gets a clear message.
  */
 export function AcceptInvitePage() {
   useDocumentTitle('Join team');
@@ -47,8 +60,7 @@ export function AcceptInvitePage() {
       },
       (error: unknown) => {
         if (isRefusal(error)) {
-          const detail = error instanceof ApiError && error.status !== 404 ? errorMessage(error, INVALID_DETAIL) : INVALID_DETAIL;
-          setOutcome({ kind: 'invalid', detail });
+          setOutcome({ kind: 'invalid', ...refusal(error) });
         } else {
           setOutcome({ kind: 'failed' });
         }
@@ -61,7 +73,7 @@ export function AcceptInvitePage() {
   return (
     <Stack spacing={2} sx={{ maxWidth: 560, mx: 'auto', pt: { xs: 2, sm: 6 } }}>
       <Typography variant="h1">
-        {outcome.kind === 'invalid' ? 'This invitation is no longer valid.' : "We couldn't accept this invitation."}
+        {outcome.kind === 'invalid' ? outcome.title : "We couldn't accept this invitation."}
       </Typography>
       {outcome.kind === 'invalid' ? (
         <Typography color="text.secondary">{outcome.detail}</Typography>

@@ -48,7 +48,7 @@ export function InviteSection() {
   return (
     <SectionCard
       title="Invite a colleague"
-      description="They join your team when they sign in with this email, or when they open the invitation link."
+      description="They join your team when they sign in with this email, or open the invitation link while signed in with it."
     >
       <Box
         component="form"

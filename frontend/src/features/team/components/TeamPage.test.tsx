@@ -26,11 +26,26 @@ function fakeTeamServer({ user = TEST_USER, team = TEST_MEMBERS }: { user?: Curr
       if (state.team.members.some((m) => m.email === email)) return fail(400, 'This person is already a member of your team.');
       if (state.team.invites.some((i) => i.email === email)) return fail(400, 'This email has already been invited.');
       const id = `i${state.nextInvite++}`;
-      state.team.invites.push({ _id: id, email, createdAt: '2025-03-14T09:00:00Z' });
-      return HttpResponse.json({ data: { invite: { _id: id, email, url: `http://localhost:3000/invite/token-${id}` } } });
+      const invite = { _id: id, kind: 'email' as const, email, createdAt: '2025-03-14T09:00:00Z', expiresAt: null };
+      state.team.invites.push(invite);
+      return HttpResponse.json({ data: { invite: { ...invite, url: `http://localhost:3000/invite/token-${id}` } } });
+    }),
+    http.post('/api/v1/db/team/invite-link', async ({ request }) => {
+      state.csrfHeaders.push(request.headers.get('X-CSRF-Token'));
+      if (state.user._id !== state.user.team.ownerId) {
+        return HttpResponse.json({ error: { code: 'forbidden', message: "Only the team's owner can create invitation links." } }, { status: 403 });
+      }
+      const id = `i${state.nextInvite++}`;
+      const invite = { _id: id, kind: 'link' as const, email: '', createdAt: '2025-03-14T09:00:00Z', expiresAt: '2025-03-21T09:00:00Z' };
+      state.team.invites.push(invite);
+      return HttpResponse.json({ data: { invite: { ...invite, url: `http://localhost:3000/invite/token-${id}` } } });
     }),
     http.post('/api/v1/db/team/cancel-invite', async ({ request }) => {
       const { inviteId } = (await request.json()) as { inviteId: string };
+      const invite = state.team.invites.find((i) => i._id === inviteId);
+      if (invite?.kind === 'link' && state.user._id !== state.user.team.ownerId) {
+        return HttpResponse.json({ error: { code: 'forbidden', message: "Only the team's owner can revoke invitation links." } }, { status: 403 });
+      }
       state.team.invites = state.team.invites.filter((i) => i._id !== inviteId);
       return HttpResponse.json({ data: {} });
     }),
@@ -63,6 +78,24 @@ function inviteRow(email: string) {
   const list = screen.getByRole('list', { name: 'Pending invitations' });
   const row = within(list).getAllByRole('listitem').find((item) => item.textContent?.includes(email));
   if (!row) throw new Error(`no invitation row for ${email}`);
+  return row;
+}
+
+const LINK_EXPIRY = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date('2025-03-21T09:00:00Z'));
+
+/** A team with an email invitation and an invitation link pending. */
+const WITH_LINK: TeamMembers = {
+  ...TEST_MEMBERS,
+  invites: [
+    { _id: 'i7', kind: 'email', email: 'mary@school.org', createdAt: '2025-03-01T10:00:00Z', expiresAt: null },
+    { _id: 'i8', kind: 'link', email: '', createdAt: '2025-03-14T09:00:00Z', expiresAt: '2025-03-21T09:00:00Z' },
+  ],
+};
+
+function linkRow() {
+  const list = screen.getByRole('list', { name: 'Pending invitations' });
+  const row = within(list).getAllByRole('listitem').find((item) => item.textContent?.includes('Invitation link'));
+  if (!row) throw new Error('no invitation link row');
   return row;
 }
 
@@ -169,7 +202,7 @@ describe('team page', () => {
   it('cancels a pending invitation', async () => {
     const user = userEvent.setup();
     const state = fakeTeamServer({
-      team: { ...TEST_MEMBERS, invites: [{ _id: 'i7', email: 'mary@school.org', createdAt: '2025-03-01T10:00:00Z' }] },
+      team: { ...TEST_MEMBERS, invites: [{ _id: 'i7', kind: 'email', email: 'mary@school.org', createdAt: '2025-03-01T10:00:00Z', expiresAt: null }] },
     });
     renderApp('/team');
 
@@ -181,6 +214,92 @@ describe('team page', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Invitation to mary@school.org cancelled');
     expect(await screen.findByText('No pending invitations.')).toBeInTheDocument();
     expect(state.team.invites).toEqual([]);
+  });
+
+  it('lists pending email invitations and invitation links with their expiry', async () => {
+    fakeTeamServer({ team: WITH_LINK });
+    renderApp('/team');
+
+    const mary = await waitFor(() => inviteRow('mary@school.org'));
+    expect(mary).toHaveTextContent(/Invited/);
+    const link = linkRow();
+    expect(link).toHaveTextContent(`Expires ${LINK_EXPIRY}`);
+    // An older link's address is not known to this page, so there is nothing to copy.
+    expect(within(link).queryByRole('button', { name: /copy/i })).not.toBeInTheDocument();
+  });
+
+  it('lets the owner create an invitation link, copy it, and see it pending with its expiry', async () => {
+    const user = userEvent.setup();
+    const state = fakeTeamServer();
+    renderApp('/team');
+
+    const section = await screen.findByRole('region', { name: 'Invite with a link' });
+    await user.click(within(section).getByRole('button', { name: 'Create invitation link' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invitation link created');
+    expect(state.csrfHeaders).toEqual([TEST_CSRF_TOKEN]);
+    expect(within(section).getByRole('textbox', { name: 'New invitation link' })).toHaveValue('http://localhost:3000/invite/token-i1');
+    expect(within(section).getByText(`Works once, until ${LINK_EXPIRY}.`)).toBeInTheDocument();
+
+    await user.click(within(section).getByRole('button', { name: 'Copy link' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Invitation link copied'));
+    await expect(navigator.clipboard.readText()).resolves.toBe('http://localhost:3000/invite/token-i1');
+
+    // The pending list shows it too, with its expiry and its link.
+    const row = await waitFor(() => linkRow());
+    expect(row).toHaveTextContent(`Expires ${LINK_EXPIRY}`);
+    expect(within(row).getByRole('button', { name: `Copy invitation link expiring ${LINK_EXPIRY}` })).toHaveAttribute(
+      'data-invite-url',
+      'http://localhost:3000/invite/token-i1',
+    );
+  });
+
+  it('lets the owner revoke an invitation link', async () => {
+    const user = userEvent.setup();
+    const state = fakeTeamServer({ team: WITH_LINK });
+    renderApp('/team');
+
+    const row = await waitFor(() => linkRow());
+    await user.click(within(row).getByRole('button', { name: `Revoke invitation link expiring ${LINK_EXPIRY}` }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invitation link revoked');
+    await waitFor(() => expect(screen.queryByText(/Expires/)).not.toBeInTheDocument());
+    expect(state.team.invites.map((i) => i._id)).toEqual(['i7']);
+  });
+
+  it('shows a member who is not the owner no way to make or revoke links, but lets them cancel email invitations', async () => {
+    const user = userEvent.setup();
+    const state = fakeTeamServer({ user: GRACE, team: WITH_LINK });
+    renderApp('/team');
+
+    const link = await waitFor(() => linkRow());
+    expect(screen.queryByRole('region', { name: 'Invite with a link' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /create invitation link/i })).not.toBeInTheDocument();
+    expect(within(link).queryByRole('button', { name: /revoke/i })).not.toBeInTheDocument();
+    expect(screen.getByRole('form', { name: 'Invite a colleague' })).toBeInTheDocument();
+
+    await user.click(within(inviteRow('mary@school.org')).getByRole('button', { name: 'Cancel invitation for mary@school.org' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invitation to mary@school.org cancelled');
+    await waitFor(() => expect(state.team.invites.map((i) => i._id)).toEqual(['i8']));
+  });
+
+  it("shows the server's message when a link cannot be created", async () => {
+    const user = userEvent.setup();
+    fakeTeamServer();
+    server.use(
+      http.post('/api/v1/db/team/invite-link', () =>
+        HttpResponse.json({ error: { code: 'forbidden', message: "Only the team's owner can create invitation links." } }, { status: 403 }),
+      ),
+    );
+    renderApp('/team');
+
+    const section = await screen.findByRole('region', { name: 'Invite with a link' });
+    await user.click(within(section).getByRole('button', { name: 'Create invitation link' }));
+
+    const toast = await screen.findByRole('alert');
+    expect(toast).toHaveTextContent("Only the team's owner can create invitation links.");
+    expect(within(toast).getByRole('img', { name: 'Error' })).toBeInTheDocument();
+    expect(within(section).queryByRole('textbox')).not.toBeInTheDocument();
   });
 
   it('leaves the team after confirming, then shows the new team', async () => {

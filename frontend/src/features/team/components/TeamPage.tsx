@@ -6,6 +6,7 @@ import { PageSpinner } from '../../../components/PageSpinner';
 import { useCurrentUser } from '../../../lib/current-user';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useMembers } from '../api/get-members';
+import { InviteLinkSection } from './InviteLinkSection';
 import { InviteSection } from './InviteSection';
 import { LeaveTeamSection } from './LeaveTeamSection';
 import { MembersSection } from './MembersSection';
@@ -21,7 +22,8 @@ const column = {
 
 /**
  * The team page: the team's name, its members (the owner can remove others), an invite form,
- * pending invitations, and "Leave team". Two columns on wide screens, one on phones.
+ * invitation links (the owner's), pending invitations, and "Leave team". Two columns on wide
+ * screens, one on phones.
  */
 export function TeamPage() {
   useDocumentTitle('Team');
@@ -85,7 +87,7 @@ export function TeamPage() {
               canRemove={isOwner}
             />
           </Box>
-          <Box sx={{ order: 4 }}>
+          <Box sx={{ order: 5 }}>
             <LeaveTeamSection teamName={team.name} alone={count <= 1} />
           </Box>
         </Box>
@@ -93,8 +95,13 @@ export function TeamPage() {
           <Box sx={{ order: 2 }}>
             <InviteSection />
           </Box>
-          <Box sx={{ order: 3 }}>
-            <PendingInvitesSection invites={members.data.invites} />
+          {isOwner && (
+            <Box sx={{ order: 3 }}>
+              <InviteLinkSection />
+            </Box>
+          )}
+          <Box sx={{ order: 4 }}>
+            <PendingInvitesSection invites={members.data.invites} isOwner={isOwner} />
           </Box>
         </Box>
       </Box>
