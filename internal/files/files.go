@@ -1,6 +1,8 @@
 // Package files signs uploads and downloads: it turns a client's file name
-// into a safe, unguessable key in an allowed folder, and a file URL back into
-// a short-lived signed URL, refusing URLs that are not the store's own.
+// into a safe, unguessable key in a folder its team owns, and a file URL back
+// into a short-lived signed URL, refusing URLs that are not the store's own
+// and keys of other teams. The key layout is described in docs/files.md and
+// keys.go.
 package files
 
 import (
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/markwell/markwell/internal/apperr"
@@ -27,29 +30,6 @@ type Service struct {
 	Pool *pgxpool.Pool
 }
 
-// checkAssignmentFolder lets a key under assignments/{id}/ through only when
-// the assignment exists and, for a teacher (team not Nil), is their team's.
-// Other teams' assignments are not found, like everything else of theirs.
-func (s *Service) checkAssignmentFolder(ctx context.Context, team uuid.UUID, key string) error {
-	rest, ok := strings.CutPrefix(key, "assignments/")
-	if !ok {
-		return nil
-	}
-	idText, _, _ := strings.Cut(rest, "/")
-	id, err := uuid.Parse(idText)
-	if err != nil {
-		return apperr.ErrNotFound
-	}
-	owner, err := store.Q.AssignmentTeamID(ctx, s.Pool, id)
-	if err != nil {
-		return apperr.Wrap(apperr.NotFound, "Not found", err)
-	}
-	if team != uuid.Nil && owner != team {
-		return apperr.ErrNotFound
-	}
-	return nil
-}
-
 // Upload is a signed upload: PUT the bytes to SignedURL; FileURL is the
 // file's permanent address.
 type Upload struct {
@@ -58,62 +38,170 @@ type Upload struct {
 	Key       string `json:"key"`
 }
 
+// UploadRequest is what a client asks to upload.
+type UploadRequest struct {
+	// FileName is the file's name, with an optional folder prefix
+	// ("chats/notes.pdf").
+	FileName string
+	// FileType is the media type the PUT must carry as Content-Type.
+	FileType string
+	// FileSize is the file's exact size in bytes, or nil when the client did
+	// not say. When given it is signed into the upload URL, so the store
+	// refuses a body of any other length. The S3 store requires it.
+	FileSize *int64
+}
+
 // Scope says who uploads, which limits where.
 type Scope int
 
 // Scopes of upload routes.
 const (
-	// Teacher uploads may go to any upload folder.
+	// Teacher uploads go to the team's chats/ folder or to a submissions
+	// folder of one of the team's assignments.
 	Teacher Scope = iota
 	// Student uploads go only to an assignment's submissions folder.
 	Student
-	// PublicAsset uploads go to public/.
+	// PublicAsset uploads are images that go to the team's public/ folder.
 	PublicAsset
 )
 
-// PresignUpload validates a client's fileName (with an optional folder
-// prefix) and fileType, and signs a PUT for it. team is the uploading
-// teacher's team, or uuid.Nil for a student.
-func (s *Service) PresignUpload(ctx context.Context, scope Scope, team uuid.UUID, fileName, fileType string) (Upload, error) {
-	fileName, fileType = strings.TrimSpace(fileName), strings.TrimSpace(fileType)
+// PresignUpload validates a client's upload request and signs a PUT for a
+// new key in the folder it names (see uploadPlace). team is the uploading
+// teacher's team, or uuid.Nil for a student. A folder of another team, or of
+// an assignment that is not the teacher's, is not found.
+func (s *Service) PresignUpload(ctx context.Context, scope Scope, team uuid.UUID, req UploadRequest) (Upload, error) {
+	fileName, fileType := strings.TrimSpace(req.FileName), strings.TrimSpace(req.FileType)
 	if fileName == "" || fileType == "" {
 		return Upload{}, apperr.New(apperr.Invalid, "fileName and fileType are required")
 	}
-	folder, base := storage.SplitFolder(fileName)
-	switch scope {
-	case Student:
-		if !strings.HasPrefix(folder, "assignments/") {
-			return Upload{}, apperr.New(apperr.Invalid, "Student uploads must go to assignments/{id}/submissions/")
-		}
-	case PublicAsset:
-		if folder != "" && folder != "public/" {
-			return Upload{}, apperr.New(apperr.Invalid, "Public assets go to public/")
-		}
-		folder = "public/"
-	}
-	key, err := storage.NewKey(folder, base)
+	size, err := s.uploadSize(req.FileSize)
 	if err != nil {
-		if errors.Is(err, storage.ErrInvalidFolder) {
-			return Upload{}, apperr.Invalidf("Folder %q is not an upload folder", folder)
-		}
-		return Upload{}, fmt.Errorf("new key for %q: %w", fileName, err)
-	}
-	if err := s.checkAssignmentFolder(ctx, team, key); err != nil {
 		return Upload{}, err
 	}
-	signed, err := s.Blob.PresignPut(ctx, key, fileType, s.TTL)
+	folder, base := storage.SplitFolder(fileName)
+	p, err := uploadPlace(scope, team, folder)
 	if err != nil {
-		if errors.Is(err, storage.ErrInvalidContentType) {
-			return Upload{}, apperr.Invalidf("fileType %q is not a valid media type", fileType)
-		}
+		return Upload{}, err
+	}
+	if scope == PublicAsset && !storage.IsPublicImage(fileType) {
+		return Upload{}, apperr.New(apperr.Invalid, "Public assets must be PNG, JPEG, GIF or WebP images.")
+	}
+	if err := s.checkOwner(ctx, scope, team, p); err != nil {
+		return Upload{}, err
+	}
+	key, err := storage.NewKey(p.folder(), base)
+	if err != nil {
+		return Upload{}, fmt.Errorf("new key for %q: %w", fileName, err)
+	}
+	signed, err := s.Blob.PresignPut(ctx, key, fileType, size, s.TTL)
+	switch {
+	case errors.Is(err, storage.ErrInvalidContentType):
+		return Upload{}, apperr.Invalidf("fileType %q is not a valid media type", fileType)
+	case errors.Is(err, storage.ErrSizeRequired):
+		return Upload{}, apperr.New(apperr.Invalid, "fileSize is required: send the file's size in bytes with the upload request.")
+	case err != nil:
 		return Upload{}, fmt.Errorf("presign put %s: %w", key, err)
 	}
 	return Upload{SignedURL: signed, FileURL: s.Blob.FileURL(key), Key: key}, nil
 }
 
+// uploadSize checks a client's fileSize against the store's limit; no size
+// is storage.UnknownSize.
+func (s *Service) uploadSize(fileSize *int64) (int64, error) {
+	if fileSize == nil {
+		return storage.UnknownSize, nil
+	}
+	limit := s.Blob.MaxUploadBytes()
+	switch size := *fileSize; {
+	case size > limit:
+		return 0, apperr.Invalidf("This file is larger than the %s limit.", formatBytes(limit))
+	case size == 0:
+		return 0, apperr.New(apperr.Invalid, "This file is empty.")
+	case size < 0:
+		return 0, apperr.New(apperr.Invalid, "fileSize must be the file's size in bytes.")
+	default:
+		return size, nil
+	}
+}
+
+// formatBytes writes a limit the way people read file sizes: "50 MB".
+func formatBytes(n int64) string {
+	const kb, mb = 1 << 10, 1 << 20
+	switch {
+	case n >= mb && n%mb == 0:
+		return fmt.Sprintf("%d MB", n/mb)
+	case n >= mb:
+		return fmt.Sprintf("%.1f MB", float64(n)/mb)
+	case n >= kb && n%kb == 0:
+		return fmt.Sprintf("%d KB", n/kb)
+	default:
+		return fmt.Sprintf("%d bytes", n)
+	}
+}
+
+// uploadPlace maps the folder a client put before its file name to the
+// place the file goes:
+//   - teachers: no folder or "chats/" is the team's chats/{teamId}/;
+//     "chats/{teamId}/" and "assignments/{id}/submissions/" are taken as they
+//     are (whose they are is checked after);
+//   - students: only "assignments/{id}/submissions/";
+//   - public assets: no folder or "public/" is the team's public/{teamId}/,
+//     or "public/{teamId}/".
+//
+// Any other folder is invalid.
+func uploadPlace(scope Scope, team uuid.UUID, folder string) (place, error) {
+	p, named := parseFolder(folder)
+	switch scope {
+	case Student:
+		if !named || p.root != assignmentsRoot {
+			return place{}, apperr.New(apperr.Invalid, "Student uploads must go to assignments/{id}/submissions/")
+		}
+	case PublicAsset:
+		if folder == "" || folder == publicRoot {
+			return place{root: publicRoot, id: team}, nil
+		}
+		if !named || p.root != publicRoot {
+			return place{}, apperr.New(apperr.Invalid, "Public assets go to public/")
+		}
+	default:
+		if folder == "" || folder == chatsRoot {
+			return place{root: chatsRoot, id: team}, nil
+		}
+		if !named || p.root == publicRoot {
+			return place{}, apperr.Invalidf("Folder %q is not an upload folder", folder)
+		}
+	}
+	return p, nil
+}
+
+// checkOwner answers the one not-found error unless team owns p. A student
+// (scope Student, no team) may reach any assignment that exists: they
+// submit by its link.
+func (s *Service) checkOwner(ctx context.Context, scope Scope, team uuid.UUID, p place) error {
+	owner := p.id
+	if p.root == assignmentsRoot {
+		var err error
+		owner, err = store.Q.AssignmentTeamID(ctx, s.Pool, p.id)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return apperr.ErrNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("find the team of assignment %s: %w", p.id, err)
+		}
+		if scope == Student {
+			return nil
+		}
+	}
+	if team == uuid.Nil || owner != team {
+		return apperr.ErrNotFound
+	}
+	return nil
+}
+
 // SignedURL signs a GET for a file URL of this store for a teacher of team.
 // Any other URL is refused: the server never signs or fetches an address a
-// user chose.
+// user chose. A file of another team, or one outside the key layout, is not
+// found, exactly like a file that does not exist.
 func (s *Service) SignedURL(ctx context.Context, team uuid.UUID, link string) (string, error) {
 	if strings.TrimSpace(link) == "" {
 		return "", apperr.New(apperr.Invalid, "link is required")
@@ -122,7 +210,11 @@ func (s *Service) SignedURL(ctx context.Context, team uuid.UUID, link string) (s
 	if err != nil {
 		return "", apperr.Wrap(apperr.Invalid, "link is not a Markwell file URL", err)
 	}
-	if err := s.checkAssignmentFolder(ctx, team, key); err != nil {
+	p, rest, ok := parsePlace(key)
+	if !ok || rest == "" {
+		return "", apperr.ErrNotFound
+	}
+	if err := s.checkOwner(ctx, Teacher, team, p); err != nil {
 		return "", err
 	}
 	u, err := s.Blob.PresignGet(ctx, key, s.TTL)

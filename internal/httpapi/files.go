@@ -14,9 +14,13 @@ type fileHandlers struct {
 	svc *files.Service
 }
 
+// uploadBody is the spec's {fileName, fileType}, plus Markwell's optional
+// fileSize (the file's size in bytes), which is signed into the upload URL so
+// the store refuses a body of another length; the S3 store requires it.
 type uploadBody struct {
 	FileName string `json:"fileName"`
 	FileType string `json:"fileType"`
+	FileSize *int64 `json:"fileSize"`
 }
 
 // upload signs a PUT for a new file.
@@ -25,7 +29,9 @@ func (h *fileHandlers) upload(scope files.Scope) gin.HandlerFunc {
 		if scope == files.Student {
 			a.TeamID = uuid.Nil // students upload by link, without a team
 		}
-		return h.svc.PresignUpload(c, scope, a.TeamID, in.FileName, in.FileType)
+		return h.svc.PresignUpload(c, scope, a.TeamID, files.UploadRequest{
+			FileName: in.FileName, FileType: in.FileType, FileSize: in.FileSize,
+		})
 	})
 }
 

@@ -8,8 +8,6 @@ import (
 	"net/url"
 	"path"
 	"strings"
-
-	"github.com/google/uuid"
 )
 
 const (
@@ -53,36 +51,24 @@ func SplitFolder(fileName string) (folder, base string) {
 }
 
 // NewKey returns an unguessable key "{folder}{16 random hex}-{sanitized fileName}".
-// folder must be "", "chats/", "assistants/", "public/" or
-// "assignments/{uuid}/submissions/"; anything else gives an error wrapping
-// ErrInvalidFolder.
+// folder is "" or one or more segments each followed by '/', made of the sanitized
+// characters only and without "." or ".." segments; anything else gives an error wrapping
+// ErrInvalidFolder. Which folders a client may upload to, and who owns them, is decided by
+// the caller (see internal/files and docs/files.md).
 func NewKey(folder, fileName string) (string, error) {
-	if !validFolder(folder) {
-		return "", fmt.Errorf("new key in %q: %w", folder, ErrInvalidFolder)
+	if folder != "" {
+		prefix, ok := strings.CutSuffix(folder, "/")
+		if !ok || checkKey(prefix) != nil {
+			return "", fmt.Errorf("new key in %q: %w", folder, ErrInvalidFolder)
+		}
 	}
 	var b [8]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (it crashes the program instead).
-	return folder + hex.EncodeToString(b[:]) + "-" + SanitizeFileName(fileName), nil
-}
-
-// validFolder reports whether folder is one of the upload folders NewKey accepts.
-func validFolder(folder string) bool {
-	switch folder {
-	case "", "chats/", "assistants/", "public/":
-		return true
+	key := folder + hex.EncodeToString(b[:]) + "-" + SanitizeFileName(fileName)
+	if err := checkKey(key); err != nil {
+		return "", fmt.Errorf("new key in %q: %w: %v", folder, ErrInvalidFolder, err)
 	}
-	id, ok := strings.CutPrefix(folder, "assignments/")
-	if !ok {
-		return false
-	}
-	id, ok = strings.CutSuffix(id, "/submissions/")
-	if !ok {
-		return false
-	}
-	parsed, err := uuid.Parse(id)
-	// Only the canonical lower-case form: uuid.Parse also accepts braces, "urn:uuid:" and
-	// upper case, which would give one assignment several folders.
-	return err == nil && parsed.String() == id
+	return key, nil
 }
 
 // checkKey refuses keys that could escape a directory or need escaping in a URL: only

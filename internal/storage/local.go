@@ -28,26 +28,23 @@ const (
 	paramExpires   = "X-Expires"
 	paramMethod    = "X-Method"
 	paramSignature = "X-Signature"
+	paramSize      = "X-Size"
 )
-
-// inlineTypes are the media types Local lets a browser display; everything else is
-// served as a download. SVG is left out on purpose: it can carry script.
-var inlineTypes = map[string]bool{
-	"application/pdf": true,
-	"image/png":       true,
-	"image/jpeg":      true,
-	"image/gif":       true,
-	"image/webp":      true,
-}
 
 // Local keeps files on local disk and serves them through its own HTTP handler, mounted
 // on MountPath, which accepts HMAC-signed URLs of the form
 //
-//	{PublicURL}/files/{key}?X-Expires={unix}&X-Method=PUT|GET&X-Signature={hex}
+//	{PublicURL}/files/{key}?X-Expires={unix}&X-Method=PUT|GET[&X-Size={bytes}]&X-Signature={hex}
 //
-// The signature is HMAC-SHA256 over the method, key, expiry and, for PUT, the content type
-// the upload must be sent with (as S3 signs Content-Type). Files under "public/" are
-// readable without a signature.
+// The signature is HMAC-SHA256 over the method, key, expiry and, for PUT, the size (when
+// known) and the content type the upload must be sent with, as S3 signs Content-Length
+// and Content-Type. Files under "public/" whose stored type is a PNG, JPEG, GIF or WebP
+// image are readable without a signature; nothing else is.
+//
+// Every response carries "Content-Security-Policy: sandbox" and
+// "X-Content-Type-Options: nosniff", and everything but those images is served with
+// "Content-Disposition: attachment", so a stored file never runs as a page of the app's
+// origin.
 //
 // On disk, under the root directory: data/{key} holds the bytes, meta/{key}.json the
 // content type, and tmp/ the uploads in progress, which are renamed into place only when
@@ -79,18 +76,16 @@ func NewLocal(cfg Config) (*Local, error) {
 		base.User != nil || base.RawQuery != "" || base.Fragment != "" {
 		return nil, fmt.Errorf("local storage: public url %q must be an absolute http(s) url without query", cfg.PublicURL)
 	}
-	if cfg.MaxUploadBytes < 0 {
-		return nil, fmt.Errorf("local storage: max upload bytes %d is negative", cfg.MaxUploadBytes)
+	limit, err := maxUpload(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("local storage: %w", err)
 	}
 	l := &Local{
 		dir:       cmp.Or(cfg.Dir, DefaultDir),
 		base:      base,
 		secret:    cfg.Secret,
-		maxUpload: cfg.MaxUploadBytes,
+		maxUpload: limit,
 		now:       time.Now,
-	}
-	if l.maxUpload == 0 {
-		l.maxUpload = DefaultMaxUploadBytes
 	}
 	for _, sub := range []string{"data", "meta", "tmp"} {
 		if err := os.MkdirAll(filepath.Join(l.dir, sub), 0o750); err != nil {
@@ -101,20 +96,24 @@ func NewLocal(cfg Config) (*Local, error) {
 }
 
 // PresignPut returns a signed URL accepting one PUT of the file with the header
-// Content-Type equal to contentType until ttl has passed.
-func (l *Local) PresignPut(_ context.Context, key, contentType string, ttl time.Duration) (string, error) {
-	if err := errors.Join(checkKey(key), checkContentType(contentType), checkTTL(ttl)); err != nil {
+// Content-Type equal to contentType, and of exactly size bytes unless size is
+// UnknownSize, until ttl has passed.
+func (l *Local) PresignPut(_ context.Context, key, contentType string, size int64, ttl time.Duration) (string, error) {
+	if err := errors.Join(checkKey(key), checkContentType(contentType), checkUploadSize(size, l.maxUpload), checkTTL(ttl)); err != nil {
 		return "", fmt.Errorf("presign put %s: %w", key, err)
 	}
-	return l.signedURL(http.MethodPut, key, contentType, ttl), nil
+	return l.signedURL(http.MethodPut, key, contentType, size, ttl), nil
 }
+
+// MaxUploadBytes is the largest body the handler accepts on a signed PUT.
+func (l *Local) MaxUploadBytes() int64 { return l.maxUpload }
 
 // PresignGet returns a signed URL that reads the file until ttl has passed.
 func (l *Local) PresignGet(_ context.Context, key string, ttl time.Duration) (string, error) {
 	if err := errors.Join(checkKey(key), checkTTL(ttl)); err != nil {
 		return "", fmt.Errorf("presign get %s: %w", key, err)
 	}
-	return l.signedURL(http.MethodGet, key, "", ttl), nil
+	return l.signedURL(http.MethodGet, key, "", UnknownSize, ttl), nil
 }
 
 // Put stores the size bytes of r under key; a body of another length is refused and
@@ -165,10 +164,14 @@ func (l *Local) KeyFromURL(fileURL string) (string, error) {
 	return keyFromURL(fileURL, l.base)
 }
 
-// ServeHTTP serves signed PUTs (uploads, at most the upload limit) and signed GETs and
-// HEADs (downloads) of files under MountPath. A bad or expired signature gives 403, a
-// missing file 404, an oversized body 413 and any other method 405.
+// ServeHTTP serves signed PUTs (uploads, at most the upload limit and exactly the signed
+// size) and signed GETs and HEADs (downloads) of files under MountPath. A bad or expired
+// signature, or a Content-Length other than the signed one, gives 403; a missing file
+// 404; an oversized body 413; a body shorter than signed 400; any other method 405.
 func (l *Local) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// A stored file is never a page of the app: no script, no forms, no same-origin
+	// access even when a browser is talked into rendering one.
+	w.Header().Set("Content-Security-Policy", "sandbox")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodPut {
 		w.Header().Set("Allow", "GET, HEAD, PUT")
@@ -191,19 +194,31 @@ func (l *Local) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // serveUpload writes the body of a signed PUT to key.
 func (l *Local) serveUpload(w http.ResponseWriter, r *http.Request, key string) {
 	contentType := r.Header.Get("Content-Type")
-	if !l.verify(r, http.MethodPut, key, contentType) {
+	size, ok := l.verify(r, http.MethodPut, key, contentType)
+	if !ok {
 		http.Error(w, "invalid or expired signature", http.StatusForbidden)
 		return
 	}
-	if r.ContentLength > l.maxUpload {
+	limit := l.maxUpload
+	if size != UnknownSize {
+		// The length is signed, as Content-Length is in an S3 presigned PUT.
+		if r.ContentLength >= 0 && r.ContentLength != size {
+			http.Error(w, "content length differs from the signed size", http.StatusForbidden)
+			return
+		}
+		limit = size
+	}
+	if r.ContentLength > limit {
 		http.Error(w, "file too large", http.StatusRequestEntityTooLarge)
 		return
 	}
-	err := l.write(key, http.MaxBytesReader(w, r.Body, l.maxUpload), -1, contentType)
+	err := l.write(key, http.MaxBytesReader(w, r.Body, limit), size, contentType)
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
 		http.Error(w, "file too large", http.StatusRequestEntityTooLarge)
+	case errors.Is(err, ErrInvalidSize):
+		http.Error(w, "body shorter than the signed size", http.StatusBadRequest)
 	case err != nil:
 		slog.ErrorContext(r.Context(), "storage: upload failed", "key", key, "err", err)
 		http.Error(w, "upload failed", http.StatusInternalServerError)
@@ -212,9 +227,11 @@ func (l *Local) serveUpload(w http.ResponseWriter, r *http.Request, key string) 
 	}
 }
 
-// serveDownload streams the file under key with its stored content type.
+// serveDownload streams the file under key with its stored content type. Without a valid
+// signature only a public image is served.
 func (l *Local) serveDownload(w http.ResponseWriter, r *http.Request, key string) {
-	if !strings.HasPrefix(key, "public/") && !l.verify(r, http.MethodGet, key, "") {
+	_, signed := l.verify(r, http.MethodGet, key, "")
+	if !signed && !strings.HasPrefix(key, "public/") {
 		http.Error(w, "invalid or expired signature", http.StatusForbidden)
 		return
 	}
@@ -236,9 +253,16 @@ func (l *Local) serveDownload(w http.ResponseWriter, r *http.Request, key string
 		return
 	}
 	contentType := l.contentType(key)
+	if !signed && !IsPublicImage(contentType) {
+		// Only images are public, whatever else ended up under public/.
+		http.Error(w, "invalid or expired signature", http.StatusForbidden)
+		return
+	}
 	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("Cache-Control", "private")
-	if mediaType, _, _ := mime.ParseMediaType(contentType); !inlineTypes[mediaType] {
+	// Everything but images downloads. PDFs too: a sandboxed response cannot run the
+	// browser's PDF viewer, and a PDF can carry script and forms of its own.
+	if !IsPublicImage(contentType) {
 		// The leaf is "{16 hex}-{name}"; offer the name the user uploaded.
 		leaf := path.Base(key)
 		if len(leaf) > 17 && leaf[16] == '-' {
@@ -249,33 +273,45 @@ func (l *Local) serveDownload(w http.ResponseWriter, r *http.Request, key string
 	http.ServeContent(w, r, "", info.ModTime(), f)
 }
 
-// signedURL builds the signed URL for method on key.
-func (l *Local) signedURL(method, key, contentType string, ttl time.Duration) string {
+// signedURL builds the signed URL for method on key; size is UnknownSize or the exact
+// length a PUT must have.
+func (l *Local) signedURL(method, key, contentType string, size int64, ttl time.Duration) string {
 	expires := l.now().Add(ttl).Unix()
 	q := url.Values{
 		paramExpires:   {strconv.FormatInt(expires, 10)},
 		paramMethod:    {method},
-		paramSignature: {hex.EncodeToString(l.sign(method, key, contentType, expires))},
+		paramSignature: {hex.EncodeToString(l.sign(method, key, contentType, size, expires))},
+	}
+	if size != UnknownSize {
+		q.Set(paramSize, strconv.FormatInt(size, 10))
 	}
 	return l.FileURL(key) + "?" + q.Encode()
 }
 
-// verify reports whether r carries an unexpired signature for method on key.
-func (l *Local) verify(r *http.Request, method, key, contentType string) bool {
+// verify reports whether r carries an unexpired signature for method on key, and the
+// signed size (UnknownSize when the URL carries none).
+func (l *Local) verify(r *http.Request, method, key, contentType string) (size int64, ok bool) {
 	q := r.URL.Query()
 	expires, err := strconv.ParseInt(q.Get(paramExpires), 10, 64)
 	if err != nil || q.Get(paramMethod) != method || l.now().Unix() >= expires {
-		return false
+		return 0, false
+	}
+	size = UnknownSize
+	if q.Has(paramSize) {
+		size, err = strconv.ParseInt(q.Get(paramSize), 10, 64)
+		if err != nil || size < 1 {
+			return 0, false
+		}
 	}
 	sig, err := hex.DecodeString(q.Get(paramSignature))
-	return err == nil && hmac.Equal(sig, l.sign(method, key, contentType, expires))
+	return size, err == nil && hmac.Equal(sig, l.sign(method, key, contentType, size, expires))
 }
 
 // sign computes the HMAC of a signed URL. Fields are newline-separated and only the last
 // one could contain a newline (keys are checked), so no two inputs share a message.
-func (l *Local) sign(method, key, contentType string, expires int64) []byte {
+func (l *Local) sign(method, key, contentType string, size, expires int64) []byte {
 	mac := hmac.New(sha256.New, l.secret)
-	fmt.Fprintf(mac, "markwell-blob-v1\n%s\n%s\n%d\n%s", method, key, expires, contentType)
+	fmt.Fprintf(mac, "markwell-blob-v2\n%s\n%s\n%d\n%d\n%s", method, key, expires, size, contentType)
 	return mac.Sum(nil)
 }
 
@@ -304,7 +340,7 @@ func (l *Local) write(key string, r io.Reader, size int64, contentType string) e
 }
 
 // writeTemp copies r into a new file under tmp/ and returns its path. When size is not
-// -1, r must hold exactly size bytes.
+// UnknownSize, r must hold exactly size bytes.
 func (l *Local) writeTemp(r io.Reader, size int64) (name string, err error) {
 	f, err := os.CreateTemp(filepath.Join(l.dir, "tmp"), "upload-*")
 	if err != nil {

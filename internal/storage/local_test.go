@@ -61,10 +61,11 @@ func do(t *testing.T, method, url, contentType string, body io.Reader) (*http.Re
 	return resp, b
 }
 
-// upload PUTs body to a fresh presigned URL for key and requires 200.
+// upload PUTs body to a fresh presigned URL for key, signed with its size, and requires
+// 200.
 func (b localBundle) upload(t *testing.T, key, contentType string, body []byte) {
 	t.Helper()
-	putURL, err := b.local.PresignPut(t.Context(), key, contentType, time.Minute)
+	putURL, err := b.local.PresignPut(t.Context(), key, contentType, int64(len(body)), time.Minute)
 	require.NoError(t, err)
 	resp, _ := do(t, http.MethodPut, putURL, contentType, bytes.NewReader(body))
 	require.Equal(t, http.StatusOK, resp.StatusCode)
@@ -100,9 +101,10 @@ func TestLocalPresignedRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	body := []byte("%PDF-1.7 pretend")
 
-	putURL, err := b.local.PresignPut(t.Context(), key, "application/pdf", time.Minute)
+	putURL, err := b.local.PresignPut(t.Context(), key, "application/pdf", int64(len(body)), time.Minute)
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(putURL, b.srv.URL+"/files/"+key+"?"), putURL)
+	require.Contains(t, putURL, "X-Size=16")
 	fileURL, _, _ := strings.Cut(putURL, "?")
 	require.Equal(t, b.local.FileURL(key), fileURL)
 	gotKey, err := b.local.KeyFromURL(fileURL)
@@ -119,7 +121,8 @@ func TestLocalPresignedRoundTrip(t *testing.T) {
 	require.Equal(t, body, got)
 	require.Equal(t, "application/pdf", resp.Header.Get("Content-Type"))
 	require.Equal(t, "nosniff", resp.Header.Get("X-Content-Type-Options"))
-	require.Empty(t, resp.Header.Get("Content-Disposition"), "pdf displays inline")
+	require.Equal(t, "sandbox", resp.Header.Get("Content-Security-Policy"))
+	require.Equal(t, "attachment; filename=notes.pdf", resp.Header.Get("Content-Disposition"), "a pdf downloads")
 	require.Empty(t, resp.Header.Get("Access-Control-Allow-Origin"))
 
 	r, err := b.local.Get(t.Context(), key)
@@ -139,8 +142,12 @@ func TestLocalDownloadDisposition(t *testing.T) {
 	}{
 		{"image/png", ""},
 		{"image/jpeg", ""},
+		{"image/gif", ""},
+		{"image/webp", ""},
 		{"text/html; charset=utf-8", `attachment; filename=page.html`},
 		{"image/svg+xml", `attachment; filename=page.html`},
+		{"application/pdf", `attachment; filename=page.html`},
+		{"text/plain", `attachment; filename=page.html`},
 		{"application/vnd.openxmlformats-officedocument.wordprocessingml.document", `attachment; filename=page.html`},
 	}
 	for _, tt := range tests {
@@ -154,6 +161,7 @@ func TestLocalDownloadDisposition(t *testing.T) {
 		require.Equal(t, tt.contentType, resp.Header.Get("Content-Type"))
 		require.Equal(t, tt.disposition, resp.Header.Get("Content-Disposition"), tt.contentType)
 		require.Equal(t, "nosniff", resp.Header.Get("X-Content-Type-Options"))
+		require.Equal(t, "sandbox", resp.Header.Get("Content-Security-Policy"), tt.contentType)
 	}
 }
 
@@ -167,7 +175,9 @@ func TestLocalRefusesBadSignatures(t *testing.T) {
 	b.upload(t, key, "text/plain", []byte("hello"))
 	b.upload(t, other, "text/plain", []byte("other"))
 
-	putURL, err := b.local.PresignPut(t.Context(), key, "text/plain", time.Minute)
+	putURL, err := b.local.PresignPut(t.Context(), key, "text/plain", UnknownSize, time.Minute)
+	require.NoError(t, err)
+	sizedURL, err := b.local.PresignPut(t.Context(), key, "text/plain", 4, time.Minute)
 	require.NoError(t, err)
 	getURL, err := b.local.PresignGet(t.Context(), key, time.Minute)
 	require.NoError(t, err)
@@ -186,6 +196,9 @@ func TestLocalRefusesBadSignatures(t *testing.T) {
 		{"signature for another key", http.MethodGet, strings.Replace(getURL, key, other, 1), ""},
 		{"expiry extended", http.MethodGet, strings.Replace(getURL, "X-Expires=", "X-Expires=9", 1), ""},
 		{"signature not hex", http.MethodGet, strings.Replace(getURL, "X-Signature=", "X-Signature=zz", 1), ""},
+		{"signed size removed", http.MethodPut, strings.Replace(sizedURL, "&X-Size=4", "", 1), "text/plain"},
+		{"signed size changed", http.MethodPut, strings.Replace(sizedURL, "X-Size=4", "X-Size=5", 1), "text/plain"},
+		{"size added to an unsized url", http.MethodPut, putURL + "&X-Size=4", "text/plain"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -210,7 +223,7 @@ func TestLocalExpiredSignature(t *testing.T) {
 	key, err := NewKey("chats/", "a.txt")
 	require.NoError(t, err)
 	b.upload(t, key, "text/plain", []byte("hello"))
-	putURL, err := b.local.PresignPut(t.Context(), key, "text/plain", time.Minute)
+	putURL, err := b.local.PresignPut(t.Context(), key, "text/plain", UnknownSize, time.Minute)
 	require.NoError(t, err)
 	getURL, err := b.local.PresignGet(t.Context(), key, time.Minute)
 	require.NoError(t, err)
@@ -228,7 +241,7 @@ func TestLocalOversizeUpload(t *testing.T) {
 	b := setup(t)
 	key, err := NewKey("chats/", "big.bin")
 	require.NoError(t, err)
-	putURL, err := b.local.PresignPut(t.Context(), key, "application/octet-stream", time.Minute)
+	putURL, err := b.local.PresignPut(t.Context(), key, "application/octet-stream", UnknownSize, time.Minute)
 	require.NoError(t, err)
 	big := bytes.Repeat([]byte("x"), testMaxUpload+1)
 
@@ -246,6 +259,42 @@ func TestLocalOversizeUpload(t *testing.T) {
 	// Exactly the limit is fine.
 	resp, _ = do(t, http.MethodPut, putURL, "application/octet-stream", bytes.NewReader(big[:testMaxUpload]))
 	require.Equal(t, http.StatusOK, resp.StatusCode)
+
+	// A size over the limit is never signed.
+	_, err = b.local.PresignPut(t.Context(), key, "application/octet-stream", testMaxUpload+1, time.Minute)
+	require.ErrorIs(t, err, ErrInvalidSize)
+	require.Equal(t, int64(testMaxUpload), b.local.MaxUploadBytes())
+}
+
+func TestLocalSignedSize(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	key, err := NewKey("chats/", "notes.txt")
+	require.NoError(t, err)
+	const size = 10
+	putURL, err := b.local.PresignPut(t.Context(), key, "text/plain", size, time.Minute)
+	require.NoError(t, err)
+	body := bytes.Repeat([]byte("n"), size+1)
+
+	// A Content-Length other than the signed one is refused before reading, as S3 does.
+	resp, _ := do(t, http.MethodPut, putURL, "text/plain", bytes.NewReader(body))
+	require.Equal(t, http.StatusForbidden, resp.StatusCode, "longer than signed")
+	resp, _ = do(t, http.MethodPut, putURL, "text/plain", bytes.NewReader(body[:size-1]))
+	require.Equal(t, http.StatusForbidden, resp.StatusCode, "shorter than signed")
+	// Unknown length (chunked): refused while reading.
+	resp, _ = do(t, http.MethodPut, putURL, "text/plain", io.MultiReader(bytes.NewReader(body)))
+	require.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode, "chunked, longer than signed")
+	resp, _ = do(t, http.MethodPut, putURL, "text/plain", io.MultiReader(bytes.NewReader(body[:size-1])))
+	require.Equal(t, http.StatusBadRequest, resp.StatusCode, "chunked, shorter than signed")
+	require.Empty(t, b.files(t), "no partial or temporary file")
+
+	resp, _ = do(t, http.MethodPut, putURL, "text/plain", bytes.NewReader(body[:size]))
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+
+	for _, bad := range []int64{0, -2, testMaxUpload + 1} {
+		_, err = b.local.PresignPut(t.Context(), key, "text/plain", bad, time.Minute)
+		require.ErrorIs(t, err, ErrInvalidSize, bad)
+	}
 }
 
 func TestLocalHandlerStatuses(t *testing.T) {
@@ -258,6 +307,16 @@ func TestLocalHandlerStatuses(t *testing.T) {
 	public, err := NewKey("public/", "logo.png")
 	require.NoError(t, err)
 	b.upload(t, public, "image/png", []byte("png"))
+	publicHTML, err := NewKey("public/", "page.html")
+	require.NoError(t, err)
+	b.upload(t, publicHTML, "text/html", []byte("<script>alert(1)</script>"))
+	publicSVG, err := NewKey("public/", "logo.svg")
+	require.NoError(t, err)
+	b.upload(t, publicSVG, "image/svg+xml", []byte("<svg onload=alert(1)>"))
+	publicUntyped, err := NewKey("public/", "logo.png")
+	require.NoError(t, err)
+	b.upload(t, publicUntyped, "image/png", []byte("png"))
+	require.NoError(t, os.Remove(b.local.metaPath(publicUntyped)))
 
 	tests := []struct {
 		name, method, path string
@@ -273,6 +332,10 @@ func TestLocalHandlerStatuses(t *testing.T) {
 		{"folder", http.MethodGet, "/files/chats", http.StatusForbidden},
 		{"outside mount", http.MethodGet, "/other/a.txt", http.StatusNotFound},
 		{"public without signature", http.MethodGet, "/files/" + public, http.StatusOK},
+		{"public head without signature", http.MethodHead, "/files/" + public, http.StatusOK},
+		{"public html without signature", http.MethodGet, "/files/" + publicHTML, http.StatusForbidden},
+		{"public svg without signature", http.MethodGet, "/files/" + publicSVG, http.StatusForbidden},
+		{"public file of unknown type without signature", http.MethodGet, "/files/" + publicUntyped, http.StatusForbidden},
 		{"public put without signature", http.MethodPut, "/files/" + public, http.StatusForbidden},
 	}
 	for _, tt := range tests {
@@ -280,8 +343,18 @@ func TestLocalHandlerStatuses(t *testing.T) {
 			t.Parallel()
 			resp, _ := do(t, tt.method, b.srv.URL+tt.path, "image/png", nil)
 			require.Equal(t, tt.want, resp.StatusCode)
+			require.Equal(t, "sandbox", resp.Header.Get("Content-Security-Policy"), "every answer is sandboxed")
+			require.Equal(t, "nosniff", resp.Header.Get("X-Content-Type-Options"))
 		})
 	}
+
+	// With a signature, the HTML under public/ is readable by the teacher who has one,
+	// as a download.
+	getURL, err := b.local.PresignGet(t.Context(), publicHTML, time.Minute)
+	require.NoError(t, err)
+	resp, _ := do(t, http.MethodGet, getURL, "", nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Equal(t, "attachment; filename=page.html", resp.Header.Get("Content-Disposition"))
 }
 
 func TestLocalKeyFromURL(t *testing.T) {
@@ -363,7 +436,7 @@ func TestLocalPutGetDelete(t *testing.T) {
 	require.ErrorIs(t, err, ErrInvalidKey)
 	_, err = b.local.PresignGet(ctx, "x", 0)
 	require.ErrorIs(t, err, ErrInvalidTTL)
-	_, err = b.local.PresignPut(ctx, "x", "text/plain", MaxTTL+time.Second)
+	_, err = b.local.PresignPut(ctx, "x", "text/plain", UnknownSize, MaxTTL+time.Second)
 	require.ErrorIs(t, err, ErrInvalidTTL)
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -23,6 +24,8 @@ type S3 struct {
 	client  *s3.Client
 	presign *s3.PresignClient
 	bucket  string
+	// maxUpload is the largest size PresignPut signs.
+	maxUpload int64
 	// bases are the bucket addresses a file URL may start with; the first is the one the
 	// client itself uses and FileURL returns.
 	bases []*url.URL
@@ -39,6 +42,10 @@ func NewS3(ctx context.Context, cfg Config) (*S3, error) {
 	}
 	if (cfg.S3AccessKey == "") != (cfg.S3SecretKey == "") {
 		return nil, errors.New("s3 storage: set both access key and secret key, or neither")
+	}
+	limit, err := maxUpload(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("s3 storage: %w", err)
 	}
 	var opts []func(*config.LoadOptions) error
 	if cfg.S3Region != "" {
@@ -65,7 +72,7 @@ func NewS3(ctx context.Context, cfg Config) (*S3, error) {
 		}
 	})
 
-	s := &S3{client: client, presign: s3.NewPresignClient(client), bucket: cfg.S3Bucket}
+	s := &S3{client: client, presign: s3.NewPresignClient(client), bucket: cfg.S3Bucket, maxUpload: limit}
 	styles := []bool{client.Options().UsePathStyle}
 	if cfg.S3Endpoint == "" {
 		styles = append(styles, !styles[0]) // AWS serves both addressing styles
@@ -81,15 +88,22 @@ func NewS3(ctx context.Context, cfg Config) (*S3, error) {
 }
 
 // PresignPut returns a SigV4 URL accepting a PUT of the file with the header Content-Type
-// equal to contentType until ttl has passed.
-func (s *S3) PresignPut(ctx context.Context, key, contentType string, ttl time.Duration) (string, error) {
-	if err := errors.Join(checkKey(key), checkContentType(contentType), checkTTL(ttl)); err != nil {
+// equal to contentType and Content-Length equal to size until ttl has passed. Both
+// headers are signed, so the bucket itself refuses a body of another length. size is
+// required (UnknownSize gives ErrSizeRequired): without it the bucket would take a file
+// of any size.
+func (s *S3) PresignPut(ctx context.Context, key, contentType string, size int64, ttl time.Duration) (string, error) {
+	if size == UnknownSize {
+		return "", fmt.Errorf("presign put %s: %w", key, ErrSizeRequired)
+	}
+	if err := errors.Join(checkKey(key), checkContentType(contentType), checkUploadSize(size, s.maxUpload), checkTTL(ttl)); err != nil {
 		return "", fmt.Errorf("presign put %s: %w", key, err)
 	}
 	req, err := s.presign.PresignPutObject(ctx, &s3.PutObjectInput{
-		Bucket:      &s.bucket,
-		Key:         &key,
-		ContentType: &contentType,
+		Bucket:        &s.bucket,
+		Key:           &key,
+		ContentType:   &contentType,
+		ContentLength: &size, // signed: the SigV4 signer covers a positive Content-Length
 	}, s3.WithPresignExpires(ttl))
 	if err != nil {
 		return "", fmt.Errorf("presign put %s: %w", key, err)
@@ -100,8 +114,20 @@ func (s *S3) PresignPut(ctx context.Context, key, contentType string, ttl time.D
 	if got, err := s.KeyFromURL(fileURL); err != nil || got != key {
 		return "", fmt.Errorf("presign put %s: presigned url %s does not map back to the key", key, fileURL)
 	}
+	if !signsHeader(req.SignedHeader, "Content-Length") {
+		return "", fmt.Errorf("presign put %s: content-length is not among the signed headers", key)
+	}
 	return req.URL, nil
 }
+
+// signsHeader reports whether a presigned request's signed headers include name.
+func signsHeader(h http.Header, name string) bool {
+	_, ok := h[http.CanonicalHeaderKey(name)]
+	return ok
+}
+
+// MaxUploadBytes is the largest size PresignPut signs.
+func (s *S3) MaxUploadBytes() int64 { return s.maxUpload }
 
 // PresignGet returns a SigV4 URL that reads the file until ttl has passed.
 func (s *S3) PresignGet(ctx context.Context, key string, ttl time.Duration) (string, error) {

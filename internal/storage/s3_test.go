@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,10 +41,11 @@ func setupS3(t *testing.T) s3Bundle {
 	t.Helper()
 	endpoint := startGateway(t, versitygwBin(t))
 	store, err := NewS3(t.Context(), Config{
-		S3Bucket:    testBucket,
-		S3Endpoint:  endpoint,
-		S3AccessKey: testAccessKey,
-		S3SecretKey: testSecretKey,
+		S3Bucket:       testBucket,
+		S3Endpoint:     endpoint,
+		S3AccessKey:    testAccessKey,
+		S3SecretKey:    testSecretKey,
+		MaxUploadBytes: testMaxUpload,
 	})
 	require.NoError(t, err)
 	_, err = store.client.CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: &store.bucket})
@@ -61,7 +63,7 @@ func TestS3Gateway(t *testing.T) {
 		require.NoError(t, err)
 		body := []byte("%PDF-1.7 pretend")
 
-		putURL, err := b.store.PresignPut(t.Context(), key, "application/pdf", time.Minute)
+		putURL, err := b.store.PresignPut(t.Context(), key, "application/pdf", int64(len(body)), time.Minute)
 		require.NoError(t, err)
 		fileURL, _, _ := strings.Cut(putURL, "?")
 		require.Equal(t, b.endpoint+"/"+testBucket+"/"+key, fileURL)
@@ -102,13 +104,43 @@ func TestS3Gateway(t *testing.T) {
 		resp, respBody = do(t, http.MethodPut, getURL, "text/plain", strings.NewReader("overwrite"))
 		require.Equal(t, http.StatusForbidden, resp.StatusCode, string(respBody))
 
-		putURL, err := b.store.PresignPut(t.Context(), key, "application/pdf", time.Minute)
+		putURL, err := b.store.PresignPut(t.Context(), key, "application/pdf", 8, time.Minute)
 		require.NoError(t, err)
 		resp, respBody = do(t, http.MethodPut, putURL, "text/html", strings.NewReader("<script>"))
 		require.Equal(t, http.StatusForbidden, resp.StatusCode, string(respBody))
 
 		resp, respBody = do(t, http.MethodGet, b.store.FileURL(key), "", nil)
 		require.Equal(t, http.StatusForbidden, resp.StatusCode, string(respBody))
+	})
+
+	t.Run("the bucket enforces the signed size", func(t *testing.T) {
+		t.Parallel()
+		key, err := NewKey("chats/", "notes.txt")
+		require.NoError(t, err)
+		const size = 10
+		putURL, err := b.store.PresignPut(t.Context(), key, "text/plain", size, time.Minute)
+		require.NoError(t, err)
+		require.Contains(t, putURL, "content-length", "Content-Length is among the signed headers")
+		body := bytes.Repeat([]byte("n"), testMaxUpload+1)
+
+		for _, n := range []int{size + 1, testMaxUpload + 1, size - 1} {
+			resp, respBody := do(t, http.MethodPut, putURL, "text/plain", bytes.NewReader(body[:n]))
+			require.Equal(t, http.StatusForbidden, resp.StatusCode, "%d bytes: %s", n, respBody)
+		}
+		_, err = b.store.Get(t.Context(), key)
+		require.ErrorIs(t, err, ErrNotFound, "nothing was stored")
+
+		resp, respBody := do(t, http.MethodPut, putURL, "text/plain", bytes.NewReader(body[:size]))
+		require.Equal(t, http.StatusOK, resp.StatusCode, string(respBody))
+
+		// No size, or one over the limit, is never signed: the bucket could not refuse it.
+		_, err = b.store.PresignPut(t.Context(), key, "text/plain", UnknownSize, time.Minute)
+		require.ErrorIs(t, err, ErrSizeRequired)
+		for _, bad := range []int64{0, -2, testMaxUpload + 1} {
+			_, err = b.store.PresignPut(t.Context(), key, "text/plain", bad, time.Minute)
+			require.ErrorIs(t, err, ErrInvalidSize, bad)
+		}
+		require.Equal(t, int64(testMaxUpload), b.store.MaxUploadBytes())
 	})
 
 	t.Run("put get delete", func(t *testing.T) {
@@ -173,10 +205,14 @@ func TestS3AddressesAWS(t *testing.T) {
 	virtual := "https://markwell-files.s3.eu-west-1.amazonaws.com/" + key
 	require.Equal(t, virtual, store.FileURL(key))
 
-	putURL, err := store.PresignPut(t.Context(), key, "application/pdf", time.Minute)
+	putURL, err := store.PresignPut(t.Context(), key, "application/pdf", 1234, time.Minute)
 	require.NoError(t, err)
-	fileURL, _, _ := strings.Cut(putURL, "?")
+	fileURL, query, _ := strings.Cut(putURL, "?")
 	require.Equal(t, virtual, fileURL)
+	q, err := url.ParseQuery(query)
+	require.NoError(t, err)
+	require.Equal(t, "content-length;content-type;host", q.Get("X-Amz-SignedHeaders"))
+	require.Equal(t, DefaultMaxUploadBytes, store.MaxUploadBytes())
 
 	for _, ok := range []string{virtual, virtual + "?X-Amz-Signature=00", "https://s3.eu-west-1.amazonaws.com/markwell-files/" + key} {
 		got, err := store.KeyFromURL(ok)

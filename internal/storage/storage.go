@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"time"
 )
@@ -32,8 +33,11 @@ var (
 	// missing or is not a valid media type.
 	ErrInvalidContentType = errors.New("storage: invalid content type")
 	// ErrInvalidSize is wrapped by Put when size is negative or differs from the number of
-	// bytes read.
+	// bytes read, and by PresignPut when size is neither UnknownSize nor 1..MaxUploadBytes.
 	ErrInvalidSize = errors.New("storage: invalid size")
+	// ErrSizeRequired is wrapped by S3's PresignPut when size is UnknownSize: a bucket
+	// only enforces a length that is part of the signature.
+	ErrSizeRequired = errors.New("storage: upload size required")
 	// ErrInvalidTTL is wrapped by the presign methods when the lifetime is not positive or
 	// longer than MaxTTL.
 	ErrInvalidTTL = errors.New("storage: invalid signed url lifetime")
@@ -45,9 +49,12 @@ const (
 	MaxTTL = 7 * 24 * time.Hour
 	// DefaultDir is where Local keeps files when Config.Dir is empty.
 	DefaultDir = ".data/blobs"
-	// DefaultMaxUploadBytes is the largest body Local accepts on a signed PUT when
+	// DefaultMaxUploadBytes is the largest file a signed PUT may carry when
 	// Config.MaxUploadBytes is zero (50 MiB).
 	DefaultMaxUploadBytes int64 = 50 << 20
+	// UnknownSize is the size PresignPut takes when the uploader did not say how large the
+	// file is. Local then enforces only its upload limit; S3 refuses it (ErrSizeRequired).
+	UnknownSize int64 = -1
 	// MountPath is the path the Local handler must be mounted on, for every method
 	// (for example router.Any(MountPath+"*key", gin.WrapH(handler))).
 	MountPath = "/files/"
@@ -56,9 +63,13 @@ const (
 // Blob stores files by key and signs URLs for browsers. Local and S3 implement it.
 type Blob interface {
 	// PresignPut returns a URL the browser PUTs the file's bytes to, with the header
-	// Content-Type set to exactly contentType, within ttl. The URL without its query
-	// string is the file URL (see FileURL).
-	PresignPut(ctx context.Context, key, contentType string, ttl time.Duration) (string, error)
+	// Content-Type set to exactly contentType, within ttl. size, when not UnknownSize, is
+	// part of the signature: a body of any other length is refused by the store itself.
+	// It must be 1..MaxUploadBytes(). The URL without its query string is the file URL
+	// (see FileURL).
+	PresignPut(ctx context.Context, key, contentType string, size int64, ttl time.Duration) (string, error)
+	// MaxUploadBytes is the largest file a presigned PUT may carry.
+	MaxUploadBytes() int64
 	// PresignGet returns a URL that reads the file for ttl.
 	PresignGet(ctx context.Context, key string, ttl time.Duration) (string, error)
 	// Put stores the bytes of r under key; size must be their exact number (S3 needs the
@@ -87,7 +98,8 @@ type Config struct {
 	PublicURL string
 	// Secret keys Local's URL signatures; at least 32 bytes.
 	Secret []byte
-	// MaxUploadBytes caps Local's signed PUT bodies (DefaultMaxUploadBytes when zero).
+	// MaxUploadBytes caps presigned uploads (DefaultMaxUploadBytes when zero): Local
+	// refuses longer PUT bodies, and both stores refuse to sign a larger size.
 	MaxUploadBytes int64
 
 	// S3Bucket names the bucket; setting it selects S3.
@@ -120,6 +132,42 @@ func New(ctx context.Context, cfg Config) (Blob, http.Handler, error) {
 		return nil, nil, err
 	}
 	return l, l, nil
+}
+
+// publicImageTypes are the media types of files anyone may read under "public/" and that
+// Local lets a browser display inline. SVG is left out on purpose: it can carry script.
+var publicImageTypes = map[string]bool{
+	"image/png":  true,
+	"image/jpeg": true,
+	"image/gif":  true,
+	"image/webp": true,
+}
+
+// IsPublicImage reports whether contentType is a PNG, JPEG, GIF or WebP image: the only
+// files served without a signature (under "public/") and the only ones a browser is
+// allowed to display inline rather than download.
+func IsPublicImage(contentType string) bool {
+	mediaType, _, err := mime.ParseMediaType(contentType)
+	return err == nil && publicImageTypes[mediaType]
+}
+
+// maxUpload is cfg's upload limit, DefaultMaxUploadBytes when unset.
+func maxUpload(cfg Config) (int64, error) {
+	switch {
+	case cfg.MaxUploadBytes < 0:
+		return 0, fmt.Errorf("max upload bytes %d is negative", cfg.MaxUploadBytes)
+	case cfg.MaxUploadBytes == 0:
+		return DefaultMaxUploadBytes, nil
+	}
+	return cfg.MaxUploadBytes, nil
+}
+
+// checkUploadSize refuses a presign size that is neither UnknownSize nor 1..limit.
+func checkUploadSize(size, limit int64) error {
+	if size != UnknownSize && (size < 1 || size > limit) {
+		return fmt.Errorf("%w: %d (limit %d)", ErrInvalidSize, size, limit)
+	}
+	return nil
 }
 
 // checkSize refuses a negative size.
