@@ -25,7 +25,7 @@ try {
   code = await new Promise((ok) => {
     const p = spawn(process.execPath, ['--test', '--test-concurrency=1', ...files], {
       stdio: 'inherit',
-      env: { ...process.env, BASE_URL: stack.baseURL, E2E_OUTPUT: outDir },
+      env: { ...process.env, BASE_URL: stack.baseURL, METRICS_URL: stack.metricsURL, E2E_OUTPUT: outDir },
     });
     p.on('exit', (c) => ok(c ?? 1));
   });

@@ -54,7 +54,7 @@ export async function startStack({ adminURL, outDir }) {
   const dbURL = new URL(adminURL);
   dbURL.pathname = `/${dbName}`;
 
-  const [apiPort, llmPort, workerPort] = [await freePort(), await freePort(), await freePort()];
+  const [apiPort, llmPort, workerPort, metricsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const blobDir = mkdtempSync(join(tmpdir(), 'markwell-e2e-blobs-'));
   const baseURL = `http://127.0.0.1:${apiPort}`;
   const env = {
@@ -70,6 +70,11 @@ export async function startStack({ adminURL, outDir }) {
     DEMO_MODEL: 'true',
     DEV_SIGNIN: 'true',
     WORKER_ADDR: `127.0.0.1:${workerPort}`,
+    METRICS_ADDR: `127.0.0.1:${metricsPort}`,
+    // The suite signs in dozens of times from one address: raise the limits.
+    SIGNIN_RATE_LIMIT: '10000/1m',
+    AI_RATE_LIMIT_TEACHER: '10000/1m',
+    AI_RATE_LIMIT_TEAM: '100000/24h',
     LOG_LEVEL: 'info',
   };
   const procs = [];
@@ -92,6 +97,7 @@ export async function startStack({ adminURL, outDir }) {
 
   return {
     baseURL,
+    metricsURL: `http://127.0.0.1:${metricsPort}/metrics`,
     async stop() {
       await stopAll(procs);
       rmSync(blobDir, { recursive: true, force: true });

@@ -31,6 +31,7 @@ import (
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/logging"
 	"github.com/markwell/markwell/internal/migrate"
+	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/team"
@@ -114,18 +115,21 @@ func run() error {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		jobs.NewStateCollector(pool, log))
 
+	limiter := &ratelimit.Limiter{Pool: pool}
+	go purgeRateCounters(ctx, limiter, log)
 	router := httpapi.NewRouter(httpapi.Deps{
-		Config: cfg, Pool: pool, Log: log, Registry: reg,
+		Config: cfg, Pool: pool, Log: log, Registry: reg, Limiter: limiter,
 		Files:       &files.Service{Blob: blob, TTL: cfg.SignedURLTTL, Pool: pool},
 		BlobHandler: blobHandler,
 		JobsUI:      jobsUI,
 		Auth:        authSvc,
 		Services: httpapi.Services{
-			Team:        &team.Service{Pool: pool, PublicURL: cfg.PublicURL},
+			Team:        &team.Service{Pool: pool, PublicURL: cfg.PublicURL, LinkTTL: cfg.InviteLinkTTL},
 			Library:     &library.Service{Pool: pool},
 			Rubrics:     &rubric.Service{Pool: pool},
 			Assignments: &assignment.Service{Pool: pool},
 			Assist:      &assist.Service{LLM: model},
+			AIBudget:    &ratelimit.AIBudget{Limiter: limiter, Teacher: cfg.AILimitTeacher, Team: cfg.AILimitTeam},
 		},
 	})
 	srv := &http.Server{
@@ -134,11 +138,21 @@ func run() error {
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}
-	errc := make(chan error, 1)
+	errc := make(chan error, 2)
 	go func() {
 		log.Info("listening", "addr", cfg.HTTPAddr, "url", cfg.PublicURL)
 		errc <- srv.ListenAndServe()
 	}()
+	var metricsSrv *http.Server
+	if cfg.MetricsAddr != "" {
+		mux := http.NewServeMux()
+		mux.Handle("/metrics", httpapi.MetricsHandler(reg))
+		metricsSrv = &http.Server{Addr: cfg.MetricsAddr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			log.Info("metrics listening", "addr", cfg.MetricsAddr)
+			errc <- metricsSrv.ListenAndServe()
+		}()
+	}
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)
@@ -147,6 +161,9 @@ func run() error {
 	log.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
+	if metricsSrv != nil {
+		_ = metricsSrv.Shutdown(shutdownCtx)
+	}
 	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("shutdown: %w", err)
 	}
@@ -170,6 +187,23 @@ func purgeExpiredSessions(ctx context.Context, svc *auth.Service, log *slog.Logg
 				continue
 			}
 			log.Debug("purged expired sessions", "sessions", sessions, "signin_attempts", attempts)
+		}
+	}
+}
+
+// purgeRateCounters deletes the counters of ended rate-limit windows every
+// ten minutes.
+func purgeRateCounters(ctx context.Context, l *ratelimit.Limiter, log *slog.Logger) {
+	t := time.NewTicker(10 * time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if _, err := l.Purge(ctx); err != nil {
+				log.Warn("purge rate counters", "err", err)
+			}
 		}
 	}
 }

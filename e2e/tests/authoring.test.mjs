@@ -318,7 +318,10 @@ test('AI assist drafts questions from an assignment sheet and suggests criteria 
     ]) {
       const q = page.getByRole('region', { name: `Question ${n}`, exact: true });
       await q.waitFor();
-      assert.match(await q.getByRole('textbox', { name: 'Question text' }).first().inputValue(), text);
+      // The empty first question is on the page before the model answers: wait for the text.
+      const box = q.getByRole('textbox', { name: 'Question text' }).first();
+      for (let i = 0; i < 100 && !text.test(await box.inputValue()); i++) await page.waitForTimeout(100);
+      assert.match(await box.inputValue(), text);
     }
     assert.ok((await page.getByRole('group', { name: /^Criterion \d+ of question 1$/ }).count()) >= 1, 'generated questions come with criteria');
 

@@ -96,7 +96,7 @@ test('a file goes up through a signed URL and comes back through another', async
       const put = await fetch(signedUrl, { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: 'Dear diary' });
       return { putStatus: put.status, fileUrl: signedUrl.split('?')[0] };
     }, up.body.signedUrl);
-    assert.match(result.fileUrl, /\/files\/chats\/[0-9a-f]{16}-Myessayfinal\.txt$/);
+    assert.match(result.fileUrl, /\/files\/chats\/[0-9a-f-]{36}\/[0-9a-f]{16}-Myessayfinal\.txt$/);
     assert.equal(result.putStatus, 200);
 
     const signed = await apiCall(page, 'POST', '/api/v1/getSignedURL', { link: result.fileUrl });
@@ -125,7 +125,9 @@ test('health, readiness and metrics answer', async () => {
   const ready = await fetch(`${baseURL}/readyz`);
   assert.equal(ready.status, 200);
   assert.equal((await ready.json()).migrations, 'current');
-  const metrics = await (await fetch(`${baseURL}/metrics`)).text();
+  // Prometheus reads the metrics on their own address; the app port keeps them from the public.
+  const metrics = await (await fetch(process.env.METRICS_URL)).text();
   assert.match(metrics, /markwell_http_request_duration_seconds_bucket\{[^}]*route="\/readyz"/);
+  assert.equal((await fetch(`${baseURL}/metrics`)).status, 404, 'anonymous /metrics on the app port');
   assert.equal((await fetch(`${baseURL}/admin/jobs`)).status, 404, 'the job dashboard is hidden from non-operators');
 });

@@ -6,6 +6,7 @@ package apperr
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Code classifies an error; the HTTP layer maps each code to one status.
@@ -29,6 +30,9 @@ type Error struct {
 	Code    Code
 	Message string
 	Err     error
+	// RetryAfter is how long a RateLimited caller should wait; the HTTP
+	// layer sends it as Retry-After.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string {
@@ -52,6 +56,12 @@ func Wrap(code Code, message string, err error) *Error {
 // Invalidf is an Invalid error with a formatted message.
 func Invalidf(format string, args ...any) *Error {
 	return &Error{Code: Invalid, Message: fmt.Sprintf(format, args...)}
+}
+
+// RateLimitedAfter is a RateLimited error telling the caller to come back
+// after d.
+func RateLimitedAfter(message string, d time.Duration) *Error {
+	return &Error{Code: RateLimited, Message: message, RetryAfter: d}
 }
 
 // ErrNotFound is the one not-found answer: ids of other teams look exactly

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/input"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
 )
@@ -209,7 +209,7 @@ func FromRow(row store.Assignment, submissions []uuid.UUID) Assignment {
 }
 
 func validName(name string) (string, error) {
-	name = strings.TrimSpace(name)
+	name = input.Name(name)
 	switch {
 	case name == "":
 		return "", apperr.New(apperr.Invalid, MsgNameEmpty)

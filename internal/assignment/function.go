@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/input"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
@@ -23,6 +24,13 @@ const (
 	MaxQuestionDepth = 3
 	// MaxPoints is the most a criterion can be worth.
 	MaxPoints = 1000
+	// MaxQuestions caps the questions of a grade assignment, subquestions
+	// counted; MaxCriteria the criteria of one question; MaxHighlighters the
+	// highlighters of a feedback assignment. No teacher meets them; a request
+	// that floods the table does.
+	MaxQuestions    = 200
+	MaxCriteria     = 50
+	MaxHighlighters = 30
 )
 
 // The function validation messages.
@@ -37,6 +45,9 @@ const (
 	MsgColour           = "Unknown highlighter colour"
 	MsgChooseRubric     = "Please choose a rubric"
 	MsgPromptEmpty      = "Prompt cannot be empty"
+	MsgTooManyQuestions = "A grade assignment can have at most 200 questions"
+	MsgTooManyCriteria  = "A question can have at most 50 criteria"
+	MsgTooManyHighlight = "A feedback assignment can have at most 30 highlighters"
 )
 
 // Highlighter is one kind of highlight a feedback assignment marks.
@@ -241,6 +252,9 @@ type valid struct {
 // that type's fields (and the context, which every type may use).
 func validateFunction(ctx context.Context, db store.DBTX, a team.Actor, typ string, in FunctionInput) (valid, error) {
 	v := valid{highlights: json.RawMessage(`[]`), questions: json.RawMessage(`[]`), context: strings.TrimSpace(in.Context)}
+	if err := input.Length("Context", v.context, input.MaxLongText); err != nil {
+		return valid{}, err
+	}
 	switch typ {
 	case TypeFeedback:
 		hs, err := ValidateHighlighters(in.Highlights)
@@ -272,6 +286,9 @@ func validateFunction(ctx context.Context, db store.DBTX, a team.Actor, typ stri
 		if v.prompt = strings.TrimSpace(in.Prompt); v.prompt == "" {
 			return valid{}, apperr.New(apperr.Invalid, MsgPromptEmpty)
 		}
+		if err := input.Length("Prompt", v.prompt, input.MaxLongText); err != nil {
+			return valid{}, err
+		}
 	default:
 		return valid{}, fmt.Errorf("assignment type %q has no function", typ)
 	}
@@ -297,6 +314,9 @@ func validateQuestions(ctx context.Context, db store.DBTX, a team.Actor, qs []Qu
 	if depth(qs) > MaxQuestionDepth {
 		return nil, apperr.New(apperr.Invalid, MsgTooDeep)
 	}
+	if count(qs) > MaxQuestions {
+		return nil, apperr.New(apperr.Invalid, MsgTooManyQuestions)
+	}
 	rubrics := map[uuid.UUID]bool{}
 	out, err := cleanQuestions(qs, rubrics)
 	if err != nil {
@@ -318,6 +338,15 @@ func validateQuestions(ctx context.Context, db store.DBTX, a team.Actor, qs []Qu
 	return out, nil
 }
 
+// count is the number of questions in the tree, subquestions included.
+func count(qs []Question) int {
+	n := len(qs)
+	for _, q := range qs {
+		n += count(q.Subquestions)
+	}
+	return n
+}
+
 func depth(qs []Question) int {
 	d := 0
 	for _, q := range qs {
@@ -333,11 +362,21 @@ func cleanQuestions(qs []Question, rubrics map[uuid.UUID]bool) ([]Question, erro
 		if c.QuestionText == "" {
 			return nil, apperr.New(apperr.Invalid, MsgQuestionText)
 		}
+		if err := errors.Join(input.Length("Question text", c.QuestionText, input.MaxLongText),
+			input.Length("Question context", c.Context, input.MaxLongText)); err != nil {
+			return nil, err
+		}
+		if len(q.Criteria) > MaxCriteria {
+			return nil, apperr.New(apperr.Invalid, MsgTooManyCriteria)
+		}
 		for j, cr := range q.Criteria {
 			if cr.Points < 0 || cr.Points > MaxPoints {
 				return nil, apperr.New(apperr.Invalid, MsgPoints)
 			}
 			c.Criteria[j] = Criterion{Description: strings.TrimSpace(cr.Description), Points: cr.Points}
+			if err := input.Length("Criterion description", c.Criteria[j].Description, input.MaxLongText); err != nil {
+				return nil, err
+			}
 		}
 		if q.RubricID != nil && strings.TrimSpace(*q.RubricID) != "" {
 			id, err := uuid.Parse(strings.TrimSpace(*q.RubricID))

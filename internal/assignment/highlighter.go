@@ -1,12 +1,14 @@
 package assignment
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/input"
 )
 
 // MaxKeyLength caps a highlighter key, in characters.
@@ -81,15 +83,22 @@ func ValidKey(key string) bool {
 // key, colour) and returns them trimmed, each key derived from its title
 // when left empty.
 func ValidateHighlighters(hs []Highlighter) ([]Highlighter, error) {
+	if len(hs) > MaxHighlighters {
+		return nil, apperr.New(apperr.Invalid, MsgTooManyHighlight)
+	}
 	out := make([]Highlighter, len(hs))
 	seen := make(map[string]bool, len(hs))
 	for i, h := range hs {
 		c := Highlighter{
-			Title: strings.TrimSpace(h.Title), Key: strings.TrimSpace(h.Key),
+			Title: input.Name(h.Title), Key: strings.TrimSpace(h.Key),
 			Color: strings.TrimSpace(h.Color), Description: strings.TrimSpace(h.Description),
 		}
 		if c.Title == "" {
 			return nil, apperr.New(apperr.Invalid, MsgHighlighterTitle)
+		}
+		if err := errors.Join(input.Length("Highlighter title", c.Title, input.MaxName),
+			input.Length("Highlighter description", c.Description, input.MaxLongText)); err != nil {
+			return nil, err
 		}
 		if c.Key == "" {
 			c.Key = KeyFromTitle(c.Title)

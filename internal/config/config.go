@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/markwell/markwell/internal/ratelimit"
 )
 
 // Config holds every setting of the API and the worker. The README's
@@ -77,6 +79,8 @@ type Config struct {
 	SessionMaxAge time.Duration
 	// SessionUpdateAge is how often a session in use is extended (sliding expiry).
 	SessionUpdateAge time.Duration
+	// InviteLinkTTL is how long a team's invitation link works.
+	InviteLinkTTL time.Duration
 	// DevSignIn turns on the development sign-in: a name and an email, no password.
 	DevSignIn bool
 	// GoogleClientID and GoogleClientSecret enable "Sign in with Google" when both are set.
@@ -99,6 +103,16 @@ type Config struct {
 	// TrustedProxies are the proxies (IPs or CIDRs) whose X-Forwarded-For is
 	// believed; none by default, so a client cannot choose its own address.
 	TrustedProxies []string
+	// MetricsAddr is where the API serves /metrics to Prometheus (loopback by
+	// default; empty turns it off). On the app port only operators see them.
+	MetricsAddr string
+
+	// SignInLimit caps sign-in attempts per client address.
+	SignInLimit ratelimit.Rule
+	// AILimitTeacher and AILimitTeam cap the AI calls a teacher makes per
+	// window and a team makes per window (model cost is not unbounded).
+	AILimitTeacher ratelimit.Rule
+	AILimitTeam    ratelimit.Rule
 }
 
 // Production reports whether the app runs in production mode.
@@ -177,6 +191,15 @@ func (r *reader) size(key string, def int64) int64 {
 	return n
 }
 
+func (r *reader) rule(key, def string) ratelimit.Rule {
+	v := r.str(key, def)
+	rule, err := ratelimit.ParseRule(v)
+	if err != nil {
+		r.errs = append(r.errs, fmt.Errorf("%s: %w", key, err))
+	}
+	return rule
+}
+
 func (r *reader) check(ok bool, format string, args ...any) {
 	if !ok {
 		r.errs = append(r.errs, fmt.Errorf(format, args...))
@@ -212,10 +235,15 @@ func load(lookup func(string) (string, bool)) (Config, error) {
 		JobRescueAfter:    r.duration("JOB_RESCUE_AFTER", 7*time.Minute),
 		LogLevel:          strings.ToLower(r.str("LOG_LEVEL", "info")),
 		ShutdownTimeout:   r.duration("SHUTDOWN_TIMEOUT", 30*time.Second),
+		MetricsAddr:       r.str("METRICS_ADDR", "127.0.0.1:9090"),
+		SignInLimit:       r.rule("SIGNIN_RATE_LIMIT", "20/1m"),
+		AILimitTeacher:    r.rule("AI_RATE_LIMIT_TEACHER", "30/1m"),
+		AILimitTeam:       r.rule("AI_RATE_LIMIT_TEAM", "2000/24h"),
 
 		AuthBasePath:       strings.TrimRight(r.str("AUTH_BASE_PATH", "/api/auth"), "/"),
 		SessionMaxAge:      r.duration("SESSION_MAX_AGE", 30*24*time.Hour),
 		SessionUpdateAge:   r.duration("SESSION_UPDATE_AGE", 24*time.Hour),
+		InviteLinkTTL:      r.duration("INVITE_LINK_TTL", 7*24*time.Hour),
 		DevSignIn:          r.boolean("DEV_SIGNIN", false),
 		GoogleClientID:     r.str("GOOGLE_CLIENT_ID", ""),
 		GoogleClientSecret: r.str("GOOGLE_CLIENT_SECRET", ""),
@@ -275,6 +303,7 @@ func (r *reader) checkAuth(c *Config) {
 	r.check(validBasePath.MatchString(c.AuthBasePath) && !strings.HasPrefix(c.AuthBasePath+"/", "/api/v1/"),
 		"AUTH_BASE_PATH: %q must be a path such as /api/auth (not / and not under /api/v1)", c.AuthBasePath)
 	r.check(c.SessionUpdateAge < c.SessionMaxAge, "SESSION_UPDATE_AGE: must be shorter than SESSION_MAX_AGE (%s)", c.SessionMaxAge)
+	r.check(c.InviteLinkTTL >= time.Minute && c.InviteLinkTTL <= 90*24*time.Hour, "INVITE_LINK_TTL: must be between 1m and 2160h (90 days), e.g. 168h")
 	r.check((c.GoogleClientID == "") == (c.GoogleClientSecret == ""), "GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: set both or neither")
 	r.issuer("GOOGLE_ISSUER", c.GoogleIssuer, c.Production())
 	if c.OIDCIssuer != "" || c.OIDCClientID != "" || c.OIDCClientSecret != "" {

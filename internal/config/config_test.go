@@ -167,3 +167,25 @@ func TestAuthBadValuesAreReportedPerVariable(t *testing.T) {
 	require.ErrorContains(t, err, "OIDC_CLIENT_ID: required for the OIDC provider")
 	require.ErrorContains(t, err, `AUTH_BASE_PATH: "/api/v1/auth" must be a path`)
 }
+
+func TestInviteLinkTTL(t *testing.T) {
+	t.Parallel()
+	c, err := config.LoadFrom(valid())
+	require.NoError(t, err)
+	require.Equal(t, 7*24*time.Hour, c.InviteLinkTTL)
+
+	env := valid()
+	env["INVITE_LINK_TTL"] = "48h"
+	c, err = config.LoadFrom(env)
+	require.NoError(t, err)
+	require.Equal(t, 48*time.Hour, c.InviteLinkTTL)
+
+	for _, bad := range []string{"30s", "2161h"} {
+		env["INVITE_LINK_TTL"] = bad
+		_, err = config.LoadFrom(env)
+		require.ErrorContains(t, err, "INVITE_LINK_TTL: must be between 1m and 2160h (90 days)", bad)
+	}
+	env["INVITE_LINK_TTL"] = "a week"
+	_, err = config.LoadFrom(env)
+	require.ErrorContains(t, err, `INVITE_LINK_TTL: "a week" is not a positive duration`)
+}

@@ -4,16 +4,32 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/assist"
+	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/team"
 )
 
 type assistHandlers struct {
-	svc *assist.Service
+	svc    *assist.Service
+	budget *ratelimit.AIBudget
 }
 
 func (h *assistHandlers) register(g *gin.RouterGroup) {
-	g.POST("/ai-assist/suggest-criteria", handle(h.suggestCriteria))
-	g.POST("/ai-assist/suggest-questions", handle(h.suggestQuestions))
+	ai := g.Group("/ai-assist", spendAI(h.budget))
+	ai.POST("/suggest-criteria", handle(h.suggestCriteria))
+	ai.POST("/suggest-questions", handle(h.suggestQuestions))
+}
+
+// spendAI counts each call against the teacher's and the team's AI budget,
+// answering 429 with Retry-After past either.
+func spendAI(budget *ratelimit.AIBudget) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		a := actor(c)
+		if err := budget.Spend(c, a.UserID, a.TeamID); err != nil {
+			fail(c, err)
+			return
+		}
+		c.Next()
+	}
 }
 
 type suggestCriteriaBody struct {

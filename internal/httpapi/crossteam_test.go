@@ -92,6 +92,7 @@ func TestOtherTeamsIDsAreNotFoundOnEveryRoute(t *testing.T) {
 		"POST /api/v1/db/notification/copySharedRubric":     map[string]any{"notificationId": w.notificationID, "status": "closed"},
 		"POST /api/v1/db/notification/dismiss":              map[string]any{"notificationId": w.notificationID},
 		"POST /api/v1/db/team/invite":                       map[string]any{"teamId": w.teamID, "email": "friend.crossteam@school.test"},
+		"POST /api/v1/db/team/invite-link":                  map[string]any{"teamId": w.teamID},
 		"POST /api/v1/db/team/cancel-invite":                map[string]any{"inviteId": w.inviteID},
 		"POST /api/v1/db/team/remove-member":                map[string]any{"userId": w.userID},
 		"POST /api/v1/db/team/leave":                        map[string]any{"teamId": w.teamID},

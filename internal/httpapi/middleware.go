@@ -1,16 +1,23 @@
 package httpapi
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/input"
 )
 
 const loggerKey = "logger"
@@ -100,3 +107,50 @@ func limitBody(n int64) gin.HandlerFunc {
 		c.Next()
 	}
 }
+
+// checkInput applies Markwell's one input rule (package input) to every
+// JSON and form body sent to /api: a NUL or other control character in any
+// string is refused with 400 before a handler sees it. Bodies larger than
+// maxJSONBody are left to the routes' own limits (413).
+func checkInput() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		req := c.Request
+		if req.Body == nil || req.Body == http.NoBody || !strings.HasPrefix(req.URL.Path, "/api/") {
+			c.Next()
+			return
+		}
+		mt, _, _ := mime.ParseMediaType(req.Header.Get("Content-Type"))
+		var check func([]byte) error
+		switch mt {
+		case "application/json", "":
+			check = input.CheckJSON
+		case "application/x-www-form-urlencoded":
+			check = input.CheckForm
+		default:
+			c.Next()
+			return
+		}
+		head, err := io.ReadAll(io.LimitReader(req.Body, maxJSONBody+1))
+		if err != nil {
+			fail(c, apperr.Wrap(apperr.Invalid, "Request body could not be read", err))
+			return
+		}
+		req.Body = readCloser{io.MultiReader(bytes.NewReader(head), req.Body), req.Body}
+		if len(head) <= maxJSONBody {
+			if err := check(head); err != nil {
+				fail(c, err)
+				return
+			}
+		}
+		c.Next()
+	}
+}
+
+// readCloser reads from r and closes c.
+type readCloser struct {
+	io.Reader
+	c io.Closer
+}
+
+// Close closes the original body.
+func (r readCloser) Close() error { return r.c.Close() }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math"
 	"net/http"
+	"strconv"
 
 	"github.com/gin-gonic/gin"
 
@@ -50,6 +52,9 @@ func fail(c *gin.Context, err error) {
 		logger(c).Error("request failed", "err", err)
 	} else if e.Err != nil {
 		logger(c).Info("request refused", "code", e.Code, "err", e.Err)
+	}
+	if e.RetryAfter > 0 {
+		c.Header("Retry-After", strconv.Itoa(int(math.Ceil(e.RetryAfter.Seconds()))))
 	}
 	c.AbortWithStatusJSON(status, gin.H{"error": gin.H{"code": e.Code, "message": e.Message}})
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -17,6 +18,7 @@ import (
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/migrate"
+	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/storage"
 )
 
@@ -42,6 +44,8 @@ type Deps struct {
 	Auth *auth.Service
 	// Services back the signed-in routes.
 	Services Services
+	// Limiter keeps the rate limits' counts; nil turns every limit off.
+	Limiter *ratelimit.Limiter
 }
 
 // NewRouter builds the API's handler.
@@ -54,15 +58,19 @@ func NewRouter(d Deps) *gin.Engine {
 	}
 	r.ContextWithFallback = true
 	r.HandleMethodNotAllowed = false
-	r.Use(requestContext(d.Log), recoverer(), securityHeaders())
+	r.Use(requestContext(d.Log), recoverer(), securityHeaders(d.Config), checkInput())
+	ah := newAuthHandlers(d)
 	if d.Registry != nil {
 		r.Use(newHTTPMetrics(d.Registry).middleware())
-		r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{})))
 	}
-	ah := newAuthHandlers(d)
 	r.Use(ah.sessions())
 	if d.CurrentEmail == nil {
 		d.CurrentEmail = operatorEmail(d.Config)
+	}
+	if d.Registry != nil {
+		// On the app port only operators see the metrics; Prometheus scrapes
+		// them at METRICS_ADDR (see MetricsHandler).
+		r.GET("/metrics", operatorOnly(d), gin.WrapH(MetricsHandler(d.Registry)))
 	}
 
 	r.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
@@ -89,7 +97,7 @@ func NewRouter(d Deps) *gin.Engine {
 	v1.POST("/getSignedURL", requireUser(), handle(fh.signedURL))
 	signedInRoutes(v1.Group("", requireUser()), d.Services)
 
-	r.NoRoute(spa(d.Config.StaticDir))
+	r.NoRoute(spa(d.Config.StaticDir, contentSecurityPolicy(d.Config)))
 	return r
 }
 
@@ -126,12 +134,23 @@ func operatorOnly(d Deps) gin.HandlerFunc {
 	}
 }
 
-func securityHeaders() gin.HandlerFunc {
+// MetricsHandler serves reg's metrics in Prometheus's format.
+func MetricsHandler(reg *prometheus.Registry) http.Handler {
+	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
+}
+
+// securityHeaders sets the headers every response carries; HSTS when the
+// app is reached over https.
+func securityHeaders(cfg config.Config) gin.HandlerFunc {
+	hsts := strings.HasPrefix(cfg.PublicURL, "https://")
 	return func(c *gin.Context) {
 		h := c.Writer.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")
 		h.Set("X-Frame-Options", "DENY")
+		if hsts {
+			h.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+		}
 		c.Next()
 	}
 }

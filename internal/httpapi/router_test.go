@@ -30,6 +30,7 @@ import (
 	"github.com/markwell/markwell/internal/library"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
+	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/store"
@@ -88,12 +89,15 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 		BlobHandler: blobHandler,
 		JobsUI:      jobsUI,
 		Auth:        authSvc,
+		Limiter:     &ratelimit.Limiter{Pool: testdb.Pool(t)},
 		Services: httpapi.Services{
 			Team:        &team.Service{Pool: testdb.Pool(t), PublicURL: b.srv.URL},
 			Library:     &library.Service{Pool: testdb.Pool(t)},
 			Rubrics:     &rubric.Service{Pool: testdb.Pool(t)},
 			Assignments: &assignment.Service{Pool: testdb.Pool(t)},
 			Assist:      &assist.Service{LLM: b.demoModel(t)},
+			AIBudget: &ratelimit.AIBudget{Limiter: &ratelimit.Limiter{Pool: testdb.Pool(t)},
+				Teacher: cfg.AILimitTeacher, Team: cfg.AILimitTeam},
 		},
 	})
 	router = b.router
@@ -115,7 +119,8 @@ func (b *bundle) demoModel(t *testing.T) llm.Client {
 }
 
 // browser is one person's browser: its own cookies, and a CSRF token fetched
-// from /api/auth/csrf on its first write, as the frontend's API client does.
+// from /api/auth/csrf on its first write (and again after the server renews
+// it), as the frontend's API client does.
 type browser struct {
 	b      *bundle
 	client *http.Client
@@ -180,6 +185,11 @@ func (br *browser) send(t *testing.T, method, path string, body []byte, contentT
 	res, err := br.client.Do(req)
 	require.NoError(t, err)
 	defer res.Body.Close()
+	if cookie(res, httpapi.CSRFCookie) != nil {
+		// A new csrf cookie (sign-in, sign-out) makes the cached token stale;
+		// like the frontend, fetch the new one before the next write.
+		br.csrf = ""
+	}
 	got, err := io.ReadAll(res.Body)
 	require.NoError(t, err)
 	var out map[string]any
@@ -228,7 +238,7 @@ func TestUploadThenSignedDownload(t *testing.T) {
 	require.Equal(t, signed, data["signedUrl"])
 	fileURL := strings.SplitN(signed, "?", 2)[0]
 	require.Equal(t, fileURL, data["fileUrl"])
-	require.Regexp(t, `/files/chats/[0-9a-f]{16}-Labreport2\.pdf$`, fileURL)
+	require.Regexp(t, `/files/chats/[0-9a-f-]{36}/[0-9a-f]{16}-Labreport2\.pdf$`, fileURL)
 
 	put, err := http.NewRequest("PUT", signed, strings.NewReader("%PDF-1.4 hello"))
 	require.NoError(t, err)
@@ -332,12 +342,21 @@ func TestHealthReadyAndMetrics(t *testing.T) {
 	require.Equal(t, 200, res.StatusCode)
 	require.Equal(t, "current", body["migrations"])
 
-	res, _ = b.do(t, "GET", "/metrics", nil)
-	require.Equal(t, 200, res.StatusCode)
+	// On the app port, the metrics are for operators only.
 	m, err := http.Get(b.srv.URL + "/metrics")
 	require.NoError(t, err)
-	text, _ := io.ReadAll(m.Body)
 	m.Body.Close()
+	require.Equal(t, 404, m.StatusCode, "anonymous /metrics on the app port")
+	b.signIn(t, "Teacher", "teacher-metrics@school.test")
+	res, _ = b.do(t, "GET", "/metrics", nil)
+	require.Equal(t, 404, res.StatusCode, "a teacher's /metrics on the app port")
+	ops := b.newBrowser(t)
+	ops.signIn(t, "Operator", "ops@school.test")
+	res, err = ops.client.Get(b.srv.URL + "/metrics")
+	require.NoError(t, err)
+	text, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	require.Equal(t, 200, res.StatusCode)
 	require.Contains(t, string(text), `markwell_http_request_duration_seconds_count{method="GET",route="/readyz",status="200"} 1`)
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/assist"
 	"github.com/markwell/markwell/internal/library"
+	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/team"
 )
@@ -20,6 +21,8 @@ type Services struct {
 	Rubrics     *rubric.Service
 	Assignments *assignment.Service
 	Assist      *assist.Service
+	// AIBudget caps AI calls per teacher and per team; nil means no cap.
+	AIBudget *ratelimit.AIBudget
 }
 
 // signedInRoutes registers every /api/v1 route that needs a signed-in
@@ -30,5 +33,5 @@ func signedInRoutes(g *gin.RouterGroup, s Services) {
 	(&shareHandlers{svc: s.Library}).register(g)
 	(&rubricHandlers{svc: s.Rubrics}).register(g)
 	(&assignmentHandlers{svc: s.Assignments}).register(g)
-	(&assistHandlers{svc: s.Assist}).register(g)
+	(&assistHandlers{svc: s.Assist, budget: s.AIBudget}).register(g)
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/input"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
@@ -26,6 +27,10 @@ import (
 
 // MaxFolderName is the longest folder name, in characters.
 const MaxFolderName = 200
+
+// MaxFolders caps a team's folders: far more than a teacher keeps, few
+// enough that one request cannot flood the table.
+const MaxFolders = 500
 
 // CopyPrefix starts the name of a duplicated assignment.
 const CopyPrefix = "Copy of "
@@ -99,6 +104,13 @@ func (s *Service) CreateFolder(ctx context.Context, a team.Actor, name string) (
 	if err != nil {
 		return Folder{}, err
 	}
+	n, err := store.Q.LibraryCountFolders(ctx, s.Pool, a.TeamID)
+	if err != nil {
+		return Folder{}, fmt.Errorf("count folders: %w", err)
+	}
+	if n >= MaxFolders {
+		return Folder{}, apperr.Invalidf("A team can have at most %d folders", MaxFolders)
+	}
 	f, err := store.Q.LibraryCreateFolder(ctx, s.Pool, store.LibraryCreateFolderParams{TeamID: a.TeamID, Name: name})
 	if err != nil {
 		return Folder{}, fmt.Errorf("create folder: %w", err)
@@ -112,6 +124,9 @@ func (s *Service) CreateFolder(ctx context.Context, a team.Actor, name string) (
 // into its folder and every other assignment goes to the top level. Unknown
 // or foreign ids are not found and change nothing.
 func (s *Service) UpdateFolders(ctx context.Context, a team.Actor, desired []FolderInput) ([]Folder, error) {
+	if len(desired) > MaxFolders {
+		return nil, apperr.Invalidf("A team can have at most %d folders", MaxFolders)
+	}
 	seenFolder := map[uuid.UUID]bool{}
 	home := map[uuid.UUID]int{} // assignment → index of its folder
 	var listed []uuid.UUID
@@ -287,7 +302,7 @@ func (s *Service) folders(ctx context.Context, db store.DBTX, teamID uuid.UUID) 
 }
 
 func folderName(s string) (string, error) {
-	s = strings.TrimSpace(s)
+	s = input.Name(s)
 	switch {
 	case s == "":
 		return "", apperr.New(apperr.Invalid, msgFolderNameEmpty)

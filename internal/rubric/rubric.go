@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/input"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
 )
@@ -162,7 +163,7 @@ func FromRow(row store.Rubric) (Rubric, error) {
 // returns the trimmed name and the criteria as they are stored. Failures are
 // Invalid errors carrying the spec's message.
 func Validate(in Input) (string, json.RawMessage, error) {
-	name := strings.TrimSpace(in.Name)
+	name := input.Name(in.Name)
 	switch {
 	case name == "":
 		return "", nil, apperr.New(apperr.Invalid, MsgNameEmpty)

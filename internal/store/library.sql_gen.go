@@ -54,6 +54,17 @@ func (q *Queries) CopyAssignment(ctx context.Context, db DBTX, arg CopyAssignmen
 	return i, err
 }
 
+const libraryCountFolders = `-- name: LibraryCountFolders :one
+SELECT count(*) FROM folders WHERE team_id = $1
+`
+
+func (q *Queries) LibraryCountFolders(ctx context.Context, db DBTX, teamID uuid.UUID) (int64, error) {
+	row := db.QueryRow(ctx, libraryCountFolders, teamID)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const libraryCountTeamAssignments = `-- name: LibraryCountTeamAssignments :one
 SELECT count(*) FROM assignments WHERE team_id = $1 AND id = ANY($2::uuid[])
 `

@@ -59,3 +59,6 @@ DELETE FROM rubrics WHERE id = @id AND team_id = @team_id;
 INSERT INTO assignments (team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, created_by)
 VALUES (@team_id, @folder_id, @name, @type, @is_hand_written, @provide_instant_feedback, @created_by)
 RETURNING *;
+
+-- name: LibraryCountFolders :one
+SELECT count(*) FROM folders WHERE team_id = @team_id;
