@@ -8,7 +8,6 @@ package assignment
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -137,7 +136,7 @@ func (s *Service) Update(ctx context.Context, a team.Actor, id uuid.UUID, in Inp
 		IsHandWritten: in.IsHandWritten, ProvideInstantFeedback: in.ProvideInstantFeedback,
 	})
 	if err != nil {
-		return Assignment{}, notFound(fmt.Errorf("update assignment %s: %w", id, err))
+		return Assignment{}, store.NotFound(fmt.Errorf("update assignment %s: %w", id, err))
 	}
 	return s.withSubmissions(ctx, a, row)
 }
@@ -176,7 +175,7 @@ func (s *Service) GetViewOnly(ctx context.Context, a team.Actor, id uuid.UUID) (
 func (s *Service) load(ctx context.Context, a team.Actor, id uuid.UUID) (store.Assignment, error) {
 	row, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: id, TeamID: a.TeamID})
 	if err != nil {
-		return store.Assignment{}, notFound(fmt.Errorf("load assignment %s: %w", id, err))
+		return store.Assignment{}, store.NotFound(fmt.Errorf("load assignment %s: %w", id, err))
 	}
 	return row, nil
 }
@@ -217,12 +216,4 @@ func validName(name string) (string, error) {
 		return "", apperr.New(apperr.Invalid, MsgNameTooLong)
 	}
 	return name, nil
-}
-
-// notFound turns a missing row into the one not-found answer.
-func notFound(err error) error {
-	if errors.Is(store.NotFound(err), store.ErrNotFound) {
-		return apperr.ErrNotFound
-	}
-	return err
 }

@@ -110,7 +110,7 @@ func (s *Service) PutFunction(ctx context.Context, a team.Actor, assignmentID uu
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		asg, err := store.Q.GetAssignment(ctx, tx, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID})
 		if err != nil {
-			return notFound(fmt.Errorf("load assignment %s: %w", assignmentID, err))
+			return store.NotFound(fmt.Errorf("load assignment %s: %w", assignmentID, err))
 		}
 		if _, err := store.Q.GetAssignmentFunction(ctx, tx, store.GetAssignmentFunctionParams{AssignmentID: assignmentID, TeamID: a.TeamID}); err == nil {
 			return apperr.New(apperr.Invalid, MsgAlreadyDefined)
@@ -147,7 +147,7 @@ func (s *Service) UpdateFunction(ctx context.Context, a team.Actor, functionID, 
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		cur, err := store.Q.GetFunction(ctx, tx, store.GetFunctionParams{ID: functionID, TeamID: a.TeamID})
 		if err != nil {
-			return notFound(fmt.Errorf("load function %s: %w", functionID, err))
+			return store.NotFound(fmt.Errorf("load function %s: %w", functionID, err))
 		}
 		if assignmentID != uuid.Nil && assignmentID != cur.AssignmentID {
 			return apperr.ErrNotFound
@@ -161,7 +161,7 @@ func (s *Service) UpdateFunction(ctx context.Context, a team.Actor, functionID, 
 			Highlights: v.highlights, Context: v.context, Questions: v.questions, RubricID: v.rubricID, Prompt: v.prompt,
 		})
 		if err != nil {
-			return notFound(fmt.Errorf("update function %s: %w", functionID, err))
+			return store.NotFound(fmt.Errorf("update function %s: %w", functionID, err))
 		}
 		if err := store.Q.TouchAssignment(ctx, tx, store.TouchAssignmentParams{ID: cur.AssignmentID, TeamID: a.TeamID}); err != nil {
 			return fmt.Errorf("touch assignment %s: %w", cur.AssignmentID, err)
@@ -178,7 +178,7 @@ func (s *Service) UpdateFunction(ctx context.Context, a team.Actor, functionID, 
 func (s *Service) GetFunction(ctx context.Context, a team.Actor, assignmentID uuid.UUID, typ string) (Function, error) {
 	row, err := store.Q.GetAssignmentFunction(ctx, s.Pool, store.GetAssignmentFunctionParams{AssignmentID: assignmentID, TeamID: a.TeamID})
 	if err != nil {
-		return Function{}, notFound(fmt.Errorf("load function of assignment %s: %w", assignmentID, err))
+		return Function{}, store.NotFound(fmt.Errorf("load function of assignment %s: %w", assignmentID, err))
 	}
 	if typ != "" && typ != string(row.Type) {
 		return Function{}, apperr.ErrNotFound
@@ -303,7 +303,7 @@ func ownRubric(ctx context.Context, db store.DBTX, a team.Actor, raw string) (uu
 		return uuid.Nil, apperr.ErrNotFound
 	}
 	if _, err := store.Q.GetRubric(ctx, db, store.GetRubricParams{ID: id, TeamID: a.TeamID}); err != nil {
-		return uuid.Nil, notFound(fmt.Errorf("load rubric %s: %w", id, err))
+		return uuid.Nil, store.NotFound(fmt.Errorf("load rubric %s: %w", id, err))
 	}
 	return id, nil
 }

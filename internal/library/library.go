@@ -231,10 +231,7 @@ func (s *Service) DeleteAssignment(ctx context.Context, a team.Actor, id uuid.UU
 	if err != nil {
 		return fmt.Errorf("delete assignment %s: %w", id, err)
 	}
-	if n == 0 {
-		return apperr.ErrNotFound
-	}
-	return nil
+	return store.Affected(n)
 }
 
 // DeleteRubric deletes a rubric of the actor's team. Rubric-feedback
@@ -245,10 +242,7 @@ func (s *Service) DeleteRubric(ctx context.Context, a team.Actor, id uuid.UUID) 
 	if err != nil {
 		return fmt.Errorf("delete rubric %s: %w", id, err)
 	}
-	if n == 0 {
-		return apperr.ErrNotFound
-	}
-	return nil
+	return store.Affected(n)
 }
 
 // Duplicate copies an assignment of the actor's team as "Copy of {name}" in
@@ -258,7 +252,7 @@ func (s *Service) Duplicate(ctx context.Context, a team.Actor, id uuid.UUID) (as
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		src, err := store.Q.GetAssignment(ctx, tx, store.GetAssignmentParams{ID: id, TeamID: a.TeamID})
 		if err != nil {
-			return notFound(err, "load assignment %s", id)
+			return fmt.Errorf("load assignment %s: %w", id, store.NotFound(err))
 		}
 		cp, err := store.Q.CopyAssignment(ctx, tx, store.CopyAssignmentParams{
 			TeamID:                 a.TeamID,
@@ -334,12 +328,4 @@ func copyName(name string) string {
 		r = r[:assignment.MaxNameLength]
 	}
 	return strings.TrimSpace(string(r))
-}
-
-// notFound answers a missing row as not found and wraps anything else.
-func notFound(err error, format string, args ...any) error {
-	if errors.Is(err, pgx.ErrNoRows) {
-		return apperr.ErrNotFound
-	}
-	return fmt.Errorf(format+": %w", append(args, err)...)
 }

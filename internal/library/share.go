@@ -68,7 +68,7 @@ type Notification struct {
 // still open sends nothing new.
 func (s *Service) ShareAssignment(ctx context.Context, a team.Actor, assignmentID uuid.UUID, email string) (string, error) {
 	if _, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID}); err != nil {
-		return "", notFound(err, "load assignment %s", assignmentID)
+		return "", fmt.Errorf("load assignment %s: %w", assignmentID, store.NotFound(err))
 	}
 	return s.share(ctx, a, email, store.NotificationCreateParams{
 		Kind: store.NotificationKindSharedAssignment, AssignmentID: uuid.NullUUID{UUID: assignmentID, Valid: true},
@@ -79,7 +79,7 @@ func (s *Service) ShareAssignment(ctx context.Context, a team.Actor, assignmentI
 // email, as ShareAssignment does.
 func (s *Service) ShareRubric(ctx context.Context, a team.Actor, rubricID uuid.UUID, email string) (string, error) {
 	if _, err := store.Q.GetRubric(ctx, s.Pool, store.GetRubricParams{ID: rubricID, TeamID: a.TeamID}); err != nil {
-		return "", notFound(err, "load rubric %s", rubricID)
+		return "", fmt.Errorf("load rubric %s: %w", rubricID, store.NotFound(err))
 	}
 	return s.share(ctx, a, email, store.NotificationCreateParams{
 		Kind: store.NotificationKindSharedRubric, RubricID: uuid.NullUUID{UUID: rubricID, Valid: true},
@@ -156,10 +156,7 @@ func (s *Service) Dismiss(ctx context.Context, a team.Actor, notificationID uuid
 	if err != nil {
 		return fmt.Errorf("close notification %s: %w", notificationID, err)
 	}
-	if n == 0 {
-		return apperr.ErrNotFound
-	}
-	return nil
+	return store.Affected(n)
 }
 
 // CopySharedAssignment copies the assignment a notification shares into the
@@ -176,7 +173,7 @@ func (s *Service) CopySharedAssignment(ctx context.Context, a team.Actor, notifi
 		}
 		src, err := store.Q.NotificationSourceAssignment(ctx, tx, n.AssignmentID.UUID)
 		if err != nil {
-			return notFound(err, "load shared assignment %s", n.AssignmentID.UUID)
+			return fmt.Errorf("load shared assignment %s: %w", n.AssignmentID.UUID, store.NotFound(err))
 		}
 		cp, err := store.Q.CopyAssignment(ctx, tx, store.CopyAssignmentParams{
 			TeamID:                 a.TeamID,
@@ -230,7 +227,7 @@ func (s *Service) CopySharedRubric(ctx context.Context, a team.Actor, notificati
 		}
 		src, err := store.Q.NotificationSharedRubric(ctx, tx, n.RubricID.UUID)
 		if err != nil {
-			return notFound(err, "load shared rubric %s", n.RubricID.UUID)
+			return fmt.Errorf("load shared rubric %s: %w", n.RubricID.UUID, store.NotFound(err))
 		}
 		cp, err := store.Q.CreateRubric(ctx, tx, store.CreateRubricParams{
 			TeamID: a.TeamID, Name: src.Name, Criteria: src.Criteria, CreatedBy: uuid.NullUUID{UUID: a.UserID, Valid: true},
@@ -252,7 +249,7 @@ func (s *Service) CopySharedRubric(ctx context.Context, a team.Actor, notificati
 func openNotification(ctx context.Context, tx pgx.Tx, a team.Actor, id uuid.UUID, kind store.NotificationKind) (store.Notification, error) {
 	n, err := store.Q.NotificationLock(ctx, tx, store.NotificationLockParams{ID: id, UserID: a.UserID})
 	if err != nil {
-		return n, notFound(err, "load notification %s", id)
+		return n, fmt.Errorf("load notification %s: %w", id, store.NotFound(err))
 	}
 	if n.Kind != kind {
 		if kind == store.NotificationKindSharedRubric {

@@ -6,7 +6,6 @@ package rubric
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -105,7 +104,7 @@ func (s *Service) Update(ctx context.Context, a team.Actor, id uuid.UUID, in Inp
 	}
 	row, err := store.Q.UpdateRubric(ctx, s.Pool, store.UpdateRubricParams{ID: id, TeamID: a.TeamID, Name: name, Criteria: criteria})
 	if err != nil {
-		return Rubric{}, notFound(fmt.Errorf("update rubric %s: %w", id, err))
+		return Rubric{}, store.NotFound(fmt.Errorf("update rubric %s: %w", id, err))
 	}
 	return FromRow(row)
 }
@@ -114,7 +113,7 @@ func (s *Service) Update(ctx context.Context, a team.Actor, id uuid.UUID, in Inp
 func (s *Service) Get(ctx context.Context, a team.Actor, id uuid.UUID) (Rubric, error) {
 	row, err := store.Q.GetRubric(ctx, s.Pool, store.GetRubricParams{ID: id, TeamID: a.TeamID})
 	if err != nil {
-		return Rubric{}, notFound(fmt.Errorf("load rubric %s: %w", id, err))
+		return Rubric{}, store.NotFound(fmt.Errorf("load rubric %s: %w", id, err))
 	}
 	return FromRow(row)
 }
@@ -132,14 +131,6 @@ func (s *Service) List(ctx context.Context, a team.Actor) ([]Rubric, error) {
 		}
 	}
 	return out, nil
-}
-
-// notFound turns a missing row into the one not-found answer.
-func notFound(err error) error {
-	if errors.Is(store.NotFound(err), store.ErrNotFound) {
-		return apperr.ErrNotFound
-	}
-	return err
 }
 
 // FromRow turns a stored rubric into its API shape.
