@@ -14,5 +14,5 @@ export const assignmentKeys = {
 /** The team library (assignments, rubrics, folders); refreshed when an assignment changes. */
 export const LIBRARY_QUERY_KEY = ['library'] as const;
 
-/** The team's rubrics (`GET db/rubric/list`). */
-export const RUBRIC_LIST_QUERY_KEY = ['rubrics', 'list'] as const;
+/** The team's rubrics (`GET db/rubric/list`), shared with the rubric screens. */
+export { RUBRIC_LIST_QUERY_KEY } from '../../../lib/rubrics';

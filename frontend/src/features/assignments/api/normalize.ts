@@ -1,4 +1,6 @@
-import type { Question, Rubric } from './types';
+import type { Question } from './types';
+
+export { normalizeRubric } from '../../../lib/rubrics';
 
 /** A question tree with every list present (the server may send null for an empty list). */
 export function normalizeQuestions(questions: Question[] | null | undefined): Question[] {
@@ -9,12 +11,4 @@ export function normalizeQuestions(questions: Question[] | null | undefined): Qu
     criteria: q.criteria ?? [],
     subquestions: normalizeQuestions(q.subquestions),
   }));
-}
-
-/** A rubric with every list present. */
-export function normalizeRubric(rubric: Rubric): Rubric {
-  return {
-    ...rubric,
-    criteria: (rubric.criteria ?? []).map((c) => ({ ...c, levelDescriptions: c.levelDescriptions ?? [] })),
-  };
 }

@@ -51,29 +51,8 @@ export interface Question {
   subquestions: Question[];
 }
 
-/** A level's point range when a rubric criterion uses ranges. */
-export interface LevelRange {
-  levelDescriptionsIndex: number;
-  min?: number;
-  max?: number;
-}
-
-/** A rubric criterion with its level descriptions. */
-export interface RubricCriterion {
-  criterionDescription: string;
-  levelDescriptions: string[];
-  useRange: boolean;
-  levelRanges?: LevelRange[];
-}
-
-/** A saved rubric of the team library. */
-export interface Rubric {
-  _id: string;
-  name: string;
-  createdAt?: string;
-  updatedAt?: string;
-  criteria: RubricCriterion[];
-}
+export type { LevelRange, Rubric, RubricCriterion } from '../../../lib/rubrics';
+import type { Rubric } from '../../../lib/rubrics';
 
 /** An assignment's definition ("function" in the spec); which fields matter depends on `type`. */
 export interface AssignmentFunction {

@@ -39,6 +39,8 @@ export const SAMPLE_RUBRIC: Rubric = {
 export const OTHER_RUBRIC: Rubric = {
   _id: 'r0000000-0000-4000-8000-000000000002',
   name: 'Lab report',
+  createdAt: '2026-01-02T09:00:00Z',
+  updatedAt: '2026-01-02T09:00:00Z',
   criteria: [{ criterionDescription: 'Method', levelDescriptions: ['Missing', 'Complete'], useRange: false }],
 };
 

@@ -1,3 +1,5 @@
+import { RUBRIC_LIST_QUERY_KEY } from '../../../lib/rubrics';
+
 /**
  * Cache keys the rubric screens read and change. The library screen lists rubrics too and keeps
  * its data under `['library']`; rubric changes invalidate that key as well (by name, since
@@ -5,7 +7,7 @@
  */
 export const rubricKeys = {
   all: ['rubrics'] as const,
-  list: () => ['rubrics', 'list'] as const,
+  list: () => RUBRIC_LIST_QUERY_KEY,
   detail: (rubricId: string) => ['rubrics', 'detail', rubricId] as const,
 };
 

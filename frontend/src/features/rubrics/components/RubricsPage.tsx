@@ -12,7 +12,7 @@ import { LoadError } from '../../../components/LoadError';
 import { PageHeader } from '../../../components/PageHeader';
 import { formatDate } from '../../../lib/format-date';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useRubricList } from '../api/list-rubrics';
+import { useRubricList } from '../../../lib/rubrics';
 import { criteriaCount } from '../format';
 import type { Rubric } from '../types';
 

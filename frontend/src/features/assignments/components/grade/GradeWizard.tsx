@@ -12,7 +12,7 @@ import { useCallback, useId, useMemo, useState } from 'react';
 import { useToast } from '../../../../components/toast';
 import { errorMessage } from '../../../../lib/api-client';
 import { useDocumentTitle } from '../../../../lib/use-document-title';
-import { useRubricList } from '../../api/list-rubrics';
+import { useRubricList } from '../../../../lib/rubrics';
 import { useSuggestCriteria } from '../../api/suggest-criteria';
 import type { SuggestedQuestion } from '../../api/suggest-questions';
 import { useCreationWizard } from '../../hooks/use-creation-wizard';

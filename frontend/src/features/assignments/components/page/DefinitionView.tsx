@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import { useMemo } from 'react';
 import { ApiError } from '../../../../lib/api-client';
 import { useAssignmentFunction } from '../../api/get-function';
-import { useRubricList } from '../../api/list-rubrics';
+import { useRubricList } from '../../../../lib/rubrics';
 import type { Assignment, AssignmentFunction, Question } from '../../api/types';
 import { criteriaLabel } from '../../lib/labels';
 import { HighlighterList } from '../view/HighlighterList';

@@ -1,7 +1,7 @@
 import Stack from '@mui/material/Stack';
 import { useState } from 'react';
 import { useDocumentTitle } from '../../../../lib/use-document-title';
-import { useRubricList } from '../../api/list-rubrics';
+import { useRubricList } from '../../../../lib/rubrics';
 import { useCreationWizard } from '../../hooks/use-creation-wizard';
 import { DetailList } from '../view/DetailList';
 import { RubricTable } from '../view/RubricTable';
