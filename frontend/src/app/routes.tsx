@@ -4,9 +4,11 @@ import { RequireAuth } from '../features/auth/components/RequireAuth';
 import { SignInPage } from '../features/auth/components/SignInPage';
 import { LibraryPage } from '../features/library/components/LibraryPage';
 import { RubricEditorPage, RubricsPage } from '../features/rubrics';
+import { studentRoutes } from '../features/student';
 import { AcceptInvitePage } from '../features/team/components/AcceptInvitePage';
 import { TeamPage } from '../features/team/components/TeamPage';
 import { AppLayout } from './routes/AppLayout';
+import { withAssignmentPanels } from './routes/AssignmentRoute';
 import { NotFoundPage } from './routes/NotFoundPage';
 import { RootLayout } from './routes/RootLayout';
 import { RouteErrorPage } from './routes/RouteErrorPage';
@@ -24,6 +26,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <Navigate to="/library" replace /> },
           { path: 'signin', element: <SignInPage /> },
+          ...studentRoutes,
           {
             element: <RequireAuth />,
             children: [
@@ -31,7 +34,7 @@ export const routes: RouteObject[] = [
                 element: <AppLayout />,
                 children: [
                   { path: 'library', element: <LibraryPage /> },
-                  ...assignmentRoutes,
+                  ...withAssignmentPanels(assignmentRoutes),
                   { path: 'rubrics', element: <RubricsPage /> },
                   { path: 'rubrics/new', element: <RubricEditorPage /> },
                   { path: 'rubrics/:rubricId', element: <RubricEditorPage /> },

@@ -7,6 +7,8 @@ import type { Assignment } from './types';
 export interface AssignmentWithResults {
   assignment: Assignment;
   functionResults: unknown[];
+  /** The submissions with their reading status, as sent; the submissions feature reads them. */
+  submissions: unknown[];
 }
 
 /** Fetches an assignment (`POST db/assignment/get`); a foreign or unknown id rejects with 404. */
@@ -19,6 +21,7 @@ export async function getAssignment(
   return {
     assignment: { ...data.assignment, submissions: data.assignment.submissions ?? [] },
     functionResults: data.functionResults ?? [],
+    submissions: Array.isArray(data.submissions) ? data.submissions : [],
   };
 }
 

@@ -2,7 +2,6 @@ import ArrowBackRounded from '@mui/icons-material/ArrowBackRounded';
 import BoltRounded from '@mui/icons-material/BoltRounded';
 import DrawOutlined from '@mui/icons-material/DrawOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
-import InboxOutlined from '@mui/icons-material/InboxOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -10,13 +9,14 @@ import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { PageSpinner } from '../../../../components/PageSpinner';
 import { ApiError } from '../../../../lib/api-client';
 import { useDocumentTitle } from '../../../../lib/use-document-title';
-import { useAssignment } from '../../api/get-assignment';
-import type { Assignment, AssignmentType } from '../../api/types';
+import { assignmentQueryOptions, type AssignmentWithResults } from '../../api/get-assignment';
+import type { AssignmentType } from '../../api/types';
 import { TYPE_LABELS } from '../../lib/labels';
 import { DetailList } from '../view/DetailList';
 import { DefinitionView } from './DefinitionView';
@@ -67,28 +67,23 @@ function NotFound() {
   );
 }
 
-function Submissions({ assignment }: { assignment: Assignment }) {
-  const count = assignment.submissions.length;
-  if (count > 0) {
-    return (
-      <Typography>
-        {count} {count === 1 ? 'submission' : 'submissions'}
-      </Typography>
-    );
-  }
-  return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', textAlign: 'center', gap: 1, py: 2 }}>
-      <Box
-        sx={{ width: 48, height: 48, borderRadius: '50%', display: 'grid', placeItems: 'center', bgcolor: 'rgba(23, 97, 107, 0.08)', color: 'primary.main' }}
-      >
-        <InboxOutlined aria-hidden="true" />
-      </Box>
-      <Typography color="text.secondary">No submissions yet. Uploading arrives soon.</Typography>
-    </Box>
-  );
+/** Props for {@link AssignmentPage}. */
+export interface AssignmentPageProps {
+  /**
+   * Full-width panels under the definition and details (submissions, the student link …), given
+   * the loaded assignment. Other features fill it; the app composes them, so one fragment may
+   * hold several panels.
+   */
+  panels?: (data: AssignmentWithResults) => ReactNode;
+  /**
+   * How long to wait before fetching the assignment again, given its data (e.g. every 2 s while
+   * submissions are being read), or false to stop. Unset: no polling.
+   */
+  refetchInterval?: (data: AssignmentWithResults | undefined) => number | false;
 }
 
-function AssignmentView({ assignment }: { assignment: Assignment }) {
+function AssignmentView({ data, panels }: { data: AssignmentWithResults; panels: AssignmentPageProps['panels'] }) {
+  const { assignment } = data;
   useDocumentTitle(assignment.name);
   const [editing, setEditing] = useState(false);
   const created = formatDate(assignment.createdAt);
@@ -136,21 +131,30 @@ function AssignmentView({ assignment }: { assignment: Assignment }) {
               ]}
             />
           </Section>
-          <Section title="Submissions">
-            <Submissions assignment={assignment} />
-          </Section>
         </Stack>
       </Box>
+
+      {panels && (
+        <Stack spacing={3} sx={{ mt: 3, minWidth: 0 }}>
+          {panels(data)}
+        </Stack>
+      )}
 
       <EditNameDialog assignment={assignment} open={editing} onClose={() => setEditing(false)} />
     </>
   );
 }
 
-/** Route `/assignment/:assignmentId`: an assignment, its definition read-only, and its submissions. */
-export function AssignmentPage() {
+/**
+ * Route `/assignment/:assignmentId`: an assignment, its definition read-only, and the panels
+ * other features add (see {@link AssignmentPageProps}).
+ */
+export function AssignmentPage({ panels, refetchInterval }: AssignmentPageProps = {}) {
   const { assignmentId = '' } = useParams();
-  const query = useAssignment(assignmentId);
+  const query = useQuery({
+    ...assignmentQueryOptions(assignmentId),
+    refetchInterval: refetchInterval ? (q) => refetchInterval(q.state.data) : false,
+  });
 
   if (query.isPending) return <PageSpinner label="Loading assignment" />;
   if (query.isError) {
@@ -171,5 +175,5 @@ export function AssignmentPage() {
       </>
     );
   }
-  return <AssignmentView assignment={query.data.assignment} />;
+  return <AssignmentView data={query.data} panels={panels} />;
 }

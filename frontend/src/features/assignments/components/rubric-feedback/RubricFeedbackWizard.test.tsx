@@ -20,7 +20,7 @@ describe('rubric-feedback wizard', { timeout: 60_000 }, () => {
     expect(await screen.findByText('Step 2 of 3')).toBeInTheDocument();
     const rubric = await screen.findByRole('radio', { name: SAMPLE_RUBRIC.name });
     expect(rubric).toHaveAccessibleDescription(/^2 criteria/);
-    expect(screen.getByRole('radio', { name: OTHER_RUBRIC.name })).toHaveAccessibleDescription('1 criterion');
+    expect(screen.getByRole('radio', { name: OTHER_RUBRIC.name })).toHaveAccessibleDescription('1 criterion · Updated Jan 2, 2026');
     const next = screen.getByRole('button', { name: 'Next' });
     expect(next).toBeDisabled();
     expect(next).toHaveAccessibleDescription('Choose a rubric to continue.');

@@ -1,0 +1,130 @@
+import { act, screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import { server } from '../../testing/server';
+import { renderApp } from '../../testing/test-utils';
+
+const ID = 'a1111111-1111-4111-8111-111111111111';
+
+function submission(id: string, name: string, status: string) {
+  return {
+    _id: id,
+    assignmentId: ID,
+    name,
+    location: `assignments/${ID}/submissions/0000-${name}`,
+    studentName: '',
+    studentEmail: '',
+    submissionRole: 'teacher',
+    source: 'upload',
+    status,
+    error: status === 'failed' ? 'This file is not a PDF.' : '',
+    preview: status === 'ready' ? `Text of ${name}` : '',
+    pageCount: status === 'ready' ? 1 : 0,
+    isHandWritten: false,
+    createdAt: '2026-03-01T10:00:00Z',
+    updatedAt: '2026-03-01T10:00:00Z',
+  };
+}
+
+/**
+ * Serves one grade assignment whose submissions move one step per `assignment/get`, from the
+ * `steps` given; the last step repeats. Returns how many times it was fetched.
+ */
+function serveAssignment(steps: [string, string][][]) {
+  const gets: number[] = [];
+  server.use(
+    http.post('/api/v1/db/assignment/get', () => {
+      const step = steps[Math.min(gets.length, steps.length - 1)];
+      gets.push(Date.now());
+      const submissions = step.map(([name, status], i) => submission(`s${i + 1}`, name, status));
+      return HttpResponse.json({
+        data: {
+          assignment: {
+            _id: ID,
+            name: 'Causes of WW1',
+            type: 'grade',
+            isHandWritten: false,
+            provideInstantFeedback: false,
+            submissions: submissions.map((s) => ({ _id: s._id })),
+          },
+          functionResults: [],
+          submissions,
+        },
+      });
+    }),
+    http.post('/api/v1/db/function/get', () =>
+      HttpResponse.json({
+        data: {
+          function: {
+            _id: 'f1',
+            assignmentId: ID,
+            type: 'grade',
+            questions: [{ questionText: 'Explain the causes.', context: '', rubricId: null, criteria: [], subquestions: [] }],
+          },
+        },
+      }),
+    ),
+    http.get('/api/v1/db/rubric/list', () => HttpResponse.json({ data: { rubrics: [] } })),
+  );
+  return gets;
+}
+
+async function tick() {
+  await act(async () => {
+    vi.advanceTimersByTime(2000);
+  });
+}
+
+describe('assignment page with submissions', { timeout: 30_000 }, () => {
+  it('shows the submissions under the assignment', async () => {
+    serveAssignment([[['essay.pdf', 'ready']]]);
+    renderApp(`/assignment/${ID}`);
+
+    expect(await screen.findByRole('heading', { name: 'Causes of WW1', level: 1 })).toBeInTheDocument();
+    const panel = screen.getByRole('region', { name: 'Submissions' });
+    expect(within(panel).getByRole('button', { name: 'Upload files' })).toBeInTheDocument();
+    expect(within(panel).getByRole('button', { name: 'Import CSV' })).toBeEnabled();
+    expect(await within(panel).findByRole('rowheader', { name: 'essay.pdf' })).toBeInTheDocument();
+  });
+
+  it('polls the assignment every 2 s while submissions are read, and stops when none is', async () => {
+    // Only the interval is faked: Testing Library and MSW keep their real timeouts.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const gets = serveAssignment([
+      [['a.pdf', 'queued'], ['b.pdf', 'queued']],
+      [['a.pdf', 'extracting'], ['b.pdf', 'ready']],
+      [['a.pdf', 'failed'], ['b.pdf', 'ready']],
+    ]);
+    renderApp(`/assignment/${ID}`);
+
+    const table = await screen.findByRole('table', { name: 'Submissions' });
+    expect(within(table).getAllByText('Queued')).toHaveLength(2);
+    expect(gets).toHaveLength(1);
+
+    await tick();
+    expect(await within(table).findByText('Reading…')).toBeInTheDocument();
+    expect(gets).toHaveLength(2);
+
+    await tick();
+    expect(await within(table).findByText('This file is not a PDF.')).toBeInTheDocument();
+    expect(within(table).getByText('Failed')).toBeInTheDocument();
+    expect(gets).toHaveLength(3);
+
+    // Nothing is queued or being read any more: no more requests.
+    await tick();
+    await tick();
+    await tick();
+    expect(gets).toHaveLength(3);
+  });
+
+  it('does not poll when every submission is already read', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const gets = serveAssignment([[['a.pdf', 'ready']]]);
+    renderApp(`/assignment/${ID}`);
+
+    await screen.findByRole('rowheader', { name: 'a.pdf' });
+    await tick();
+    await tick();
+    expect(gets).toHaveLength(1);
+  });
+});

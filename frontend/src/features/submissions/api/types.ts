@@ -1,0 +1,69 @@
+/**
+ * Shapes of the submissions API as this feature uses them (the shared submissions contract).
+ * Ids are UUID strings in `_id` fields; timestamps are RFC 3339.
+ */
+
+/** Where a submission's text stands: waiting, being read, readable, or unreadable. */
+export type SubmissionStatus = 'queued' | 'extracting' | 'ready' | 'failed';
+
+/** How a submission arrived. */
+export type SubmissionSource = 'upload' | 'csv' | 'student' | 'google';
+
+/** The kinds of assignment; only `grade` takes CSV imports. */
+export type AssignmentType = 'grade' | 'feedback' | 'rubric-feedback' | 'prompt';
+
+/** A submission as `db/assignment/get` lists it (without its text). */
+export interface Submission {
+  _id: string;
+  assignmentId: string;
+  name: string;
+  location: string;
+  studentName: string;
+  studentEmail: string;
+  submissionRole: 'teacher' | 'student';
+  source: SubmissionSource;
+  status: SubmissionStatus;
+  /** Why it failed, or a warning on a readable one ("No text found on 1 of 4 pages"). */
+  error: string;
+  /** The first 200 characters of its text. */
+  preview: string;
+  pageCount: number;
+  isHandWritten: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One page of a submission's text and how it was read (text layer, OCR, vision …). */
+export interface SubmissionPage {
+  text: string;
+  source: string;
+}
+
+/** A submission as `db/submission/get` returns it: with its full text and pages. */
+export interface SubmissionWithText extends Submission {
+  text: string;
+  pages: SubmissionPage[];
+}
+
+/** What the submissions panel needs to know about the assignment it sits on. */
+export interface SubmissionsAssignment {
+  _id: string;
+  type: AssignmentType;
+  isHandWritten: boolean;
+}
+
+/** How CSV columns become submissions: column indexes, -1 for none. */
+export interface CsvMapping {
+  nameColumn: number;
+  emailColumn: number;
+  questions: { question: number; column: number }[];
+}
+
+/** What `db/assignment/preview-csv` answers: the file's first rows and a suggested mapping. */
+export interface CsvPreview {
+  headers: string[];
+  rows: string[][];
+  rowCount: number;
+  delimiter: string;
+  mapping: CsvMapping;
+}

@@ -1,0 +1,149 @@
+import DeleteOutlineRounded from '@mui/icons-material/DeleteOutlineRounded';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { useToast } from '../../../components/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { useDeleteSubmission } from '../api/delete-submission';
+import { useDeleteSubmissions } from '../api/delete-submissions';
+import type { AssignmentQueryKey } from '../api/keys';
+import type { Submission, SubmissionsAssignment } from '../api/types';
+import { resultIdFor } from '../lib/function-results';
+import type { Sort } from '../lib/sort';
+import { EditSubmissionDialog, type SubmissionField } from './EditSubmissionDialog';
+import { SubmissionActionsMenu, type SubmissionAction } from './SubmissionActionsMenu';
+import { SubmissionTextDialog } from './SubmissionTextDialog';
+import { SubmissionsTable } from './SubmissionsTable';
+
+/** Props for {@link SubmissionsList}. */
+export interface SubmissionsListProps {
+  assignment: SubmissionsAssignment;
+  submissions: Submission[];
+  functionResults: readonly unknown[];
+  assignmentQueryKey: AssignmentQueryKey;
+}
+
+function plural(n: number): string {
+  return `${n} ${n === 1 ? 'submission' : 'submissions'}`;
+}
+
+/**
+ * The submissions table with what acts on it: selecting many and deleting them after a
+ * confirmation, and each row's rename, student email, text and delete.
+ */
+export function SubmissionsList({ assignment, submissions, functionResults, assignmentQueryKey }: SubmissionsListProps) {
+  const { showToast } = useToast();
+  const [sort, setSort] = useState<Sort>({ column: 'name', direction: 'asc' });
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [confirmMany, setConfirmMany] = useState(false);
+  const [editing, setEditing] = useState<{ submission: Submission; field: SubmissionField } | null>(null);
+  const [viewing, setViewing] = useState<Submission | null>(null);
+  // The row being deleted stays named while its dialog closes.
+  const [deleting, setDeleting] = useState<Submission | null>(null);
+  const [confirmOne, setConfirmOne] = useState(false);
+  const deleteOne = useDeleteSubmission(assignmentQueryKey);
+  const deleteMany = useDeleteSubmissions(assignmentQueryKey);
+
+  // Only rows still listed count as selected (others were deleted, here or elsewhere).
+  const chosen = submissions.filter((s) => selected.has(s._id));
+
+  const onAction = (submission: Submission, action: SubmissionAction) => {
+    if (action === 'rename') setEditing({ submission, field: 'name' });
+    else if (action === 'email') setEditing({ submission, field: 'email' });
+    else if (action === 'view') setViewing(submission);
+    else {
+      setDeleting(submission);
+      setConfirmOne(true);
+    }
+  };
+
+  async function removeMany() {
+    const ids = chosen.map((s) => s._id);
+    try {
+      const deleted = await deleteMany.mutateAsync({
+        assignmentId: assignment._id,
+        submissionIds: ids,
+        frIds: ids.map((id) => resultIdFor(functionResults, id)).filter((id): id is string => id !== null),
+        type: assignment.type,
+      });
+      showToast({ type: 'success', message: `Deleted ${plural(deleted || ids.length)}.` });
+      setSelected(new Set());
+      setConfirmMany(false);
+    } catch (error) {
+      // Closed first: an open dialog hides the toast from screen readers.
+      setConfirmMany(false);
+      showToast({ type: 'error', message: errorMessage(error, "We couldn't delete the submissions. Please try again.") });
+    }
+  }
+
+  async function removeOne(submission: Submission) {
+    try {
+      await deleteOne.mutateAsync({
+        assignmentId: assignment._id,
+        submissionId: submission._id,
+        type: assignment.type,
+        frId: resultIdFor(functionResults, submission._id),
+      });
+      showToast({ type: 'success', message: `Deleted ${submission.name}.` });
+      setConfirmOne(false);
+    } catch (error) {
+      setConfirmOne(false);
+      showToast({ type: 'error', message: errorMessage(error, "We couldn't delete the submission. Please try again.") });
+    }
+  }
+
+  return (
+    <>
+      <Box
+        role="toolbar"
+        aria-label="Selected submissions"
+        sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, minHeight: 40, mb: 1, flexWrap: 'wrap' }}
+      >
+        <Typography color="text.secondary" aria-live="polite">
+          {chosen.length > 0 ? `${chosen.length} selected` : plural(submissions.length)}
+        </Typography>
+        {chosen.length > 0 && (
+          <Button color="error" variant="outlined" size="small" startIcon={<DeleteOutlineRounded />} onClick={() => setConfirmMany(true)}>
+            Delete selected
+          </Button>
+        )}
+      </Box>
+      <SubmissionsTable
+        submissions={submissions}
+        sort={sort}
+        onSort={setSort}
+        selected={selected}
+        onSelectedChange={setSelected}
+        renderActions={(s) => <SubmissionActionsMenu submission={s} onAction={(action) => onAction(s, action)} />}
+      />
+
+      <ConfirmDialog
+        open={confirmMany}
+        title={`Delete ${plural(chosen.length)}?`}
+        description="Their files and any results will be deleted. This can't be undone."
+        confirmLabel="Delete"
+        pending={deleteMany.isPending}
+        onConfirm={() => void removeMany()}
+        onClose={() => setConfirmMany(false)}
+      />
+      <ConfirmDialog
+        open={confirmOne}
+        title={`Delete ${deleting?.name ?? 'submission'}?`}
+        description="The file and any result will be deleted. This can't be undone."
+        confirmLabel="Delete"
+        pending={deleteOne.isPending}
+        onConfirm={() => deleting && void removeOne(deleting)}
+        onClose={() => setConfirmOne(false)}
+      />
+      <EditSubmissionDialog
+        submission={editing?.submission ?? null}
+        field={editing?.field ?? 'name'}
+        assignmentQueryKey={assignmentQueryKey}
+        onClose={() => setEditing(null)}
+      />
+      <SubmissionTextDialog submission={viewing} onClose={() => setViewing(null)} />
+    </>
+  );
+}

@@ -1,0 +1,111 @@
+import CloseRounded from '@mui/icons-material/CloseRounded';
+import InboxOutlined from '@mui/icons-material/InboxOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useId, useMemo } from 'react';
+import type { AssignmentQueryKey } from '../api/keys';
+import { normalizeSubmissions } from '../api/normalize';
+import type { SubmissionsAssignment } from '../api/types';
+import { useFileUpload, type RefusedFile } from '../hooks/use-file-upload';
+import { ACCEPTED_TYPES_TEXT } from '../lib/files';
+import { CsvImportButton } from './CsvImportButton';
+import { SubmissionsList } from './SubmissionsList';
+import { UploadDropZone } from './UploadDropZone';
+import { UploadProgressPanel } from './UploadProgressPanel';
+
+/** Props for {@link SubmissionsPanel}. */
+export interface SubmissionsPanelProps {
+  assignment: SubmissionsAssignment;
+  /** The submissions as `db/assignment/get` lists them (read leniently). */
+  submissions: unknown;
+  /** The assignment's function results, to delete a submission's result with it. */
+  functionResults?: readonly unknown[];
+  /** The assignment's top-level questions, for mapping CSV columns (grade assignments). */
+  questions?: string[];
+  /**
+   * The key of the query that lists the submissions (`db/assignment/get`, owned by the page);
+   * it is refetched after every change here.
+   */
+  assignmentQueryKey: AssignmentQueryKey;
+}
+
+function RefusedAlert({ refused, onClose }: { refused: RefusedFile[]; onClose: () => void }) {
+  if (refused.length === 0) return null;
+  const names = refused.map((f) => f.name).join(', ');
+  return (
+    <Alert
+      severity="warning"
+      action={
+        <IconButton aria-label="Close" color="inherit" size="small" onClick={onClose}>
+          <CloseRounded fontSize="small" />
+        </IconButton>
+      }
+      sx={{ overflowWrap: 'anywhere' }}
+    >
+      {refused.length === 1 ? `${names} can't be uploaded` : `${refused.length} files can't be uploaded (${names})`}: only{' '}
+      {ACCEPTED_TYPES_TEXT} files are accepted.
+    </Alert>
+  );
+}
+
+function NoSubmissions() {
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', textAlign: 'center', gap: 1, py: 3 }}>
+      <Box
+        aria-hidden="true"
+        sx={{ width: 48, height: 48, borderRadius: '50%', display: 'grid', placeItems: 'center', bgcolor: 'rgba(23, 97, 107, 0.08)', color: 'primary.main' }}
+      >
+        <InboxOutlined />
+      </Box>
+      <Typography sx={{ fontWeight: 600 }}>No submissions yet</Typography>
+      <Typography color="text.secondary" sx={{ maxWidth: 440 }}>
+        Upload your students’ work above: each file becomes a submission, read and ready to grade.
+      </Typography>
+    </Box>
+  );
+}
+
+/**
+ * The submissions area of an assignment page: upload files (drop or pick), import a CSV (grade
+ * assignments), follow uploads and reading, and manage the submissions table.
+ */
+export function SubmissionsPanel({ assignment, submissions: raw, functionResults = [], questions = [], assignmentQueryKey }: SubmissionsPanelProps) {
+  const headingId = useId();
+  const submissions = useMemo(() => normalizeSubmissions(raw), [raw]);
+  const upload = useFileUpload(assignment, assignmentQueryKey);
+
+  return (
+    <Card component="section" aria-labelledby={headingId}>
+      <CardContent sx={{ p: { xs: 2, sm: 3 }, '&:last-child': { pb: { xs: 2.5, sm: 3 } } }}>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: 1.5, mb: 2 }}>
+          <Typography id={headingId} variant="h2" sx={{ fontSize: '1.25rem' }}>
+            Submissions
+          </Typography>
+          <CsvImportButton assignment={assignment} questions={questions} assignmentQueryKey={assignmentQueryKey} disabled={upload.running} />
+        </Box>
+        <Stack spacing={2}>
+          <UploadDropZone onFiles={upload.addFiles} disabled={upload.running} />
+          <RefusedAlert refused={upload.refused} onClose={upload.clearRefused} />
+          <UploadProgressPanel progress={upload.progress} onRetrySave={upload.retrySave} onDismiss={upload.dismiss} />
+          {submissions.length === 0 ? (
+            <NoSubmissions />
+          ) : (
+            <Box>
+              <SubmissionsList
+                assignment={assignment}
+                submissions={submissions}
+                functionResults={functionResults}
+                assignmentQueryKey={assignmentQueryKey}
+              />
+            </Box>
+          )}
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}

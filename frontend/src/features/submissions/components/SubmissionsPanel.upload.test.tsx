@@ -1,0 +1,230 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { HttpResponse } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiError, ASSIGNMENT_ID, BLOB_BASE, fakeBackend } from '../testing/fake-backend';
+import { renderSubmissions } from '../testing/render';
+
+const PAGE = `/assignment/${ASSIGNMENT_ID}`;
+const FOLDER = `assignments/${ASSIGNMENT_ID}/submissions/`;
+
+function file(name: string, type: string, content = `contents of ${name}`) {
+  return new File([content], name, { type });
+}
+
+function gate() {
+  let release!: () => void;
+  const opened = new Promise<void>((resolve) => (release = resolve));
+  return { opened, release };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('uploading submissions', { timeout: 30_000 }, () => {
+  it('uploads several files, shows their progress, and records the ones that uploaded in one call', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const slow = gate();
+    const backend = fakeBackend({
+      assignment: { type: 'grade', isHandWritten: true },
+      signUpload: (name) => (name === 'big-scan.pdf' ? apiError(400, 'This file is larger than the 50 MB limit.') : undefined),
+      putFile: async (name) => {
+        if (name === 'slides.pptx') await slow.opened;
+        return undefined;
+      },
+    });
+    const user = userEvent.setup();
+    renderSubmissions(`${PAGE}?uploaded=1`);
+    expect(await screen.findByText('No submissions yet')).toBeInTheDocument();
+    expect(screen.getByText('Query string: ?uploaded=1')).toBeInTheDocument();
+
+    const essay = file('Essay 1 (final).pdf', 'application/pdf');
+    const slides = file('slides.pptx', '');
+    await user.upload(screen.getByLabelText('Choose files to upload'), [essay, slides, file('big-scan.pdf', 'application/pdf')]);
+
+    const progress = await screen.findByRole('region', { name: 'Upload progress' });
+    // The big scan failed and the essay is up; the slides are still on their way.
+    await waitFor(() => expect(within(progress).getByText('2 of 3 files')).toBeInTheDocument());
+    expect(within(progress).getByText('Uploading')).toBeInTheDocument();
+    expect(within(progress).getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute('aria-valuenow', '67');
+    const files = within(progress).getByRole('list', { name: 'Files' });
+    expect(within(files).getByRole('listitem', { name: 'big-scan.pdf' })).toHaveTextContent('Failed: This file is larger than the 50 MB limit.');
+    expect(within(files).getByRole('listitem', { name: 'Essay 1 (final).pdf' })).toHaveTextContent('Uploaded');
+    expect(within(files).getByRole('listitem', { name: 'slides.pptx' })).toHaveTextContent('Uploading…');
+    expect(screen.getByRole('button', { name: 'Upload files' })).toBeDisabled();
+    expect(backend.bodies('db/assignment/update-submissions')).toEqual([]);
+
+    slow.release();
+
+    expect(await within(progress).findByText('2 of 3 files uploaded')).toBeInTheDocument();
+    expect(within(progress).getByText('3 of 3 files')).toBeInTheDocument();
+    expect(within(files).getByRole('listitem', { name: 'big-scan.pdf' })).toHaveTextContent('Failed: This file is larger than the 50 MB limit.');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Uploaded 2 files; 1 failed.');
+
+    // Names are sanitised for the key; the PUT carries the file's type.
+    expect(backend.bodies('s3-upload')).toEqual(
+      expect.arrayContaining([
+        { fileName: `${FOLDER}Essay1final.pdf`, fileType: 'application/pdf', fileSize: essay.size },
+        {
+          fileName: `${FOLDER}slides.pptx`,
+          fileType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+          fileSize: slides.size,
+        },
+      ]),
+    );
+    const essayPut = backend.calls.find((c) => c.path.startsWith('PUT ') && c.path.endsWith('Essay1final.pdf'));
+    expect(essayPut?.body).toEqual({ contentType: 'application/pdf', size: essay.size });
+
+    const [recorded, ...more] = backend.bodies('db/assignment/update-submissions');
+    expect(more).toEqual([]);
+    expect(recorded).toEqual({
+      assignmentId: ASSIGNMENT_ID,
+      submissions: [
+        { name: 'Essay 1 (final).pdf', location: expect.stringMatching(new RegExp(`^${BLOB_BASE}${FOLDER}\\d+-Essay1final\\.pdf$`)) },
+        { name: 'slides.pptx', location: expect.stringMatching(/-slides\.pptx$/) },
+      ],
+      submissionRole: 'teacher',
+      type: 'grade',
+      requiresTextractArray: [false, true],
+      requiresPDFReadArray: [true, false],
+      requiresImageReadArray: [false, false],
+      isHandWritten: true,
+    });
+
+    // The page "reloads": the query string is gone and the new submissions are listed.
+    expect(await screen.findByText('Query string: none')).toBeInTheDocument();
+    const table = await screen.findByRole('table', { name: 'Submissions' });
+    expect(within(table).getByRole('rowheader', { name: 'Essay 1 (final).pdf' })).toBeInTheDocument();
+    expect(within(table).getAllByText('Queued')).toHaveLength(2);
+  });
+
+  it('refuses files of other types up front and uploads the rest', async () => {
+    const backend = fakeBackend({ newStatus: 'ready' });
+    renderSubmissions(PAGE);
+    const zone = await screen.findByRole('group', { name: 'Drop files to upload' });
+
+    fireEvent.drop(zone, {
+      dataTransfer: { files: [file('budget.xlsx', 'application/vnd.ms-excel'), file('notes.txt', 'text/plain'), file('photo.PNG', 'image/png')], types: ['Files'] },
+    });
+
+    const refusal = await screen.findByText(/budget\.xlsx can't be uploaded/);
+    expect(refusal).toHaveTextContent(
+      "budget.xlsx can't be uploaded: only PDF, Word (.docx), PowerPoint (.pptx), text (.txt), JPEG or PNG files are accepted.",
+    );
+    expect(await screen.findByText('Upload complete')).toBeInTheDocument();
+    expect(backend.bodies('s3-upload').map((b) => b.fileName)).toEqual(expect.arrayContaining([`${FOLDER}notes.txt`, `${FOLDER}photo.PNG`]));
+    expect(backend.bodies('s3-upload')).toHaveLength(2);
+    const [recorded] = backend.bodies('db/assignment/update-submissions');
+    expect(recorded).toMatchObject({
+      submissions: [{ name: 'notes.txt' }, { name: 'photo.PNG' }],
+      requiresTextractArray: [true, false],
+      requiresPDFReadArray: [false, false],
+      requiresImageReadArray: [false, true],
+    });
+  });
+
+  it('sends nothing when every file is of another type', async () => {
+    const backend = fakeBackend();
+    renderSubmissions(PAGE);
+    const zone = await screen.findByRole('group', { name: 'Drop files to upload' });
+
+    fireEvent.drop(zone, { dataTransfer: { files: [file('a.zip', 'application/zip'), file('b.exe', '')], types: ['Files'] } });
+
+    expect(await screen.findByText(/2 files can't be uploaded \(a\.zip, b\.exe\)/)).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Upload progress' })).not.toBeInTheDocument();
+    expect(backend.paths().filter((p) => p !== 'db/assignment/get')).toEqual([]);
+  });
+
+  it('says why a PUT was refused and records nothing when no file uploaded', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const backend = fakeBackend({ putFile: () => new HttpResponse('expired', { status: 403 }) });
+    const user = userEvent.setup();
+    renderSubmissions(PAGE);
+
+    await user.upload(await screen.findByLabelText('Choose files to upload'), file('essay.docx', ''));
+
+    const row = await screen.findByRole('listitem', { name: 'essay.docx' });
+    await waitFor(() => expect(row).toHaveTextContent('Failed: The upload link was refused or has expired. Please try again.'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The file could not be uploaded.');
+    expect(backend.bodies('db/assignment/update-submissions')).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('region', { name: 'Upload progress' })).not.toBeInTheDocument();
+  });
+
+  it('keeps the uploaded files when recording them fails, and tries again', async () => {
+    const backend = fakeBackend({ failing: { 'db/assignment/update-submissions': { status: 400, message: 'This assignment is full.' } } });
+    const user = userEvent.setup();
+    renderSubmissions(PAGE);
+
+    await user.upload(await screen.findByLabelText('Choose files to upload'), file('essay.pdf', 'application/pdf'));
+
+    const progress = await screen.findByRole('region', { name: 'Upload progress' });
+    expect(await within(progress).findByText('This assignment is full.')).toBeInTheDocument();
+    expect(within(progress).getByText('Uploaded, but not added')).toBeInTheDocument();
+
+    await user.click(within(progress).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(backend.bodies('db/assignment/update-submissions')).toHaveLength(2));
+    const [first, second] = backend.bodies('db/assignment/update-submissions');
+    expect(second).toEqual(first);
+    expect(backend.bodies('s3-upload')).toHaveLength(1);
+  });
+
+  it('uploads at most four files at once', async () => {
+    const slow = gate();
+    const backend = fakeBackend({ putFile: async () => (await slow.opened, undefined) });
+    const user = userEvent.setup();
+    renderSubmissions(PAGE);
+
+    const names = ['a.pdf', 'b.pdf', 'c.pdf', 'd.pdf', 'e.pdf', 'f.pdf'];
+    await user.upload(await screen.findByLabelText('Choose files to upload'), names.map((n) => file(n, 'application/pdf')));
+
+    const puts = () => backend.paths().filter((p) => p.startsWith('PUT '));
+    await waitFor(() => expect(puts()).toHaveLength(4));
+    expect(screen.getAllByText('Waiting…')).toHaveLength(2);
+    expect(screen.getByText('0 of 6 files')).toBeInTheDocument();
+
+    slow.release();
+    expect(await screen.findByText('Upload complete')).toBeInTheDocument();
+    expect(puts()).toHaveLength(6);
+    const [recorded] = backend.bodies('db/assignment/update-submissions');
+    expect((recorded.submissions as { name: string }[]).map((s) => s.name)).toEqual(names);
+  });
+
+  it('asks before the page is left while files upload', async () => {
+    const slow = gate();
+    fakeBackend({ putFile: async () => (await slow.opened, undefined) });
+    const user = userEvent.setup();
+    renderSubmissions(PAGE);
+
+    const unguarded = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unguarded);
+    expect(unguarded.defaultPrevented).toBe(false);
+
+    await user.upload(await screen.findByLabelText('Choose files to upload'), file('essay.pdf', 'application/pdf'));
+    await screen.findByText('Uploading');
+    const guarded = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(guarded);
+    expect(guarded.defaultPrevented).toBe(true);
+
+    slow.release();
+    expect(await screen.findByText('Upload complete')).toBeInTheDocument();
+    const after = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(after);
+    expect(after.defaultPrevented).toBe(false);
+  });
+
+  it('offers the six types to the file picker, several at once, from a real button', async () => {
+    fakeBackend();
+    renderSubmissions(PAGE);
+
+    const input = await screen.findByLabelText('Choose files to upload');
+    expect(input).toHaveAttribute('multiple');
+    expect(input.getAttribute('accept')?.split(',')).toEqual(
+      expect.arrayContaining(['.pdf', '.docx', '.pptx', '.txt', '.jpg', '.jpeg', '.png', 'application/pdf', 'image/png']),
+    );
+    const click = vi.spyOn(input, 'click');
+    const button = screen.getByRole('button', { name: 'Upload files' });
+    button.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(click).toHaveBeenCalled();
+  });
+});

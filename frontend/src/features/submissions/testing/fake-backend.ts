@@ -1,0 +1,161 @@
+import { delay, http, HttpResponse } from 'msw';
+import { server } from '../../../testing/server';
+import type { CsvPreview, Submission, SubmissionsAssignment, SubmissionStatus } from '../api/types';
+
+/** The assignment the fake backend serves unless told otherwise. */
+export const ASSIGNMENT_ID = 'a1111111-1111-4111-8111-111111111111';
+
+/** Where the fake store takes uploads; signed URLs are this plus the key and a signature. */
+export const BLOB_BASE = 'http://localhost:3000/blob/';
+
+/** A call the fake backend received. */
+export interface Call {
+  path: string;
+  body: Record<string, unknown>;
+}
+
+/** A submission with sensible defaults. */
+export function submission(id: string, name: string, overrides: Partial<Submission> = {}): Submission {
+  return {
+    _id: id,
+    assignmentId: ASSIGNMENT_ID,
+    name,
+    location: `assignments/${ASSIGNMENT_ID}/submissions/0000-${name}`,
+    studentName: '',
+    studentEmail: '',
+    submissionRole: 'teacher',
+    source: 'upload',
+    status: 'ready',
+    error: '',
+    preview: `The text of ${name}`,
+    pageCount: 1,
+    isHandWritten: false,
+    createdAt: '2026-03-01T10:00:00Z',
+    updatedAt: '2026-03-01T10:00:00Z',
+    ...overrides,
+  };
+}
+
+/** Options for {@link fakeBackend}. */
+export interface FakeOptions {
+  assignment?: Partial<SubmissionsAssignment> & { name?: string };
+  submissions?: Submission[];
+  functionResults?: { _id: string; submission: string }[];
+  /** Answers `s3-upload` for a file name (after the folder) instead of signing it. */
+  signUpload?: (fileName: string) => Response | undefined;
+  /** Answers the PUT of a key (after the folder) instead of storing it; may wait first. */
+  putFile?: (key: string) => Promise<Response | undefined> | Response | undefined;
+  /** Answers `preview-csv`. */
+  previewCsv?: (csvLocation: string) => Response | CsvPreview;
+  /** Answers `update-submissions-csv` (default: one ready submission per row). */
+  importCsv?: (body: Record<string, unknown>) => Response | undefined;
+  /** Makes a write path (e.g. 'submission/update') answer this error. */
+  failing?: Record<string, { status: number; message: string }>;
+  /** What `submission/get` answers as a submission's text and pages (default: one line). */
+  texts?: Record<string, { text: string; pages: { text: string; source: string }[] }>;
+  /** The status new uploads get. */
+  newStatus?: SubmissionStatus;
+}
+
+/** An API error body. */
+export function apiError(status: number, message: string, code = 'invalid') {
+  return HttpResponse.json({ error: { code, message } }, { status });
+}
+
+/**
+ * An in-memory backend for the submissions area of one assignment: `assignment/get` lists what
+ * the writes leave. Every call (and every PUT, as path `PUT <key>`) is recorded in order.
+ */
+export function fakeBackend(options: FakeOptions = {}) {
+  const assignment = { _id: ASSIGNMENT_ID, name: 'Causes of WW1', type: 'grade', isHandWritten: false, provideInstantFeedback: false, ...options.assignment };
+  const state = { submissions: structuredClone(options.submissions ?? []), functionResults: options.functionResults ?? [] };
+  const calls: Call[] = [];
+  let nextId = 1;
+  let nextKey = 1;
+  const folder = `assignments/${assignment._id}/submissions/`;
+
+  const post = (path: string, handle: (body: Record<string, unknown>) => unknown) =>
+    http.post(`/api/v1/${path}`, async ({ request }) => {
+      const body = (await request.json()) as Record<string, unknown>;
+      calls.push({ path, body });
+      const failure = options.failing?.[path];
+      if (failure) return apiError(failure.status, failure.message);
+      const result = handle(body);
+      return result instanceof Response ? result : HttpResponse.json({ data: result });
+    });
+
+  server.use(
+    post('db/assignment/get', () => ({
+      assignment: { ...assignment, submissions: state.submissions.map((s) => ({ _id: s._id })) },
+      functionResults: state.functionResults,
+      submissions: structuredClone(state.submissions),
+    })),
+    post('s3-upload', (body) => {
+      const fileName = String(body.fileName);
+      const name = fileName.startsWith(folder) ? fileName.slice(folder.length) : fileName;
+      const override = options.signUpload?.(name);
+      if (override) return override;
+      const key = `${folder}${String(nextKey++).padStart(4, '0')}-${name}`;
+      return { signedUrl: `${BLOB_BASE}${key}?sig=secret&size=${String(body.fileSize)}`, fileUrl: BLOB_BASE + key, key };
+    }),
+    http.put(`${BLOB_BASE}*`, async ({ request }) => {
+      const url = new URL(request.url);
+      const key = decodeURIComponent(url.pathname.replace(/^\/blob\//, ''));
+      calls.push({ path: `PUT ${key}`, body: { contentType: request.headers.get('content-type'), size: (await request.arrayBuffer()).byteLength } });
+      const override = await options.putFile?.(key.replace(/^.*\/\d{4}-/, ''));
+      if (override) return override;
+      await delay(5);
+      return new HttpResponse(null, { status: 200 });
+    }),
+    post('db/assignment/update-submissions', (body) => {
+      const added = (body.submissions as { name: string; location: string }[]).map((s) =>
+        submission(`s-new-${nextId++}`, s.name, { location: s.location, status: options.newStatus ?? 'queued', preview: '', pageCount: 0 }),
+      );
+      state.submissions.push(...added);
+      return { submissions: added, functionResults: [] };
+    }),
+    post('db/submission/get', (body) => {
+      const found = state.submissions.find((s) => s._id === body.submissionId);
+      if (!found) return apiError(404, 'Submission not found', 'not_found');
+      return { submission: { ...found, ...(options.texts?.[found._id] ?? { text: `Full text of ${found.name}`, pages: [] }) } };
+    }),
+    post('db/submission/update', (body) => {
+      const found = state.submissions.find((s) => s._id === body.submissionId);
+      if (!found) return apiError(404, 'Submission not found', 'not_found');
+      Object.assign(found, body.submission);
+      return { submission: found };
+    }),
+    post('db/assignment/delete-submission-and-function-result', (body) => {
+      const before = state.submissions.length;
+      state.submissions = state.submissions.filter((s) => s._id !== body.submissionId);
+      return { deleted: before - state.submissions.length };
+    }),
+    post('db/assignment/delete-submissions-and-function-results', (body) => {
+      const ids = new Set(body.submissionIds as string[]);
+      const before = state.submissions.length;
+      state.submissions = state.submissions.filter((s) => !ids.has(s._id));
+      return { deleted: before - state.submissions.length };
+    }),
+    post('db/assignment/preview-csv', (body) => {
+      const answer = options.previewCsv?.(String(body.csvLocation));
+      if (!answer) return apiError(400, 'Error reading CSV file');
+      return answer;
+    }),
+    post('db/assignment/update-submissions-csv', (body) => {
+      const override = options.importCsv?.(body);
+      if (override) return override;
+      const added = [submission(`s-csv-${nextId++}`, 'Ann Lee', { source: 'csv', studentName: 'Ann Lee', studentEmail: 'ann@school.org' })];
+      state.submissions.push(...added);
+      return { submissions: added, functionResults: [], imported: 3 };
+    }),
+  );
+
+  return {
+    state,
+    calls,
+    /** The bodies sent to `path`, in order. */
+    bodies: (path: string) => calls.filter((c) => c.path === path).map((c) => c.body),
+    /** Paths of the calls, in order. */
+    paths: () => calls.map((c) => c.path),
+  };
+}
