@@ -1,0 +1,81 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ApiError } from '../../../lib/api-client';
+import { requestStudentUpload } from '../api/request-student-upload';
+import { submitStudentWork, type SubmittedWork } from '../api/submit-student-work';
+import type { LinkAssignment } from '../api/types';
+import { fileKind, sanitiseFileName } from '../lib/files';
+import { uploadFile } from '../lib/upload-file';
+import { saveViewToken } from '../lib/view-token';
+
+/** Said when a student submission fails (spec §8). */
+export const SUBMIT_FAILED_MESSAGE = 'Something went wrong! Please try again';
+
+/** What the student filled in. */
+export interface StudentWork {
+  linkToken: string;
+  assignment: LinkAssignment;
+  studentName: string;
+  studentEmail: string;
+  file: File;
+  /** LTI launch details passed on the link's query string, sent as given. */
+  ltiDetails?: Record<string, unknown>;
+}
+
+/** Where a submission is: uploading the file (with its progress) or recording it. */
+export type SubmitStage = { step: 'uploading'; progress: number } | { step: 'saving' } | null;
+
+/**
+ * The message for a failed submission: the server's own words for a refused file (400) or a
+ * rate limit (429), the spec's generic message for anything else.
+ */
+export function submitErrorMessage(error: unknown): string {
+  if (error instanceof ApiError && (error.status === 400 || error.status === 429)) {
+    const message = error.body.error?.message;
+    if (typeof message === 'string' && message.trim() !== '') return message;
+  }
+  return SUBMIT_FAILED_MESSAGE;
+}
+
+/**
+ * Submits a student's work: asks for an upload URL through the link, PUTs the file (tracking
+ * progress), records the submission, and keeps its view token in this tab's sessionStorage.
+ */
+export function useSubmitWork() {
+  const [stage, setStage] = useState<SubmitStage>(null);
+  const mutation = useMutation({
+    mutationFn: async (work: StudentWork): Promise<SubmittedWork> => {
+      const kind = fileKind(work.file);
+      if (!kind) throw new Error(`Unsupported file ${work.file.name}`);
+      setStage({ step: 'uploading', progress: 0 });
+      const upload = await requestStudentUpload({
+        fileName: sanitiseFileName(work.file.name),
+        fileType: kind.mime,
+        fileSize: work.file.size,
+        linkToken: work.linkToken,
+      });
+      await uploadFile(upload.signedUrl, work.file, kind.mime, (progress) =>
+        setStage({ step: 'uploading', progress }),
+      );
+      setStage({ step: 'saving' });
+      const submitted = await submitStudentWork({
+        linkToken: work.linkToken,
+        assignmentId: work.assignment._id,
+        submissions: [{ name: work.file.name, location: upload.location }],
+        submissionRole: 'student',
+        type: work.assignment.type,
+        requiresTextractArray: [kind.reader === 'textract'],
+        requiresPDFReadArray: [kind.reader === 'pdf'],
+        requiresImageReadArray: [kind.reader === 'image'],
+        isHandWritten: work.assignment.isHandWritten,
+        studentName: work.studentName.trim(),
+        studentEmail: work.studentEmail.trim(),
+        ...(work.ltiDetails ? { studentSubmissionLTIDetails: work.ltiDetails } : {}),
+      });
+      if (submitted.viewToken) saveViewToken(submitted.submissionId, submitted.viewToken);
+      return submitted;
+    },
+    onSettled: () => setStage(null),
+  });
+  return { ...mutation, stage };
+}
