@@ -23,6 +23,7 @@ import (
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/assist"
 	"github.com/markwell/markwell/internal/auth"
+	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/httpapi"
@@ -34,6 +35,8 @@ import (
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/storage"
+	"github.com/markwell/markwell/internal/studentlink"
+	"github.com/markwell/markwell/internal/submission"
 	"github.com/markwell/markwell/internal/team"
 )
 
@@ -117,6 +120,14 @@ func run() error {
 
 	limiter := &ratelimit.Limiter{Pool: pool}
 	go purgeRateCounters(ctx, limiter, log)
+	studentFiles := &files.Service{Blob: blob, TTL: cfg.SignedURLTTL, Pool: pool}
+	studentLinks := &studentlink.Service{Pool: pool, Files: studentFiles,
+		Submissions: &submission.Service{Pool: pool, Jobs: jobClient, Files: studentFiles},
+		Limits:      studentlink.Limits{Limiter: limiter, PerLink: cfg.StudentLimitLink, PerAddr: cfg.StudentLimitAddr}}
+	googleClassroom, err := classroom.FromConfig(cfg, pool, blob, &submission.Service{Pool: pool, Jobs: jobClient, Files: studentFiles}, log)
+	if err != nil {
+		return fmt.Errorf("google classroom: %w", err)
+	}
 	router := httpapi.NewRouter(httpapi.Deps{
 		Config: cfg, Pool: pool, Log: log, Registry: reg, Limiter: limiter,
 		Files:       &files.Service{Blob: blob, TTL: cfg.SignedURLTTL, Pool: pool},
@@ -125,11 +136,14 @@ func run() error {
 		Auth:        authSvc,
 		Services: httpapi.Services{
 			Team:        &team.Service{Pool: pool, PublicURL: cfg.PublicURL, LinkTTL: cfg.InviteLinkTTL},
-			Library:     &library.Service{Pool: pool},
+			Library:     &library.Service{Pool: pool, Jobs: jobClient},
 			Rubrics:     &rubric.Service{Pool: pool},
 			Assignments: &assignment.Service{Pool: pool},
+			Submissions: &submission.Service{Pool: pool, Jobs: jobClient, Files: &files.Service{Blob: blob, TTL: cfg.SignedURLTTL, Pool: pool}},
 			Assist:      &assist.Service{LLM: model},
 			AIBudget:    &ratelimit.AIBudget{Limiter: limiter, Teacher: cfg.AILimitTeacher, Team: cfg.AILimitTeam},
+			StudentLink: studentLinks,
+			Classroom:   googleClassroom,
 		},
 	})
 	srv := &http.Server{

@@ -153,14 +153,19 @@ func (s *Service) Get(ctx context.Context, a team.Actor, id uuid.UUID) (Assignme
 	}
 	results := make([]FunctionResult, len(rows))
 	for i, r := range rows {
-		results[i] = FunctionResult{
-			ID: r.ID, Submission: r.SubmissionID, Status: r.Status, Feedback: r.Feedback,
-			HighlightedText: r.HighlightedText, CriteriaLevels: r.CriteriaLevels, CriteriaPoints: r.CriteriaPoints,
-			CriteriaFeedback: r.CriteriaFeedback, OverallComments: r.OverallComments, IsBenchmark: r.IsBenchmark,
-			Answers: r.Answers, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
-		}
+		results[i] = FunctionResultFromRow(r)
 	}
 	return asg, results, nil
+}
+
+// FunctionResultFromRow turns a stored function result into its API shape.
+func FunctionResultFromRow(r store.FunctionResult) FunctionResult {
+	return FunctionResult{
+		ID: r.ID, Submission: r.SubmissionID, Status: r.Status, Feedback: r.Feedback,
+		HighlightedText: r.HighlightedText, CriteriaLevels: r.CriteriaLevels, CriteriaPoints: r.CriteriaPoints,
+		CriteriaFeedback: r.CriteriaFeedback, OverallComments: r.OverallComments, IsBenchmark: r.IsBenchmark,
+		Answers: r.Answers, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+	}
 }
 
 // GetViewOnly returns an assignment without its results.

@@ -56,7 +56,8 @@ type Config struct {
 	LLMAPIKey string
 	// LLMModel is the model for text tasks.
 	LLMModel string
-	// LLMVisionModel is the model for handwriting; empty means none is configured.
+	// LLMVisionModel is the vision-capable model that transcribes handwriting;
+	// empty means LLM_MODEL.
 	LLMVisionModel string
 	// LLMTimeout bounds one model call.
 	LLMTimeout time.Duration
@@ -88,6 +89,13 @@ type Config struct {
 	GoogleClientSecret string
 	// GoogleIssuer is Google's OpenID Connect issuer; tests point it at a mock.
 	GoogleIssuer string
+	// GoogleClassroomEnabled offers Google Classroom import when Google
+	// sign-in is configured (its client must be allowed the Classroom and
+	// Drive scopes and list PUBLIC_URL/api/v1/google/classroom/callback).
+	GoogleClassroomEnabled bool
+	// GoogleAPIBaseURL points every Google endpoint of the Classroom import
+	// (consent, token, Classroom, Drive) at one fake server; tests only.
+	GoogleAPIBaseURL string
 	// OIDCIssuer enables a generic OpenID Connect provider (Entra, Keycloak …), id "oidc".
 	OIDCIssuer string
 	// OIDCClientID and OIDCClientSecret are Markwell's client at OIDCIssuer.
@@ -113,6 +121,11 @@ type Config struct {
 	// window and a team makes per window (model cost is not unbounded).
 	AILimitTeacher ratelimit.Rule
 	AILimitTeam    ratelimit.Rule
+	// StudentLimitLink and StudentLimitAddr cap the uploads and the
+	// submissions made through one assignment's student link, and from one
+	// client address, per window (each route counted on its own).
+	StudentLimitLink ratelimit.Rule
+	StudentLimitAddr ratelimit.Rule
 }
 
 // Production reports whether the app runs in production mode.
@@ -239,6 +252,8 @@ func load(lookup func(string) (string, bool)) (Config, error) {
 		SignInLimit:       r.rule("SIGNIN_RATE_LIMIT", "20/1m"),
 		AILimitTeacher:    r.rule("AI_RATE_LIMIT_TEACHER", "30/1m"),
 		AILimitTeam:       r.rule("AI_RATE_LIMIT_TEAM", "2000/24h"),
+		StudentLimitLink:  r.rule("STUDENT_RATE_LIMIT_LINK", "300/1h"),
+		StudentLimitAddr:  r.rule("STUDENT_RATE_LIMIT_ADDR", "200/10m"),
 
 		AuthBasePath:       strings.TrimRight(r.str("AUTH_BASE_PATH", "/api/auth"), "/"),
 		SessionMaxAge:      r.duration("SESSION_MAX_AGE", 30*24*time.Hour),
@@ -252,6 +267,9 @@ func load(lookup func(string) (string, bool)) (Config, error) {
 		OIDCClientID:       r.str("OIDC_CLIENT_ID", ""),
 		OIDCClientSecret:   r.str("OIDC_CLIENT_SECRET", ""),
 		OIDCName:           r.str("OIDC_NAME", "Single sign-on"),
+
+		GoogleClassroomEnabled: r.boolean("GOOGLE_CLASSROOM_ENABLED", true),
+		GoogleAPIBaseURL:       strings.TrimRight(r.str("GOOGLE_API_BASE_URL", ""), "/"),
 	}
 	for _, p := range strings.Split(r.str("TRUSTED_PROXIES", ""), ",") {
 		if p = strings.TrimSpace(p); p != "" {
@@ -306,6 +324,9 @@ func (r *reader) checkAuth(c *Config) {
 	r.check(c.InviteLinkTTL >= time.Minute && c.InviteLinkTTL <= 90*24*time.Hour, "INVITE_LINK_TTL: must be between 1m and 2160h (90 days), e.g. 168h")
 	r.check((c.GoogleClientID == "") == (c.GoogleClientSecret == ""), "GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: set both or neither")
 	r.issuer("GOOGLE_ISSUER", c.GoogleIssuer, c.Production())
+	if c.GoogleAPIBaseURL != "" {
+		r.issuer("GOOGLE_API_BASE_URL", c.GoogleAPIBaseURL, c.Production())
+	}
 	if c.OIDCIssuer != "" || c.OIDCClientID != "" || c.OIDCClientSecret != "" {
 		r.check(c.OIDCIssuer != "", "OIDC_ISSUER: required when OIDC_CLIENT_ID or OIDC_CLIENT_SECRET is set (e.g. https://login.microsoftonline.com/{tenant}/v2.0)")
 		r.check(c.OIDCClientID != "", "OIDC_CLIENT_ID: required for the OIDC provider (set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together)")

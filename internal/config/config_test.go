@@ -189,3 +189,49 @@ func TestInviteLinkTTL(t *testing.T) {
 	_, err = config.LoadFrom(env)
 	require.ErrorContains(t, err, `INVITE_LINK_TTL: "a week" is not a positive duration`)
 }
+
+func TestStudentRateLimits(t *testing.T) {
+	t.Parallel()
+	c, err := config.LoadFrom(valid())
+	require.NoError(t, err)
+	require.Equal(t, "300/1h0m0s", c.StudentLimitLink.String())
+	require.Equal(t, "200/10m0s", c.StudentLimitAddr.String())
+
+	env := valid()
+	env["STUDENT_RATE_LIMIT_LINK"] = "off"
+	env["STUDENT_RATE_LIMIT_ADDR"] = "5/1m"
+	c, err = config.LoadFrom(env)
+	require.NoError(t, err)
+	require.Zero(t, c.StudentLimitLink.Limit, "off turns the limit off")
+	require.Equal(t, 5, c.StudentLimitAddr.Limit)
+	require.Equal(t, time.Minute, c.StudentLimitAddr.Window)
+
+	env["STUDENT_RATE_LIMIT_LINK"] = "many"
+	env["STUDENT_RATE_LIMIT_ADDR"] = "10/forever"
+	_, err = config.LoadFrom(env)
+	require.ErrorContains(t, err, `STUDENT_RATE_LIMIT_LINK: "many": want N/window`)
+	require.ErrorContains(t, err, `STUDENT_RATE_LIMIT_ADDR: "10/forever": the window must be a duration`)
+}
+
+func TestGoogleClassroom(t *testing.T) {
+	t.Parallel()
+	c, err := config.LoadFrom(valid())
+	require.NoError(t, err)
+	require.True(t, c.GoogleClassroomEnabled, "on wherever Google sign-in is")
+	require.Empty(t, c.GoogleAPIBaseURL, "Google's own endpoints")
+
+	env := valid()
+	env["GOOGLE_CLASSROOM_ENABLED"] = "false"
+	env["GOOGLE_API_BASE_URL"] = "http://127.0.0.1:9999/"
+	c, err = config.LoadFrom(env)
+	require.NoError(t, err)
+	require.False(t, c.GoogleClassroomEnabled)
+	require.Equal(t, "http://127.0.0.1:9999", c.GoogleAPIBaseURL)
+
+	env["GOOGLE_API_BASE_URL"] = "http://fake-google.test"
+	_, err = config.LoadFrom(env)
+	require.ErrorContains(t, err, `GOOGLE_API_BASE_URL: "http://fake-google.test" must use https in production`)
+	env["GOOGLE_CLASSROOM_ENABLED"] = "maybe"
+	_, err = config.LoadFrom(env)
+	require.ErrorContains(t, err, `GOOGLE_CLASSROOM_ENABLED: "maybe" is not a boolean`)
+}

@@ -49,6 +49,9 @@ type UploadRequest struct {
 	// not say. When given it is signed into the upload URL, so the store
 	// refuses a body of any other length. The S3 store requires it.
 	FileSize *int64
+	// UserID is the signed-in teacher asking, recorded with the key; uuid.Nil
+	// for nobody.
+	UserID uuid.UUID
 }
 
 // Scope says who uploads, which limits where.
@@ -59,16 +62,14 @@ const (
 	// Teacher uploads go to the team's chats/ folder or to a submissions
 	// folder of one of the team's assignments.
 	Teacher Scope = iota
-	// Student uploads go only to an assignment's submissions folder.
-	Student
 	// PublicAsset uploads are images that go to the team's public/ folder.
 	PublicAsset
 )
 
 // PresignUpload validates a client's upload request and signs a PUT for a
 // new key in the folder it names (see uploadPlace). team is the uploading
-// teacher's team, or uuid.Nil for a student. A folder of another team, or of
-// an assignment that is not the teacher's, is not found.
+// teacher's team. A folder of another team, or of an assignment that is not
+// the teacher's, is not found. Students upload with PresignStudentUpload.
 func (s *Service) PresignUpload(ctx context.Context, scope Scope, team uuid.UUID, req UploadRequest) (Upload, error) {
 	fileName, fileType := strings.TrimSpace(req.FileName), strings.TrimSpace(req.FileType)
 	if fileName == "" || fileType == "" {
@@ -101,6 +102,47 @@ func (s *Service) PresignUpload(ctx context.Context, scope Scope, team uuid.UUID
 		return Upload{}, apperr.New(apperr.Invalid, "fileSize is required: send the file's size in bytes with the upload request.")
 	case err != nil:
 		return Upload{}, fmt.Errorf("presign put %s: %w", key, err)
+	}
+	if err := s.recordTeacherUpload(ctx, team, p, key, req.UserID); err != nil {
+		return Upload{}, err
+	}
+	return Upload{SignedURL: signed, FileURL: s.Blob.FileURL(key), Key: key}, nil
+}
+
+// PresignStudentUpload signs a PUT for a file a student submits through the
+// link of assignment (of team; the caller resolved the link). The file goes
+// to the assignment's submissions/student/ folder whatever folder the file
+// name carries, its size is required, and the key is recorded as issued
+// through the link, so only this assignment's student submission takes it.
+func (s *Service) PresignStudentUpload(ctx context.Context, team, assignment uuid.UUID, req UploadRequest) (Upload, error) {
+	fileName, fileType := strings.TrimSpace(req.FileName), strings.TrimSpace(req.FileType)
+	if fileName == "" || fileType == "" {
+		return Upload{}, apperr.New(apperr.Invalid, "fileName and fileType are required")
+	}
+	if req.FileSize == nil {
+		return Upload{}, apperr.New(apperr.Invalid, "fileSize is required: send the file's size in bytes with the upload request.")
+	}
+	size, err := s.uploadSize(req.FileSize)
+	if err != nil {
+		return Upload{}, err
+	}
+	_, base := storage.SplitFolder(fileName)
+	key, err := storage.NewKey(StudentFolder(assignment), base)
+	if err != nil {
+		return Upload{}, fmt.Errorf("new student key for %q: %w", fileName, err)
+	}
+	signed, err := s.Blob.PresignPut(ctx, key, fileType, size, s.TTL)
+	if errors.Is(err, storage.ErrInvalidContentType) {
+		return Upload{}, apperr.Invalidf("fileType %q is not a valid media type", fileType)
+	}
+	if err != nil {
+		return Upload{}, fmt.Errorf("presign put %s: %w", key, err)
+	}
+	err = store.Q.FilesRecordUpload(ctx, s.Pool, store.FilesRecordUploadParams{
+		Key: key, TeamID: team, AssignmentID: uuid.NullUUID{UUID: assignment, Valid: true}, ByStudent: true,
+	})
+	if err != nil {
+		return Upload{}, fmt.Errorf("record student upload %s: %w", key, err)
 	}
 	return Upload{SignedURL: signed, FileURL: s.Blob.FileURL(key), Key: key}, nil
 }
@@ -144,7 +186,6 @@ func formatBytes(n int64) string {
 //   - teachers: no folder or "chats/" is the team's chats/{teamId}/;
 //     "chats/{teamId}/" and "assignments/{id}/submissions/" are taken as they
 //     are (whose they are is checked after);
-//   - students: only "assignments/{id}/submissions/";
 //   - public assets: no folder or "public/" is the team's public/{teamId}/,
 //     or "public/{teamId}/".
 //
@@ -152,10 +193,6 @@ func formatBytes(n int64) string {
 func uploadPlace(scope Scope, team uuid.UUID, folder string) (place, error) {
 	p, named := parseFolder(folder)
 	switch scope {
-	case Student:
-		if !named || p.root != assignmentsRoot {
-			return place{}, apperr.New(apperr.Invalid, "Student uploads must go to assignments/{id}/submissions/")
-		}
 	case PublicAsset:
 		if folder == "" || folder == publicRoot {
 			return place{root: publicRoot, id: team}, nil
@@ -174,9 +211,7 @@ func uploadPlace(scope Scope, team uuid.UUID, folder string) (place, error) {
 	return p, nil
 }
 
-// checkOwner answers the one not-found error unless team owns p. A student
-// (scope Student, no team) may reach any assignment that exists: they
-// submit by its link.
+// checkOwner answers the one not-found error unless team owns p.
 func (s *Service) checkOwner(ctx context.Context, scope Scope, team uuid.UUID, p place) error {
 	owner := p.id
 	if p.root == assignmentsRoot {
@@ -187,9 +222,6 @@ func (s *Service) checkOwner(ctx context.Context, scope Scope, team uuid.UUID, p
 		}
 		if err != nil {
 			return fmt.Errorf("find the team of assignment %s: %w", p.id, err)
-		}
-		if scope == Student {
-			return nil
 		}
 	}
 	if team == uuid.Nil || owner != team {

@@ -12,12 +12,20 @@ import (
 //	chats/{teamId}/{16 hex}-{name}                          a team's chat and assistant files
 //	public/{teamId}/{16 hex}-{name}                         a team's assistant images, readable by anyone
 //	assignments/{assignmentId}/submissions/{16 hex}-{name}  submissions, owned by the assignment's team
+//	assignments/{assignmentId}/submissions/student/{16 hex}-{name}  those students sent by the assignment's link
 const (
 	chatsRoot       = "chats/"
 	publicRoot      = "public/"
 	assignmentsRoot = "assignments/"
 	submissionsDir  = "submissions/"
+	studentDir      = "student/"
 )
+
+// StudentFolder is the folder of the files students send through the link of
+// assignment: "assignments/{assignmentId}/submissions/student/".
+func StudentFolder(assignment uuid.UUID) string {
+	return place{root: assignmentsRoot, id: assignment}.folder() + studentDir
+}
 
 // place is the folder an object lives in, and so who owns it: for chats/ and public/ id
 // is the owning team, for assignments/ the assignment whose team owns it.

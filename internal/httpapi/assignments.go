@@ -4,11 +4,13 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/submission"
 	"github.com/markwell/markwell/internal/team"
 )
 
 type assignmentHandlers struct {
-	svc *assignment.Service
+	svc  *assignment.Service
+	subs *submission.Service
 }
 
 func (h *assignmentHandlers) register(g *gin.RouterGroup) {
@@ -42,9 +44,15 @@ func (h *assignmentHandlers) update(c *gin.Context, a team.Actor, in *updateAssi
 	return gin.H{"assignment": asg}, err
 }
 
+// get answers the assignment page, which polls it while submissions are
+// being read: the assignment, its results and its submissions' summaries.
 func (h *assignmentHandlers) get(c *gin.Context, a team.Actor, in *assignmentRef) (gin.H, error) {
 	asg, results, err := h.svc.Get(c, a, in.AssignmentID.UUID())
-	return gin.H{"assignment": asg, "functionResults": results}, err
+	if err != nil {
+		return nil, err
+	}
+	subs, err := h.subs.List(c, a, in.AssignmentID.UUID())
+	return gin.H{"assignment": asg, "functionResults": results, "submissions": subs}, err
 }
 
 func (h *assignmentHandlers) getViewOnly(c *gin.Context, a team.Actor, in *assignmentRef) (gin.H, error) {

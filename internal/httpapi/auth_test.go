@@ -463,9 +463,9 @@ func TestTeacherRoutesNeedASession(t *testing.T) {
 		require.Equal(t, 401, res.StatusCode, path)
 		require.Equal(t, "unauthorized", body["error"].(map[string]any)["code"])
 	}
-	// Students upload without signing in (with a CSRF token).
-	res, _ := b.do(t, "POST", "/api/v1/s3-pub-upload", map[string]string{
-		"fileName": "assignments/" + someAssignment(t).String() + "/submissions/a.txt", "fileType": "text/plain",
+	// Students upload by link without signing in (with a CSRF token).
+	res, _ := b.do(t, "POST", "/api/v1/s3-pub-upload", map[string]any{
+		"fileName": "a.txt", "fileType": "text/plain", "fileSize": 1, "linkToken": someLink(t),
 	})
 	require.Equal(t, 200, res.StatusCode)
 }

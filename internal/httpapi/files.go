@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
-	"github.com/google/uuid"
 
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/team"
@@ -26,11 +25,8 @@ type uploadBody struct {
 // upload signs a PUT for a new file.
 func (h *fileHandlers) upload(scope files.Scope) gin.HandlerFunc {
 	return handleWith(okUpload, func(c *gin.Context, a team.Actor, in *uploadBody) (files.Upload, error) {
-		if scope == files.Student {
-			a.TeamID = uuid.Nil // students upload by link, without a team
-		}
 		return h.svc.PresignUpload(c, scope, a.TeamID, files.UploadRequest{
-			FileName: in.FileName, FileType: in.FileType, FileSize: in.FileSize,
+			FileName: in.FileName, FileType: in.FileType, FileSize: in.FileSize, UserID: a.UserID,
 		})
 	})
 }

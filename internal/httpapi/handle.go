@@ -54,8 +54,12 @@ func handleWith[In, Out any](respond func(c *gin.Context, out Out), fn func(c *g
 const bodyTypeKey = "markwell.bodyType"
 
 // actor is the signed-in teacher: the zero Actor without a session, which
-// only s3-pub-upload (students, by link) allows.
+// only the student routes allow; for a student reading by view token, the
+// submission's team and no user (see signedInOrViewToken).
 func actor(c *gin.Context) team.Actor {
+	if v, ok := c.Get(viewerKey); ok { // a student's view token (student.go)
+		return v.(team.Actor)
+	}
 	u, _ := currentUser(c)
 	return team.Actor{UserID: u.ID, TeamID: u.TeamID, Name: u.Name, Email: u.Email}
 }

@@ -22,7 +22,8 @@ func TestIDsInBodies(t *testing.T) {
 	ada, w := idWorld(t, b)
 	ids := strings.NewReplacer("{team}", w["team"], "{rubric}", w["rubric"], "{asg}", w["asg"],
 		"{bare}", w["bare"], "{fn}", w["fn"], "{folder}", w["folder"], "{invite}", w["invite"],
-		"{user}", w["user"], "{note}", w["note"], "{samEmail}", w["samEmail"], "{other}", uuid.NewString())
+		"{user}", w["user"], "{note}", w["note"], "{samEmail}", w["samEmail"], "{other}", uuid.NewString(),
+		"{sub}", w["sub"], "{fr}", w["fr"])
 	const noList = "newFolders must be the list of folders"
 	criteria := `[{"criterionDescription":"X","levelDescriptions":["Y"],"useRange":false}]`
 
@@ -47,6 +48,17 @@ func TestIDsInBodies(t *testing.T) {
 		{"/api/v1/db/function/update", "functionId", `"assignmentId":"{asg}","rubricId":"{rubric}"`},
 		{"/api/v1/db/function/get", "assignmentId", `"type":"rubric-feedback"`},
 		{"/api/v1/db/function/get-view-only", "assignmentId", `"type":"rubric-feedback"`},
+		{"/api/v1/db/assignment/student-link/get", "assignmentId", ``},
+		{"/api/v1/db/assignment/student-link/update", "assignmentId", `"enabled":true`},
+		{"/api/v1/db/assignment/update-submissions", "assignmentId", `"submissions":[{"name":"x","location":"x"}]`},
+		{"/api/v1/db/submission/get", "submissionId", ``},
+		{"/api/v1/db/submission/get-view-only", "submissionId", ``},
+		{"/api/v1/db/submission/update", "submissionId", `"submission":{"studentEmail":"sam@school.test"}`},
+		{"/api/v1/db/assignment/delete-submission-and-function-result", "submissionId", `"assignmentId":"{asg}","frId":"{fr}"`},
+		{"/api/v1/db/assignment/delete-submission-and-function-result", "assignmentId", `"submissionId":"{sub}","frId":"{fr}"`},
+		{"/api/v1/db/assignment/delete-submissions-and-function-results", "assignmentId", `"submissionIds":["{sub}"],"frIds":["{fr}"]`},
+		{"/api/v1/db/assignment/preview-csv", "assignmentId", `"csvLocation":"x"`},
+		{"/api/v1/db/assignment/update-submissions-csv", "assignmentId", `"csvLocation":"x","parsedCSV":{"nameColumn":0,"questions":[{"question":0,"column":1}]}`},
 	}
 	forms := []struct {
 		value  string // raw JSON; "" leaves the field out
@@ -132,6 +144,20 @@ func TestIDsInBodies(t *testing.T) {
 		probe{"/api/v1/db/assignment/get", `{"assignmentId":"urn:uuid:{asg}"}`, 200, ""},
 		probe{"/api/v1/db/assignment/get", `{"assignmentId":"` + strings.ReplaceAll(w["asg"], "-", "") + `"}`, 200, ""},
 
+		// Lists of ids: each must be an id, malformed ones are not found;
+		// frId is optional.
+		probe{"/api/v1/db/assignment/delete-submissions-and-function-results", `{"assignmentId":"{asg}","submissionIds":["not-a-uuid"]}`, 404, ""},
+		probe{"/api/v1/db/assignment/delete-submissions-and-function-results", `{"assignmentId":"{asg}","submissionIds":["{sub}","{other}"]}`, 404, ""},
+		probe{"/api/v1/db/assignment/delete-submissions-and-function-results", `{"assignmentId":"{asg}","submissionIds":["{sub}",""]}`, 404, ""},
+		probe{"/api/v1/db/assignment/delete-submissions-and-function-results", `{"assignmentId":"{asg}","submissionIds":["{sub}"],"frIds":["not-a-uuid"]}`, 404, ""},
+		probe{"/api/v1/db/assignment/delete-submissions-and-function-results", `{"assignmentId":"{asg}","submissionIds":["{sub}"],"frIds":["{other}"]}`, 404, ""},
+		probe{"/api/v1/db/assignment/delete-submissions-and-function-results", `{"assignmentId":"{asg}","submissionIds":[5]}`, 400, ""},
+		probe{"/api/v1/db/assignment/delete-submissions-and-function-results", `{"assignmentId":"{asg}","submissionIds":"{sub}"}`, 400, ""},
+		probe{"/api/v1/db/assignment/delete-submission-and-function-result", `{"assignmentId":"{asg}","submissionId":"{sub}","frId":"not-a-uuid"}`, 404, ""},
+		probe{"/api/v1/db/assignment/delete-submission-and-function-result", `{"assignmentId":"{asg}","submissionId":"{sub}","frId":5}`, 400, ""},
+		probe{"/api/v1/db/submission/get", `{"submissionId":"{sub}"}`, 200, ""},
+		probe{"/api/v1/db/assignment/delete-submission-and-function-result", `{"assignmentId":"{asg}","submissionId":"{sub}","frId":null}`, 200, ""},
+
 		// A malformed id is not found, whatever else is wrong with the body;
 		// a body that is not JSON at all is refused.
 		probe{"/api/v1/db/rubric/update", `{"rubricId":"not-a-uuid","name":"","criteria":[]}`, 404, ""},
@@ -190,5 +216,6 @@ func idWorld(t *testing.T, b *bundle) (*browser, map[string]string) {
 	status, data, e := ada.call(t, "/api/v1/db/notification/list", nil)
 	require.Equal(t, 200, status, e)
 	w["note"] = data["notifications"].([]any)[0].(map[string]any)["_id"].(string)
+	w["sub"], w["fr"] = uploadSubmission(t, ada, w["asg"])
 	return ada, w
 }

@@ -91,11 +91,11 @@ func NewRouter(d Deps) *gin.Engine {
 	v1 := r.Group("/api/v1", limitBody(maxJSONBody), ah.csrfProtect())
 	fh := &fileHandlers{svc: d.Files}
 	v1.POST("/s3-upload", requireUser(), fh.upload(files.Teacher))
-	v1.POST("/s3-pub-upload", fh.upload(files.Student))
+	(&studentHandlers{svc: d.Services.StudentLink}).registerStudent(v1)
 	v1.GET("/app-config", appConfig(d.Config))
 	v1.POST("/s3-public-asset-upload", requireUser(), fh.upload(files.PublicAsset))
 	v1.POST("/getSignedURL", requireUser(), handle(fh.signedURL))
-	signedInRoutes(v1.Group("", requireUser()), d.Services)
+	signedInRoutes(v1.Group("", signedInOrViewToken(d.Services.StudentLink)), d.Services)
 
 	r.NoRoute(spa(d.Config.StaticDir, contentSecurityPolicy(d.Config)))
 	return r

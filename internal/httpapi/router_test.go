@@ -92,12 +92,15 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 		Limiter:     &ratelimit.Limiter{Pool: testdb.Pool(t)},
 		Services: httpapi.Services{
 			Team:        &team.Service{Pool: testdb.Pool(t), PublicURL: b.srv.URL},
-			Library:     &library.Service{Pool: testdb.Pool(t)},
+			Library:     &library.Service{Pool: testdb.Pool(t), Jobs: insertClient(t)},
 			Rubrics:     &rubric.Service{Pool: testdb.Pool(t)},
 			Assignments: &assignment.Service{Pool: testdb.Pool(t)},
 			Assist:      &assist.Service{LLM: b.demoModel(t)},
 			AIBudget: &ratelimit.AIBudget{Limiter: &ratelimit.Limiter{Pool: testdb.Pool(t)},
 				Teacher: cfg.AILimitTeacher, Team: cfg.AILimitTeam},
+			StudentLink: studentLinkService(t, cfg, blob),
+			Submissions: submissionService(t, blob),
+			Classroom:   classroomService(t, cfg, blob),
 		},
 	})
 	router = b.router
@@ -277,7 +280,6 @@ func TestUploadRefusals(t *testing.T) {
 		{"unknown folder", "/api/v1/s3-upload", map[string]string{"fileName": "etc/passwd", "fileType": "text/plain"}, `Folder "etc/" is not an upload folder`},
 		{"traversal", "/api/v1/s3-upload", map[string]string{"fileName": "../../x.txt", "fileType": "text/plain"}, "is not an upload folder"},
 		{"bad type", "/api/v1/s3-upload", map[string]string{"fileName": "a.txt", "fileType": "not a type"}, "is not a valid media type"},
-		{"student outside submissions", "/api/v1/s3-pub-upload", map[string]string{"fileName": "chats/a.txt", "fileType": "text/plain"}, "Student uploads must go to assignments/{id}/submissions/"},
 		{"not json", "/api/v1/s3-upload", "just a string", "Request body must be valid JSON"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -298,23 +300,6 @@ func someAssignment(t *testing.T) uuid.UUID {
 	a, err := store.Q.CreateAssignment(ctx, testdb.Pool(t), store.CreateAssignmentParams{TeamID: tm.ID, Name: "Essay", Type: store.AssignmentTypeFeedback})
 	require.NoError(t, err)
 	return a.ID
-}
-
-func TestStudentUploadGoesToSubmissions(t *testing.T) {
-	t.Parallel()
-	b := setup(t)
-	id := someAssignment(t).String()
-	res, body := b.do(t, "POST", "/api/v1/s3-pub-upload", map[string]string{
-		"fileName": "assignments/" + id + "/submissions/essay.docx",
-		"fileType": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-	})
-	require.Equal(t, 200, res.StatusCode)
-	require.Contains(t, body["data"].(map[string]any)["key"], "assignments/"+id+"/submissions/")
-
-	res, _ = b.do(t, "POST", "/api/v1/s3-pub-upload", map[string]string{
-		"fileName": "assignments/" + uuid.NewString() + "/submissions/essay.docx", "fileType": "text/plain",
-	})
-	require.Equal(t, 404, res.StatusCode, "no such assignment")
 }
 
 func TestSignedURLRefusesForeignLinks(t *testing.T) {

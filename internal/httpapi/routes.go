@@ -5,9 +5,12 @@ import (
 
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/assist"
+	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/library"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/rubric"
+	"github.com/markwell/markwell/internal/studentlink"
+	"github.com/markwell/markwell/internal/submission"
 	"github.com/markwell/markwell/internal/team"
 )
 
@@ -23,15 +26,27 @@ type Services struct {
 	Assist      *assist.Service
 	// AIBudget caps AI calls per teacher and per team; nil means no cap.
 	AIBudget *ratelimit.AIBudget
+	// StudentLink is the assignments' student submission links, and what
+	// students send and read through them.
+	StudentLink *studentlink.Service
+	// Submissions are the assignments' submissions: teacher uploads, their
+	// text, edits and deletes.
+	Submissions *submission.Service
+	// Classroom imports from Google Classroom; nil answers "not configured".
+	Classroom *classroom.Service
 }
 
 // signedInRoutes registers every /api/v1 route that needs a signed-in
-// teacher; g already requires a session and a CSRF token on writes.
+// teacher; g already requires a session (or, for the view-only calls, a
+// student's view token: see signedInOrViewToken) and a CSRF token on writes.
 func signedInRoutes(g *gin.RouterGroup, s Services) {
 	(&teamHandlers{svc: s.Team}).register(g)
 	(&libraryHandlers{svc: s.Library}).register(g)
 	(&shareHandlers{svc: s.Library}).register(g)
 	(&rubricHandlers{svc: s.Rubrics}).register(g)
-	(&assignmentHandlers{svc: s.Assignments}).register(g)
+	(&assignmentHandlers{svc: s.Assignments, subs: s.Submissions}).register(g)
+	(&submissionHandlers{svc: s.Submissions}).register(g)
 	(&assistHandlers{svc: s.Assist, budget: s.AIBudget}).register(g)
+	(&studentHandlers{svc: s.StudentLink}).registerTeacher(g)
+	(&classroomHandlers{svc: s.Classroom}).register(g)
 }

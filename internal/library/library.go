@@ -20,6 +20,7 @@ import (
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/input"
+	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
@@ -47,6 +48,9 @@ const (
 // Service is the team library.
 type Service struct {
 	Pool *pgxpool.Pool
+	// Jobs queues the deletion of a deleted assignment's files, in the
+	// transaction that deletes it.
+	Jobs *jobs.Client
 }
 
 // Folder is a named group of assignment ids.
@@ -225,13 +229,24 @@ func (s *Service) UpdateFolders(ctx context.Context, a team.Actor, desired []Fol
 }
 
 // DeleteAssignment deletes an assignment of the actor's team with its
-// definition, submissions and results. Its folder loses it.
+// definition, submissions and results. Its folder loses it. The files of
+// its submissions (assignments/{id}/) go through a delete_blobs job queued
+// in the same transaction, so they go even if the API stops right after.
 func (s *Service) DeleteAssignment(ctx context.Context, a team.Actor, id uuid.UUID) error {
-	n, err := store.Q.LibraryDeleteAssignment(ctx, s.Pool, store.LibraryDeleteAssignmentParams{ID: id, TeamID: a.TeamID})
-	if err != nil {
-		return fmt.Errorf("delete assignment %s: %w", id, err)
-	}
-	return store.Affected(n)
+	return store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		n, err := store.Q.LibraryDeleteAssignment(ctx, tx, store.LibraryDeleteAssignmentParams{ID: id, TeamID: a.TeamID})
+		if err != nil {
+			return fmt.Errorf("delete assignment %s: %w", id, err)
+		}
+		if err := store.Affected(n); err != nil {
+			return err
+		}
+		folder := "assignments/" + id.String() + "/"
+		if _, err := s.Jobs.InsertTx(ctx, tx, jobs.DeleteBlobsArgs{Prefix: folder}, nil); err != nil {
+			return fmt.Errorf("enqueue deletion of %s: %w", folder, err)
+		}
+		return nil
+	})
 }
 
 // DeleteRubric deletes a rubric of the actor's team. Rubric-feedback

@@ -3,6 +3,8 @@ package library_test
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/library"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
@@ -28,7 +31,9 @@ type bundle struct {
 
 func setup(t *testing.T) *bundle {
 	t.Helper()
-	return &bundle{svc: &library.Service{Pool: testdb.Pool(t)}, ctx: context.Background()}
+	client, err := jobs.NewInsertClient(testdb.Pool(t), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	require.NoError(t, err)
+	return &bundle{svc: &library.Service{Pool: testdb.Pool(t), Jobs: client}, ctx: context.Background()}
 }
 
 // teacher creates a signed-up teacher who owns a team of their own.
@@ -318,8 +323,16 @@ func TestDeleteAssignmentAndRubric(t *testing.T) {
 	requireCode(t, b.svc.DeleteRubric(b.ctx, bob, rub.ID), apperr.NotFound, "")
 	requireCode(t, b.svc.DeleteAssignment(b.ctx, ada, uuid.New()), apperr.NotFound, "")
 	require.Len(t, b.lib(t, ada).Assignments, 2)
+	folder := "assignments/" + asg.ID.String() + "/"
+	deletions := func() int {
+		var n int
+		require.NoError(t, b.svc.Pool.QueryRow(b.ctx, `SELECT count(*) FROM river_job WHERE kind = 'delete_blobs' AND args->>'prefix' = $1`, folder).Scan(&n))
+		return n
+	}
+	require.Zero(t, deletions(), "refused deletes queue nothing")
 
 	require.NoError(t, b.svc.DeleteAssignment(b.ctx, ada, asg.ID))
+	require.Equal(t, 1, deletions(), "the assignment's files are queued for deletion")
 	l := b.lib(t, ada)
 	require.Len(t, l.Assignments, 1)
 	require.Empty(t, l.Folders[0].Assignments)

@@ -154,6 +154,34 @@ func (l *Local) Delete(_ context.Context, key string) error {
 	return nil
 }
 
+// DeletePrefix removes the folder prefix with every file and metadata under it.
+func (l *Local) DeletePrefix(_ context.Context, prefix string) error {
+	if err := checkPrefix(prefix); err != nil {
+		return fmt.Errorf("delete prefix %s: %w", prefix, err)
+	}
+	for _, root := range []string{"data", "meta"} {
+		if err := os.RemoveAll(filepath.Join(l.dir, root, filepath.FromSlash(prefix))); err != nil {
+			return fmt.Errorf("delete prefix %s: %w", prefix, err)
+		}
+	}
+	return nil
+}
+
+// Stat returns the size and stored content type of key.
+func (l *Local) Stat(_ context.Context, key string) (Info, error) {
+	if err := checkKey(key); err != nil {
+		return Info{}, fmt.Errorf("stat %s: %w", key, err)
+	}
+	info, err := os.Stat(l.dataPath(key))
+	if errors.Is(err, fs.ErrNotExist) || err == nil && info.IsDir() {
+		return Info{}, fmt.Errorf("stat %s: %w", key, ErrNotFound)
+	}
+	if err != nil {
+		return Info{}, fmt.Errorf("stat %s: %w", key, err)
+	}
+	return Info{Size: info.Size(), ContentType: l.contentType(key)}, nil
+}
+
 // FileURL returns {PublicURL}/files/{key}.
 func (l *Local) FileURL(key string) string {
 	return l.base.String() + key

@@ -484,3 +484,44 @@ func TestNewLocalConfig(t *testing.T) {
 		require.Equal(t, "chats/a.pdf", key)
 	})
 }
+
+func TestLocalStatAndDeletePrefix(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := t.Context()
+	const asg = "assignments/0b6f4c2e-5d7a-4c4b-9a34-2f0e1d9c8b7a/"
+	one, err := NewKey(asg+"submissions/", "one.pdf")
+	require.NoError(t, err)
+	two, err := NewKey(asg+"submissions/student/", "two.txt")
+	require.NoError(t, err)
+	other, err := NewKey("assignments/1b6f4c2e-5d7a-4c4b-9a34-2f0e1d9c8b7a/submissions/", "keep.txt")
+	require.NoError(t, err)
+	b.upload(t, one, "application/pdf", []byte("%PDF-1.7"))
+	b.upload(t, two, "text/plain", []byte("hello"))
+	b.upload(t, other, "text/plain", []byte("stay"))
+
+	info, err := b.local.Stat(ctx, one)
+	require.NoError(t, err)
+	require.Equal(t, Info{Size: 8, ContentType: "application/pdf"}, info)
+	_, err = b.local.Stat(ctx, asg+"submissions/missing.pdf")
+	require.ErrorIs(t, err, ErrNotFound)
+	_, err = b.local.Stat(ctx, asg+"submissions")
+	require.ErrorIs(t, err, ErrNotFound, "a folder is not a file")
+	_, err = b.local.Stat(ctx, "../etc/passwd")
+	require.ErrorIs(t, err, ErrInvalidKey)
+
+	for _, bad := range []string{"", "assignments/", "assignments", "assignments/x", "../x/", "a//", "/assignments/x/"} {
+		require.ErrorIs(t, b.local.DeletePrefix(ctx, bad), ErrInvalidKey, bad)
+	}
+	require.NoError(t, b.local.DeletePrefix(ctx, asg))
+	for _, key := range []string{one, two} {
+		_, err := b.local.Stat(ctx, key)
+		require.ErrorIs(t, err, ErrNotFound, key)
+	}
+	_, err = b.local.Stat(ctx, other)
+	require.NoError(t, err, "another folder stays")
+	require.NoError(t, b.local.DeletePrefix(ctx, asg), "an empty folder is fine")
+	for _, f := range b.files(t) {
+		require.NotContains(t, f, "0b6f4c2e", "no data or metadata is left")
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
 )
 
@@ -197,6 +198,56 @@ func (s *S3) Delete(ctx context.Context, key string) error {
 		return fmt.Errorf("delete %s: %w", key, err)
 	}
 	return nil
+}
+
+// DeletePrefix lists the objects under prefix and deletes them, a thousand per request.
+func (s *S3) DeletePrefix(ctx context.Context, prefix string) error {
+	if err := checkPrefix(prefix); err != nil {
+		return fmt.Errorf("delete prefix %s: %w", prefix, err)
+	}
+	pages := s3.NewListObjectsV2Paginator(s.client, &s3.ListObjectsV2Input{Bucket: &s.bucket, Prefix: &prefix})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return fmt.Errorf("delete prefix %s: list: %w", prefix, err)
+		}
+		if len(page.Contents) == 0 {
+			continue
+		}
+		objects := make([]types.ObjectIdentifier, len(page.Contents))
+		for i, o := range page.Contents {
+			objects[i] = types.ObjectIdentifier{Key: o.Key}
+		}
+		out, err := s.client.DeleteObjects(ctx, &s3.DeleteObjectsInput{
+			Bucket: &s.bucket,
+			Delete: &types.Delete{Objects: objects, Quiet: aws.Bool(true)},
+		})
+		if err != nil {
+			return fmt.Errorf("delete prefix %s: %w", prefix, err)
+		}
+		if len(out.Errors) > 0 {
+			e := out.Errors[0]
+			return fmt.Errorf("delete prefix %s: %d objects not deleted, first %s: %s",
+				prefix, len(out.Errors), aws.ToString(e.Key), aws.ToString(e.Message))
+		}
+	}
+	return nil
+}
+
+// Stat reads the object's size and content type with a HEAD request.
+func (s *S3) Stat(ctx context.Context, key string) (Info, error) {
+	if err := checkKey(key); err != nil {
+		return Info{}, fmt.Errorf("stat %s: %w", key, err)
+	}
+	out, err := s.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &s.bucket, Key: &key})
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) && (apiErr.ErrorCode() == "NotFound" || apiErr.ErrorCode() == "NoSuchKey") {
+		return Info{}, fmt.Errorf("stat %s: %w", key, ErrNotFound)
+	}
+	if err != nil {
+		return Info{}, fmt.Errorf("stat %s: %w", key, err)
+	}
+	return Info{Size: aws.ToInt64(out.ContentLength), ContentType: aws.ToString(out.ContentType)}, nil
 }
 
 // FileURL returns the object's unsigned address in the addressing style the client uses.

@@ -167,6 +167,38 @@ func TestS3Gateway(t *testing.T) {
 		require.ErrorIs(t, err, ErrNotFound)
 	})
 
+	t.Run("stat and delete prefix", func(t *testing.T) {
+		t.Parallel()
+		ctx := t.Context()
+		const asg = "assignments/2c6f4c2e-5d7a-4c4b-9a34-2f0e1d9c8b7a/"
+		var keys []string
+		for i := range 3 {
+			key, err := NewKey(asg+"submissions/", fmt.Sprintf("essay%d.txt", i))
+			require.NoError(t, err)
+			require.NoError(t, b.store.Put(ctx, key, strings.NewReader("essay"), 5, "text/plain"))
+			keys = append(keys, key)
+		}
+		other, err := NewKey("assignments/3c6f4c2e-5d7a-4c4b-9a34-2f0e1d9c8b7a/submissions/", "keep.txt")
+		require.NoError(t, err)
+		require.NoError(t, b.store.Put(ctx, other, strings.NewReader("keep"), 4, "text/plain"))
+
+		info, err := b.store.Stat(ctx, keys[0])
+		require.NoError(t, err)
+		require.Equal(t, Info{Size: 5, ContentType: "text/plain"}, info)
+		_, err = b.store.Stat(ctx, asg+"submissions/missing.txt")
+		require.ErrorIs(t, err, ErrNotFound)
+		require.ErrorIs(t, b.store.DeletePrefix(ctx, "assignments/"), ErrInvalidKey)
+
+		require.NoError(t, b.store.DeletePrefix(ctx, asg))
+		for _, key := range keys {
+			_, err := b.store.Stat(ctx, key)
+			require.ErrorIs(t, err, ErrNotFound, key)
+		}
+		_, err = b.store.Stat(ctx, other)
+		require.NoError(t, err, "another folder stays")
+		require.NoError(t, b.store.DeletePrefix(ctx, asg), "an empty folder is fine")
+	})
+
 	t.Run("key from url", func(t *testing.T) {
 		t.Parallel()
 		host := strings.TrimPrefix(b.endpoint, "http://")

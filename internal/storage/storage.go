@@ -16,6 +16,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -80,12 +81,27 @@ type Blob interface {
 	Get(ctx context.Context, key string) (io.ReadCloser, error)
 	// Delete removes the file stored under key; deleting a missing file is not an error.
 	Delete(ctx context.Context, key string) error
+	// DeletePrefix removes every file whose key starts with prefix, a folder at least two
+	// segments deep ending in '/' (for example "assignments/{id}/"); anything else gives an
+	// error wrapping ErrInvalidKey. Deleting an empty folder is not an error.
+	DeletePrefix(ctx context.Context, prefix string) error
+	// Stat returns the size and content type of the file stored under key. A missing file
+	// gives an error wrapping ErrNotFound.
+	Stat(ctx context.Context, key string) (Info, error)
 	// FileURL returns the permanent, unsigned address of key: the URL PresignPut returns,
 	// without its query string.
 	FileURL(key string) string
 	// KeyFromURL returns the key of a file URL of this store (a query string is ignored).
 	// Any other URL gives an error wrapping ErrForeignURL.
 	KeyFromURL(fileURL string) (string, error)
+}
+
+// Info describes a stored file.
+type Info struct {
+	// Size is the file's length in bytes.
+	Size int64
+	// ContentType is the media type the file was stored with.
+	ContentType string
 }
 
 // Config selects and configures a store. S3 is used when S3Bucket is set, Local otherwise.
@@ -168,6 +184,16 @@ func checkUploadSize(size, limit int64) error {
 		return fmt.Errorf("%w: %d (limit %d)", ErrInvalidSize, size, limit)
 	}
 	return nil
+}
+
+// checkPrefix refuses a DeletePrefix folder that is not at least two valid key segments
+// followed by '/': a mistake there must not empty a whole root such as "assignments/".
+func checkPrefix(prefix string) error {
+	folder, ok := strings.CutSuffix(prefix, "/")
+	if !ok || strings.Count(folder, "/") < 1 {
+		return fmt.Errorf("%w: prefix %q must be a folder at least two levels deep", ErrInvalidKey, prefix)
+	}
+	return checkKey(folder)
 }
 
 // checkSize refuses a negative size.

@@ -45,7 +45,7 @@ func (q *Queries) AssignmentSubmissionIDs(ctx context.Context, db DBTX, arg Assi
 const createAssignment = `-- name: CreateAssignment :one
 INSERT INTO assignments (team_id, name, type, is_hand_written, provide_instant_feedback, created_by)
 VALUES ($1, $2, $3, $4, $5, $6)
-RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at
+RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes
 `
 
 type CreateAssignmentParams struct {
@@ -79,12 +79,15 @@ func (q *Queries) CreateAssignment(ctx context.Context, db DBTX, arg CreateAssig
 		&i.CreatedBy,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.StudentLinkToken,
+		&i.StudentLinkEnabled,
+		&i.AnswerBoxes,
 	)
 	return i, err
 }
 
 const getAssignment = `-- name: GetAssignment :one
-SELECT id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at FROM assignments WHERE id = $1 AND team_id = $2
+SELECT id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes FROM assignments WHERE id = $1 AND team_id = $2
 `
 
 type GetAssignmentParams struct {
@@ -107,6 +110,9 @@ func (q *Queries) GetAssignment(ctx context.Context, db DBTX, arg GetAssignmentP
 		&i.CreatedBy,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.StudentLinkToken,
+		&i.StudentLinkEnabled,
+		&i.AnswerBoxes,
 	)
 	return i, err
 }
@@ -179,7 +185,7 @@ UPDATE assignments
 SET name = $1, is_hand_written = $2,
     provide_instant_feedback = $3, updated_at = now()
 WHERE id = $4 AND team_id = $5
-RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at
+RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes
 `
 
 type UpdateAssignmentParams struct {
@@ -211,6 +217,9 @@ func (q *Queries) UpdateAssignment(ctx context.Context, db DBTX, arg UpdateAssig
 		&i.CreatedBy,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.StudentLinkToken,
+		&i.StudentLinkEnabled,
+		&i.AnswerBoxes,
 	)
 	return i, err
 }

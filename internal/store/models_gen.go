@@ -162,6 +162,9 @@ type Assignment struct {
 	CreatedBy              uuid.NullUUID
 	CreatedAt              time.Time
 	UpdatedAt              time.Time
+	StudentLinkToken       *string
+	StudentLinkEnabled     bool
+	AnswerBoxes            json.RawMessage
 }
 
 type Assistant struct {
@@ -176,6 +179,15 @@ type Assistant struct {
 	FileData       json.RawMessage
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
+}
+
+type BlobUpload struct {
+	Key          string
+	TeamID       uuid.UUID
+	AssignmentID uuid.NullUUID
+	UserID       uuid.NullUUID
+	ByStudent    bool
+	CreatedAt    time.Time
 }
 
 type Chat struct {
@@ -232,6 +244,13 @@ type FunctionResult struct {
 	UpdatedAt        time.Time
 }
 
+type GoogleToken struct {
+	UserID         uuid.UUID
+	EncryptedToken []byte
+	Scopes         string
+	UpdatedAt      time.Time
+}
+
 type Notification struct {
 	ID             uuid.UUID
 	UserID         uuid.NullUUID
@@ -256,6 +275,7 @@ type RiverJob struct {
 	State string
 	Kind  string
 	Queue string
+	Args  json.RawMessage
 }
 
 type Rubric struct {
@@ -302,6 +322,16 @@ type Submission struct {
 	ExtractError  string
 	ExtractedAt   *time.Time
 	CreatedAt     time.Time
+	Source        string
+	ReaderHint    string
+	IsHandWritten bool
+	Pages         json.RawMessage
+	PageCount     int32
+	ExtractWrites int32
+	CsvAnswers    json.RawMessage
+	ViewTokenHash []byte
+	ExternalID    *string
+	UpdatedAt     time.Time
 }
 
 type Team struct {

@@ -7,14 +7,97 @@ package store
 
 import (
 	"context"
+	"encoding/json"
+	"time"
 
 	"github.com/google/uuid"
 )
 
+const countSubmissionResults = `-- name: CountSubmissionResults :one
+SELECT count(*) FROM function_results
+WHERE team_id = $1 AND id = ANY($2::uuid[]) AND submission_id = ANY($3::uuid[])
+`
+
+type CountSubmissionResultsParams struct {
+	TeamID        uuid.UUID
+	Ids           []uuid.UUID
+	SubmissionIds []uuid.UUID
+}
+
+// How many of the given results belong to the given submissions of a team.
+func (q *Queries) CountSubmissionResults(ctx context.Context, db DBTX, arg CountSubmissionResultsParams) (int64, error) {
+	row := db.QueryRow(ctx, countSubmissionResults, arg.TeamID, arg.Ids, arg.SubmissionIds)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
+const createFunctionResults = `-- name: CreateFunctionResults :many
+INSERT INTO function_results (team_id, assignment_id, submission_id, function_id, created_at, updated_at)
+SELECT $1, $2, s.id, $3::uuid,
+       clock_timestamp() + s.n * interval '1 microsecond', clock_timestamp() + s.n * interval '1 microsecond'
+FROM unnest($4::uuid[]) WITH ORDINALITY AS s (id, n)
+ORDER BY s.n
+RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at
+`
+
+type CreateFunctionResultsParams struct {
+	TeamID        uuid.UUID
+	AssignmentID  uuid.UUID
+	FunctionID    uuid.NullUUID
+	SubmissionIds []uuid.UUID
+}
+
+// One empty result per new submission, for the assignment's function (NULL
+// while the assignment is not defined yet).
+// In the order given, each a microsecond or more after the one before.
+func (q *Queries) CreateFunctionResults(ctx context.Context, db DBTX, arg CreateFunctionResultsParams) ([]FunctionResult, error) {
+	rows, err := db.Query(ctx, createFunctionResults,
+		arg.TeamID,
+		arg.AssignmentID,
+		arg.FunctionID,
+		arg.SubmissionIds,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []FunctionResult{}
+	for rows.Next() {
+		var i FunctionResult
+		if err := rows.Scan(
+			&i.ID,
+			&i.TeamID,
+			&i.AssignmentID,
+			&i.SubmissionID,
+			&i.FunctionID,
+			&i.Status,
+			&i.Feedback,
+			&i.HighlightedText,
+			&i.CriteriaLevels,
+			&i.CriteriaPoints,
+			&i.CriteriaFeedback,
+			&i.OverallComments,
+			&i.IsBenchmark,
+			&i.Answers,
+			&i.Error,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const createSubmission = `-- name: CreateSubmission :one
 INSERT INTO submissions (team_id, assignment_id, name, file_key, content_type, role, student_name, student_email)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at
+RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at
 `
 
 type CreateSubmissionParams struct {
@@ -28,6 +111,8 @@ type CreateSubmissionParams struct {
 	StudentEmail string
 }
 
+// A bare row, for tests that need a submission to exist; the API creates
+// them with InsertSubmissions (internal/submission).
 func (q *Queries) CreateSubmission(ctx context.Context, db DBTX, arg CreateSubmissionParams) (Submission, error) {
 	row := db.QueryRow(ctx, createSubmission,
 		arg.TeamID,
@@ -56,47 +141,60 @@ func (q *Queries) CreateSubmission(ctx context.Context, db DBTX, arg CreateSubmi
 		&i.ExtractError,
 		&i.ExtractedAt,
 		&i.CreatedAt,
+		&i.Source,
+		&i.ReaderHint,
+		&i.IsHandWritten,
+		&i.Pages,
+		&i.PageCount,
+		&i.ExtractWrites,
+		&i.CsvAnswers,
+		&i.ViewTokenHash,
+		&i.ExternalID,
+		&i.UpdatedAt,
 	)
 	return i, err
 }
 
-const failExtraction = `-- name: FailExtraction :exec
-UPDATE submissions SET extract_status = 'failed', extract_error = $1
-WHERE id = $2 AND extract_status <> 'done'
+const deleteSubmissions = `-- name: DeleteSubmissions :many
+DELETE FROM submissions
+WHERE team_id = $1 AND assignment_id = $2 AND id = ANY($3::uuid[])
+RETURNING id, file_key
 `
 
-type FailExtractionParams struct {
-	ExtractError string
-	ID           uuid.UUID
+type DeleteSubmissionsParams struct {
+	TeamID       uuid.UUID
+	AssignmentID uuid.UUID
+	Ids          []uuid.UUID
 }
 
-func (q *Queries) FailExtraction(ctx context.Context, db DBTX, arg FailExtractionParams) error {
-	_, err := db.Exec(ctx, failExtraction, arg.ExtractError, arg.ID)
-	return err
+type DeleteSubmissionsRow struct {
+	ID      uuid.UUID
+	FileKey string
 }
 
-const finishExtraction = `-- name: FinishExtraction :execrows
-UPDATE submissions
-SET extract_status = 'done', extracted_text = $1, extract_error = '', extracted_at = now()
-WHERE id = $2 AND extract_status <> 'done'
-`
-
-type FinishExtractionParams struct {
-	ExtractedText *string
-	ID            uuid.UUID
-}
-
-// Idempotent: a retried job never overwrites a finished extraction.
-func (q *Queries) FinishExtraction(ctx context.Context, db DBTX, arg FinishExtractionParams) (int64, error) {
-	result, err := db.Exec(ctx, finishExtraction, arg.ExtractedText, arg.ID)
+// Their function results go with them (ON DELETE CASCADE).
+func (q *Queries) DeleteSubmissions(ctx context.Context, db DBTX, arg DeleteSubmissionsParams) ([]DeleteSubmissionsRow, error) {
+	rows, err := db.Query(ctx, deleteSubmissions, arg.TeamID, arg.AssignmentID, arg.Ids)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return result.RowsAffected(), nil
+	defer rows.Close()
+	items := []DeleteSubmissionsRow{}
+	for rows.Next() {
+		var i DeleteSubmissionsRow
+		if err := rows.Scan(&i.ID, &i.FileKey); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const getSubmission = `-- name: GetSubmission :one
-SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at FROM submissions WHERE id = $1 AND team_id = $2
+SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at FROM submissions WHERE id = $1 AND team_id = $2
 `
 
 type GetSubmissionParams struct {
@@ -123,17 +221,323 @@ func (q *Queries) GetSubmission(ctx context.Context, db DBTX, arg GetSubmissionP
 		&i.ExtractError,
 		&i.ExtractedAt,
 		&i.CreatedAt,
+		&i.Source,
+		&i.ReaderHint,
+		&i.IsHandWritten,
+		&i.Pages,
+		&i.PageCount,
+		&i.ExtractWrites,
+		&i.CsvAnswers,
+		&i.ViewTokenHash,
+		&i.ExternalID,
+		&i.UpdatedAt,
 	)
 	return i, err
 }
 
-const getSubmissionForJob = `-- name: GetSubmissionForJob :one
-SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at FROM submissions WHERE id = $1
+const insertSubmissions = `-- name: InsertSubmissions :many
+WITH inserted AS (
+    INSERT INTO submissions (
+        team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti,
+        source, reader_hint, is_hand_written, external_id, csv_answers, view_token_hash,
+        extract_status, extracted_text, extracted_at, created_at, updated_at)
+    SELECT $1, $2, r.name, r.file_key, r.content_type, r.role::submission_role,
+           r.student_name, r.student_email, nullif(r.lti, '')::jsonb,
+           r.source, r.reader_hint, r.is_hand_written, nullif(r.external_id, ''),
+           nullif(r.csv_answers, '')::jsonb, nullif(r.view_token_hash, ''::bytea),
+           CASE WHEN r.ready THEN 'ready' ELSE 'queued' END,
+           CASE WHEN r.ready THEN r.text END,
+           CASE WHEN r.ready THEN now() END,
+           clock_timestamp() + r.n * interval '1 microsecond',
+           clock_timestamp() + r.n * interval '1 microsecond'
+    FROM (
+        -- set-returning functions side by side advance together, one row each
+        SELECT unnest($3::text[]) AS name, unnest($4::text[]) AS file_key,
+               unnest($5::text[]) AS content_type, unnest($6::text[]) AS role,
+               unnest($7::text[]) AS student_name, unnest($8::text[]) AS student_email,
+               unnest($9::text[]) AS lti, unnest($10::text[]) AS source,
+               unnest($11::text[]) AS reader_hint, unnest($12::boolean[]) AS is_hand_written,
+               unnest($13::text[]) AS external_id, unnest($14::text[]) AS csv_answers,
+               unnest($15::bytea[]) AS view_token_hash, unnest($16::boolean[]) AS ready,
+               unnest($17::text[]) AS text, generate_series(1, cardinality($3::text[])) AS n
+    ) AS r
+    ORDER BY r.n
+    ON CONFLICT (assignment_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
+    RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at
+)
+SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at FROM inserted ORDER BY created_at
 `
 
-// Workers load by id alone: job args carry ids that the API already scoped.
-func (q *Queries) GetSubmissionForJob(ctx context.Context, db DBTX, id uuid.UUID) (Submission, error) {
-	row := db.QueryRow(ctx, getSubmissionForJob, id)
+type InsertSubmissionsParams struct {
+	TeamID          uuid.UUID
+	AssignmentID    uuid.UUID
+	Names           []string
+	FileKeys        []string
+	ContentTypes    []string
+	Roles           []string
+	StudentNames    []string
+	StudentEmails   []string
+	Lti             []string
+	Sources         []string
+	ReaderHints     []string
+	IsHandWritten   []bool
+	ExternalIds     []string
+	CsvAnswers      []string
+	ViewTokenHashes [][]byte
+	Ready           []bool
+	Texts           []string
+}
+
+type InsertSubmissionsRow struct {
+	ID            uuid.UUID
+	TeamID        uuid.UUID
+	AssignmentID  uuid.UUID
+	Name          string
+	FileKey       string
+	ContentType   string
+	Role          SubmissionRole
+	StudentName   string
+	StudentEmail  string
+	Lti           json.RawMessage
+	ExtractStatus string
+	ExtractedText *string
+	ExtractError  string
+	ExtractedAt   *time.Time
+	CreatedAt     time.Time
+	Source        string
+	ReaderHint    string
+	IsHandWritten bool
+	Pages         json.RawMessage
+	PageCount     int32
+	ExtractWrites int32
+	CsvAnswers    json.RawMessage
+	ViewTokenHash []byte
+	ExternalID    *string
+	UpdatedAt     time.Time
+}
+
+// A batch of submissions in one statement, one array element per row, all
+// arrays as long as @names. A row marked ready (a CSV row, a row without a
+// file) is ready at once with its text; any other waits for its extraction
+// job. An empty element stands for none in @lti, @external_ids, @csv_answers
+// and @view_token_hashes. An external id already imported into the assignment
+// (or earlier in the batch) inserts nothing. Rows come back in the order
+// given: created_at is the clock plus the row's position in microseconds,
+// so a batch lists in the order it was sent.
+func (q *Queries) InsertSubmissions(ctx context.Context, db DBTX, arg InsertSubmissionsParams) ([]InsertSubmissionsRow, error) {
+	rows, err := db.Query(ctx, insertSubmissions,
+		arg.TeamID,
+		arg.AssignmentID,
+		arg.Names,
+		arg.FileKeys,
+		arg.ContentTypes,
+		arg.Roles,
+		arg.StudentNames,
+		arg.StudentEmails,
+		arg.Lti,
+		arg.Sources,
+		arg.ReaderHints,
+		arg.IsHandWritten,
+		arg.ExternalIds,
+		arg.CsvAnswers,
+		arg.ViewTokenHashes,
+		arg.Ready,
+		arg.Texts,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []InsertSubmissionsRow{}
+	for rows.Next() {
+		var i InsertSubmissionsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TeamID,
+			&i.AssignmentID,
+			&i.Name,
+			&i.FileKey,
+			&i.ContentType,
+			&i.Role,
+			&i.StudentName,
+			&i.StudentEmail,
+			&i.Lti,
+			&i.ExtractStatus,
+			&i.ExtractedText,
+			&i.ExtractError,
+			&i.ExtractedAt,
+			&i.CreatedAt,
+			&i.Source,
+			&i.ReaderHint,
+			&i.IsHandWritten,
+			&i.Pages,
+			&i.PageCount,
+			&i.ExtractWrites,
+			&i.CsvAnswers,
+			&i.ViewTokenHash,
+			&i.ExternalID,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listSubmissions = `-- name: ListSubmissions :many
+SELECT id, assignment_id, name, file_key, role, student_name, student_email, source,
+       extract_status, extract_error, left(coalesce(extracted_text, ''), 200)::text AS preview,
+       page_count, is_hand_written, created_at, updated_at
+FROM submissions
+WHERE assignment_id = $1 AND team_id = $2
+ORDER BY created_at, id
+`
+
+type ListSubmissionsParams struct {
+	AssignmentID uuid.UUID
+	TeamID       uuid.UUID
+}
+
+type ListSubmissionsRow struct {
+	ID            uuid.UUID
+	AssignmentID  uuid.UUID
+	Name          string
+	FileKey       string
+	Role          SubmissionRole
+	StudentName   string
+	StudentEmail  string
+	Source        string
+	ExtractStatus string
+	ExtractError  string
+	Preview       string
+	PageCount     int32
+	IsHandWritten bool
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+// The submissions table of an assignment: no full text, a preview of it.
+func (q *Queries) ListSubmissions(ctx context.Context, db DBTX, arg ListSubmissionsParams) ([]ListSubmissionsRow, error) {
+	rows, err := db.Query(ctx, listSubmissions, arg.AssignmentID, arg.TeamID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListSubmissionsRow{}
+	for rows.Next() {
+		var i ListSubmissionsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.AssignmentID,
+			&i.Name,
+			&i.FileKey,
+			&i.Role,
+			&i.StudentName,
+			&i.StudentEmail,
+			&i.Source,
+			&i.ExtractStatus,
+			&i.ExtractError,
+			&i.Preview,
+			&i.PageCount,
+			&i.IsHandWritten,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const pendingSubmissionJobs = `-- name: PendingSubmissionJobs :many
+SELECT id FROM river_job
+WHERE state IN ('available', 'scheduled', 'retryable', 'running')
+  AND args->>'submission_id' = ANY($1::text[])
+ORDER BY id
+`
+
+// The jobs not yet finished whose args name one of the submissions
+// (extract_text and the jobs it hands pages to).
+func (q *Queries) PendingSubmissionJobs(ctx context.Context, db DBTX, submissionIds []string) ([]int64, error) {
+	rows, err := db.Query(ctx, pendingSubmissionJobs, submissionIds)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const submissionKeysInUse = `-- name: SubmissionKeysInUse :many
+SELECT DISTINCT file_key FROM submissions WHERE file_key = ANY($1::text[])
+`
+
+// Which of the keys a submission still names.
+func (q *Queries) SubmissionKeysInUse(ctx context.Context, db DBTX, keys []string) ([]string, error) {
+	rows, err := db.Query(ctx, submissionKeysInUse, keys)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []string{}
+	for rows.Next() {
+		var file_key string
+		if err := rows.Scan(&file_key); err != nil {
+			return nil, err
+		}
+		items = append(items, file_key)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const updateSubmissionDetails = `-- name: UpdateSubmissionDetails :one
+UPDATE submissions
+SET name = coalesce($1, name),
+    student_name = coalesce($2, student_name),
+    student_email = coalesce($3, student_email),
+    updated_at = now()
+WHERE id = $4 AND team_id = $5
+RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at
+`
+
+type UpdateSubmissionDetailsParams struct {
+	Name         *string
+	StudentName  *string
+	StudentEmail *string
+	ID           uuid.UUID
+	TeamID       uuid.UUID
+}
+
+// A NULL argument leaves its column as it is.
+func (q *Queries) UpdateSubmissionDetails(ctx context.Context, db DBTX, arg UpdateSubmissionDetailsParams) (Submission, error) {
+	row := db.QueryRow(ctx, updateSubmissionDetails,
+		arg.Name,
+		arg.StudentName,
+		arg.StudentEmail,
+		arg.ID,
+		arg.TeamID,
+	)
 	var i Submission
 	err := row.Scan(
 		&i.ID,
@@ -151,16 +555,16 @@ func (q *Queries) GetSubmissionForJob(ctx context.Context, db DBTX, id uuid.UUID
 		&i.ExtractError,
 		&i.ExtractedAt,
 		&i.CreatedAt,
+		&i.Source,
+		&i.ReaderHint,
+		&i.IsHandWritten,
+		&i.Pages,
+		&i.PageCount,
+		&i.ExtractWrites,
+		&i.CsvAnswers,
+		&i.ViewTokenHash,
+		&i.ExternalID,
+		&i.UpdatedAt,
 	)
 	return i, err
-}
-
-const startExtraction = `-- name: StartExtraction :exec
-UPDATE submissions SET extract_status = 'extracting', extract_error = ''
-WHERE id = $1 AND extract_status <> 'done'
-`
-
-func (q *Queries) StartExtraction(ctx context.Context, db DBTX, id uuid.UUID) error {
-	_, err := db.Exec(ctx, startExtraction, id)
-	return err
 }

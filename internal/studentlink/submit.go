@@ -1,0 +1,202 @@
+package studentlink
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/files"
+	"github.com/markwell/markwell/internal/input"
+	"github.com/markwell/markwell/internal/store"
+	"github.com/markwell/markwell/internal/submission"
+)
+
+// The messages of a refused student submission.
+// Files are checked by files.Service.SubmissionFiles, emails by
+// submission.Email.
+const (
+	MsgNameRequired  = "Please enter your name."
+	MsgOneFile       = "Please attach exactly one file."
+	MsgFileSubmitted = "This file has already been submitted."
+	MsgRole          = "Submissions through a student link have the role student."
+	MsgLTITooLarge   = "studentSubmissionLTIDetails can be at most 8 KB"
+)
+
+// MaxLTI caps the LTI details a student submission carries, in bytes.
+const MaxLTI = 8 << 10
+
+// File is one file of a submission: its name and its location, the key or
+// file URL (without query string) s3-pub-upload returned.
+type File struct {
+	Name     string
+	Location string
+}
+
+// SubmitInput is a student's submission through a link.
+type SubmitInput struct {
+	LinkToken    string
+	AssignmentID uuid.UUID
+	Files        []File
+	// Role and Type, when sent, must be "student" and the assignment's type.
+	Role string
+	Type string
+	// RequiresTextract, RequiresPDF and RequiresImage are the client's reader
+	// hints, one per file (a hint only: the file's bytes decide).
+	RequiresTextract, RequiresPDF, RequiresImage []bool
+	StudentName, StudentEmail                    string
+	// LTI is stored as given (JSON, at most MaxLTI bytes); null or empty is none.
+	LTI json.RawMessage
+}
+
+// Submitted is the answer to a student's submission: the assignment, and the
+// submission and its result, which ViewToken lets the student read again.
+type Submitted struct {
+	Assignment      Assignment                  `json:"assignment"`
+	FunctionResults []assignment.FunctionResult `json:"functionResults"`
+	Submissions     []submission.Submission     `json:"submissions"`
+	ViewToken       string                      `json:"viewToken"`
+}
+
+// Submit creates a student's submission: the link must be on and lead to
+// in.AssignmentID, the student give a name and an email address, and the one
+// file be an upload this link issued (Upload) that arrived in the store and
+// was not submitted before. The submission (source student, role student),
+// its function result and its extraction job are created in one transaction.
+// addr is the student's client address, for the rate limits.
+func (s *Service) Submit(ctx context.Context, addr string, in SubmitInput) (Submitted, error) {
+	asg, err := s.limited(ctx, "submit", addr, in.LinkToken)
+	if err != nil {
+		return Submitted{}, err
+	}
+	if asg.ID != in.AssignmentID {
+		return Submitted{}, apperr.New(apperr.NotFound, MsgLinkOff)
+	}
+	sub, err := newSubmission(asg, in)
+	if err != nil {
+		return Submitted{}, err
+	}
+	stored, err := s.Files.SubmissionFiles(ctx, asg.TeamID, asg.ID, files.FromStudentLink,
+		[]files.Claim{{Name: fileLabel(in.Files[0].Name), Location: in.Files[0].Location}})
+	if err != nil {
+		return Submitted{}, err
+	}
+	sub.Key, sub.ContentType = stored[0].Key, stored[0].ContentType
+	viewToken := newToken()
+	sub.ViewTokenHash = hashToken(viewToken)
+
+	var out Submitted
+	err = store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		// The upload record, locked: two submissions of one file wait for
+		// each other, and the second finds the first.
+		_, err := store.Q.LockStudentUpload(ctx, tx, store.LockStudentUploadParams{Key: sub.Key, AssignmentID: uuid.NullUUID{UUID: asg.ID, Valid: true}})
+		if errors.Is(err, pgx.ErrNoRows) {
+			return apperr.ErrNotFound // the assignment went while we looked
+		}
+		if err != nil {
+			return fmt.Errorf("lock student upload %s: %w", sub.Key, err)
+		}
+		used, err := store.Q.SubmissionKeyUsed(ctx, tx, store.SubmissionKeyUsedParams{AssignmentID: asg.ID, FileKey: sub.Key})
+		if err != nil {
+			return fmt.Errorf("is %s submitted: %w", sub.Key, err)
+		}
+		if used {
+			return apperr.New(apperr.Invalid, MsgFileSubmitted)
+		}
+		subs, results, err := s.Submissions.CreateTx(ctx, tx, asg.TeamID, asg, []submission.NewSubmission{sub})
+		if err != nil {
+			return fmt.Errorf("create student submission: %w", err)
+		}
+		out = Submitted{Assignment: PublicAssignment(asg), FunctionResults: results, Submissions: subs, ViewToken: viewToken}
+		return nil
+	})
+	if err != nil {
+		return Submitted{}, err
+	}
+	return out, nil
+}
+
+// newSubmission validates a student's submission of asg into the one it
+// creates, without its file's key, type and view token.
+func newSubmission(asg store.Assignment, in SubmitInput) (submission.NewSubmission, error) {
+	if in.Role != "" && in.Role != submission.RoleStudent {
+		return submission.NewSubmission{}, apperr.New(apperr.Invalid, MsgRole)
+	}
+	if in.Type != "" && in.Type != string(asg.Type) {
+		return submission.NewSubmission{}, apperr.New(apperr.Invalid, submission.MsgTypeMismatch)
+	}
+	name := input.Name(in.StudentName)
+	if name == "" {
+		return submission.NewSubmission{}, apperr.New(apperr.Invalid, MsgNameRequired)
+	}
+	if err := input.Length("Name", name, input.MaxName); err != nil {
+		return submission.NewSubmission{}, err
+	}
+	if strings.TrimSpace(in.StudentEmail) == "" {
+		return submission.NewSubmission{}, apperr.New(apperr.Invalid, submission.MsgEmail)
+	}
+	email, err := submission.Email(in.StudentEmail)
+	if err != nil {
+		return submission.NewSubmission{}, err
+	}
+	if len(in.Files) != 1 {
+		return submission.NewSubmission{}, apperr.New(apperr.Invalid, MsgOneFile)
+	}
+	fileName := input.Name(in.Files[0].Name)
+	if err := input.Length("File name", fileName, input.MaxName); err != nil {
+		return submission.NewSubmission{}, err
+	}
+	lti, err := validLTI(in.LTI)
+	if err != nil {
+		return submission.NewSubmission{}, err
+	}
+	return submission.NewSubmission{
+		Name: fileName, Source: submission.SourceStudent, Role: submission.RoleStudent,
+		StudentName: name, StudentEmail: email, LTI: lti,
+		ReaderHint:    readerHint(in.RequiresTextract, in.RequiresPDF, in.RequiresImage),
+		IsHandWritten: asg.IsHandWritten,
+	}, nil
+}
+
+// fileLabel names the student's file in messages.
+func fileLabel(name string) string {
+	if name = input.Name(name); name != "" {
+		return name
+	}
+	return "Your file"
+}
+
+// validLTI keeps LTI details as given, capped; null is none.
+func validLTI(raw json.RawMessage) (json.RawMessage, error) {
+	trimmed := strings.TrimSpace(string(raw))
+	if trimmed == "" || trimmed == "null" {
+		return nil, nil
+	}
+	if len(raw) > MaxLTI {
+		return nil, apperr.New(apperr.Invalid, MsgLTITooLarge)
+	}
+	if !json.Valid(raw) {
+		return nil, apperr.New(apperr.Invalid, "studentSubmissionLTIDetails must be JSON")
+	}
+	return raw, nil
+}
+
+// readerHint is the reader the client asked for, for the first file.
+func readerHint(textract, pdf, image []bool) string {
+	first := func(b []bool) bool { return len(b) > 0 && b[0] }
+	switch {
+	case first(textract):
+		return submission.ReaderTextract
+	case first(pdf):
+		return submission.ReaderPDF
+	case first(image):
+		return submission.ReaderImage
+	}
+	return ""
+}

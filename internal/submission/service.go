@@ -1,0 +1,353 @@
+package submission
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+
+	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/files"
+	"github.com/markwell/markwell/internal/input"
+	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/store"
+	"github.com/markwell/markwell/internal/team"
+)
+
+// Upload is one uploaded file a teacher adds: its location (the blob key,
+// or the file URL the client PUT to) and a name (the file's name when
+// empty).
+type Upload struct {
+	Name     string `json:"name"`
+	Location string `json:"location"`
+}
+
+// UpdateInput is a teacher's batch of uploaded files for an assignment
+// (db/assignment/update-submissions).
+type UpdateInput struct {
+	AssignmentID uuid.UUID
+	Submissions  []Upload
+	// SubmissionRole is "teacher" (or empty).
+	SubmissionRole string
+	// Type, when not empty, must be the assignment's type.
+	Type string
+	// The readers the client thinks each file needs, one flag per file;
+	// hints only: the bytes decide.
+	RequiresTextract, RequiresPDFRead, RequiresImageRead []bool
+	// IsHandWritten marks the files handwritten (so does the assignment's
+	// own switch).
+	IsHandWritten bool
+}
+
+// UpdateSubmissions adds a teacher's uploaded files to an assignment: each
+// location must be a file the team uploaded to this assignment's
+// submissions folder (see files.Service.SubmissionFiles). It creates them
+// all, or nothing.
+func (s *Service) UpdateSubmissions(ctx context.Context, a team.Actor, in UpdateInput) ([]Submission, []assignment.FunctionResult, error) {
+	switch {
+	case len(in.Submissions) == 0:
+		return nil, nil, apperr.New(apperr.Invalid, MsgNoFiles)
+	case len(in.Submissions) > MaxPerUpload:
+		return nil, nil, apperr.New(apperr.Invalid, MsgTooManyFiles)
+	case in.SubmissionRole != "" && in.SubmissionRole != RoleTeacher:
+		return nil, nil, apperr.New(apperr.Invalid, MsgTeacherRole)
+	}
+	claims := make([]files.Claim, len(in.Submissions))
+	for i, u := range in.Submissions {
+		loc := strings.TrimSpace(u.Location)
+		if loc == "" {
+			return nil, nil, apperr.New(apperr.Invalid, MsgNoLocation)
+		}
+		name := input.Name(u.Name)
+		if name == "" {
+			name = FileName(loc)
+		}
+		if name == "" {
+			return nil, nil, apperr.New(apperr.Invalid, MsgNameEmpty)
+		}
+		if err := input.Length("Name", name, input.MaxName); err != nil {
+			return nil, nil, err
+		}
+		claims[i] = files.Claim{Name: name, Location: loc}
+	}
+
+	asg, err := s.assignment(ctx, s.Pool, a, in.AssignmentID, in.Type)
+	if err != nil {
+		return nil, nil, err
+	}
+	stored, err := s.Files.SubmissionFiles(ctx, a.TeamID, asg.ID, files.FromTeam, claims)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := s.notAddedYet(ctx, claims, stored); err != nil {
+		return nil, nil, err
+	}
+	subs := make([]NewSubmission, len(claims))
+	for i, c := range claims {
+		subs[i] = NewSubmission{
+			Name: c.Name, Key: stored[i].Key, ContentType: stored[i].ContentType,
+			Source: SourceUpload, Role: RoleTeacher, ReaderHint: readerHint(in, i),
+			IsHandWritten: in.IsHandWritten || asg.IsHandWritten,
+		}
+	}
+	var out []Submission
+	var results []assignment.FunctionResult
+	err = store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		var err error
+		out, results, err = s.CreateTx(ctx, tx, a.TeamID, asg, subs)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, results, nil
+}
+
+// notAddedYet refuses a file that is already a submission (a batch sent
+// twice, say after a lost answer).
+func (s *Service) notAddedYet(ctx context.Context, claims []files.Claim, stored []files.StoredFile) error {
+	keys := make([]string, len(stored))
+	for i, f := range stored {
+		keys[i] = f.Key
+	}
+	used, err := store.Q.SubmissionKeysInUse(ctx, s.Pool, keys)
+	if err != nil {
+		return fmt.Errorf("find files already added: %w", err)
+	}
+	for i, key := range keys {
+		if slices.Contains(used, key) {
+			return apperr.Invalidf(MsgAlreadyAdded, claims[i].Name)
+		}
+	}
+	return nil
+}
+
+// readerHint is the reader the client flagged for file i.
+func readerHint(in UpdateInput, i int) string {
+	flagged := func(flags []bool) bool { return i < len(flags) && flags[i] }
+	switch {
+	case flagged(in.RequiresPDFRead):
+		return ReaderPDF
+	case flagged(in.RequiresImageRead):
+		return ReaderImage
+	case flagged(in.RequiresTextract):
+		return ReaderTextract
+	}
+	return ""
+}
+
+// assignment loads an assignment of the actor's team; typ, when not empty,
+// must be its type.
+func (s *Service) assignment(ctx context.Context, db store.DBTX, a team.Actor, id uuid.UUID, typ string) (store.Assignment, error) {
+	asg, err := store.Q.GetAssignment(ctx, db, store.GetAssignmentParams{ID: id, TeamID: a.TeamID})
+	if err != nil {
+		return store.Assignment{}, store.NotFound(fmt.Errorf("load assignment %s: %w", id, err))
+	}
+	if typ != "" && typ != string(asg.Type) {
+		return store.Assignment{}, apperr.New(apperr.Invalid, MsgTypeMismatch)
+	}
+	return asg, nil
+}
+
+// List returns an assignment's submissions, oldest first, with a preview of
+// their text and not the text itself.
+func (s *Service) List(ctx context.Context, a team.Actor, assignmentID uuid.UUID) ([]Submission, error) {
+	if _, err := s.assignment(ctx, s.Pool, a, assignmentID, ""); err != nil {
+		return nil, err
+	}
+	rows, err := store.Q.ListSubmissions(ctx, s.Pool, store.ListSubmissionsParams{AssignmentID: assignmentID, TeamID: a.TeamID})
+	if err != nil {
+		return nil, fmt.Errorf("list submissions of assignment %s: %w", assignmentID, err)
+	}
+	out := make([]Submission, len(rows))
+	for i, r := range rows {
+		out[i] = Submission{
+			ID: r.ID, AssignmentID: r.AssignmentID, Name: r.Name, Location: r.FileKey,
+			StudentName: r.StudentName, StudentEmail: r.StudentEmail, SubmissionRole: string(r.Role),
+			Source: r.Source, Status: r.ExtractStatus, Error: r.ExtractError, Preview: r.Preview,
+			PageCount: int(r.PageCount), IsHandWritten: r.IsHandWritten, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		}
+	}
+	return out, nil
+}
+
+// Get returns a submission of the actor's team with its text and pages.
+func (s *Service) Get(ctx context.Context, a team.Actor, id uuid.UUID) (Detail, error) {
+	row, err := store.Q.GetSubmission(ctx, s.Pool, store.GetSubmissionParams{ID: id, TeamID: a.TeamID})
+	if err != nil {
+		return Detail{}, store.NotFound(fmt.Errorf("load submission %s: %w", id, err))
+	}
+	return detailFromRow(row)
+}
+
+// GetViewOnly is Get for the view-only page: the same for a teacher of the
+// team.
+func (s *Service) GetViewOnly(ctx context.Context, a team.Actor, id uuid.UUID) (Detail, error) {
+	return s.Get(ctx, a, id)
+}
+
+// Changes are the fields of a submission a teacher may change; nil leaves a
+// field as it is, and an empty email clears it.
+type Changes struct {
+	Name         *string `json:"name"`
+	StudentName  *string `json:"studentName"`
+	StudentEmail *string `json:"studentEmail"`
+}
+
+// Update changes a submission's name, student name or student email.
+func (s *Service) Update(ctx context.Context, a team.Actor, id uuid.UUID, c Changes) (Submission, error) {
+	if c.Name == nil && c.StudentName == nil && c.StudentEmail == nil {
+		return Submission{}, apperr.New(apperr.Invalid, MsgNothingToUpdate)
+	}
+	var p store.UpdateSubmissionDetailsParams
+	if c.Name != nil {
+		name := input.Name(*c.Name)
+		if name == "" {
+			return Submission{}, apperr.New(apperr.Invalid, MsgNameEmpty)
+		}
+		if err := input.Length("Name", name, input.MaxName); err != nil {
+			return Submission{}, err
+		}
+		p.Name = &name
+	}
+	if c.StudentName != nil {
+		name := input.Name(*c.StudentName)
+		if err := input.Length("Student name", name, input.MaxName); err != nil {
+			return Submission{}, err
+		}
+		p.StudentName = &name
+	}
+	if c.StudentEmail != nil {
+		email, err := Email(*c.StudentEmail)
+		if err != nil {
+			return Submission{}, err
+		}
+		p.StudentEmail = &email
+	}
+	p.ID, p.TeamID = id, a.TeamID
+	row, err := store.Q.UpdateSubmissionDetails(ctx, s.Pool, p)
+	if err != nil {
+		return Submission{}, store.NotFound(fmt.Errorf("update submission %s: %w", id, err))
+	}
+	return fromRow(row), nil
+}
+
+// DeleteInput names the submissions of one assignment to delete and,
+// optionally, their function results (which go with them anyway).
+type DeleteInput struct {
+	AssignmentID  uuid.UUID
+	SubmissionIDs []uuid.UUID
+	ResultIDs     []uuid.UUID
+	// Type, when not empty, must be the assignment's type.
+	Type string
+}
+
+// Delete deletes submissions of an assignment with their function results,
+// cancels their unfinished jobs and queues the deletion of their files, all
+// in one transaction. Any id that is not a submission of the assignment (or
+// a result of one of them) is not found, and nothing is deleted.
+func (s *Service) Delete(ctx context.Context, a team.Actor, in DeleteInput) (int, error) {
+	ids := unique(in.SubmissionIDs)
+	switch {
+	case len(ids) == 0:
+		return 0, apperr.New(apperr.Invalid, MsgNoneToDelete)
+	case len(ids) > MaxPerDelete:
+		return 0, apperr.New(apperr.Invalid, MsgTooManyToDelete)
+	}
+	var deleted int
+	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		asg, err := s.assignment(ctx, tx, a, in.AssignmentID, in.Type)
+		if err != nil {
+			return err
+		}
+		if results := unique(in.ResultIDs); len(results) > 0 {
+			n, err := store.Q.CountSubmissionResults(ctx, tx, store.CountSubmissionResultsParams{TeamID: a.TeamID, Ids: results, SubmissionIds: ids})
+			if err != nil {
+				return fmt.Errorf("check function results: %w", err)
+			}
+			if n != int64(len(results)) {
+				return apperr.ErrNotFound
+			}
+		}
+		rows, err := store.Q.DeleteSubmissions(ctx, tx, store.DeleteSubmissionsParams{TeamID: a.TeamID, AssignmentID: asg.ID, Ids: ids})
+		if err != nil {
+			return fmt.Errorf("delete submissions of assignment %s: %w", asg.ID, err)
+		}
+		if len(rows) != len(ids) {
+			return apperr.ErrNotFound // rolls back the rows that were found
+		}
+		if err := s.cancelJobs(ctx, tx, ids); err != nil {
+			return err
+		}
+		if err := s.deleteFilesLater(ctx, tx, asg.ID, rows); err != nil {
+			return err
+		}
+		deleted = len(rows)
+		return nil
+	})
+	return deleted, err
+}
+
+// cancelJobs cancels the unfinished jobs that work on the submissions.
+func (s *Service) cancelJobs(ctx context.Context, tx pgx.Tx, ids []uuid.UUID) error {
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = id.String()
+	}
+	pending, err := store.Q.PendingSubmissionJobs(ctx, tx, names)
+	if err != nil {
+		return fmt.Errorf("find jobs of %d submissions: %w", len(ids), err)
+	}
+	for _, job := range pending {
+		if _, err := s.Jobs.JobCancelTx(ctx, tx, job); err != nil && !errors.Is(err, river.ErrNotFound) {
+			return fmt.Errorf("cancel job %d: %w", job, err)
+		}
+	}
+	return nil
+}
+
+// deleteFilesLater queues the deletion of the deleted rows' files that are
+// in the assignment's folder and that no remaining submission names.
+func (s *Service) deleteFilesLater(ctx context.Context, tx pgx.Tx, assignmentID uuid.UUID, rows []store.DeleteSubmissionsRow) error {
+	folder := "assignments/" + assignmentID.String() + "/"
+	var keys []string
+	for _, r := range rows {
+		if strings.HasPrefix(r.FileKey, folder) && !slices.Contains(keys, r.FileKey) {
+			keys = append(keys, r.FileKey)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	used, err := store.Q.SubmissionKeysInUse(ctx, tx, keys)
+	if err != nil {
+		return fmt.Errorf("find files still in use: %w", err)
+	}
+	keys = slices.DeleteFunc(keys, func(k string) bool { return slices.Contains(used, k) })
+	if len(keys) == 0 {
+		return nil
+	}
+	if _, err := s.Jobs.InsertTx(ctx, tx, jobs.DeleteBlobsArgs{Keys: keys}, nil); err != nil {
+		return fmt.Errorf("enqueue deletion of %d files: %w", len(keys), err)
+	}
+	return nil
+}
+
+// unique drops repeated ids, keeping the first of each.
+func unique(ids []uuid.UUID) []uuid.UUID {
+	out := make([]uuid.UUID, 0, len(ids))
+	seen := make(map[uuid.UUID]bool, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
