@@ -10,11 +10,14 @@ FROM golang:1.26-bookworm AS go
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
+RUN apt-get update && apt-get install -y --no-install-recommends libtesseract-dev libleptonica-dev \
+    && rm -rf /var/lib/apt/lists/*
 COPY . .
-RUN CGO_ENABLED=0 go build -o /out/ ./cmd/api ./cmd/worker ./cmd/fakellm
+# The worker links tesseract (cgo) for OCR; the api and demo model need no C.
+RUN CGO_ENABLED=0 go build -o /out/ ./cmd/api ./cmd/fakellm && CGO_ENABLED=1 go build -o /out/ ./cmd/worker
 
 FROM debian:bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates poppler-utils tesseract-ocr tesseract-ocr-eng \
+RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates poppler-utils tesseract-ocr tesseract-ocr-eng libtesseract5 \
     && rm -rf /var/lib/apt/lists/* && useradd -r -u 10001 markwell && mkdir -p /data/blobs && chown markwell /data/blobs
 COPY --from=go /out/ /usr/local/bin/
 COPY --from=web /src/frontend/dist /srv/frontend

@@ -2,9 +2,12 @@
 //
 //	worker --queues ai=64,ocr=2
 //
-// Without --queues it runs WORKER_QUEUES (every queue by default). On SIGTERM
-// it stops fetching, lets running jobs finish within SHUTDOWN_TIMEOUT, then
-// cancels the rest, which return to the queue for another worker.
+// Without --queues it runs WORKER_QUEUES (every queue by default). A worker
+// that runs the ocr queue keeps one tesseract pool as wide as that queue
+// (it needs a cgo build). On SIGTERM it stops fetching, lets running jobs
+// finish within SHUTDOWN_TIMEOUT, then cancels the rest, which return to the
+// queue for another worker; the jobs of a worker killed outright are rescued
+// after JOB_RESCUE_AFTER.
 package main
 
 import (
@@ -52,6 +55,12 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("--queues: %w", err)
 	}
+	if queues[jobs.QueueOCR] > 0 {
+		// First, before any work: it may re-execute the program.
+		if err := ensureOCRThreadLimit(); err != nil {
+			return fmt.Errorf("ocr queue: %w", err)
+		}
+	}
 	log := logging.New(os.Stdout, cfg.LogLevel, "worker")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -77,7 +86,20 @@ func run() error {
 	}
 	checkModel(ctx, model, cfg, log)
 
-	workers := jobs.NewWorkers(jobs.Deps{Pool: pool, Blob: blob, Extractor: extract.PlainText{}, LLM: model, Log: log})
+	// One OCR pool per process, as wide as the ocr queue: one tesseract per slot.
+	var ocrPool extract.OCR
+	if n := queues[jobs.QueueOCR]; n > 0 {
+		p, closePool, err := newOCRPool(n)
+		if err != nil {
+			return fmt.Errorf("ocr queue: %w", err)
+		}
+		defer func() { _ = closePool() }()
+		ocrPool = p
+	}
+	workers := jobs.NewWorkers(jobs.Deps{
+		Pool: pool, Blob: blob, OCR: ocrPool, LLM: model, Log: log,
+		ReadOptions: extract.Options{Limits: extract.Limits{MaxFileBytes: cfg.MaxUploadBytes}},
+	})
 	client, err := jobs.NewWorkerClient(pool, workers, jobs.WorkerOptions{
 		Queues: queues, JobTimeout: cfg.JobTimeout, RescueAfter: cfg.JobRescueAfter,
 	}, log)
@@ -87,7 +109,8 @@ func run() error {
 	if err := client.Start(context.WithoutCancel(ctx)); err != nil {
 		return fmt.Errorf("start worker: %w", err)
 	}
-	log.Info("worker started", "queues", queues, "job_timeout", cfg.JobTimeout, "rescue_after", cfg.JobRescueAfter)
+	log.Info("worker started", "queues", queues, "job_timeout", cfg.JobTimeout, "rescue_after", cfg.JobRescueAfter,
+		"ocr_pool", queues[jobs.QueueOCR])
 
 	var srv *http.Server
 	if *addr != "" {

@@ -2,16 +2,38 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/markwell/markwell/internal/extract"
+	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/store"
 )
+
+// Reasons a teacher sees on a submission whose file could not be read, besides
+// the extract package's own (extract.Reason). None of them carries internals.
+const (
+	// ReasonUnreadable follows the last of a job's attempts when each failed
+	// for a reason retrying might have fixed (I/O, a timeout, the model down).
+	ReasonUnreadable = "The file could not be read. Please upload it again."
+	// ReasonMissing is a submission whose file is not in storage.
+	ReasonMissing = "The uploaded file is missing. Please upload it again."
+	// ReasonVisionRefused is a handwritten file the AI model refused to read
+	// (the provider rejected the request: a model without vision, a bad key).
+	ReasonVisionRefused = "The AI model could not read the handwriting in this file."
+)
+
+// statusReady is a submission whose text is final (submissions.extract_status).
+const statusReady = "ready"
 
 // ExtractTextArgs asks for the text of one uploaded submission.
 type ExtractTextArgs struct {
@@ -26,8 +48,13 @@ func (ExtractTextArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: QueueExtract, MaxAttempts: 5, UniqueOpts: river.UniqueOpts{ByArgs: true}}
 }
 
-// ExtractTextWorker reads a submission's file and stores its text. It is
-// idempotent: a finished extraction is never redone or overwritten.
+// ExtractTextWorker reads a submission's file and stores its text. The format
+// comes from the file's bytes (a ".pdf" holding a PNG is read as a PNG). Text
+// pages are read here; when some page needs OCR (a scanned PDF page, an
+// image) the pages read so far are stored and, in the same transaction, an
+// ocr_pages job (or, for handwritten work, a transcribe_pages job) is queued
+// to finish the file, the submission staying "extracting". It is idempotent:
+// a finished extraction is never redone or overwritten.
 type ExtractTextWorker struct {
 	river.WorkerDefaults[ExtractTextArgs]
 	deps Deps
@@ -36,66 +63,192 @@ type ExtractTextWorker struct {
 // Work implements river.Worker.
 func (w *ExtractTextWorker) Work(ctx context.Context, job *river.Job[ExtractTextArgs]) error {
 	id := job.Args.SubmissionID
-	sub, err := store.Q.GetSubmissionForJob(ctx, w.deps.Pool, id)
-	if err != nil {
-		if errors.Is(store.NotFound(err), store.ErrNotFound) {
-			return river.JobCancel(fmt.Errorf("submission %s is gone", id))
-		}
-		return fmt.Errorf("load submission %s: %w", id, err)
-	}
-	if sub.ExtractStatus == "done" {
-		return nil
-	}
-	if err := store.Q.StartExtraction(ctx, w.deps.Pool, id); err != nil {
-		return fmt.Errorf("mark submission %s extracting: %w", id, err)
-	}
-
-	text, err := w.read(ctx, sub)
-	if err != nil {
-		permanent := errors.Is(err, extract.ErrUnsupported) || errors.Is(err, extract.ErrTooLarge) ||
-			errors.Is(err, storage.ErrNotFound)
-		if permanent || job.Attempt >= job.MaxAttempts {
-			// Keep the error for the teacher; a context cancelled by shutdown is not the file's fault.
-			if ferr := store.Q.FailExtraction(context.WithoutCancel(ctx), w.deps.Pool, store.FailExtractionParams{
-				ID: id, ExtractError: userMessage(err),
-			}); ferr != nil {
-				return fmt.Errorf("mark submission %s failed: %w (after %w)", id, ferr, err)
-			}
-		}
-		if permanent {
-			return river.JobCancel(err)
-		}
+	sub, err := loadSubmission(ctx, w.deps, id)
+	if err != nil || sub.ExtractStatus == statusReady {
 		return err
 	}
-	if _, err := store.Q.FinishExtraction(ctx, w.deps.Pool, store.FinishExtractionParams{ID: id, ExtractedText: &text}); err != nil {
-		return fmt.Errorf("save text of submission %s: %w", id, err)
+	if _, err := store.Q.StartExtracting(ctx, w.deps.Pool, id); err != nil {
+		return fmt.Errorf("mark submission %s extracting: %w", id, err)
+	}
+	res, err := w.deps.read(ctx, w.deps.extractor(), sub)
+	if err != nil {
+		return w.deps.failAttempt(ctx, job.JobRow, id, err)
+	}
+	if !res.NeedsOCR() {
+		return w.deps.finish(ctx, id, res, "")
+	}
+	return w.handOff(ctx, sub, res)
+}
+
+// handOff stores the pages read so far and queues the job that reads the
+// rest, in one transaction: either both happen or neither.
+func (w *ExtractTextWorker) handOff(ctx context.Context, sub store.GetSubmissionToExtractRow, res extract.Result) error {
+	var next river.JobArgs = OCRPagesArgs{SubmissionID: sub.ID}
+	if sub.HandWritten {
+		next = TranscribePagesArgs{SubmissionID: sub.ID}
+	}
+	client, err := river.ClientFromContextSafely[pgx.Tx](ctx)
+	if err != nil {
+		return fmt.Errorf("queue %s for submission %s: %w", next.Kind(), sub.ID, err)
+	}
+	pages, err := json.Marshal(storedPages(res, ""))
+	if err != nil {
+		return fmt.Errorf("encode pages of submission %s: %w", sub.ID, err)
+	}
+	err = store.InTx(ctx, w.deps.Pool, func(tx pgx.Tx) error {
+		n, err := store.Q.SavePartialExtraction(ctx, tx, store.SavePartialExtractionParams{
+			ID: sub.ID, Pages: pages, PageCount: int32(len(res.Pages)),
+		})
+		if err != nil || n == 0 { // n == 0: another run has finished it
+			return err
+		}
+		_, err = client.InsertTx(ctx, tx, next, nil)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("hand submission %s to %s: %w", sub.ID, next.Kind(), err)
 	}
 	return nil
 }
 
-func (w *ExtractTextWorker) read(ctx context.Context, sub store.Submission) (string, error) {
-	body, err := w.deps.Blob.Get(ctx, sub.FileKey)
-	if err != nil {
-		return "", fmt.Errorf("open file of submission %s: %w", sub.ID, err)
+// loadSubmission loads a submission for an extraction job; a deleted one
+// cancels the job.
+func loadSubmission(ctx context.Context, d Deps, id uuid.UUID) (store.GetSubmissionToExtractRow, error) {
+	sub, err := store.Q.GetSubmissionToExtract(ctx, d.Pool, id)
+	if errors.Is(store.NotFound(err), store.ErrNotFound) {
+		return sub, river.JobCancel(fmt.Errorf("submission %s is gone", id))
 	}
-	defer body.Close()
-	res, err := w.deps.Extractor.Extract(ctx, extract.Input{Name: sub.Name, ContentType: sub.ContentType, Body: body})
 	if err != nil {
-		return "", fmt.Errorf("extract submission %s: %w", sub.ID, err)
+		return sub, fmt.Errorf("load submission %s: %w", id, err)
 	}
-	return res.Text, nil
+	return sub, nil
 }
 
-// userMessage is what a teacher sees for a failed extraction: never internals.
-func userMessage(err error) string {
-	switch {
-	case errors.Is(err, extract.ErrUnsupported):
-		return "This file type cannot be read."
-	case errors.Is(err, extract.ErrTooLarge):
-		return "This file is too large to read."
-	case errors.Is(err, storage.ErrNotFound):
-		return "The uploaded file is missing. Please upload it again."
-	default:
-		return "The file could not be read. Please upload it again."
+// extractor is the extract queue's reader: no OCR.
+func (d Deps) extractor() extract.Extractor {
+	if d.Extractor != nil {
+		return d.Extractor
 	}
+	o := d.ReadOptions
+	o.OCR = nil
+	return extract.New(o)
+}
+
+// read opens a submission's file and reads it with ex.
+func (d Deps) read(ctx context.Context, ex extract.Extractor, sub store.GetSubmissionToExtractRow) (extract.Result, error) {
+	if sub.FileKey == "" {
+		return extract.Result{}, fmt.Errorf("submission %s has no file: %w", sub.ID, storage.ErrNotFound)
+	}
+	body, err := d.Blob.Get(ctx, sub.FileKey)
+	if err != nil {
+		return extract.Result{}, fmt.Errorf("open file of submission %s: %w", sub.ID, err)
+	}
+	defer body.Close()
+	res, err := ex.Extract(ctx, extract.Input{Name: sub.Name, ContentType: sub.ContentType, Body: body})
+	if err != nil {
+		return extract.Result{}, fmt.Errorf("extract submission %s: %w", sub.ID, err)
+	}
+	return res, nil
+}
+
+// finish writes a finished extraction: pages, text and a warning about
+// pages without text, at most once (a submission already ready is left
+// alone). source, when set, replaces the source of OCR'd pages.
+func (d Deps) finish(ctx context.Context, id uuid.UUID, res extract.Result, source string) error {
+	if res.NeedsOCR() {
+		return fmt.Errorf("submission %s: %d pages still wait for OCR", id, res.EmptyPages)
+	}
+	pages := storedPages(res, source)
+	data, err := json.Marshal(pages)
+	if err != nil {
+		return fmt.Errorf("encode pages of submission %s: %w", id, err)
+	}
+	text := res.Text
+	n, err := store.Q.FinishExtracting(ctx, d.Pool, store.FinishExtractingParams{
+		ID: id, Pages: data, PageCount: int32(len(pages)), ExtractedText: &text, ExtractError: res.Problem(),
+	})
+	if err != nil {
+		return fmt.Errorf("save text of submission %s: %w", id, err)
+	}
+	if n == 0 {
+		d.logger().Info("extraction already finished: nothing written", "submission", id)
+	}
+	return nil
+}
+
+// failAttempt decides what a failed attempt means. A rate limit snoozes the
+// job. A permanent failure (the file is unreadable, missing, or refused by
+// the model) marks the submission failed with its reason and cancels the job
+// at once; any other error is retried by River, and only the last attempt
+// marks the submission failed.
+func (d Deps) failAttempt(ctx context.Context, job *rivertype.JobRow, id uuid.UUID, err error) error {
+	if wait, ok := llm.RetryAfter(err); ok {
+		d.logger().Info("model rate limit: job snoozed", "submission", id, "kind", job.Kind, "wait", wait)
+		return river.JobSnooze(wait)
+	}
+	reason, permanent := failureReason(err)
+	if !permanent && job.Attempt < job.MaxAttempts {
+		return err
+	}
+	if !permanent {
+		reason = ReasonUnreadable
+	}
+	d.logger().Warn("extraction failed", "submission", id, "kind", job.Kind, "attempt", job.Attempt,
+		"reason", reason, "err", err)
+	// The reason is kept even when the attempt's context has ended.
+	if _, ferr := store.Q.FailExtracting(context.WithoutCancel(ctx), d.Pool, store.FailExtractingParams{
+		ID: id, ExtractError: reason,
+	}); ferr != nil {
+		return fmt.Errorf("mark submission %s failed: %w (after %w)", id, ferr, err)
+	}
+	if permanent {
+		return river.JobCancel(err)
+	}
+	return err
+}
+
+// failureReason returns the teacher-facing reason of a failure that retrying
+// cannot fix, and false for any other.
+func failureReason(err error) (string, bool) {
+	if reason, ok := extract.Reason(err); ok {
+		return reason, true
+	}
+	switch {
+	case errors.Is(err, storage.ErrNotFound), errors.Is(err, storage.ErrInvalidKey):
+		return ReasonMissing, true
+	case llm.IsPermanent(err):
+		return ReasonVisionRefused, true
+	}
+	return "", false
+}
+
+// storedPage is one page as submissions.pages holds it and submission/get
+// serves it: {"text", "source"}. Source is the extract package's ("file",
+// "pdftotext", "ocr"), "vision" for a transcript by the vision model, and ""
+// for a page without text or one still waiting for OCR.
+type storedPage struct {
+	Text   string `json:"text"`
+	Source string `json:"source"`
+}
+
+// storedPages turns a result into stored pages, naming OCR'd pages' source
+// ocrSource when it is set.
+func storedPages(res extract.Result, ocrSource string) []storedPage {
+	out := make([]storedPage, len(res.Pages))
+	for i, p := range res.Pages {
+		src := string(p.Source)
+		if p.Source == extract.SourceOCR && ocrSource != "" {
+			src = ocrSource
+		}
+		out[i] = storedPage{Text: p.Text, Source: src}
+	}
+	return out
+}
+
+// logger is Log, or a logger that drops everything.
+func (d Deps) logger() *slog.Logger {
+	if d.Log != nil {
+		return d.Log
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }

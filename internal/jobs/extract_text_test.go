@@ -1,11 +1,16 @@
 package jobs_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -15,17 +20,46 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertest"
 	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/extract"
+	"github.com/markwell/markwell/internal/extract/ocr"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
-func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }
+// ocrPool is the tests' OCR pool, two clients wide like a small ocr queue.
+var ocrPool *ocr.Pool
+
+func TestMain(m *testing.M) {
+	// Re-executes the test binary once with OMP_THREAD_LIMIT=1, as the worker does.
+	if err := ocr.EnsureOpenMPThreadLimit(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	var err error
+	if ocrPool, err = ocr.NewPool(2); err != nil {
+		fmt.Fprintln(os.Stderr, "OCR pool:", err)
+		os.Exit(1)
+	}
+	code := testdb.Main(m)
+	_ = ocrPool.Close()
+	os.Exit(code)
+}
+
+// Known content of the extract package's fixtures (internal/extract/testdata).
+const (
+	essayPage1 = "The Water Cycle Water moves between the oceans, the air and the land in a cycle that never stops. " +
+		"The sun warms the surface of the sea and turns some of the water into vapour."
+	scanStart    = "Earthquakes happen when two plates of the crust slip past each other."
+	printedStart = "Photosynthesis is the process plants use to make their own food."
+	docxMime     = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+)
 
 // blobMock is a hand-written BlobReader.
 type blobMock struct {
@@ -51,83 +85,149 @@ func (e *extractorMock) Extract(ctx context.Context, in extract.Input) (extract.
 
 type bundle struct {
 	pool   *pgxpool.Pool
+	blob   *storage.Local
 	insert *jobs.Client
 	teamID uuid.UUID
 	asgID  uuid.UUID
-	files  map[string]string
-	deps   jobs.Deps
+	// deps are the real ones: a Reader, the OCR pool, local storage; no model.
+	deps jobs.Deps
 }
 
-// setup gives each test its own team and assignment in the package database,
-// a blob store holding files by key, and the real plain-text extractor.
+// setup gives each test its own database (workers take any job in their
+// queues), local blob storage, a team and a typed (not handwritten) feedback
+// assignment.
 func setup(t testing.TB) *bundle {
 	t.Helper()
 	ctx := context.Background()
-	pool := testdb.Isolated(t) // workers take any job in the queue: keep tests apart
-	team, err := store.Q.CreateTeam(ctx, pool, "Team "+t.Name())
-	require.NoError(t, err)
-	asg, err := store.Q.CreateAssignment(ctx, pool, store.CreateAssignmentParams{
-		TeamID: team.ID, Name: "Essay", Type: store.AssignmentTypeFeedback,
+	pool := testdb.Isolated(t)
+	blob, err := storage.NewLocal(storage.Config{
+		Dir: t.TempDir(), PublicURL: "http://localhost:8080", Secret: []byte(strings.Repeat("s", 32)),
 	})
 	require.NoError(t, err)
+	b := &bundle{pool: pool, blob: blob}
+	require.NoError(t, pool.QueryRow(ctx, `INSERT INTO teams (name) VALUES ($1) RETURNING id`, "Team "+t.Name()).Scan(&b.teamID))
+	require.NoError(t, pool.QueryRow(ctx, `INSERT INTO assignments (team_id, name, type) VALUES ($1, 'Essay', 'feedback') RETURNING id`,
+		b.teamID).Scan(&b.asgID))
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	insert, err := jobs.NewInsertClient(pool, log)
+	b.insert, err = jobs.NewInsertClient(pool, log)
 	require.NoError(t, err)
-	b := &bundle{pool: pool, insert: insert, teamID: team.ID, asgID: asg.ID, files: map[string]string{}}
 	b.deps = jobs.Deps{
-		Pool: pool,
-		Blob: &blobMock{GetFunc: func(_ context.Context, key string) (io.ReadCloser, error) {
-			text, ok := b.files[key]
-			if !ok {
-				return nil, fmt.Errorf("get %s: %w", key, storage.ErrNotFound)
-			}
-			return io.NopCloser(strings.NewReader(text)), nil
-		}},
-		Extractor: extract.PlainText{},
-		Log:       log,
+		Pool: pool, Blob: blob, OCR: ocrPool, Log: log,
+		ReadOptions: extract.Options{TempDir: t.TempDir()},
 	}
 	return b
 }
 
-// addSubmission writes a submission and its extraction job in one transaction.
-func (b *bundle) addSubmission(t testing.TB, text string) (store.Submission, *rivertype.JobRow) {
+// handwritten marks the test's assignment as handwritten.
+func (b *bundle) handwritten(t testing.TB) {
 	t.Helper()
-	key := "assignments/" + b.asgID.String() + "/submissions/" + uuid.NewString() + "-essay.txt"
-	b.files[key] = text
-	var sub store.Submission
-	var job *rivertype.JobRow
-	err := store.InTx(context.Background(), b.pool, func(tx pgx.Tx) error {
-		var err error
-		sub, err = store.Q.CreateSubmission(context.Background(), tx, store.CreateSubmissionParams{
-			TeamID: b.teamID, AssignmentID: b.asgID, Name: "essay.txt", FileKey: key,
-			ContentType: "text/plain", Role: store.SubmissionRoleTeacher,
-		})
-		if err != nil {
-			return err
-		}
-		res, err := b.insert.InsertTx(context.Background(), tx, jobs.ExtractTextArgs{SubmissionID: sub.ID}, nil)
-		if err != nil {
-			return err
-		}
-		job = res.Job
-		return nil
-	})
+	_, err := b.pool.Exec(context.Background(), `UPDATE assignments SET is_hand_written = true WHERE id = $1`, b.asgID)
 	require.NoError(t, err)
-	return sub, job
 }
 
-// startWorker runs a worker client until the test ends and returns it with a
-// channel of its finished jobs.
-func (b *bundle) startWorker(t testing.TB, deps jobs.Deps, rescueAfter time.Duration) (*jobs.Client, <-chan *river.Event) {
+// upload describes one submitted file.
+type upload struct {
+	name, contentType string
+	data              []byte
+	readerHint        string
+	handWritten       bool
+}
+
+// fixture is a file of the extract package's test data, named name.
+func fixture(t testing.TB, file, name, contentType string) upload {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "extract", "testdata", file))
+	require.NoError(t, err)
+	return upload{name: name, contentType: contentType, data: data}
+}
+
+// add stores the file and writes its submission row and extraction job in
+// one transaction, as the API does.
+func (b *bundle) add(t testing.TB, u upload) (uuid.UUID, *rivertype.JobRow) {
+	t.Helper()
+	var id uuid.UUID
+	var job *rivertype.JobRow
+	require.NoError(t, store.InTx(context.Background(), b.pool, func(tx pgx.Tx) error {
+		var err error
+		id, job, err = b.addTx(t, tx, u)
+		return err
+	}))
+	return id, job
+}
+
+// addTx stores the file and writes its row and job in tx.
+func (b *bundle) addTx(t testing.TB, tx pgx.Tx, u upload) (uuid.UUID, *rivertype.JobRow, error) {
+	t.Helper()
+	ctx := context.Background()
+	key := "assignments/" + b.asgID.String() + "/submissions/" + uuid.NewString()[:8] + "-" + storage.SanitizeFileName(u.name)
+	if u.data != nil {
+		require.NoError(t, b.blob.Put(ctx, key, bytes.NewReader(u.data), int64(len(u.data)), u.contentType))
+	}
+	var id uuid.UUID
+	if err := tx.QueryRow(ctx, `INSERT INTO submissions
+		(team_id, assignment_id, name, file_key, content_type, role, reader_hint, is_hand_written)
+		VALUES ($1, $2, $3, $4, $5, 'teacher', $6, $7) RETURNING id`,
+		b.teamID, b.asgID, u.name, key, u.contentType, u.readerHint, u.handWritten).Scan(&id); err != nil {
+		return id, nil, err
+	}
+	res, err := b.insert.InsertTx(ctx, tx, jobs.ExtractTextArgs{SubmissionID: id}, nil)
+	if err != nil {
+		return id, nil, err
+	}
+	return id, res.Job, nil
+}
+
+// submission reads a submission as the extraction jobs see it.
+func (b *bundle) submission(t testing.TB, id uuid.UUID) store.GetSubmissionToExtractRow {
+	t.Helper()
+	sub, err := store.Q.GetSubmissionToExtract(context.Background(), b.pool, id)
+	require.NoError(t, err)
+	return sub
+}
+
+// page is a stored page.
+type page struct {
+	Text   string `json:"text"`
+	Source string `json:"source"`
+}
+
+func pages(t testing.TB, sub store.GetSubmissionToExtractRow) []page {
+	t.Helper()
+	var out []page
+	require.NoError(t, json.Unmarshal(sub.Pages, &out))
+	require.Len(t, out, int(sub.PageCount))
+	return out
+}
+
+// waitStatus waits until the submission's extraction is ready or failed.
+func (b *bundle) waitStatus(t testing.TB, id uuid.UUID) store.GetSubmissionToExtractRow {
+	t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		sub := b.submission(t, id)
+		if sub.ExtractStatus == "ready" || sub.ExtractStatus == "failed" {
+			return sub
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("submission %s still %s", id, sub.ExtractStatus)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// startWorker runs a worker client on the given queues until the test ends
+// and returns it with a channel of its job events.
+func (b *bundle) startWorker(t testing.TB, deps jobs.Deps, queues map[string]int, rescueAfter time.Duration) (*jobs.Client, <-chan *river.Event) {
 	t.Helper()
 	client, err := jobs.NewWorkerClient(b.pool, jobs.NewWorkers(deps), jobs.WorkerOptions{
-		Queues:            map[string]int{jobs.QueueExtract: 2},
+		Queues:            queues,
 		JobTimeout:        rescueAfter / 2,
 		RescueAfter:       rescueAfter,
-		FetchPollInterval: 200 * time.Millisecond,
+		FetchPollInterval: 100 * time.Millisecond,
 	}, deps.Log)
 	require.NoError(t, err)
-	events, cancel := client.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed, river.EventKindJobCancelled)
+	events, cancel := client.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed,
+		river.EventKindJobCancelled, river.EventKindJobSnoozed)
 	t.Cleanup(cancel)
 	require.NoError(t, client.Start(context.Background()))
 	t.Cleanup(func() {
@@ -138,9 +238,16 @@ func (b *bundle) startWorker(t testing.TB, deps jobs.Deps, rescueAfter time.Dura
 	return client, events
 }
 
-func waitFor(t *testing.T, events <-chan *river.Event, jobID int64) *river.Event {
+// extractQueue runs the extract queue only.
+var extractQueue = map[string]int{jobs.QueueExtract: 2}
+
+// allQueues runs every extraction queue.
+var allQueues = map[string]int{jobs.QueueExtract: 2, jobs.QueueOCR: 2, jobs.QueueAI: 2}
+
+// waitFor returns the next event of the job.
+func waitFor(t testing.TB, events <-chan *river.Event, jobID int64) *river.Event {
 	t.Helper()
-	timeout := time.After(45 * time.Second)
+	timeout := time.After(90 * time.Second)
 	for {
 		select {
 		case ev := <-events:
@@ -153,69 +260,246 @@ func waitFor(t *testing.T, events <-chan *river.Event, jobID int64) *river.Event
 	}
 }
 
-func TestExtractText_RunsJobInsertedWithItsRow(t *testing.T) {
+// waitAll returns the first event of each of the jobs, in whatever order
+// they finish (two workers run side by side).
+func waitAll(t testing.TB, events <-chan *river.Event, jobIDs []int64) map[int64]*river.Event {
+	t.Helper()
+	out := make(map[int64]*river.Event, len(jobIDs))
+	timeout := time.After(90 * time.Second)
+	for len(out) < len(jobIDs) {
+		select {
+		case ev := <-events:
+			if slices.Contains(jobIDs, ev.Job.ID) && out[ev.Job.ID] == nil {
+				out[ev.Job.ID] = ev
+			}
+		case <-timeout:
+			t.Fatalf("%d of %d jobs finished", len(out), len(jobIDs))
+		}
+	}
+	return out
+}
+
+// waitKind returns the next event of a job of the kind.
+func waitKind(t testing.TB, events <-chan *river.Event, kind string) *river.Event {
+	t.Helper()
+	timeout := time.After(90 * time.Second)
+	for {
+		select {
+		case ev := <-events:
+			if ev.Job.Kind == kind {
+				return ev
+			}
+		case <-timeout:
+			t.Fatalf("no %s job finished", kind)
+		}
+	}
+}
+
+// handedTo lists the jobs of a kind in the queue table.
+func (b *bundle) handedTo(t testing.TB, kind string) []*rivertype.JobRow {
+	t.Helper()
+	res, err := b.insert.JobList(context.Background(), river.NewJobListParams().Kinds(kind).First(100))
+	require.NoError(t, err)
+	return res.Jobs
+}
+
+func TestExtractText_TextPDFIsReadPageByPageInProcess(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	sub, job := b.addSubmission(t, "The mitochondria is the powerhouse of the cell.")
+	id, job := b.add(t, fixture(t, "text-3pages.pdf", "essay.pdf", "application/pdf"))
 	require.Equal(t, jobs.QueueExtract, job.Queue)
 
-	_, events := b.startWorker(t, b.deps, time.Minute)
+	_, events := b.startWorker(t, b.deps, extractQueue, time.Minute)
+	require.Equal(t, river.EventKindJobCompleted, waitFor(t, events, job.ID).Kind)
+
+	sub := b.submission(t, id)
+	require.Equal(t, "ready", sub.ExtractStatus)
+	require.Empty(t, sub.ExtractError)
+	require.EqualValues(t, 1, sub.ExtractWrites)
+	got := pages(t, sub)
+	require.Len(t, got, 3)
+	require.Equal(t, essayPage1, strings.Join(strings.Fields(got[0].Text), " "))
+	require.True(t, strings.HasPrefix(got[1].Text, "Page two"), got[1].Text)
+	for i, p := range got {
+		require.Equal(t, "file", p.Source, "page %d is the PDF's text layer", i+1)
+	}
+	require.NotNil(t, sub.ExtractedText)
+	require.Contains(t, *sub.ExtractedText, "vapour.\n\nPage two", "pages are joined by a blank line")
+	require.Empty(t, b.handedTo(t, "ocr_pages"), "no page needed OCR")
+}
+
+func TestExtractText_DOCXIsOnePageWithListsAndTable(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	id, job := b.add(t, fixture(t, "report.docx", "report.docx", docxMime))
+	_, events := b.startWorker(t, b.deps, extractQueue, time.Minute)
+	require.Equal(t, river.EventKindJobCompleted, waitFor(t, events, job.ID).Kind)
+
+	sub := b.submission(t, id)
+	require.Equal(t, "ready", sub.ExtractStatus)
+	require.Equal(t, []page{{Text: *sub.ExtractedText, Source: "file"}}, pages(t, sub))
+	require.True(t, strings.HasPrefix(*sub.ExtractedText, "Lab Report: Plant Growth\n"))
+	require.Contains(t, *sub.ExtractedText, "Sunny window | 4 cm | 9 cm")
+	require.EqualValues(t, 1, sub.ExtractWrites)
+}
+
+// A file's format comes from its bytes: a PNG uploaded as essay.pdf, with
+// the client asking for a PDF read, is read as an image (by OCR).
+func TestExtractText_PDFThatIsReallyAPNGIsReadAsAnImage(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	u := fixture(t, "printed.png", "essay.pdf", "application/pdf")
+	u.readerHint = "pdf"
+	id, _ := b.add(t, u)
+	b.startWorker(t, b.deps, allQueues, time.Minute)
+
+	sub := b.waitStatus(t, id)
+	require.Equal(t, "ready", sub.ExtractStatus, sub.ExtractError)
+	got := pages(t, sub)
+	require.Len(t, got, 1)
+	require.Equal(t, "ocr", got[0].Source)
+	require.True(t, strings.HasPrefix(got[0].Text, printedStart), got[0].Text)
+	require.EqualValues(t, 1, sub.ExtractWrites)
+}
+
+// Files that can never be read fail at once with a reason the teacher
+// understands; the job is cancelled, not retried.
+func TestExtractText_UnreadableFilesFailAtOnceWithTheReason(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	cases := []struct {
+		upload upload
+		reason string
+	}{
+		{fixture(t, "truncated.pdf", "essay.pdf", "application/pdf"), extract.ReasonPDFDamaged},
+		{fixture(t, "encrypted-aes256.pdf", "locked.pdf", "application/pdf"), extract.ReasonPDFPassword},
+		{upload{name: "song.mp3", contentType: "audio/mpeg", data: []byte("ID3\x04\x00\x00\x00\x00\x00\x00 not an essay")}, extract.ReasonUnsupported},
+		{upload{name: "empty.txt", contentType: "text/plain", data: []byte{}}, extract.ReasonEmpty},
+	}
+	ids := make([]uuid.UUID, len(cases))
+	jobIDs := make([]int64, len(cases))
+	for i, c := range cases {
+		id, job := b.add(t, c.upload)
+		ids[i], jobIDs[i] = id, job.ID
+	}
+	_, events := b.startWorker(t, b.deps, extractQueue, time.Minute)
+	finished := waitAll(t, events, jobIDs)
+	for i, c := range cases {
+		ev := finished[jobIDs[i]]
+		require.Equal(t, river.EventKindJobCancelled, ev.Kind, c.upload.name)
+		require.Equal(t, 1, ev.Job.Attempt, "%s: not retried", c.upload.name)
+		sub := b.submission(t, ids[i])
+		require.Equal(t, "failed", sub.ExtractStatus, c.upload.name)
+		require.Equal(t, c.reason, sub.ExtractError, "%s: the reason only, no internals", c.upload.name)
+		require.Zero(t, sub.ExtractWrites)
+	}
+}
+
+func TestExtractText_MissingFileFailsWithoutRetrying(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	u := fixture(t, "report.docx", "report.docx", docxMime)
+	u.data = nil // the row names a key that holds no file
+	id, job := b.add(t, u)
+	_, events := b.startWorker(t, b.deps, extractQueue, time.Minute)
+	ev := waitFor(t, events, job.ID)
+	require.Equal(t, river.EventKindJobCancelled, ev.Kind)
+	require.Equal(t, 1, ev.Job.Attempt)
+	sub := b.submission(t, id)
+	require.Equal(t, "failed", sub.ExtractStatus)
+	require.Equal(t, jobs.ReasonMissing, sub.ExtractError)
+}
+
+// A failure that retrying might fix (storage down) is retried with backoff;
+// the submission stays extracting until the last attempt marks it failed,
+// with a reason that hides the internal error.
+func TestExtractText_TransientErrorsRetryAndOnlyTheLastAttemptFails(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	id, _ := b.add(t, fixture(t, "report.docx", "report.docx", docxMime))
+	var calls atomic.Int32
+	deps := b.deps
+	deps.Blob = &blobMock{GetFunc: func(context.Context, string) (io.ReadCloser, error) {
+		calls.Add(1)
+		return nil, errors.New("dial tcp 10.0.0.7:9000: connection refused")
+	}}
+	// Two attempts instead of five, so the test does not wait out the backoff.
+	_, err := b.pool.Exec(context.Background(), `UPDATE river_job SET max_attempts = 2 WHERE kind = 'extract_text'`)
+	require.NoError(t, err)
+	_, events := b.startWorker(t, deps, extractQueue, time.Minute)
+
+	var jobID int64
+	select {
+	case ev := <-events:
+		jobID = ev.Job.ID
+		require.Equal(t, river.EventKindJobFailed, ev.Kind)
+		require.Contains(t, []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStateRetryable}, ev.Job.State, "to be retried")
+	case <-time.After(30 * time.Second):
+		t.Fatal("no attempt")
+	}
+	sub := b.submission(t, id)
+	require.Equal(t, "extracting", sub.ExtractStatus, "not failed while attempts remain")
+	require.Empty(t, sub.ExtractError)
+
+	ev := waitFor(t, events, jobID)
+	require.Equal(t, river.EventKindJobFailed, ev.Kind)
+	require.Equal(t, rivertype.JobStateDiscarded, ev.Job.State)
+	require.Equal(t, int32(2), calls.Load())
+	sub = b.submission(t, id)
+	require.Equal(t, "failed", sub.ExtractStatus)
+	require.Equal(t, jobs.ReasonUnreadable, sub.ExtractError)
+}
+
+// What a crash between the final write and River marking the job complete
+// leaves behind: the job runs again, and writes nothing.
+func TestExtractText_RerunOfAFinishedJobWritesNothing(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	id, job := b.add(t, fixture(t, "text-3pages.pdf", "essay.pdf", "application/pdf"))
+	_, events := b.startWorker(t, b.deps, extractQueue, time.Minute)
+	require.Equal(t, river.EventKindJobCompleted, waitFor(t, events, job.ID).Kind)
+	before := b.submission(t, id)
+	require.EqualValues(t, 1, before.ExtractWrites)
+
+	_, err := b.pool.Exec(ctx, `UPDATE river_job SET state = 'available', finalized_at = NULL, scheduled_at = now() WHERE id = $1`, job.ID)
+	require.NoError(t, err)
 	ev := waitFor(t, events, job.ID)
 	require.Equal(t, river.EventKindJobCompleted, ev.Kind)
+	require.Equal(t, 2, ev.Job.Attempt, "the job really ran again")
 
-	got, err := store.Q.GetSubmission(context.Background(), b.pool, store.GetSubmissionParams{ID: sub.ID, TeamID: b.teamID})
-	require.NoError(t, err)
-	require.Equal(t, "done", got.ExtractStatus)
-	require.NotNil(t, got.ExtractedText)
-	require.Equal(t, "The mitochondria is the powerhouse of the cell.", *got.ExtractedText)
+	after := b.submission(t, id)
+	require.EqualValues(t, 1, after.ExtractWrites)
+	require.Equal(t, before.ExtractedText, after.ExtractedText)
+	require.JSONEq(t, string(before.Pages), string(after.Pages))
 }
 
-func TestExtractText_RolledBackRowLeavesNoJob(t *testing.T) {
+// Two runs of one extraction at once (a rescued job whose first worker is
+// still alive): the one that finishes second writes nothing.
+func TestExtractText_SecondOfTwoConcurrentRunsWritesNothing(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	ctx := context.Background()
-	var jobID int64
-	err := store.InTx(ctx, b.pool, func(tx pgx.Tx) error {
-		sub, err := store.Q.CreateSubmission(ctx, tx, store.CreateSubmissionParams{
-			TeamID: b.teamID, AssignmentID: b.asgID, Name: "a.txt", FileKey: "k", ContentType: "text/plain", Role: store.SubmissionRoleTeacher,
+	id, job := b.add(t, fixture(t, "report.docx", "report.docx", docxMime))
+	deps := b.deps
+	deps.Extractor = &extractorMock{ExtractFunc: func(ctx context.Context, in extract.Input) (extract.Result, error) {
+		// The other run finishes while this one reads.
+		first := "Written by the run that finished first."
+		n, err := store.Q.FinishExtracting(ctx, b.pool, store.FinishExtractingParams{
+			ID: id, Pages: []byte(`[{"text": "Written by the run that finished first.", "source": "file"}]`),
+			PageCount: 1, ExtractedText: &first,
 		})
-		require.NoError(t, err)
-		res, err := b.insert.InsertTx(ctx, tx, jobs.ExtractTextArgs{SubmissionID: sub.ID}, nil)
-		require.NoError(t, err)
-		jobID = res.Job.ID
-		return io.ErrUnexpectedEOF // the request failed after both writes
-	})
-	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
-	_, err = b.insert.JobGet(ctx, jobID)
-	require.ErrorIs(t, err, river.ErrNotFound)
-}
-
-func TestExtractText_UnsupportedFileIsCancelledWithAMessage(t *testing.T) {
-	t.Parallel()
-	b := setup(t)
-	b.files["k.mp3"] = "ID3..."
-	ctx := context.Background()
-	var sub store.Submission
-	var jobID int64
-	require.NoError(t, store.InTx(ctx, b.pool, func(tx pgx.Tx) error {
-		var err error
-		sub, err = store.Q.CreateSubmission(ctx, tx, store.CreateSubmissionParams{
-			TeamID: b.teamID, AssignmentID: b.asgID, Name: "song.mp3", FileKey: "k.mp3", ContentType: "audio/mpeg", Role: store.SubmissionRoleStudent,
-		})
-		if err != nil {
-			return err
+		if err != nil || n != 1 {
+			return extract.Result{}, fmt.Errorf("the other run: %d rows, %v", n, err)
 		}
-		res, err := b.insert.InsertTx(ctx, tx, jobs.ExtractTextArgs{SubmissionID: sub.ID}, nil)
-		jobID = res.Job.ID
-		return err
-	}))
-	_, events := b.startWorker(t, b.deps, time.Minute)
-	ev := waitFor(t, events, jobID)
-	require.Equal(t, river.EventKindJobCancelled, ev.Kind)
-	got, err := store.Q.GetSubmission(ctx, b.pool, store.GetSubmissionParams{ID: sub.ID, TeamID: b.teamID})
-	require.NoError(t, err)
-	require.Equal(t, "failed", got.ExtractStatus)
-	require.Equal(t, "This file type cannot be read.", got.ExtractError)
+		return extract.New(extract.Options{}).Extract(ctx, in)
+	}}
+	_, events := b.startWorker(t, deps, extractQueue, time.Minute)
+	require.Equal(t, river.EventKindJobCompleted, waitFor(t, events, job.ID).Kind)
+
+	sub := b.submission(t, id)
+	require.Equal(t, "ready", sub.ExtractStatus)
+	require.EqualValues(t, 1, sub.ExtractWrites)
+	require.Equal(t, "Written by the run that finished first.", *sub.ExtractedText)
 }
 
 // A worker stopped mid-job (its context cancelled, as on a hard shutdown)
@@ -223,7 +507,7 @@ func TestExtractText_UnsupportedFileIsCancelledWithAMessage(t *testing.T) {
 func TestExtractText_KilledWorkerJobIsRetriedAndCompletesOnce(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	sub, job := b.addSubmission(t, "Photosynthesis turns light into sugar.")
+	id, job := b.add(t, fixture(t, "report.docx", "report.docx", docxMime))
 
 	var calls atomic.Int32
 	started := make(chan struct{})
@@ -234,10 +518,10 @@ func TestExtractText_KilledWorkerJobIsRetriedAndCompletesOnce(t *testing.T) {
 			<-ctx.Done() // hangs until the worker is killed
 			return extract.Result{}, ctx.Err()
 		}
-		return extract.PlainText{}.Extract(ctx, in)
+		return extract.New(extract.Options{}).Extract(ctx, in)
 	}}
 
-	first, _ := b.startWorker(t, deps, time.Minute)
+	first, _ := b.startWorker(t, deps, extractQueue, time.Minute)
 	select {
 	case <-started:
 	case <-time.After(30 * time.Second):
@@ -251,17 +535,18 @@ func TestExtractText_KilledWorkerJobIsRetriedAndCompletesOnce(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStateRetryable}, row.State,
 		"the interrupted job goes back to the queue")
+	require.Equal(t, "extracting", b.submission(t, id).ExtractStatus)
 
-	_, events := b.startWorker(t, deps, time.Minute)
+	_, events := b.startWorker(t, deps, extractQueue, time.Minute)
 	ev := waitFor(t, events, job.ID)
 	require.Equal(t, river.EventKindJobCompleted, ev.Kind)
 	require.Equal(t, 2, ev.Job.Attempt)
 	require.Equal(t, int32(2), calls.Load())
 
-	got, err := store.Q.GetSubmission(context.Background(), b.pool, store.GetSubmissionParams{ID: sub.ID, TeamID: b.teamID})
-	require.NoError(t, err)
-	require.Equal(t, "done", got.ExtractStatus)
-	require.Equal(t, "Photosynthesis turns light into sugar.", *got.ExtractedText)
+	sub := b.submission(t, id)
+	require.Equal(t, "ready", sub.ExtractStatus)
+	require.EqualValues(t, 1, sub.ExtractWrites)
+	require.True(t, strings.HasPrefix(*sub.ExtractedText, "Lab Report: Plant Growth"))
 }
 
 // A worker process that died outright leaves its job "running"; the rescuer
@@ -270,34 +555,58 @@ func TestExtractText_JobOfDeadProcessIsRescued(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	ctx := context.Background()
-	sub, job := b.addSubmission(t, "Rescued text.")
+	id, job := b.add(t, fixture(t, "report.docx", "report.docx", docxMime))
 	// What a process killed with SIGKILL leaves behind.
 	_, err := b.pool.Exec(ctx, `UPDATE river_job SET state = 'running', attempt = 1,
 		attempted_at = now() - interval '10 minutes', attempted_by = ARRAY['dead-worker'] WHERE id = $1`, job.ID)
 	require.NoError(t, err)
+	_, err = b.pool.Exec(ctx, `UPDATE submissions SET extract_status = 'extracting' WHERE id = $1`, id)
+	require.NoError(t, err)
 
-	_, events := b.startWorker(t, b.deps, 2*time.Second)
+	_, events := b.startWorker(t, b.deps, extractQueue, 2*time.Second)
 	ev := waitFor(t, events, job.ID)
 	require.Equal(t, river.EventKindJobCompleted, ev.Kind)
 	require.Equal(t, 2, ev.Job.Attempt)
-	got, err := store.Q.GetSubmission(ctx, b.pool, store.GetSubmissionParams{ID: sub.ID, TeamID: b.teamID})
-	require.NoError(t, err)
-	require.Equal(t, "Rescued text.", *got.ExtractedText)
+	sub := b.submission(t, id)
+	require.Equal(t, "ready", sub.ExtractStatus)
+	require.EqualValues(t, 1, sub.ExtractWrites)
 }
 
-func TestExtractText_MissingFileFailsWithoutRetrying(t *testing.T) {
+func TestExtractText_DeletedSubmissionCancelsTheJob(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	sub, job := b.addSubmission(t, "gone")
-	for k := range b.files {
-		delete(b.files, k)
-	}
-	_, events := b.startWorker(t, b.deps, time.Minute)
+	id, job := b.add(t, fixture(t, "report.docx", "report.docx", docxMime))
+	_, err := b.pool.Exec(context.Background(), `DELETE FROM submissions WHERE id = $1`, id)
+	require.NoError(t, err)
+	_, events := b.startWorker(t, b.deps, extractQueue, time.Minute)
 	ev := waitFor(t, events, job.ID)
 	require.Equal(t, river.EventKindJobCancelled, ev.Kind)
 	require.Equal(t, 1, ev.Job.Attempt)
-	got, err := store.Q.GetSubmission(context.Background(), b.pool, store.GetSubmissionParams{ID: sub.ID, TeamID: b.teamID})
-	require.NoError(t, err)
-	require.Equal(t, "failed", got.ExtractStatus)
-	require.Equal(t, "The uploaded file is missing. Please upload it again.", got.ExtractError)
+}
+
+func TestExtractText_RolledBackRowLeavesNoJob(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	var jobID int64
+	err := store.InTx(ctx, b.pool, func(tx pgx.Tx) error {
+		var id uuid.UUID
+		require.NoError(t, tx.QueryRow(ctx, `INSERT INTO submissions (team_id, assignment_id, name, file_key)
+			VALUES ($1, $2, 'a.txt', 'k') RETURNING id`, b.teamID, b.asgID).Scan(&id))
+		res, err := b.insert.InsertTx(ctx, tx, jobs.ExtractTextArgs{SubmissionID: id}, nil)
+		require.NoError(t, err)
+		jobID = res.Job.ID
+		return io.ErrUnexpectedEOF // the request failed after both writes
+	})
+	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	_, err = b.insert.JobGet(ctx, jobID)
+	require.ErrorIs(t, err, river.ErrNotFound)
+}
+
+// requireHandedTo checks that exactly one job of args' kind was queued, on
+// the given queue.
+func requireHandedTo[T river.JobArgs](t *testing.T, b *bundle, args T, queue string) {
+	t.Helper()
+	rivertest.RequireInserted(context.Background(), t, riverpgxv5.New(b.pool), args, &rivertest.RequireInsertedOpts{Queue: queue})
+	require.Len(t, b.handedTo(t, args.Kind()), 1)
 }

@@ -38,10 +38,20 @@ type BlobReader interface {
 
 // Deps are what workers need.
 type Deps struct {
-	Pool      *pgxpool.Pool
-	Blob      BlobReader
+	Pool *pgxpool.Pool
+	Blob BlobReader
+	// Extractor reads files on the extract queue; nil means a Reader built
+	// from ReadOptions without OCR, which leaves pages that need OCR marked
+	// for the ocr_pages or transcribe_pages job.
 	Extractor extract.Extractor
-	// LLM is the model client of grading and annotation jobs.
+	// OCR reads page images on the ocr queue: the process's one *ocr.Pool,
+	// sized to that queue's concurrency; nil where the ocr queue is not run.
+	OCR extract.OCR
+	// ReadOptions configure the Readers of the extraction jobs (limits,
+	// temporary directory, poppler paths); their OCR field is ignored.
+	ReadOptions extract.Options
+	// LLM is the model client of grading and annotation jobs, and of the
+	// transcription of handwriting (its vision model).
 	LLM llm.Client
 	Log *slog.Logger
 }
@@ -50,6 +60,9 @@ type Deps struct {
 func NewWorkers(d Deps) *river.Workers {
 	w := river.NewWorkers()
 	river.AddWorker(w, &ExtractTextWorker{deps: d})
+	river.AddWorker(w, &OCRPagesWorker{deps: d})
+	river.AddWorker(w, &TranscribePagesWorker{deps: d})
+	river.AddWorker(w, &DeleteBlobsWorker{deps: d})
 	return w
 }
 

@@ -1,0 +1,60 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+
+	"github.com/markwell/markwell/internal/extract"
+)
+
+// OCRPagesArgs asks for the pages of a submission that have no text layer
+// (scanned PDF pages, photos) to be read by OCR. extract_text queues it.
+type OCRPagesArgs struct {
+	SubmissionID uuid.UUID `json:"submission_id"`
+}
+
+// Kind implements river.JobArgs.
+func (OCRPagesArgs) Kind() string { return "ocr_pages" }
+
+// InsertOpts puts the job on the ocr queue, once per submission.
+func (OCRPagesArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueOCR, MaxAttempts: 5, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// errNoOCR is a process that runs the ocr queue without an OCR pool: a
+// wiring mistake, retried in case another worker has one.
+var errNoOCR = errors.New("this worker has no OCR pool (Deps.OCR)")
+
+// OCRPagesWorker finishes a submission whose pages need OCR: it reads the
+// file again with a Reader that has the process's OCR pool, which rasterises
+// each page without text (pdftoppm, to greyscale PGM) or decodes the image,
+// recognises it with tesseract, and keeps the text pages as they are (read
+// again in-process, a matter of milliseconds), so the pages come back whole
+// and in order. It is idempotent: a finished extraction is never redone or
+// overwritten.
+type OCRPagesWorker struct {
+	river.WorkerDefaults[OCRPagesArgs]
+	deps Deps
+}
+
+// Work implements river.Worker.
+func (w *OCRPagesWorker) Work(ctx context.Context, job *river.Job[OCRPagesArgs]) error {
+	id := job.Args.SubmissionID
+	sub, err := loadSubmission(ctx, w.deps, id)
+	if err != nil || sub.ExtractStatus == statusReady {
+		return err
+	}
+	if w.deps.OCR == nil {
+		return w.deps.failAttempt(ctx, job.JobRow, id, errNoOCR)
+	}
+	o := w.deps.ReadOptions
+	o.OCR = w.deps.OCR
+	res, err := w.deps.read(ctx, extract.New(o), sub)
+	if err != nil {
+		return w.deps.failAttempt(ctx, job.JobRow, id, err)
+	}
+	return w.deps.finish(ctx, id, res, "")
+}

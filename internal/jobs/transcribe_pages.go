@@ -1,0 +1,204 @@
+package jobs
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"strconv"
+
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+
+	"github.com/markwell/markwell/internal/extract"
+	"github.com/markwell/markwell/internal/llm"
+)
+
+// TranscribePagesArgs asks for the pages of a handwritten submission that
+// have no text layer to be transcribed by the vision model. extract_text
+// queues it instead of ocr_pages when the submission or its assignment is
+// handwritten: tesseract cannot read handwriting.
+type TranscribePagesArgs struct {
+	SubmissionID uuid.UUID `json:"submission_id"`
+}
+
+// Kind implements river.JobArgs.
+func (TranscribePagesArgs) Kind() string { return "transcribe_pages" }
+
+// InsertOpts puts the job on the ai queue, once per submission. Rate limits
+// snooze the job, which uses no attempt.
+func (TranscribePagesArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueAI, MaxAttempts: 5, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// SourceVision is the source of a page transcribed by the vision model.
+const SourceVision = "vision"
+
+// TaskTranscribePage is the structured-output task (schema name) of a page
+// transcription; the demo model answers it (fakellm.TaskTranscribePage).
+const TaskTranscribePage = "transcribe_page"
+
+// visionPixels is the long side, in pixels, of a page image sent to the
+// vision model: about what providers scale a detailed image down to anyway,
+// and enough for handwriting on an A4 page (≈ 170 dpi).
+const visionPixels = 2048
+
+// transcribePrompt is the system prompt of a page transcription.
+const transcribePrompt = `You transcribe a student's handwritten work for their teacher, one page image at a time.
+Write out exactly what the student wrote, in reading order, keeping line breaks, question numbers, lists and mathematical notation.
+Do not correct spelling, grammar or working, and do not add comments, headings or descriptions of the page.
+Leave out text that is crossed out. Write [illegible] for a word that cannot be read.
+If nothing is written on the page, answer with an empty text.`
+
+// transcribeSchema is the answer of a page transcription.
+var transcribeSchema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"text": map[string]any{"type": "string", "description": "the page's writing, transcribed"},
+	},
+	"required":             []string{"text"},
+	"additionalProperties": false,
+}
+
+// TranscribePagesWorker finishes a handwritten submission whose pages need
+// reading: a Reader rasterises each page without text (or decodes the
+// image, turned upright by its EXIF orientation), and the vision model
+// (LLM_VISION_MODEL, else the main model) transcribes it, page by page and
+// in order; text pages keep their text. A 429 snoozes the job for the
+// provider's Retry-After. It is idempotent: a finished extraction is never
+// redone or overwritten.
+type TranscribePagesWorker struct {
+	river.WorkerDefaults[TranscribePagesArgs]
+	deps Deps
+}
+
+// errNoModel is a process that runs the ai queue without a model client.
+var errNoModel = errors.New("this worker has no model client (Deps.LLM)")
+
+// Work implements river.Worker.
+func (w *TranscribePagesWorker) Work(ctx context.Context, job *river.Job[TranscribePagesArgs]) error {
+	id := job.Args.SubmissionID
+	sub, err := loadSubmission(ctx, w.deps, id)
+	if err != nil || sub.ExtractStatus == statusReady {
+		return err
+	}
+	if w.deps.LLM == nil {
+		return w.deps.failAttempt(ctx, job.JobRow, id, errNoModel)
+	}
+	o := w.deps.ReadOptions
+	o.OCR = &visionReader{model: w.deps.LLM}
+	o.Limits.RenderPixels = visionPixels
+	res, err := w.deps.read(ctx, extract.New(o), sub)
+	if err != nil {
+		return w.deps.failAttempt(ctx, job.JobRow, id, err)
+	}
+	return w.deps.finish(ctx, id, res, SourceVision)
+}
+
+// visionReader is an extract.OCR that asks the vision model to transcribe a
+// page: the Reader hands it greyscale PGM images, sent on as JPEG.
+type visionReader struct {
+	model llm.Client
+}
+
+var _ extract.OCR = (*visionReader)(nil)
+
+// Text implements extract.OCR.
+func (v *visionReader) Text(ctx context.Context, pgm []byte) (string, error) {
+	img, err := decodePGM(pgm)
+	if err != nil {
+		return "", fmt.Errorf("page image: %w", err)
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, shrink(img, visionPixels), &jpeg.Options{Quality: 85}); err != nil {
+		return "", fmt.Errorf("encode page image: %w", err)
+	}
+	var out struct {
+		Text string `json:"text"`
+	}
+	err = v.model.CompleteJSON(ctx, llm.Request{
+		Task:   TaskTranscribePage,
+		System: transcribePrompt,
+		Messages: []llm.Message{{
+			Role:      llm.RoleUser,
+			Text:      "Transcribe the writing on this page.",
+			ImageURLs: []string{"data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())},
+		}},
+		Schema:      transcribeSchema,
+		Temperature: llm.Float(0),
+		MaxTokens:   4096,
+	}, &out)
+	if err != nil {
+		return "", fmt.Errorf("transcribe page: %w", err)
+	}
+	return out.Text, nil
+}
+
+// decodePGM reads a binary 8-bit greyscale PGM (P5, maxval 255), as
+// extract.Reader and pdftoppm write them.
+func decodePGM(data []byte) (*image.Gray, error) {
+	if !bytes.HasPrefix(data, []byte("P5")) {
+		return nil, errors.New("not a binary PGM")
+	}
+	i := 2
+	var fields [3]int
+	for n := 0; n < 3; {
+		for i < len(data) && isPGMSpace(data[i]) {
+			i++
+		}
+		if i < len(data) && data[i] == '#' { // a comment runs to the end of the line
+			for i < len(data) && data[i] != '\n' {
+				i++
+			}
+			continue
+		}
+		j := i
+		for j < len(data) && data[j] >= '0' && data[j] <= '9' {
+			j++
+		}
+		if j == i || j-i > 9 {
+			return nil, errors.New("bad PGM header")
+		}
+		fields[n], _ = strconv.Atoi(string(data[i:j]))
+		n++
+		i = j
+	}
+	i++ // the one whitespace before the pixels
+	w, h := fields[0], fields[1]
+	if w <= 0 || h <= 0 || fields[2] != 255 || i > len(data) || len(data)-i != w*h {
+		return nil, fmt.Errorf("bad PGM: %d × %d, maxval %d", w, h, fields[2])
+	}
+	img := image.NewGray(image.Rect(0, 0, w, h))
+	copy(img.Pix, data[i:])
+	return img, nil
+}
+
+func isPGMSpace(b byte) bool { return b == ' ' || b == '\n' || b == '\r' || b == '\t' }
+
+// shrink scales img down by a whole factor, averaging each block of pixels,
+// until its long side is at most maxSide; a smaller image is returned as is.
+func shrink(img *image.Gray, maxSide int) *image.Gray {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	f := (max(w, h) + maxSide - 1) / maxSide
+	if f <= 1 {
+		return img
+	}
+	ow, oh := max(w/f, 1), max(h/f, 1)
+	out := image.NewGray(image.Rect(0, 0, ow, oh))
+	for y := range oh {
+		for x := range ow {
+			sum, n := 0, 0
+			for sy := y * f; sy < min((y+1)*f, h); sy++ {
+				for sx := x * f; sx < min((x+1)*f, w); sx++ {
+					sum += int(img.Pix[sy*img.Stride+sx])
+					n++
+				}
+			}
+			out.Pix[y*out.Stride+x] = uint8((sum + n/2) / n)
+		}
+	}
+	return out
+}
