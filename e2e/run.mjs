@@ -16,12 +16,19 @@ if (!adminURL) {
   process.exit(2);
 }
 
+// E2E_ONLY=submissions runs only the test files whose name contains it.
+const only = process.env.E2E_ONLY ?? '';
+const files = readdirSync(join(here, 'tests'))
+  .filter((f) => f.endsWith('.test.mjs') && f.includes(only))
+  .map((f) => join(here, 'tests', f));
+if (files.length === 0) {
+  console.error(`e2e: no test file matches E2E_ONLY=${only}`);
+  process.exit(2);
+}
+
 const stack = await startStack({ adminURL, outDir });
 let code = 1;
 try {
-  const files = readdirSync(join(here, 'tests'))
-    .filter((f) => f.endsWith('.test.mjs'))
-    .map((f) => join(here, 'tests', f));
   code = await new Promise((ok) => {
     const p = spawn(process.execPath, ['--test', '--test-concurrency=1', ...files], {
       stdio: 'inherit',
