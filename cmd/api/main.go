@@ -23,6 +23,7 @@ import (
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/assist"
 	"github.com/markwell/markwell/internal/auth"
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/files"
@@ -34,7 +35,6 @@ import (
 	"github.com/markwell/markwell/internal/migrate"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/rubric"
-	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/studentlink"
 	"github.com/markwell/markwell/internal/submission"
 	"github.com/markwell/markwell/internal/team"
@@ -86,7 +86,7 @@ func run() error {
 	}
 	go purgeExpiredSessions(ctx, authSvc, log)
 
-	blob, blobHandler, err := storage.New(ctx, cfg.Storage())
+	blobs, blobHandler, err := blob.New(ctx, cfg.Storage())
 	if err != nil {
 		return fmt.Errorf("storage: %w", err)
 	}
@@ -120,17 +120,17 @@ func run() error {
 
 	limiter := &ratelimit.Limiter{Pool: pool}
 	go purgeRateCounters(ctx, limiter, log)
-	studentFiles := &files.Service{Blob: blob, TTL: cfg.SignedURLTTL, Pool: pool}
+	studentFiles := &files.Service{Blob: blobs, TTL: cfg.SignedURLTTL, Pool: pool}
 	studentLinks := &studentlink.Service{Pool: pool, Files: studentFiles,
 		Submissions: &submission.Service{Pool: pool, Jobs: jobClient, Files: studentFiles},
 		Limits:      studentlink.Limits{Limiter: limiter, PerLink: cfg.StudentLimitLink, PerAddr: cfg.StudentLimitAddr}}
-	googleClassroom, err := classroom.FromConfig(cfg, pool, blob, &submission.Service{Pool: pool, Jobs: jobClient, Files: studentFiles}, log)
+	googleClassroom, err := classroom.FromConfig(cfg, pool, blobs, &submission.Service{Pool: pool, Jobs: jobClient, Files: studentFiles}, log)
 	if err != nil {
 		return fmt.Errorf("google classroom: %w", err)
 	}
 	router := httpapi.NewRouter(httpapi.Deps{
 		Config: cfg, Pool: pool, Log: log, Registry: reg, Limiter: limiter,
-		Files:       &files.Service{Blob: blob, TTL: cfg.SignedURLTTL, Pool: pool},
+		Files:       &files.Service{Blob: blobs, TTL: cfg.SignedURLTTL, Pool: pool},
 		BlobHandler: blobHandler,
 		JobsUI:      jobsUI,
 		Auth:        authSvc,
@@ -139,7 +139,7 @@ func run() error {
 			Library:     &library.Service{Pool: pool, Jobs: jobClient},
 			Rubrics:     &rubric.Service{Pool: pool},
 			Assignments: &assignment.Service{Pool: pool},
-			Submissions: &submission.Service{Pool: pool, Jobs: jobClient, Files: &files.Service{Blob: blob, TTL: cfg.SignedURLTTL, Pool: pool}},
+			Submissions: &submission.Service{Pool: pool, Jobs: jobClient, Files: &files.Service{Blob: blobs, TTL: cfg.SignedURLTTL, Pool: pool}},
 			Assist:      &assist.Service{LLM: model},
 			AIBudget:    &ratelimit.AIBudget{Limiter: limiter, Teacher: cfg.AILimitTeacher, Team: cfg.AILimitTeam},
 			StudentLink: studentLinks,

@@ -19,8 +19,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/jobs"
-	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/testdb"
 )
@@ -172,7 +172,7 @@ func buildWorker(t *testing.T) string {
 func addClass(t *testing.T, pool *pgxpool.Pool, blobDir string) map[uuid.UUID]string {
 	t.Helper()
 	ctx := context.Background()
-	blob, err := storage.NewLocal(storage.Config{Dir: blobDir, PublicURL: "http://localhost:8080", Secret: []byte(secret)})
+	blobs, err := blob.NewLocal(blob.Config{Dir: blobDir, PublicURL: "http://localhost:8080", Secret: []byte(secret)})
 	require.NoError(t, err)
 	fixture := func(name string) []byte {
 		data, err := os.ReadFile(filepath.Join("..", "..", "internal", "extract", "testdata", name))
@@ -201,7 +201,7 @@ func addClass(t *testing.T, pool *pgxpool.Pool, blobDir string) map[uuid.UUID]st
 				name, ctype, data = fmt.Sprintf("essay-%02d.pdf", i), "application/pdf", pdf
 			}
 			key := "assignments/" + asgID.String() + "/submissions/" + name
-			if err := blob.Put(ctx, key, bytes.NewReader(data), int64(len(data)), ctype); err != nil {
+			if err := blobs.Put(ctx, key, bytes.NewReader(data), int64(len(data)), ctype); err != nil {
 				return err
 			}
 			var id uuid.UUID

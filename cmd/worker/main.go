@@ -27,13 +27,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/logging"
 	"github.com/markwell/markwell/internal/migrate"
-	"github.com/markwell/markwell/internal/storage"
 )
 
 func main() {
@@ -75,7 +75,7 @@ func run() error {
 			return err
 		}
 	}
-	blob, _, err := storage.New(ctx, cfg.Storage())
+	blobs, _, err := blob.New(ctx, cfg.Storage())
 	if err != nil {
 		return fmt.Errorf("storage: %w", err)
 	}
@@ -97,7 +97,7 @@ func run() error {
 		ocrPool = p
 	}
 	workers := jobs.NewWorkers(jobs.Deps{
-		Pool: pool, Blob: blob, OCR: ocrPool, LLM: model, Log: log,
+		Pool: pool, Blob: blobs, OCR: ocrPool, LLM: model, Log: log,
 		ReadOptions: extract.Options{Limits: extract.Limits{MaxFileBytes: cfg.MaxUploadBytes}},
 	})
 	client, err := jobs.NewWorkerClient(pool, workers, jobs.WorkerOptions{

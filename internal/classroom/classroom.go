@@ -25,8 +25,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/config"
-	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
 )
@@ -131,7 +131,7 @@ type Config struct {
 	// Pool is the database.
 	Pool *pgxpool.Pool
 	// Blob stores the imported files.
-	Blob storage.Blob
+	Blob blob.Blob
 	// Submissions creates the imported submissions.
 	Submissions *submission.Service
 	// Log receives what users are not shown; nil discards it.
@@ -165,7 +165,7 @@ func New(c Config) (*Service, error) {
 		c.HTTPClient = &http.Client{Timeout: 2 * time.Minute}
 	}
 	if c.MaxDownloadBytes <= 0 {
-		c.MaxDownloadBytes = storage.DefaultMaxUploadBytes
+		c.MaxDownloadBytes = blob.DefaultMaxUploadBytes
 	}
 	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
 	tokens, err := newSealer(c.Secret, "markwell google_tokens v1")
@@ -189,11 +189,11 @@ func New(c Config) (*Service, error) {
 // FromConfig builds the Service the application configuration describes:
 // the Google sign-in client, GOOGLE_CLASSROOM_ENABLED, and
 // GOOGLE_API_BASE_URL (a fake's address, for end-to-end tests) when set.
-func FromConfig(cfg config.Config, pool *pgxpool.Pool, blob storage.Blob, subs *submission.Service, log *slog.Logger) (*Service, error) {
+func FromConfig(cfg config.Config, pool *pgxpool.Pool, blobs blob.Blob, subs *submission.Service, log *slog.Logger) (*Service, error) {
 	c := Config{
 		ClientID: cfg.GoogleClientID, ClientSecret: cfg.GoogleClientSecret, Disabled: !cfg.GoogleClassroomEnabled,
 		Secret: cfg.SecretKey, PublicURL: cfg.PublicURL, MaxDownloadBytes: cfg.MaxUploadBytes,
-		Pool: pool, Blob: blob, Submissions: subs, Log: log,
+		Pool: pool, Blob: blobs, Submissions: subs, Log: log,
 	}
 	if cfg.GoogleAPIBaseURL != "" {
 		c.Endpoints = EndpointsAt(cfg.GoogleAPIBaseURL)

@@ -21,11 +21,11 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/classroom/classroomtest"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/jobs"
-	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
 	"github.com/markwell/markwell/internal/team"
@@ -39,7 +39,7 @@ const publicURL = "http://markwell.test"
 type bundle struct {
 	ctx     context.Context
 	pool    *pgxpool.Pool
-	blob    *storage.Local
+	blobs   *blob.Local
 	blobDir string
 	fake    *classroomtest.Google
 	cfg     classroom.Config
@@ -53,7 +53,7 @@ func setup(t *testing.T, changes ...func(*classroom.Config)) *bundle {
 	t.Helper()
 	pool := testdb.Pool(t)
 	blobDir := t.TempDir()
-	blob, err := storage.NewLocal(storage.Config{Dir: blobDir, PublicURL: publicURL, Secret: bytes.Repeat([]byte("k"), 32)})
+	blobs, err := blob.NewLocal(blob.Config{Dir: blobDir, PublicURL: publicURL, Secret: bytes.Repeat([]byte("k"), 32)})
 	require.NoError(t, err)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	jobClient, err := jobs.NewInsertClient(pool, log)
@@ -64,15 +64,15 @@ func setup(t *testing.T, changes ...func(*classroom.Config)) *bundle {
 	cfg := classroom.Config{
 		ClientID: classroomtest.ClientID, ClientSecret: classroomtest.ClientSecret, Secret: strings.Repeat("s", 32),
 		PublicURL: publicURL, Endpoints: classroom.EndpointsAt(fake.URL()), HTTPClient: fake.Client(),
-		MaxDownloadBytes: 1 << 20, Pool: pool, Blob: blob, Log: log,
-		Submissions: &submission.Service{Pool: pool, Jobs: jobClient, Files: &files.Service{Blob: blob, TTL: time.Minute, Pool: pool}},
+		MaxDownloadBytes: 1 << 20, Pool: pool, Blob: blobs, Log: log,
+		Submissions: &submission.Service{Pool: pool, Jobs: jobClient, Files: &files.Service{Blob: blobs, TTL: time.Minute, Pool: pool}},
 	}
 	for _, c := range changes {
 		c(&cfg)
 	}
 	svc, err := classroom.New(cfg)
 	require.NoError(t, err)
-	return &bundle{ctx: context.Background(), pool: pool, blob: blob, blobDir: blobDir, fake: fake, cfg: cfg, svc: svc}
+	return &bundle{ctx: context.Background(), pool: pool, blobs: blobs, blobDir: blobDir, fake: fake, cfg: cfg, svc: svc}
 }
 
 // teacher creates a teacher with a team of their own.
@@ -499,7 +499,7 @@ func TestTokens(t *testing.T) {
 // blobText reads a stored file.
 func (b *bundle) blobText(t *testing.T, key string) string {
 	t.Helper()
-	r, err := b.blob.Get(b.ctx, key)
+	r, err := b.blobs.Get(b.ctx, key)
 	require.NoError(t, err)
 	defer r.Close()
 	data, err := io.ReadAll(r)

@@ -15,7 +15,7 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
-	"github.com/markwell/markwell/internal/storage"
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
 	"github.com/markwell/markwell/internal/team"
@@ -334,7 +334,7 @@ func (s *Service) fetchOne(ctx context.Context, c *Client, folder string, p *pen
 	if f.Name == "" {
 		f.Name = p.att.Title
 	}
-	key, err := storage.NewKey(folder, f.Name)
+	key, err := blob.NewKey(folder, f.Name)
 	if err != nil {
 		return fmt.Errorf("key for %q: %w", f.Name, err)
 	}

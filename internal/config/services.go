@@ -1,14 +1,14 @@
 package config
 
 import (
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/llm"
-	"github.com/markwell/markwell/internal/storage"
 )
 
 // Storage is the blob store's configuration: S3 when S3_BUCKET is set,
 // local disk otherwise.
-func (c Config) Storage() storage.Config {
-	return storage.Config{
+func (c Config) Storage() blob.Config {
+	return blob.Config{
 		Dir: c.BlobDir, PublicURL: c.PublicURL, Secret: []byte(c.SecretKey), MaxUploadBytes: c.MaxUploadBytes,
 		S3Bucket: c.S3Bucket, S3Region: c.S3Region, S3Endpoint: c.S3Endpoint,
 		S3AccessKey: c.S3AccessKeyID, S3SecretKey: c.S3SecretAccessKey,

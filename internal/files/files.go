@@ -17,13 +17,13 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/markwell/markwell/internal/apperr"
-	"github.com/markwell/markwell/internal/storage"
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/store"
 )
 
 // Service signs file URLs.
 type Service struct {
-	Blob storage.Blob
+	Blob blob.Blob
 	TTL  time.Duration
 	// Pool answers which team an assignment belongs to, so that a team's
 	// submission files stay with that team.
@@ -79,26 +79,26 @@ func (s *Service) PresignUpload(ctx context.Context, scope Scope, team uuid.UUID
 	if err != nil {
 		return Upload{}, err
 	}
-	folder, base := storage.SplitFolder(fileName)
+	folder, base := blob.SplitFolder(fileName)
 	p, err := uploadPlace(scope, team, folder)
 	if err != nil {
 		return Upload{}, err
 	}
-	if scope == PublicAsset && !storage.IsPublicImage(fileType) {
+	if scope == PublicAsset && !blob.IsPublicImage(fileType) {
 		return Upload{}, apperr.New(apperr.Invalid, "Public assets must be PNG, JPEG, GIF or WebP images.")
 	}
 	if err := s.checkOwner(ctx, scope, team, p); err != nil {
 		return Upload{}, err
 	}
-	key, err := storage.NewKey(p.folder(), base)
+	key, err := blob.NewKey(p.folder(), base)
 	if err != nil {
 		return Upload{}, fmt.Errorf("new key for %q: %w", fileName, err)
 	}
 	signed, err := s.Blob.PresignPut(ctx, key, fileType, size, s.TTL)
 	switch {
-	case errors.Is(err, storage.ErrInvalidContentType):
+	case errors.Is(err, blob.ErrInvalidContentType):
 		return Upload{}, apperr.Invalidf("fileType %q is not a valid media type", fileType)
-	case errors.Is(err, storage.ErrSizeRequired):
+	case errors.Is(err, blob.ErrSizeRequired):
 		return Upload{}, apperr.New(apperr.Invalid, "fileSize is required: send the file's size in bytes with the upload request.")
 	case err != nil:
 		return Upload{}, fmt.Errorf("presign put %s: %w", key, err)
@@ -126,13 +126,13 @@ func (s *Service) PresignStudentUpload(ctx context.Context, team, assignment uui
 	if err != nil {
 		return Upload{}, err
 	}
-	_, base := storage.SplitFolder(fileName)
-	key, err := storage.NewKey(StudentFolder(assignment), base)
+	_, base := blob.SplitFolder(fileName)
+	key, err := blob.NewKey(StudentFolder(assignment), base)
 	if err != nil {
 		return Upload{}, fmt.Errorf("new student key for %q: %w", fileName, err)
 	}
 	signed, err := s.Blob.PresignPut(ctx, key, fileType, size, s.TTL)
-	if errors.Is(err, storage.ErrInvalidContentType) {
+	if errors.Is(err, blob.ErrInvalidContentType) {
 		return Upload{}, apperr.Invalidf("fileType %q is not a valid media type", fileType)
 	}
 	if err != nil {
@@ -148,10 +148,10 @@ func (s *Service) PresignStudentUpload(ctx context.Context, team, assignment uui
 }
 
 // uploadSize checks a client's fileSize against the store's limit; no size
-// is storage.UnknownSize.
+// is blob.UnknownSize.
 func (s *Service) uploadSize(fileSize *int64) (int64, error) {
 	if fileSize == nil {
-		return storage.UnknownSize, nil
+		return blob.UnknownSize, nil
 	}
 	limit := s.Blob.MaxUploadBytes()
 	switch size := *fileSize; {

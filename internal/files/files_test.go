@@ -10,19 +10,19 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/apperr"
-	"github.com/markwell/markwell/internal/storage"
+	"github.com/markwell/markwell/internal/blob"
 )
 
 // s3Service is a Service over an S3 store addressed on AWS: presigning sends no request,
 // and no test here reaches the database (chats/ and public/ keys name their team).
 func s3Service(t *testing.T, maxUpload int64) *Service {
 	t.Helper()
-	blob, _, err := storage.New(t.Context(), storage.Config{
+	blobs, _, err := blob.New(t.Context(), blob.Config{
 		S3Bucket: "markwell-files", S3Region: "eu-west-1",
 		S3AccessKey: "AKIDEXAMPLE", S3SecretKey: "secret", MaxUploadBytes: maxUpload,
 	})
 	require.NoError(t, err)
-	return &Service{Blob: blob, TTL: 15 * time.Minute}
+	return &Service{Blob: blobs, TTL: 15 * time.Minute}
 }
 
 // requireInvalid requires err to be a 400 with message.

@@ -10,7 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/markwell/markwell/internal/apperr"
-	"github.com/markwell/markwell/internal/storage"
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/store"
 )
 
@@ -125,7 +125,7 @@ func (s *Service) statAll(ctx context.Context, claims []Claim, keys []string) ([
 			defer func() { <-sem; wg.Done() }()
 			info, err := s.Blob.Stat(ctx, key)
 			switch {
-			case errors.Is(err, storage.ErrNotFound):
+			case errors.Is(err, blob.ErrNotFound):
 				errs[i] = apperr.Wrap(apperr.Invalid, fmt.Sprintf("%s has not finished uploading. Please upload it again.", claims[i].Name), err)
 			case err != nil:
 				errs[i] = fmt.Errorf("look up uploaded file %s: %w", key, err)

@@ -9,19 +9,19 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/classroom/classroomtest"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/httpapi"
-	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
 // classroomService is the Google Classroom import cfg describes: not
 // configured unless a test sets the Google client (see withFakeGoogle).
-func classroomService(t *testing.T, cfg config.Config, blob storage.Blob) *classroom.Service {
+func classroomService(t *testing.T, cfg config.Config, blobs blob.Blob) *classroom.Service {
 	t.Helper()
-	svc, err := classroom.FromConfig(cfg, testdb.Pool(t), blob, submissionService(t, blob), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	svc, err := classroom.FromConfig(cfg, testdb.Pool(t), blobs, submissionService(t, blobs), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	require.NoError(t, err)
 	return svc
 }

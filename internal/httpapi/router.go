@@ -15,11 +15,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/markwell/markwell/internal/auth"
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/migrate"
 	"github.com/markwell/markwell/internal/ratelimit"
-	"github.com/markwell/markwell/internal/storage"
 )
 
 // maxJSONBody caps JSON request bodies; files go straight to storage.
@@ -77,7 +77,7 @@ func NewRouter(d Deps) *gin.Engine {
 	r.GET("/readyz", readyz(d.Pool))
 
 	if d.BlobHandler != nil {
-		r.Any(storage.MountPath+"*key", gin.WrapH(d.BlobHandler))
+		r.Any(blob.MountPath+"*key", gin.WrapH(d.BlobHandler))
 	}
 	if d.JobsUI != nil {
 		r.Any("/admin/jobs", operatorOnly(d), gin.WrapH(d.JobsUI))

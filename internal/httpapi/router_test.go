@@ -24,6 +24,7 @@ import (
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/assist"
 	"github.com/markwell/markwell/internal/auth"
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/httpapi"
@@ -32,7 +33,6 @@ import (
 	"github.com/markwell/markwell/internal/llm/fakellm"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/rubric"
-	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
 	"github.com/markwell/markwell/internal/testdb"
@@ -65,7 +65,7 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 	b.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { router.ServeHTTP(w, r) }))
 	t.Cleanup(b.srv.Close)
 
-	blob, blobHandler, err := storage.New(context.Background(), storage.Config{
+	blobs, blobHandler, err := blob.New(context.Background(), blob.Config{
 		Dir: t.TempDir(), PublicURL: b.srv.URL, Secret: bytes.Repeat([]byte("k"), 32), MaxUploadBytes: 1 << 20,
 	})
 	require.NoError(t, err)
@@ -85,7 +85,7 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 	b.router = httpapi.NewRouter(httpapi.Deps{
 		Config: cfg, Pool: testdb.Pool(t), Log: log,
 		Registry:    prometheus.NewRegistry(),
-		Files:       &files.Service{Blob: blob, TTL: time.Minute, Pool: testdb.Pool(t)},
+		Files:       &files.Service{Blob: blobs, TTL: time.Minute, Pool: testdb.Pool(t)},
 		BlobHandler: blobHandler,
 		JobsUI:      jobsUI,
 		Auth:        authSvc,
@@ -98,9 +98,9 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 			Assist:      &assist.Service{LLM: b.demoModel(t)},
 			AIBudget: &ratelimit.AIBudget{Limiter: &ratelimit.Limiter{Pool: testdb.Pool(t)},
 				Teacher: cfg.AILimitTeacher, Team: cfg.AILimitTeam},
-			StudentLink: studentLinkService(t, cfg, blob),
-			Submissions: submissionService(t, blob),
-			Classroom:   classroomService(t, cfg, blob),
+			StudentLink: studentLinkService(t, cfg, blobs),
+			Submissions: submissionService(t, blobs),
+			Classroom:   classroomService(t, cfg, blobs),
 		},
 	})
 	router = b.router

@@ -11,9 +11,9 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/stretchr/testify/require"
 
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/ratelimit"
-	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/studentlink"
 	"github.com/markwell/markwell/internal/testdb"
@@ -21,9 +21,9 @@ import (
 
 // studentLinkService is the student link service of setup's router, with
 // the configuration's student rate limits.
-func studentLinkService(t *testing.T, cfg config.Config, blob storage.Blob) *studentlink.Service {
+func studentLinkService(t *testing.T, cfg config.Config, blobs blob.Blob) *studentlink.Service {
 	t.Helper()
-	subs := submissionService(t, blob)
+	subs := submissionService(t, blobs)
 	return &studentlink.Service{
 		Pool: subs.Pool, Files: subs.Files, Submissions: subs,
 		Limits: studentlink.Limits{

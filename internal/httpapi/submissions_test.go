@@ -10,9 +10,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/jobs"
-	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/submission"
 	"github.com/markwell/markwell/internal/testdb"
 )
@@ -26,10 +26,10 @@ func insertClient(t *testing.T) *jobs.Client {
 }
 
 // submissionService is the submissions service over the router's store.
-func submissionService(t *testing.T, blob storage.Blob) *submission.Service {
+func submissionService(t *testing.T, blobs blob.Blob) *submission.Service {
 	t.Helper()
 	pool := testdb.Pool(t)
-	return &submission.Service{Pool: pool, Jobs: insertClient(t), Files: &files.Service{Blob: blob, TTL: time.Minute, Pool: pool}}
+	return &submission.Service{Pool: pool, Jobs: insertClient(t), Files: &files.Service{Blob: blobs, TTL: time.Minute, Pool: pool}}
 }
 
 // uploadFile uploads body as name to an assignment's submissions folder as

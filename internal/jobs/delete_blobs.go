@@ -26,7 +26,7 @@ func (DeleteBlobsArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: QueueDefault, MaxAttempts: 10}
 }
 
-// BlobDeleter removes stored files; storage.Blob satisfies it.
+// BlobDeleter removes stored files; blob.Blob satisfies it.
 type BlobDeleter interface {
 	// Delete removes one file; a missing file is not an error.
 	Delete(ctx context.Context, key string) error
@@ -35,7 +35,7 @@ type BlobDeleter interface {
 }
 
 // DeleteBlobsWorker removes the files of a DeleteBlobsArgs job through
-// Deps.Blob, which must also be a BlobDeleter (storage.Blob is). It is
+// Deps.Blob, which must also be a BlobDeleter (blob.Blob is). It is
 // idempotent: files already gone are not an error, so a retry after a
 // partial run finishes the rest.
 type DeleteBlobsWorker struct {

@@ -13,32 +13,32 @@ import (
 	"github.com/riverqueue/river/rivertest"
 	"github.com/stretchr/testify/require"
 
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/jobs"
-	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
 // deleteBundle is a local blob store holding a few files, and a test worker
 // of delete_blobs jobs over it.
 type deleteBundle struct {
-	blob   *storage.Local
+	blobs  *blob.Local
 	worker *rivertest.Worker[jobs.DeleteBlobsArgs, pgx.Tx]
 	tx     pgx.Tx
 }
 
 func setupDelete(t *testing.T, deps jobs.Deps) *deleteBundle {
 	t.Helper()
-	blob, err := storage.NewLocal(storage.Config{Dir: t.TempDir(), PublicURL: "http://markwell.test", Secret: bytes.Repeat([]byte("k"), 32)})
+	blobs, err := blob.NewLocal(blob.Config{Dir: t.TempDir(), PublicURL: "http://markwell.test", Secret: bytes.Repeat([]byte("k"), 32)})
 	require.NoError(t, err)
 	if deps.Blob == nil {
-		deps.Blob = blob
+		deps.Blob = blobs
 	}
 	pool := testdb.Pool(t)
 	tx, err := pool.Begin(context.Background())
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = tx.Rollback(context.Background()) })
 	return &deleteBundle{
-		blob:   blob,
+		blobs:  blobs,
 		worker: rivertest.NewWorker(t, riverpgxv5.New(pool), &river.Config{}, jobs.NewDeleteBlobsWorker(deps)),
 		tx:     tx,
 	}
@@ -46,16 +46,16 @@ func setupDelete(t *testing.T, deps jobs.Deps) *deleteBundle {
 
 func (b *deleteBundle) put(t *testing.T, key string) {
 	t.Helper()
-	require.NoError(t, b.blob.Put(context.Background(), key, strings.NewReader("essay"), 5, "text/plain"))
+	require.NoError(t, b.blobs.Put(context.Background(), key, strings.NewReader("essay"), 5, "text/plain"))
 }
 
 func (b *deleteBundle) exists(t *testing.T, key string) bool {
 	t.Helper()
-	_, err := b.blob.Stat(context.Background(), key)
+	_, err := b.blobs.Stat(context.Background(), key)
 	if err == nil {
 		return true
 	}
-	require.ErrorIs(t, err, storage.ErrNotFound)
+	require.ErrorIs(t, err, blob.ErrNotFound)
 	return false
 }
 
@@ -106,4 +106,4 @@ func TestDeleteBlobsRetriesWhatItCouldNotDelete(t *testing.T) {
 // readOnly is a BlobReader without deletion.
 type readOnly struct{}
 
-func (readOnly) Get(context.Context, string) (io.ReadCloser, error) { return nil, storage.ErrNotFound }
+func (readOnly) Get(context.Context, string) (io.ReadCloser, error) { return nil, blob.ErrNotFound }

@@ -13,9 +13,9 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/llm"
-	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/store"
 )
 
@@ -137,7 +137,7 @@ func (d Deps) extractor() extract.Extractor {
 // read opens a submission's file and reads it with ex.
 func (d Deps) read(ctx context.Context, ex extract.Extractor, sub store.GetSubmissionToExtractRow) (extract.Result, error) {
 	if sub.FileKey == "" {
-		return extract.Result{}, fmt.Errorf("submission %s has no file: %w", sub.ID, storage.ErrNotFound)
+		return extract.Result{}, fmt.Errorf("submission %s has no file: %w", sub.ID, blob.ErrNotFound)
 	}
 	body, err := d.Blob.Get(ctx, sub.FileKey)
 	if err != nil {
@@ -214,7 +214,7 @@ func failureReason(err error) (string, bool) {
 		return reason, true
 	}
 	switch {
-	case errors.Is(err, storage.ErrNotFound), errors.Is(err, storage.ErrInvalidKey):
+	case errors.Is(err, blob.ErrNotFound), errors.Is(err, blob.ErrInvalidKey):
 		return ReasonMissing, true
 	case llm.IsPermanent(err):
 		return ReasonVisionRefused, true

@@ -25,10 +25,10 @@ import (
 	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/extract/ocr"
 	"github.com/markwell/markwell/internal/jobs"
-	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/testdb"
 )
@@ -85,7 +85,7 @@ func (e *extractorMock) Extract(ctx context.Context, in extract.Input) (extract.
 
 type bundle struct {
 	pool   *pgxpool.Pool
-	blob   *storage.Local
+	blobs  *blob.Local
 	insert *jobs.Client
 	teamID uuid.UUID
 	asgID  uuid.UUID
@@ -100,11 +100,11 @@ func setup(t testing.TB) *bundle {
 	t.Helper()
 	ctx := context.Background()
 	pool := testdb.Isolated(t)
-	blob, err := storage.NewLocal(storage.Config{
+	blobs, err := blob.NewLocal(blob.Config{
 		Dir: t.TempDir(), PublicURL: "http://localhost:8080", Secret: []byte(strings.Repeat("s", 32)),
 	})
 	require.NoError(t, err)
-	b := &bundle{pool: pool, blob: blob}
+	b := &bundle{pool: pool, blobs: blobs}
 	require.NoError(t, pool.QueryRow(ctx, `INSERT INTO teams (name) VALUES ($1) RETURNING id`, "Team "+t.Name()).Scan(&b.teamID))
 	require.NoError(t, pool.QueryRow(ctx, `INSERT INTO assignments (team_id, name, type) VALUES ($1, 'Essay', 'feedback') RETURNING id`,
 		b.teamID).Scan(&b.asgID))
@@ -112,7 +112,7 @@ func setup(t testing.TB) *bundle {
 	b.insert, err = jobs.NewInsertClient(pool, log)
 	require.NoError(t, err)
 	b.deps = jobs.Deps{
-		Pool: pool, Blob: blob, OCR: ocrPool, Log: log,
+		Pool: pool, Blob: blobs, OCR: ocrPool, Log: log,
 		ReadOptions: extract.Options{TempDir: t.TempDir()},
 	}
 	return b
@@ -159,9 +159,9 @@ func (b *bundle) add(t testing.TB, u upload) (uuid.UUID, *rivertype.JobRow) {
 func (b *bundle) addTx(t testing.TB, tx pgx.Tx, u upload) (uuid.UUID, *rivertype.JobRow, error) {
 	t.Helper()
 	ctx := context.Background()
-	key := "assignments/" + b.asgID.String() + "/submissions/" + uuid.NewString()[:8] + "-" + storage.SanitizeFileName(u.name)
+	key := "assignments/" + b.asgID.String() + "/submissions/" + uuid.NewString()[:8] + "-" + blob.SanitizeFileName(u.name)
 	if u.data != nil {
-		require.NoError(t, b.blob.Put(ctx, key, bytes.NewReader(u.data), int64(len(u.data)), u.contentType))
+		require.NoError(t, b.blobs.Put(ctx, key, bytes.NewReader(u.data), int64(len(u.data)), u.contentType))
 	}
 	var id uuid.UUID
 	if err := tx.QueryRow(ctx, `INSERT INTO submissions

@@ -31,7 +31,7 @@ const (
 // Client is River's client over pgx.
 type Client = river.Client[pgx.Tx]
 
-// BlobReader reads stored files; storage.Blob satisfies it.
+// BlobReader reads stored files; blob.Blob satisfies it.
 type BlobReader interface {
 	Get(ctx context.Context, key string) (io.ReadCloser, error)
 }

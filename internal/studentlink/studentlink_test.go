@@ -14,10 +14,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/ratelimit"
-	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/studentlink"
 	"github.com/markwell/markwell/internal/submission"
@@ -28,8 +28,8 @@ import (
 func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }
 
 type bundle struct {
-	svc  *studentlink.Service
-	blob storage.Blob
+	svc   *studentlink.Service
+	blobs blob.Blob
 }
 
 // setup serves the service over the package's database and a local store,
@@ -37,14 +37,14 @@ type bundle struct {
 func setup(t *testing.T, perLink, perAddr ratelimit.Rule) *bundle {
 	t.Helper()
 	pool := testdb.Pool(t)
-	blob, _, err := storage.New(context.Background(), storage.Config{
+	blobs, _, err := blob.New(context.Background(), blob.Config{
 		Dir: t.TempDir(), PublicURL: "http://markwell.test", Secret: []byte(strings.Repeat("k", 32)), MaxUploadBytes: 1 << 20,
 	})
 	require.NoError(t, err)
-	fs := &files.Service{Blob: blob, TTL: time.Minute, Pool: pool}
+	fs := &files.Service{Blob: blobs, TTL: time.Minute, Pool: pool}
 	jobClient, err := jobs.NewInsertClient(pool, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	require.NoError(t, err)
-	return &bundle{blob: blob, svc: &studentlink.Service{
+	return &bundle{blobs: blobs, svc: &studentlink.Service{
 		Pool: pool, Files: fs,
 		Submissions: &submission.Service{Pool: pool, Jobs: jobClient, Files: fs},
 		Limits:      studentlink.Limits{Limiter: &ratelimit.Limiter{Pool: pool}, PerLink: perLink, PerAddr: perAddr},
@@ -89,7 +89,7 @@ func (b *bundle) upload(t *testing.T, token, name, body string) string {
 	size := int64(len(body))
 	up, err := b.svc.Upload(context.Background(), "10.0.0.1", token, files.UploadRequest{FileName: name, FileType: "text/plain", FileSize: &size})
 	require.NoError(t, err)
-	require.NoError(t, b.blob.Put(context.Background(), up.Key, strings.NewReader(body), size, "text/plain"))
+	require.NoError(t, b.blobs.Put(context.Background(), up.Key, strings.NewReader(body), size, "text/plain"))
 	return up.FileURL
 }
 
@@ -311,7 +311,7 @@ func TestStudentSubmissionsAreRefused(t *testing.T) {
 		FileName: "assignments/" + asg.ID.String() + "/submissions/mine.txt", FileType: "text/plain", FileSize: &size, UserID: ada.UserID,
 	})
 	require.NoError(t, err)
-	require.NoError(t, b.blob.Put(ctx, teacherUp.Key, strings.NewReader("Ada's"), size, "text/plain"))
+	require.NoError(t, b.blobs.Put(ctx, teacherUp.Key, strings.NewReader("Ada's"), size, "text/plain"))
 	// Issued through the link but never uploaded.
 	missing, err := b.svc.Upload(ctx, "10.0.0.1", token, files.UploadRequest{FileName: "gone.txt", FileType: "text/plain", FileSize: &size})
 	require.NoError(t, err)

@@ -47,7 +47,7 @@ func (b *bundle) uploadAs(t *testing.T, a team.Actor, asgID uuid.UUID, name, con
 		FileName: "assignments/" + asgID.String() + "/submissions/" + name, FileType: contentType, UserID: a.UserID,
 	})
 	require.NoError(t, err)
-	require.NoError(t, b.blob.Put(b.ctx, up.Key, strings.NewReader(body), int64(len(body)), contentType))
+	require.NoError(t, b.blobs.Put(b.ctx, up.Key, strings.NewReader(body), int64(len(body)), contentType))
 	return up.FileURL
 }
 

@@ -22,9 +22,9 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/jobs"
-	"github.com/markwell/markwell/internal/storage"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
 	"github.com/markwell/markwell/internal/team"
@@ -36,7 +36,7 @@ func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }
 type bundle struct {
 	ctx   context.Context
 	pool  *pgxpool.Pool
-	blob  *storage.Local
+	blobs *blob.Local
 	files *files.Service
 	svc   *submission.Service
 }
@@ -50,12 +50,12 @@ func setup(t testing.TB, isolated bool) *bundle {
 	if isolated {
 		pool = testdb.Isolated(t)
 	}
-	blob, err := storage.NewLocal(storage.Config{Dir: t.TempDir(), PublicURL: "http://markwell.test", Secret: bytes.Repeat([]byte("k"), 32)})
+	blobs, err := blob.NewLocal(blob.Config{Dir: t.TempDir(), PublicURL: "http://markwell.test", Secret: bytes.Repeat([]byte("k"), 32)})
 	require.NoError(t, err)
 	client, err := jobs.NewInsertClient(pool, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	require.NoError(t, err)
-	fs := &files.Service{Blob: blob, TTL: time.Minute, Pool: pool}
-	return &bundle{ctx: context.Background(), pool: pool, blob: blob, files: fs,
+	fs := &files.Service{Blob: blobs, TTL: time.Minute, Pool: pool}
+	return &bundle{ctx: context.Background(), pool: pool, blobs: blobs, files: fs,
 		svc: &submission.Service{Pool: pool, Jobs: client, Files: fs}}
 }
 
@@ -88,7 +88,7 @@ func (b *bundle) assignment(t testing.TB, a team.Actor) store.Assignment {
 func (b *bundle) upload(t *testing.T, a team.Actor, asgID uuid.UUID, name, body string) files.Upload {
 	t.Helper()
 	up := b.issue(t, a, asgID, name)
-	require.NoError(t, b.blob.Put(b.ctx, up.Key, strings.NewReader(body), int64(len(body)), "text/plain"))
+	require.NoError(t, b.blobs.Put(b.ctx, up.Key, strings.NewReader(body), int64(len(body)), "text/plain"))
 	return up
 }
 
@@ -356,13 +356,13 @@ func TestUpdateSubmissionsRefusesFilesThatAreNotTheAssignments(t *testing.T) {
 
 	evesKey := b.upload(t, eve, evesAsg.ID, "eve.txt", "eve").Key
 	siblingKey := b.upload(t, a, sibling.ID, "other.txt", "other").Key
-	neverIssued, err := storage.NewKey("assignments/"+asg.ID.String()+"/submissions/", "forged.txt")
+	neverIssued, err := blob.NewKey("assignments/"+asg.ID.String()+"/submissions/", "forged.txt")
 	require.NoError(t, err)
-	require.NoError(t, b.blob.Put(b.ctx, neverIssued, strings.NewReader("x"), 1, "text/plain"))
+	require.NoError(t, b.blobs.Put(b.ctx, neverIssued, strings.NewReader("x"), 1, "text/plain"))
 	notUploaded := b.issue(t, a, asg.ID, "half.txt").Key
 	chats, err := b.files.PresignUpload(b.ctx, files.Teacher, a.TeamID, files.UploadRequest{FileName: "chats/notes.txt", FileType: "text/plain"})
 	require.NoError(t, err)
-	require.NoError(t, b.blob.Put(b.ctx, chats.Key, strings.NewReader("x"), 1, "text/plain"))
+	require.NoError(t, b.blobs.Put(b.ctx, chats.Key, strings.NewReader("x"), 1, "text/plain"))
 
 	with := func(subs ...submission.Upload) submission.UpdateInput {
 		return submission.UpdateInput{AssignmentID: asg.ID, Type: "prompt", Submissions: append([]submission.Upload{{Name: "good.txt", Location: good.Key}}, subs...)}
@@ -377,7 +377,7 @@ func TestUpdateSubmissionsRefusesFilesThatAreNotTheAssignments(t *testing.T) {
 		msg  string // "" is not found
 	}{
 		{"another team's key", with(submission.Upload{Name: "eve.txt", Location: evesKey}), ""},
-		{"another team's key as its file URL", with(submission.Upload{Name: "eve.txt", Location: b.blob.FileURL(evesKey)}), ""},
+		{"another team's key as its file URL", with(submission.Upload{Name: "eve.txt", Location: b.blobs.FileURL(evesKey)}), ""},
 		{"another team's assignment", submission.UpdateInput{AssignmentID: evesAsg.ID, Submissions: []submission.Upload{{Name: "g", Location: good.Key}}}, ""},
 		{"no such assignment", submission.UpdateInput{AssignmentID: uuid.New(), Submissions: []submission.Upload{{Name: "g", Location: good.Key}}}, ""},
 		{"a key never issued", with(submission.Upload{Name: "forged.txt", Location: neverIssued}), ""},
@@ -388,7 +388,7 @@ func TestUpdateSubmissionsRefusesFilesThatAreNotTheAssignments(t *testing.T) {
 		{"another folder", with(submission.Upload{Name: "notes.txt", Location: chats.Key}), "notes.txt is not in an assignment's submissions folder."},
 		{"a traversal", with(submission.Upload{Name: "t", Location: "assignments/" + asg.ID.String() + "/submissions/../../../chats/x"}), ""},
 		{"a file never uploaded", with(submission.Upload{Name: "half.txt", Location: notUploaded}), "half.txt has not finished uploading. Please upload it again."},
-		{"the same file twice", with(submission.Upload{Name: "again", Location: b.blob.FileURL(good.Key)}), "again is listed twice."},
+		{"the same file twice", with(submission.Upload{Name: "again", Location: b.blobs.FileURL(good.Key)}), "again is listed twice."},
 		{"no location", with(submission.Upload{Name: "x"}), submission.MsgNoLocation},
 		{"no files", submission.UpdateInput{AssignmentID: asg.ID}, submission.MsgNoFiles},
 		{"too many files", submission.UpdateInput{AssignmentID: asg.ID, Submissions: many}, submission.MsgTooManyFiles},
@@ -571,7 +571,7 @@ func TestDeleteRemovesRowsCancelsJobsAndDeletesFiles(t *testing.T) {
 	// The worker deletes them.
 	row, err := b.svc.Jobs.JobGet(b.ctx, job)
 	require.NoError(t, err)
-	worker := rivertest.NewWorker(t, riverpgxv5.New(b.pool), &river.Config{}, jobs.NewDeleteBlobsWorker(jobs.Deps{Blob: b.blob}))
+	worker := rivertest.NewWorker(t, riverpgxv5.New(b.pool), &river.Config{}, jobs.NewDeleteBlobsWorker(jobs.Deps{Blob: b.blobs}))
 	tx, err := b.pool.Begin(b.ctx)
 	require.NoError(t, err)
 	defer tx.Rollback(b.ctx) //nolint:errcheck
@@ -579,9 +579,9 @@ func TestDeleteRemovesRowsCancelsJobsAndDeletesFiles(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, river.EventKindJobCompleted, res.EventKind)
 	for i, u := range uploads {
-		_, err := b.blob.Stat(b.ctx, u.Location)
+		_, err := b.blobs.Stat(b.ctx, u.Location)
 		if i < 2 {
-			require.ErrorIs(t, err, storage.ErrNotFound, u.Name)
+			require.ErrorIs(t, err, blob.ErrNotFound, u.Name)
 		} else {
 			require.NoError(t, err, "the kept submission's file stays")
 		}

@@ -7,7 +7,7 @@
 // query string is the file's permanent "file URL", and signed GET URLs to read from.
 // KeyFromURL maps a file URL back to its key and refuses every URL this store did not
 // produce, so the API never fetches or signs an address a user chose.
-package storage
+package blob
 
 import (
 	"context"
