@@ -1,16 +1,14 @@
 import { api } from '../../../lib/api-client';
+import type { ReaderFlags } from '../../../lib/submission-files';
 import type { LinkAssignment } from './types';
 
 /** What `db/assignment/update-submissions-from-student` takes (one file). */
-export interface StudentSubmissionInput {
+export interface StudentSubmissionInput extends ReaderFlags {
   linkToken: string;
   assignmentId: string;
   submissions: { name: string; location: string }[];
   submissionRole: 'student';
   type: string;
-  requiresTextractArray: boolean[];
-  requiresPDFReadArray: boolean[];
-  requiresImageReadArray: boolean[];
   isHandWritten: boolean;
   studentName: string;
   studentEmail: string;

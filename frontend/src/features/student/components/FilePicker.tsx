@@ -5,7 +5,7 @@ import Button from '@mui/material/Button';
 import FormHelperText from '@mui/material/FormHelperText';
 import Typography from '@mui/material/Typography';
 import { useId, useRef, useState, type DragEvent, type Ref } from 'react';
-import { ACCEPT, formatFileSize } from '../lib/files';
+import { formatFileSize, SUBMISSION_ACCEPT } from '../../../lib/submission-files';
 
 /** Props for {@link FilePicker}. */
 export interface FilePickerProps {
@@ -95,7 +95,7 @@ export function FilePicker({ file, onSelect, error, disabled = false, buttonRef 
         <input
           ref={inputRef}
           type="file"
-          accept={ACCEPT}
+          accept={SUBMISSION_ACCEPT}
           hidden
           aria-label="File to submit"
           disabled={disabled}

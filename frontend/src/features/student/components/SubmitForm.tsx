@@ -10,12 +10,15 @@ import Typography from '@mui/material/Typography';
 import { useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useToast } from '../../../components/toast';
+import { ACCEPTED_TYPES_TEXT, submissionFileType } from '../../../lib/submission-files';
 import { isValidEmail } from '../../../lib/validation';
 import type { LinkAssignment } from '../api/types';
 import { submitErrorMessage, useSubmitWork, type SubmitStage } from '../hooks/use-submit-work';
-import { fileKind, UNSUPPORTED_FILE_MESSAGE } from '../lib/files';
 import { ltiDetailsFrom } from '../lib/lti';
 import { FilePicker } from './FilePicker';
+
+/** Said when a student picks a file of another kind. */
+const UNSUPPORTED_FILE_MESSAGE = `This kind of file can't be submitted. Choose a ${ACCEPTED_TYPES_TEXT} file.`;
 
 interface FieldErrors {
   name?: string;
@@ -80,7 +83,7 @@ export function SubmitForm({ linkToken, assignment }: SubmitFormProps) {
   const pending = submit.isPending;
 
   const selectFile = (picked: File) => {
-    if (!fileKind(picked)) {
+    if (!submissionFileType(picked)) {
       setFileError(UNSUPPORTED_FILE_MESSAGE);
       return;
     }

@@ -7,7 +7,7 @@ import { currentPath, renderApp, signOutEverywhere } from '../../../testing/test
 import type { LinkAssignment } from '../api/types';
 import { apiError, LINK_ASSIGNMENT, linkHandler, submission } from '../testing/fixtures';
 
-const SIGNED_URL = '/files/upload/assignments/a1/submissions/student/k1-My_essay_final.pdf?expires=1&sig=abc';
+const SIGNED_URL = '/files/upload/assignments/a1/submissions/student/k1-Myessayfinal.pdf?expires=1&sig=abc';
 
 interface Recorded {
   uploads: unknown[];
@@ -27,7 +27,7 @@ function setup(path = '/submit/tok-1', assignment: LinkAssignment = LINK_ASSIGNM
     http.post('/api/v1/s3-pub-upload', async ({ request }) => {
       recorded.uploads.push(await request.json());
       return HttpResponse.json({
-        data: { signedUrl: SIGNED_URL, location: 'assignments/a1/submissions/student/k1-My_essay_final.pdf' },
+        data: { signedUrl: SIGNED_URL, location: 'assignments/a1/submissions/student/k1-Myessayfinal.pdf' },
       });
     }),
     http.put('/files/upload/*', async ({ request }) => {
@@ -134,14 +134,14 @@ describe('student submission page', () => {
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/student/view-result/a1/s1'));
     expect(recorded.uploads).toEqual([
-      { fileName: 'My_essay_final.pdf', fileType: 'application/pdf', fileSize: 2048, linkToken: 'tok-1' },
+      { fileName: 'Myessayfinal.pdf', fileType: 'application/pdf', fileSize: 2048, linkToken: 'tok-1' },
     ]);
     expect(recorded.puts).toEqual([{ contentType: 'application/pdf', size: 2048 }]);
     expect(recorded.submits).toEqual([
       {
         linkToken: 'tok-1',
         assignmentId: 'a1',
-        submissions: [{ name: 'My essay (final).pdf', location: 'assignments/a1/submissions/student/k1-My_essay_final.pdf' }],
+        submissions: [{ name: 'My essay (final).pdf', location: 'assignments/a1/submissions/student/k1-Myessayfinal.pdf' }],
         submissionRole: 'student',
         type: 'grade',
         requiresTextractArray: [false],

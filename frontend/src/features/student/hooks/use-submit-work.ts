@@ -1,11 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { readerFlags, sanitizeFileName, submissionFileType } from '../../../lib/submission-files';
+import { uploadFile } from '../../../lib/upload-file';
 import { requestStudentUpload } from '../api/request-student-upload';
 import { submitStudentWork, type SubmittedWork } from '../api/submit-student-work';
 import type { LinkAssignment } from '../api/types';
-import { fileKind, sanitiseFileName } from '../lib/files';
-import { uploadFile } from '../lib/upload-file';
 import { saveViewToken } from '../lib/view-token';
 
 /** Said when a student submission fails (spec §8). */
@@ -30,11 +30,8 @@ export type SubmitStage = { step: 'uploading'; progress: number } | { step: 'sav
  * rate limit (429), the spec's generic message for anything else.
  */
 export function submitErrorMessage(error: unknown): string {
-  if (error instanceof ApiError && (error.status === 400 || error.status === 429)) {
-    const message = error.body.error?.message;
-    if (typeof message === 'string' && message.trim() !== '') return message;
-  }
-  return SUBMIT_FAILED_MESSAGE;
+  const refused = error instanceof ApiError && (error.status === 400 || error.status === 429);
+  return refused ? errorMessage(error, SUBMIT_FAILED_MESSAGE) : SUBMIT_FAILED_MESSAGE;
 }
 
 /**
@@ -45,18 +42,18 @@ export function useSubmitWork() {
   const [stage, setStage] = useState<SubmitStage>(null);
   const mutation = useMutation({
     mutationFn: async (work: StudentWork): Promise<SubmittedWork> => {
-      const kind = fileKind(work.file);
+      const kind = submissionFileType(work.file);
       if (!kind) throw new Error(`Unsupported file ${work.file.name}`);
       setStage({ step: 'uploading', progress: 0 });
       const upload = await requestStudentUpload({
-        fileName: sanitiseFileName(work.file.name),
-        fileType: kind.mime,
+        fileName: sanitizeFileName(work.file.name),
+        fileType: kind.mimeType,
         fileSize: work.file.size,
         linkToken: work.linkToken,
       });
-      await uploadFile(upload.signedUrl, work.file, kind.mime, (progress) =>
-        setStage({ step: 'uploading', progress }),
-      );
+      await uploadFile(upload.signedUrl, work.file, kind.mimeType, {
+        onProgress: (progress) => setStage({ step: 'uploading', progress }),
+      });
       setStage({ step: 'saving' });
       const submitted = await submitStudentWork({
         linkToken: work.linkToken,
@@ -64,9 +61,7 @@ export function useSubmitWork() {
         submissions: [{ name: work.file.name, location: upload.location }],
         submissionRole: 'student',
         type: work.assignment.type,
-        requiresTextractArray: [kind.reader === 'textract'],
-        requiresPDFReadArray: [kind.reader === 'pdf'],
-        requiresImageReadArray: [kind.reader === 'image'],
+        ...readerFlags([kind.reader]),
         isHandWritten: work.assignment.isHandWritten,
         studentName: work.studentName.trim(),
         studentEmail: work.studentEmail.trim(),

@@ -1,18 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import type { ReaderFlags } from '../../../lib/submission-files';
 import type { AssignmentQueryKey } from './keys';
 import { normalizeSubmissions } from './normalize';
 import type { AssignmentType, Submission } from './types';
 
 /** What `db/assignment/update-submissions` takes; the reader flags line up with `submissions`. */
-export interface AddSubmissionsInput {
+export interface AddSubmissionsInput extends ReaderFlags {
   assignmentId: string;
   submissions: { name: string; location: string }[];
   submissionRole: 'teacher';
   type: AssignmentType;
-  requiresTextractArray: boolean[];
-  requiresPDFReadArray: boolean[];
-  requiresImageReadArray: boolean[];
   isHandWritten: boolean;
 }
 

@@ -7,12 +7,12 @@ import CardContent from '@mui/material/CardContent';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useId, useMemo } from 'react';
+import { useId, useMemo, type ReactNode } from 'react';
 import type { AssignmentQueryKey } from '../api/keys';
 import { normalizeSubmissions } from '../api/normalize';
 import type { SubmissionsAssignment } from '../api/types';
 import { useFileUpload, type RefusedFile } from '../hooks/use-file-upload';
-import { ACCEPTED_TYPES_TEXT } from '../lib/files';
+import { ACCEPTED_TYPES_TEXT } from '../../../lib/submission-files';
 import { CsvImportButton } from './CsvImportButton';
 import { SubmissionsList } from './SubmissionsList';
 import { UploadDropZone } from './UploadDropZone';
@@ -32,6 +32,8 @@ export interface SubmissionsPanelProps {
    * it is refetched after every change here.
    */
   assignmentQueryKey: AssignmentQueryKey;
+  /** More ways to add submissions, shown beside "Import CSV" (the page composes other features' buttons). */
+  actions?: ReactNode;
 }
 
 function RefusedAlert({ refused, onClose }: { refused: RefusedFile[]; onClose: () => void }) {
@@ -74,7 +76,7 @@ function NoSubmissions() {
  * The submissions area of an assignment page: upload files (drop or pick), import a CSV (grade
  * assignments), follow uploads and reading, and manage the submissions table.
  */
-export function SubmissionsPanel({ assignment, submissions: raw, functionResults = [], questions = [], assignmentQueryKey }: SubmissionsPanelProps) {
+export function SubmissionsPanel({ assignment, submissions: raw, functionResults = [], questions = [], assignmentQueryKey, actions }: SubmissionsPanelProps) {
   const headingId = useId();
   const submissions = useMemo(() => normalizeSubmissions(raw), [raw]);
   const upload = useFileUpload(assignment, assignmentQueryKey);
@@ -86,7 +88,10 @@ export function SubmissionsPanel({ assignment, submissions: raw, functionResults
           <Typography id={headingId} variant="h2" sx={{ fontSize: '1.25rem' }}>
             Submissions
           </Typography>
-          <CsvImportButton assignment={assignment} questions={questions} assignmentQueryKey={assignmentQueryKey} disabled={upload.running} />
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+            {actions}
+            <CsvImportButton assignment={assignment} questions={questions} assignmentQueryKey={assignmentQueryKey} disabled={upload.running} />
+          </Box>
         </Box>
         <Stack spacing={2}>
           <UploadDropZone onFiles={upload.addFiles} disabled={upload.running} />

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useRef, useState, type DragEvent } from 'react';
-import { ACCEPTED_TYPES_TEXT, SUBMISSION_ACCEPT } from '../lib/files';
+import { ACCEPTED_TYPES_TEXT, SUBMISSION_ACCEPT } from '../../../lib/submission-files';
 
 /** Props for {@link UploadDropZone}. */
 export interface UploadDropZoneProps {

@@ -1,11 +1,11 @@
 import { useCallback, useState } from 'react';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
+import { isCsvFile, sanitizeFileName, submissionsFolder } from '../../../lib/submission-files';
+import { UploadError, uploadFile } from '../../../lib/upload-file';
 import { usePreviewCsv } from '../api/preview-csv';
-import { putFile, UploadError } from '../api/put-file';
 import { requestUpload } from '../api/request-upload';
 import type { CsvPreview, SubmissionsAssignment } from '../api/types';
-import { isCsvFile, sanitizeFileName, submissionsFolder } from '../lib/files';
 import { useBeforeUnload } from './use-before-unload';
 
 /** The spec's message for a file that is not a CSV (§5). */
@@ -47,7 +47,7 @@ export function useCsvImport(assignment: SubmissionsAssignment) {
           fileType: 'text/csv',
           fileSize: file.size,
         });
-        await putFile(signed.signedUrl, file, 'text/csv');
+        await uploadFile(signed.signedUrl, file, 'text/csv');
         location = signed.location;
       } catch (error) {
         console.warn(`Upload of ${file.name} failed`, error);

@@ -2,12 +2,12 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
+import { readerFlags, sanitizeFileName, submissionFileType, submissionsFolder, type Reader } from '../../../lib/submission-files';
+import { UploadError, uploadFile } from '../../../lib/upload-file';
 import { useAddSubmissions } from '../api/add-submissions';
 import type { AssignmentQueryKey } from '../api/keys';
-import { putFile, UploadError } from '../api/put-file';
 import { requestUpload } from '../api/request-upload';
 import type { SubmissionsAssignment } from '../api/types';
-import { sanitizeFileName, submissionFileType, submissionsFolder, type Reader } from '../lib/files';
 import { IDLE, uploadReducer, type UploadItem } from './upload-progress';
 import { useBeforeUnload } from './use-before-unload';
 
@@ -68,9 +68,7 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
           submissions: uploaded.map(({ name, location }) => ({ name, location })),
           submissionRole: 'teacher',
           type: assignment.type,
-          requiresTextractArray: uploaded.map((u) => u.reader === 'textract'),
-          requiresPDFReadArray: uploaded.map((u) => u.reader === 'pdf'),
-          requiresImageReadArray: uploaded.map((u) => u.reader === 'image'),
+          ...readerFlags(uploaded.map((u) => u.reader)),
           isHandWritten: assignment.isHandWritten,
         });
       } catch (error) {
@@ -108,7 +106,7 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
               fileType: mimeType,
               fileSize: file.size,
             });
-            await putFile(signed.signedUrl, file, mimeType, {
+            await uploadFile(signed.signedUrl, file, mimeType, {
               signal: controller.signal,
               onProgress: (fraction) => dispatch({ type: 'progress', id: item.id, progress: fraction }),
             });
