@@ -41,6 +41,8 @@ export default defineConfig(({ mode }) => {
       setupFiles: ['./src/testing/setup.ts'],
       include: ['src/**/*.test.{ts,tsx}'],
       restoreMocks: true,
+      // Room for a busy 2-core CI machine; a test that hangs still fails.
+      testTimeout: 20000,
     },
   };
 });
