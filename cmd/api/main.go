@@ -20,8 +20,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"riverqueue.com/riverui"
 
+	"github.com/markwell/markwell/internal/answerbox"
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/assist"
+	"github.com/markwell/markwell/internal/attachment"
 	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/classroom"
@@ -138,12 +140,14 @@ func run() error {
 			Team:        &team.Service{Pool: pool, PublicURL: cfg.PublicURL, LinkTTL: cfg.InviteLinkTTL},
 			Library:     &library.Service{Pool: pool, Jobs: jobClient},
 			Rubrics:     &rubric.Service{Pool: pool},
-			Assignments: &assignment.Service{Pool: pool},
+			Assignments: &assignment.Service{Pool: pool, AnswerMedia: answerbox.Signer{Blob: blobs, TTL: cfg.SignedURLTTL}},
+			AnswerBoxes: &answerbox.Service{Pool: pool, Jobs: jobClient, Blob: blobs, TTL: cfg.SignedURLTTL},
 			Submissions: &submission.Service{Pool: pool, Jobs: jobClient, Files: &files.Service{Blob: blobs, TTL: cfg.SignedURLTTL, Pool: pool}},
 			Assist:      &assist.Service{LLM: model},
 			AIBudget:    &ratelimit.AIBudget{Limiter: limiter, Teacher: cfg.AILimitTeacher, Team: cfg.AILimitTeam},
 			StudentLink: studentLinks,
 			Classroom:   googleClassroom,
+			Attachments: &attachment.Service{Files: &files.Service{Blob: blobs, TTL: cfg.SignedURLTTL, Pool: pool}, Blob: blobs, MaxBytes: cfg.MaxUploadBytes, Log: log},
 		},
 	})
 	srv := &http.Server{

@@ -92,6 +92,15 @@ type Input struct {
 // Service manages assignments and their functions.
 type Service struct {
 	Pool *pgxpool.Pool
+	// AnswerMedia signs the answer crops of results returned to a teacher
+	// (answerbox.Signer); nil leaves answers as stored.
+	AnswerMedia AnswerMediaSigner
+}
+
+// AnswerMediaSigner adds signedAnswerMedia (short-lived signed URLs, never
+// stored) to the nodes of an answers tree that have answerMedia.
+type AnswerMediaSigner interface {
+	SignAnswers(ctx context.Context, assignment uuid.UUID, answers json.RawMessage) (json.RawMessage, error)
 }
 
 // Create saves a new assignment in the actor's team.
@@ -154,6 +163,11 @@ func (s *Service) Get(ctx context.Context, a team.Actor, id uuid.UUID) (Assignme
 	results := make([]FunctionResult, len(rows))
 	for i, r := range rows {
 		results[i] = FunctionResultFromRow(r)
+		if s.AnswerMedia != nil {
+			if results[i].Answers, err = s.AnswerMedia.SignAnswers(ctx, id, r.Answers); err != nil {
+				return Assignment{}, nil, fmt.Errorf("sign answer media of result %s: %w", r.ID, err)
+			}
+		}
 	}
 	return asg, results, nil
 }

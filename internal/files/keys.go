@@ -74,3 +74,12 @@ func parseFolder(folder string) (place, bool) {
 	p, rest, ok := parsePlace(folder)
 	return p, ok && rest == ""
 }
+
+// DerivedFolders are the folders of the files Markwell makes from one
+// submission — its page images ("…/submissions/pages/{submissionId}/") and
+// its answer crops ("…/submissions/crops/{submissionId}/") — which go when
+// the submission goes.
+func DerivedFolders(assignment, submission uuid.UUID) (pages, crops string) {
+	base := "assignments/" + assignment.String() + "/submissions/"
+	return base + "pages/" + submission.String() + "/", base + "crops/" + submission.String() + "/"
+}

@@ -104,6 +104,9 @@ func TestOtherTeamsIDsAreNotFoundOnEveryRoute(t *testing.T) {
 		"POST /api/v1/db/submission/update":                 map[string]any{"submissionId": w.submissionID, "submission": map[string]any{"studentEmail": "eve@school.test"}},
 		"POST /api/v1/db/assignment/student-link/get":       map[string]any{"assignmentId": w.assignmentID},
 		"POST /api/v1/db/assignment/student-link/update":    map[string]any{"assignmentId": w.assignmentID, "enabled": false, "rotate": true},
+		"POST /api/v1/db/assignment/answer-boxes/get":       map[string]any{"assignmentId": w.assignmentID},
+		"POST /api/v1/db/assignment/answer-boxes/update":    map[string]any{"assignmentId": w.assignmentID, "boxes": []any{}},
+		"POST /api/v1/db/submission/page-image":             map[string]any{"submissionId": w.submissionID, "page": 0},
 	}
 	probes["POST /api/v1/db/assignment/delete-submission-and-function-result"] = map[string]any{"assignmentId": w.assignmentID, "submissionId": w.submissionID, "frId": w.resultID}
 	probes["POST /api/v1/db/assignment/delete-submissions-and-function-results"] = map[string]any{"assignmentId": w.assignmentID, "submissionIds": []string{w.submissionID}, "frIds": []string{w.resultID}}
@@ -138,6 +141,8 @@ func TestOtherTeamsIDsAreNotFoundOnEveryRoute(t *testing.T) {
 		"POST /api/v1/google/classroom/coursework":  "takes Google Classroom ids, read with the session's own token",
 		"POST /api/v1/google/classroom/submissions": "takes Google Classroom ids, read with the session's own token",
 	}
+	probes["POST /api/v1/upload-and-read-pdf"] = map[string]any{"fileLinks": []string{w.fileURL}}
+	probes["POST /api/v1/upload-and-read-files"] = map[string]any{"fileLinks": []string{w.fileURL}, "fileNames": []string{"essay.txt"}}
 	probes["POST /api/v1/db/assignment/update-submissions-from-google"] = map[string]any{"assignmentId": w.assignmentID,
 		"classId": "c1", "courseworkId": "w1", "selectedStudentSubmissions": []string{"s1"}}
 

@@ -21,8 +21,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
+	"github.com/markwell/markwell/internal/answerbox"
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/assist"
+	"github.com/markwell/markwell/internal/attachment"
 	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/config"
@@ -44,6 +46,8 @@ type bundle struct {
 	srv    *httptest.Server
 	router *gin.Engine
 	cfg    config.Config
+	// blobs is the router's local store.
+	blobs blob.Blob
 	// model is the demo model behind AI assist, taught as `make dev` runs it.
 	model *fakellm.Server
 	// The bundle is also its first browser: b.do and b.signIn use it.
@@ -69,6 +73,7 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 		Dir: t.TempDir(), PublicURL: b.srv.URL, Secret: bytes.Repeat([]byte("k"), 32), MaxUploadBytes: 1 << 20,
 	})
 	require.NoError(t, err)
+	b.blobs = blobs
 	cfg := config.Config{
 		StaticDir: static, OperatorEmails: []string{"ops@school.test"},
 		PublicURL: b.srv.URL, SecretKey: strings.Repeat("s", 32), AuthBasePath: "/api/auth",
@@ -94,13 +99,15 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 			Team:        &team.Service{Pool: testdb.Pool(t), PublicURL: b.srv.URL},
 			Library:     &library.Service{Pool: testdb.Pool(t), Jobs: insertClient(t)},
 			Rubrics:     &rubric.Service{Pool: testdb.Pool(t)},
-			Assignments: &assignment.Service{Pool: testdb.Pool(t)},
+			Assignments: &assignment.Service{Pool: testdb.Pool(t), AnswerMedia: answerbox.Signer{Blob: blobs, TTL: time.Minute}},
+			AnswerBoxes: &answerbox.Service{Pool: testdb.Pool(t), Jobs: insertClient(t), Blob: blobs, TTL: time.Minute},
 			Assist:      &assist.Service{LLM: b.demoModel(t)},
 			AIBudget: &ratelimit.AIBudget{Limiter: &ratelimit.Limiter{Pool: testdb.Pool(t)},
 				Teacher: cfg.AILimitTeacher, Team: cfg.AILimitTeam},
 			StudentLink: studentLinkService(t, cfg, blobs),
 			Submissions: submissionService(t, blobs),
 			Classroom:   classroomService(t, cfg, blobs),
+			Attachments: &attachment.Service{Files: &files.Service{Blob: blobs, TTL: time.Minute, Pool: testdb.Pool(t)}, Blob: blobs},
 		},
 	})
 	router = b.router

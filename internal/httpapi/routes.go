@@ -3,8 +3,10 @@ package httpapi
 import (
 	"github.com/gin-gonic/gin"
 
+	"github.com/markwell/markwell/internal/answerbox"
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/assist"
+	"github.com/markwell/markwell/internal/attachment"
 	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/library"
 	"github.com/markwell/markwell/internal/ratelimit"
@@ -34,6 +36,11 @@ type Services struct {
 	Submissions *submission.Service
 	// Classroom imports from Google Classroom; nil answers "not configured".
 	Classroom *classroom.Service
+	// AnswerBoxes is the answer-box templates of handwritten grade
+	// assignments and the page images they are drawn on.
+	AnswerBoxes *answerbox.Service
+	// Attachments reads the text of the files a teacher attaches to a chat.
+	Attachments *attachment.Service
 }
 
 // signedInRoutes registers every /api/v1 route that needs a signed-in
@@ -49,4 +56,6 @@ func signedInRoutes(g *gin.RouterGroup, s Services) {
 	(&assistHandlers{svc: s.Assist, budget: s.AIBudget}).register(g)
 	(&studentHandlers{svc: s.StudentLink}).registerTeacher(g)
 	(&classroomHandlers{svc: s.Classroom}).register(g)
+	(&answerBoxHandlers{svc: s.AnswerBoxes}).register(g)
+	(&attachmentHandlers{svc: s.Attachments}).register(g)
 }

@@ -15,6 +15,9 @@ import (
 type DeleteBlobsArgs struct {
 	Keys   []string `json:"keys,omitempty"`
 	Prefix string   `json:"prefix,omitempty"`
+	// Prefixes are more folders to empty (a deleted submission's page
+	// images and crops).
+	Prefixes []string `json:"prefixes,omitempty"`
 }
 
 // Kind implements river.JobArgs.
@@ -58,9 +61,12 @@ func (w *DeleteBlobsWorker) Work(ctx context.Context, job *river.Job[DeleteBlobs
 			errs = append(errs, fmt.Errorf("delete %s: %w", key, err))
 		}
 	}
-	if job.Args.Prefix != "" {
-		if err := del.DeletePrefix(ctx, job.Args.Prefix); err != nil {
-			errs = append(errs, fmt.Errorf("delete folder %s: %w", job.Args.Prefix, err))
+	for _, prefix := range append([]string{job.Args.Prefix}, job.Args.Prefixes...) {
+		if prefix == "" {
+			continue
+		}
+		if err := del.DeletePrefix(ctx, prefix); err != nil {
+			errs = append(errs, fmt.Errorf("delete folder %s: %w", prefix, err))
 		}
 	}
 	return errors.Join(errs...)

@@ -164,8 +164,16 @@ func (d Deps) finish(ctx context.Context, id uuid.UUID, res extract.Result, sour
 		return fmt.Errorf("encode pages of submission %s: %w", id, err)
 	}
 	text := res.Text
-	n, err := store.Q.FinishExtracting(ctx, d.Pool, store.FinishExtractingParams{
-		ID: id, Pages: data, PageCount: int32(len(pages)), ExtractedText: &text, ExtractError: res.Problem(),
+	var n int64
+	err = store.InTx(ctx, d.Pool, func(tx pgx.Tx) error {
+		var err error
+		n, err = store.Q.FinishExtracting(ctx, tx, store.FinishExtractingParams{
+			ID: id, Pages: data, PageCount: int32(len(pages)), ExtractedText: &text, ExtractError: res.Problem(),
+		})
+		if err != nil || n == 0 {
+			return err
+		}
+		return queueCropsIfNeeded(ctx, tx, id) // answer boxes of handwritten grade work
 	})
 	if err != nil {
 		return fmt.Errorf("save text of submission %s: %w", id, err)

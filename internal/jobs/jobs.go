@@ -63,6 +63,7 @@ func NewWorkers(d Deps) *river.Workers {
 	river.AddWorker(w, &OCRPagesWorker{deps: d})
 	river.AddWorker(w, &TranscribePagesWorker{deps: d})
 	river.AddWorker(w, &DeleteBlobsWorker{deps: d})
+	river.AddWorker(w, &CropAnswersWorker{deps: d})
 	return w
 }
 

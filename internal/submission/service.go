@@ -313,27 +313,29 @@ func (s *Service) cancelJobs(ctx context.Context, tx pgx.Tx, ids []uuid.UUID) er
 }
 
 // deleteFilesLater queues the deletion of the deleted rows' files that are
-// in the assignment's folder and that no remaining submission names.
+// in the assignment's folder and that no remaining submission names, and of
+// the page images and answer crops made from them.
 func (s *Service) deleteFilesLater(ctx context.Context, tx pgx.Tx, assignmentID uuid.UUID, rows []store.DeleteSubmissionsRow) error {
 	folder := "assignments/" + assignmentID.String() + "/"
-	var keys []string
+	var keys, prefixes []string
 	for _, r := range rows {
 		if strings.HasPrefix(r.FileKey, folder) && !slices.Contains(keys, r.FileKey) {
 			keys = append(keys, r.FileKey)
 		}
+		pages, crops := files.DerivedFolders(assignmentID, r.ID)
+		prefixes = append(prefixes, pages, crops)
 	}
-	if len(keys) == 0 {
+	if len(keys) > 0 {
+		used, err := store.Q.SubmissionKeysInUse(ctx, tx, keys)
+		if err != nil {
+			return fmt.Errorf("find files still in use: %w", err)
+		}
+		keys = slices.DeleteFunc(keys, func(k string) bool { return slices.Contains(used, k) })
+	}
+	if len(keys) == 0 && len(prefixes) == 0 {
 		return nil
 	}
-	used, err := store.Q.SubmissionKeysInUse(ctx, tx, keys)
-	if err != nil {
-		return fmt.Errorf("find files still in use: %w", err)
-	}
-	keys = slices.DeleteFunc(keys, func(k string) bool { return slices.Contains(used, k) })
-	if len(keys) == 0 {
-		return nil
-	}
-	if _, err := s.Jobs.InsertTx(ctx, tx, jobs.DeleteBlobsArgs{Keys: keys}, nil); err != nil {
+	if _, err := s.Jobs.InsertTx(ctx, tx, jobs.DeleteBlobsArgs{Keys: keys, Prefixes: prefixes}, nil); err != nil {
 		return fmt.Errorf("enqueue deletion of %d files: %w", len(keys), err)
 	}
 	return nil

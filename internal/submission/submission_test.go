@@ -540,6 +540,17 @@ func TestDeleteRemovesRowsCancelsJobsAndDeletesFiles(t *testing.T) {
 	s, r := b.rows(t, asg.ID)
 	require.Equal(t, [2]int{3, 3}, [2]int{s, r}, "refusals delete nothing")
 
+	// Page images and answer crops were made from each of them.
+	derived := func(id uuid.UUID) []string {
+		pages, crops := files.DerivedFolders(asg.ID, id)
+		return []string{pages + "0.jpg", crops + "0.jpg"}
+	}
+	for _, sub := range subs {
+		for _, key := range derived(sub.ID) {
+			require.NoError(t, b.blobs.Put(b.ctx, key, strings.NewReader("jpeg"), 4, "image/jpeg"))
+		}
+	}
+
 	// One of them is being read right now.
 	running, _ := jobOf(subs[1].ID)
 	_, err = b.pool.Exec(b.ctx, `UPDATE river_job SET state = 'running', attempt = 1, attempted_at = now() WHERE id = $1`, running)
@@ -584,6 +595,14 @@ func TestDeleteRemovesRowsCancelsJobsAndDeletesFiles(t *testing.T) {
 			require.ErrorIs(t, err, blob.ErrNotFound, u.Name)
 		} else {
 			require.NoError(t, err, "the kept submission's file stays")
+		}
+		for _, key := range derived(subs[i].ID) {
+			_, err := b.blobs.Stat(b.ctx, key)
+			if i < 2 {
+				require.ErrorIs(t, err, blob.ErrNotFound, "%s: its page images and crops go with it", key)
+			} else {
+				require.NoError(t, err, "the kept submission's page images and crops stay")
+			}
 		}
 	}
 }

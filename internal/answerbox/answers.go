@@ -1,0 +1,173 @@
+package answerbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// The fields of an answers-tree node this package writes.
+const (
+	fieldCoordinates = "answerBoxesCoordinates"
+	fieldMedia       = "answerMedia"
+	fieldSigned      = "signedAnswerMedia"
+	fieldSubanswers  = "subanswers"
+	fieldGrade       = "grade"
+)
+
+// Grade is a node's grade before anyone has graded it.
+type Grade struct {
+	Points          float64 `json:"points"`
+	GradeAdjustment float64 `json:"gradeAdjustment"`
+	Feedback        string  `json:"feedback"`
+	Criteria        []bool  `json:"criteria"`
+}
+
+// node is one answer as stored: every field kept as it is, so what other
+// parts of Markwell write (grades, feedback) survives a rebuild.
+type node map[string]json.RawMessage
+
+// BuildAnswers mirrors the question tree into an answers tree: each node
+// gets its box's coordinates (null without a box) and its crops' keys
+// (media, by path key; [] without one), and keeps whatever prev (the
+// result's current answers, possibly null) holds at the same place: its
+// grade above all, a fresh zero grade with one false per criterion when it
+// has none.
+func BuildAnswers(qs []Question, boxes []Box, media map[string][]string, prev json.RawMessage) (json.RawMessage, error) {
+	var old []node
+	if len(prev) > 0 && string(prev) != "null" {
+		// answers of another shape (not a list) are replaced
+		_ = json.Unmarshal(prev, &old)
+	}
+	byPath := make(map[string]Box, len(boxes))
+	for _, b := range boxes {
+		byPath[PathKey(b.Path)] = b
+	}
+	tree, err := build(qs, nil, byPath, media, old)
+	if err != nil {
+		return nil, err
+	}
+	out, err := json.Marshal(tree)
+	if err != nil {
+		return nil, fmt.Errorf("encode answers: %w", err)
+	}
+	return out, nil
+}
+
+func build(qs []Question, parent []int, boxes map[string]Box, media map[string][]string, old []node) ([]node, error) {
+	out := make([]node, len(qs))
+	for i, q := range qs {
+		path := append(append([]int(nil), parent...), i)
+		n := node{}
+		var oldSubs []node
+		if i < len(old) && old[i] != nil {
+			for k, v := range old[i] {
+				n[k] = v
+			}
+			if raw, ok := old[i][fieldSubanswers]; ok {
+				_ = json.Unmarshal(raw, &oldSubs)
+			}
+		}
+		key := PathKey(path)
+		var coords *Rect
+		if b, ok := boxes[key]; ok {
+			r := b.Rect()
+			coords = &r
+		}
+		keys := media[key]
+		if keys == nil {
+			keys = []string{}
+		}
+		subs, err := build(q.Subquestions, path, boxes, media, oldSubs)
+		if err != nil {
+			return nil, err
+		}
+		if err := n.set(fieldCoordinates, coords); err != nil {
+			return nil, err
+		}
+		if err := n.set(fieldMedia, keys); err != nil {
+			return nil, err
+		}
+		if err := n.set(fieldSubanswers, subs); err != nil {
+			return nil, err
+		}
+		delete(n, fieldSigned) // signed URLs are never stored
+		if raw, ok := n[fieldGrade]; !ok || string(raw) == "null" {
+			if err := n.set(fieldGrade, Grade{Criteria: make([]bool, len(q.Criteria))}); err != nil {
+				return nil, err
+			}
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+func (n node) set(field string, v any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", field, err)
+	}
+	n[field] = raw
+	return nil
+}
+
+// SignFunc signs a GET of one stored key.
+type SignFunc func(ctx context.Context, key string) (string, error)
+
+// SignAnswers returns answers with signedAnswerMedia added to every node
+// that has answerMedia: one signed URL per key, in order. Only keys in the
+// crops folders of assignment's submissions (prefix) are signed; others are
+// left out. Answers that are not a tree are returned as they are.
+func SignAnswers(ctx context.Context, answers json.RawMessage, prefix string, sign SignFunc) (json.RawMessage, error) {
+	if len(answers) == 0 || !strings.Contains(string(answers), fieldMedia) {
+		return answers, nil
+	}
+	var tree []node
+	if err := json.Unmarshal(answers, &tree); err != nil {
+		return answers, nil //nolint:nilerr // not a tree: nothing to sign
+	}
+	if err := signNodes(ctx, tree, prefix, sign); err != nil {
+		return nil, err
+	}
+	out, err := json.Marshal(tree)
+	if err != nil {
+		return nil, fmt.Errorf("encode signed answers: %w", err)
+	}
+	return out, nil
+}
+
+func signNodes(ctx context.Context, tree []node, prefix string, sign SignFunc) error {
+	for _, n := range tree {
+		if n == nil {
+			continue
+		}
+		var keys []string
+		if raw, ok := n[fieldMedia]; ok && json.Unmarshal(raw, &keys) == nil && len(keys) > 0 {
+			urls := make([]string, 0, len(keys))
+			for _, k := range keys {
+				if !strings.HasPrefix(k, prefix) || !strings.Contains(k, "/submissions/crops/") {
+					continue
+				}
+				u, err := sign(ctx, k)
+				if err != nil {
+					return fmt.Errorf("sign answer media %s: %w", k, err)
+				}
+				urls = append(urls, u)
+			}
+			if err := n.set(fieldSigned, urls); err != nil {
+				return err
+			}
+		}
+		var subs []node
+		if raw, ok := n[fieldSubanswers]; ok && json.Unmarshal(raw, &subs) == nil && len(subs) > 0 {
+			if err := signNodes(ctx, subs, prefix, sign); err != nil {
+				return err
+			}
+			if err := n.set(fieldSubanswers, subs); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

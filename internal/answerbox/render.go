@@ -1,0 +1,218 @@
+package answerbox
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"image"
+	"image/draw"
+	"image/jpeg"
+	_ "image/png" // submissions may be PNG photos
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+)
+
+// ErrNoSuchPage is a page past a file's last, or a file that is not a PDF,
+// JPEG or PNG.
+var ErrNoSuchPage = errors.New("answerbox: no such page")
+
+// Renderer turns one page of a submission's file into an image: PDFs with
+// pdftoppm at 100 dpi, JPEG and PNG as they are (a JPEG turned upright by
+// its EXIF orientation). The zero value finds pdftoppm in PATH.
+type Renderer struct {
+	// Pdftoppm is poppler's tool ("" is "pdftoppm" in PATH).
+	Pdftoppm string
+	// TempDir holds the PDF copies and pages handed to poppler ("" is
+	// os.TempDir).
+	TempDir string
+	// Timeout bounds one pdftoppm run (0 is 30 s).
+	Timeout time.Duration
+}
+
+// JPEGQuality is the quality of stored pages and crops.
+const JPEGQuality = 85
+
+// Page renders page (0-based) of data.
+func (r Renderer) Page(ctx context.Context, data []byte, page int) (image.Image, error) {
+	if page < 0 {
+		return nil, ErrNoSuchPage
+	}
+	if bytes.HasPrefix(data, []byte("%PDF-")) {
+		return r.pdfPage(ctx, data, page)
+	}
+	if page != 0 {
+		return nil, ErrNoSuchPage
+	}
+	img, format, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%w: not an image: %w", ErrNoSuchPage, err)
+	}
+	if format == "jpeg" {
+		img = upright(img, exifOrientation(data))
+	}
+	return img, nil
+}
+
+// pdfPage renders one PDF page to a JPEG with pdftoppm and decodes it.
+func (r Renderer) pdfPage(ctx context.Context, data []byte, page int) (image.Image, error) {
+	dir, err := os.MkdirTemp(r.TempDir, "answerbox-")
+	if err != nil {
+		return nil, fmt.Errorf("temporary folder for pdftoppm: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	in := filepath.Join(dir, "in.pdf")
+	if err := os.WriteFile(in, data, 0o600); err != nil {
+		return nil, fmt.Errorf("write pdf for pdftoppm: %w", err)
+	}
+	timeout := r.Timeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	tool := r.Pdftoppm
+	if tool == "" {
+		tool = "pdftoppm"
+	}
+	n := fmt.Sprint(page + 1)
+	out := filepath.Join(dir, "page")
+	cmd := exec.CommandContext(ctx, tool, "-jpeg", "-r", "100", "-f", n, "-l", n, "-singlefile", in, out)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("pdftoppm page %d: %w", page, ctx.Err())
+		}
+		return nil, fmt.Errorf("pdftoppm page %d: %w: %s", page, err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	jpg, err := os.ReadFile(out + ".jpg")
+	if errors.Is(err, os.ErrNotExist) { // pdftoppm writes nothing for a page past the end
+		return nil, ErrNoSuchPage
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read page %d from pdftoppm: %w", page, err)
+	}
+	img, err := jpeg.Decode(bytes.NewReader(jpg))
+	if err != nil {
+		return nil, fmt.Errorf("decode page %d from pdftoppm: %w", page, err)
+	}
+	return img, nil
+}
+
+// EncodeJPEG encodes img as a JPEG.
+func EncodeJPEG(img image.Image) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: JPEGQuality}); err != nil {
+		return nil, fmt.Errorf("encode jpeg: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Crop copies the pixels of b out of page into an image of their own.
+func Crop(page image.Image, b Box) image.Image {
+	r := CropRect(b, page.Bounds())
+	out := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
+	draw.Draw(out, out.Bounds(), page, r.Min, draw.Src)
+	return out
+}
+
+// exifOrientation returns a JPEG's EXIF orientation (1–8), or 1.
+func exifOrientation(data []byte) int {
+	if len(data) < 4 || data[0] != 0xff || data[1] != 0xd8 {
+		return 1
+	}
+	for i := 2; i+4 <= len(data); {
+		if data[i] != 0xff {
+			return 1
+		}
+		marker := data[i+1]
+		if marker == 0xda || marker == 0xd9 {
+			return 1
+		}
+		size := int(binary.BigEndian.Uint16(data[i+2:]))
+		if size < 2 || i+2+size > len(data) {
+			return 1
+		}
+		seg := data[i+4 : i+2+size]
+		if marker == 0xe1 && bytes.HasPrefix(seg, []byte("Exif\x00\x00")) {
+			if o := tiffOrientation(seg[6:]); o >= 1 && o <= 8 {
+				return o
+			}
+			return 1
+		}
+		i += 2 + size
+	}
+	return 1
+}
+
+// tiffOrientation reads tag 0x0112 of a TIFF header's first IFD, or 0.
+func tiffOrientation(t []byte) int {
+	if len(t) < 8 {
+		return 0
+	}
+	var bo binary.ByteOrder
+	switch string(t[:2]) {
+	case "II":
+		bo = binary.LittleEndian
+	case "MM":
+		bo = binary.BigEndian
+	default:
+		return 0
+	}
+	off := int(bo.Uint32(t[4:]))
+	if off < 8 || off+2 > len(t) {
+		return 0
+	}
+	n := int(bo.Uint16(t[off:]))
+	for e := 0; e < n; e++ {
+		p := off + 2 + 12*e
+		if p+12 > len(t) {
+			return 0
+		}
+		if bo.Uint16(t[p:]) == 0x0112 {
+			return int(bo.Uint16(t[p+8:]))
+		}
+	}
+	return 0
+}
+
+// upright applies an EXIF orientation to img.
+func upright(img image.Image, o int) image.Image {
+	if o <= 1 || o > 8 {
+		return img
+	}
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	ow, oh := w, h
+	if o >= 5 {
+		ow, oh = h, w
+	}
+	out := image.NewRGBA(image.Rect(0, 0, ow, oh))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			var dx, dy int
+			switch o {
+			case 2:
+				dx, dy = w-1-x, y
+			case 3:
+				dx, dy = w-1-x, h-1-y
+			case 4:
+				dx, dy = x, h-1-y
+			case 5:
+				dx, dy = y, x
+			case 6:
+				dx, dy = h-1-y, x
+			case 7:
+				dx, dy = h-1-y, w-1-x
+			case 8:
+				dx, dy = y, w-1-x
+			}
+			out.Set(dx, dy, img.At(b.Min.X+x, b.Min.Y+y))
+		}
+	}
+	return out
+}
