@@ -1,4 +1,5 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { server } from '../../testing/server';
@@ -85,6 +86,25 @@ describe('assignment page with submissions', { timeout: 30_000 }, () => {
     expect(within(panel).getByRole('button', { name: 'Upload files' })).toBeInTheDocument();
     expect(within(panel).getByRole('button', { name: 'Import CSV' })).toBeEnabled();
     expect(await within(panel).findByRole('rowheader', { name: 'essay.pdf' })).toBeInTheDocument();
+  });
+
+  it('offers Google Classroom import beside Import CSV', async () => {
+    serveAssignment([[['essay.pdf', 'ready']]]);
+    server.use(
+      http.post('/api/v1/google/classroom/status', () =>
+        HttpResponse.json({ data: { configured: true, connected: false, reason: "Connect Google Classroom to import your students' work." } }),
+      ),
+    );
+    const user = userEvent.setup();
+    renderApp(`/assignment/${ID}`);
+
+    const panel = await screen.findByRole('region', { name: 'Submissions' });
+    const button = await within(panel).findByRole('button', { name: 'Google Classroom' });
+    await waitFor(() => expect(button).toBeEnabled());
+    await user.click(button);
+    const dialog = await screen.findByRole('dialog', { name: 'Import from Google Classroom' });
+    expect(dialog).toHaveTextContent("Connect Google Classroom to import your students' work.");
+    expect(within(dialog).getByRole('button', { name: 'Connect Google Classroom' })).toBeInTheDocument();
   });
 
   it('polls the assignment every 2 s while submissions are read, and stops when none is', async () => {

@@ -1,8 +1,11 @@
+import { useMemo } from 'react';
 import type { RouteObject } from 'react-router';
 import type { AssignmentWithResults } from '../../features/assignments/api/get-assignment';
 import { useAssignmentFunction } from '../../features/assignments/api/get-function';
 import { assignmentKeys } from '../../features/assignments/api/keys';
 import { AssignmentPage } from '../../features/assignments/components/page/AssignmentPage';
+import { AnswerBoxesPanel, flattenQuestions, usesAnswerBoxes } from '../../features/answer-boxes';
+import { ClassroomImportButton } from '../../features/classroom';
 import { StudentLinkCard } from '../../features/student';
 import { SubmissionsPanel, submissionsRefetchInterval } from '../../features/submissions';
 
@@ -21,8 +24,20 @@ function Submissions({ data }: { data: AssignmentWithResults }) {
       functionResults={data.functionResults}
       questions={questions}
       assignmentQueryKey={assignmentKeys.detail(assignment._id)}
+      actions={<ClassroomImportButton assignment={assignment} assignmentQueryKey={assignmentKeys.detail(assignment._id)} />}
     />
   );
+}
+
+/** Answer boxes of a handwritten grade assignment, labelled from the page's cached definition. */
+function AnswerBoxes({ data }: { data: AssignmentWithResults }) {
+  const { assignment } = data;
+  const definition = useAssignmentFunction(assignment._id, assignment.type);
+  const questions = useMemo(() => flattenQuestions(definition.data?.questions), [definition.data]);
+  // Submissions arrive untyped here; the panel only needs to know when the ready count changes.
+  const ready = data.submissions.filter((s) => (s as { status?: unknown } | null)?.status === 'ready').length;
+  if (!definition.data) return null;
+  return <AnswerBoxesPanel assignment={assignment} questions={questions} readySubmissions={ready} />;
 }
 
 /**
@@ -37,6 +52,7 @@ export function AssignmentRoute() {
       panels={(data) => (
         <>
           <Submissions data={data} />
+          {usesAnswerBoxes(data.assignment) && <AnswerBoxes data={data} />}
           <StudentLinkCard assignmentId={data.assignment._id} />
         </>
       )}
