@@ -3,7 +3,6 @@ package answerbox
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
@@ -14,6 +13,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"time"
+
+	"github.com/markwell/markwell/internal/extract"
 )
 
 // ErrNoSuchPage is a page past a file's last, or a file that is not a PDF,
@@ -52,7 +53,7 @@ func (r Renderer) Page(ctx context.Context, data []byte, page int) (image.Image,
 		return nil, fmt.Errorf("%w: not an image: %w", ErrNoSuchPage, err)
 	}
 	if format == "jpeg" {
-		img = upright(img, exifOrientation(data))
+		img = upright(img, extract.ExifOrientation(data))
 	}
 	return img, nil
 }
@@ -118,66 +119,6 @@ func Crop(page image.Image, b Box) image.Image {
 	out := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
 	draw.Draw(out, out.Bounds(), page, r.Min, draw.Src)
 	return out
-}
-
-// exifOrientation returns a JPEG's EXIF orientation (1–8), or 1.
-func exifOrientation(data []byte) int {
-	if len(data) < 4 || data[0] != 0xff || data[1] != 0xd8 {
-		return 1
-	}
-	for i := 2; i+4 <= len(data); {
-		if data[i] != 0xff {
-			return 1
-		}
-		marker := data[i+1]
-		if marker == 0xda || marker == 0xd9 {
-			return 1
-		}
-		size := int(binary.BigEndian.Uint16(data[i+2:]))
-		if size < 2 || i+2+size > len(data) {
-			return 1
-		}
-		seg := data[i+4 : i+2+size]
-		if marker == 0xe1 && bytes.HasPrefix(seg, []byte("Exif\x00\x00")) {
-			if o := tiffOrientation(seg[6:]); o >= 1 && o <= 8 {
-				return o
-			}
-			return 1
-		}
-		i += 2 + size
-	}
-	return 1
-}
-
-// tiffOrientation reads tag 0x0112 of a TIFF header's first IFD, or 0.
-func tiffOrientation(t []byte) int {
-	if len(t) < 8 {
-		return 0
-	}
-	var bo binary.ByteOrder
-	switch string(t[:2]) {
-	case "II":
-		bo = binary.LittleEndian
-	case "MM":
-		bo = binary.BigEndian
-	default:
-		return 0
-	}
-	off := int(bo.Uint32(t[4:]))
-	if off < 8 || off+2 > len(t) {
-		return 0
-	}
-	n := int(bo.Uint16(t[off:]))
-	for e := 0; e < n; e++ {
-		p := off + 2 + 12*e
-		if p+12 > len(t) {
-			return 0
-		}
-		if bo.Uint16(t[p:]) == 0x0112 {
-			return int(bo.Uint16(t[p+8:]))
-		}
-	}
-	return 0
 }
 
 // upright applies an EXIF orientation to img.

@@ -39,7 +39,7 @@ func (r *Reader) readImage(ctx context.Context, data []byte, kind Kind) (Result,
 	}
 	orientation := 1
 	if kind == KindJPEG {
-		orientation = exifOrientation(data)
+		orientation = ExifOrientation(data)
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
@@ -51,9 +51,9 @@ func (r *Reader) readImage(ctx context.Context, data []byte, kind Kind) (Result,
 	return Result{Pages: []Page{{Text: text, Source: SourceOCR}}}, nil
 }
 
-// exifOrientation returns a JPEG's EXIF orientation (1–8), or 1 when it has
+// ExifOrientation returns a JPEG's EXIF orientation (1–8), or 1 when it has
 // none. It reads the APP1 segment's first IFD only.
-func exifOrientation(data []byte) int {
+func ExifOrientation(data []byte) int {
 	if len(data) < 4 || data[0] != 0xff || data[1] != 0xd8 {
 		return 1
 	}
@@ -207,18 +207,20 @@ func encodePGM(g *image.Gray) []byte {
 	return out
 }
 
-// parsePGM checks a binary 8-bit PGM (as pdftoppm writes) and returns its size.
-func parsePGM(data []byte) (w, h int, err error) {
+// DecodePGM reads a binary 8-bit greyscale PGM (P5, maxval 255, comments
+// allowed), as pdftoppm and this package write them. The image shares
+// data's bytes: nothing is copied.
+func DecodePGM(data []byte) (*image.Gray, error) {
+	if !bytes.HasPrefix(data, []byte("P5")) {
+		return nil, errors.New("not a binary PGM")
+	}
 	fields := make([]int, 0, 3)
 	i := 2
-	if !bytes.HasPrefix(data, []byte("P5")) {
-		return 0, 0, errors.New("not a binary PGM")
-	}
 	for len(fields) < 3 {
 		for i < len(data) && (data[i] == ' ' || data[i] == '\n' || data[i] == '\r' || data[i] == '\t') {
 			i++
 		}
-		if i < len(data) && data[i] == '#' {
+		if i < len(data) && data[i] == '#' { // a comment runs to the end of the line
 			for i < len(data) && data[i] != '\n' {
 				i++
 			}
@@ -229,16 +231,16 @@ func parsePGM(data []byte) (w, h int, err error) {
 			j++
 		}
 		if j == i || j-i > 9 {
-			return 0, 0, errors.New("bad PGM header")
+			return nil, errors.New("bad PGM header")
 		}
 		v, _ := strconv.Atoi(string(data[i:j]))
 		fields = append(fields, v)
 		i = j
 	}
 	i++ // the single whitespace before the pixels
-	w, h = fields[0], fields[1]
-	if w <= 0 || h <= 0 || fields[2] != 255 || len(data)-i != w*h {
-		return 0, 0, fmt.Errorf("bad PGM: %d × %d, maxval %d, %d bytes of pixels", w, h, fields[2], len(data)-i)
+	w, h := fields[0], fields[1]
+	if w <= 0 || h <= 0 || fields[2] != 255 || i > len(data) || len(data)-i != w*h {
+		return nil, fmt.Errorf("bad PGM: %d × %d, maxval %d", w, h, fields[2])
 	}
-	return w, h, nil
+	return &image.Gray{Pix: data[i:], Stride: w, Rect: image.Rect(0, 0, w, h)}, nil
 }

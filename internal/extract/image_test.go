@@ -15,12 +15,12 @@ func TestEXIFOrientation(t *testing.T) {
 	t.Parallel()
 	data, err := os.ReadFile("testdata/photo-rotated.jpg")
 	require.NoError(t, err)
-	require.Equal(t, 6, exifOrientation(data))
+	require.Equal(t, 6, ExifOrientation(data))
 
 	var plain bytes.Buffer
 	require.NoError(t, jpeg.Encode(&plain, image.NewGray(image.Rect(0, 0, 4, 4)), nil))
-	require.Equal(t, 1, exifOrientation(plain.Bytes()), "no EXIF: as stored")
-	require.Equal(t, 1, exifOrientation(data[:30]), "cut-off EXIF: as stored")
+	require.Equal(t, 1, ExifOrientation(plain.Bytes()), "no EXIF: as stored")
+	require.Equal(t, 1, ExifOrientation(data[:30]), "cut-off EXIF: as stored")
 }
 
 // A 3 × 2 image with pixel values 1..6 read row by row:
@@ -65,9 +65,22 @@ func TestToGrayLaysTransparencyOverWhite(t *testing.T) {
 func TestPGMRoundTrip(t *testing.T) {
 	t.Parallel()
 	g := image.NewGray(image.Rect(0, 0, 3, 2))
-	w, h, err := parsePGM(encodePGM(g))
+	got, err := DecodePGM(encodePGM(g))
 	require.NoError(t, err)
-	require.Equal(t, [2]int{3, 2}, [2]int{w, h})
-	_, _, err = parsePGM(encodePGM(g)[:10])
+	require.Equal(t, image.Rect(0, 0, 3, 2), got.Rect)
+	_, err = DecodePGM(encodePGM(g)[:10])
 	require.Error(t, err)
+}
+
+func TestDecodePGM(t *testing.T) {
+	t.Parallel()
+	img, err := DecodePGM([]byte("P5\n# made by hand\n3 2\n255\n\x00\x10\x20\x30\x40\x50"))
+	require.NoError(t, err)
+	require.Equal(t, image.Rect(0, 0, 3, 2), img.Rect)
+	require.Equal(t, []byte{0, 0x10, 0x20, 0x30, 0x40, 0x50}, img.Pix)
+
+	for _, bad := range []string{"", "P6\n1 1\n255\n\x00", "P5\n2 2\n255\n\x00", "P5\n1 1\n65535\n\x00\x00", "P5\n-1 1\n255\n", "P5 1"} {
+		_, err := DecodePGM([]byte(bad))
+		require.Error(t, err, "%q", bad)
+	}
 }

@@ -284,7 +284,7 @@ func (r *Reader) ocrPDFPage(ctx context.Context, f *pdfFile, page int) (string, 
 		}
 		return "", fmt.Errorf("rasterise page %d: %w", page, err)
 	}
-	if _, _, err := parsePGM(pgm); err != nil {
+	if _, err := DecodePGM(pgm); err != nil {
 		return "", nil
 	}
 	text, err := r.ocr.Text(ctx, pgm)

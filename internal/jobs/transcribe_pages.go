@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
-	"strconv"
 
 	"github.com/google/uuid"
 	"github.com/riverqueue/river"
@@ -108,7 +107,7 @@ var _ extract.OCR = (*visionReader)(nil)
 
 // Text implements extract.OCR.
 func (v *visionReader) Text(ctx context.Context, pgm []byte) (string, error) {
-	img, err := decodePGM(pgm)
+	img, err := extract.DecodePGM(pgm)
 	if err != nil {
 		return "", fmt.Errorf("page image: %w", err)
 	}
@@ -136,47 +135,6 @@ func (v *visionReader) Text(ctx context.Context, pgm []byte) (string, error) {
 	}
 	return out.Text, nil
 }
-
-// decodePGM reads a binary 8-bit greyscale PGM (P5, maxval 255), as
-// extract.Reader and pdftoppm write them.
-func decodePGM(data []byte) (*image.Gray, error) {
-	if !bytes.HasPrefix(data, []byte("P5")) {
-		return nil, errors.New("not a binary PGM")
-	}
-	i := 2
-	var fields [3]int
-	for n := 0; n < 3; {
-		for i < len(data) && isPGMSpace(data[i]) {
-			i++
-		}
-		if i < len(data) && data[i] == '#' { // a comment runs to the end of the line
-			for i < len(data) && data[i] != '\n' {
-				i++
-			}
-			continue
-		}
-		j := i
-		for j < len(data) && data[j] >= '0' && data[j] <= '9' {
-			j++
-		}
-		if j == i || j-i > 9 {
-			return nil, errors.New("bad PGM header")
-		}
-		fields[n], _ = strconv.Atoi(string(data[i:j]))
-		n++
-		i = j
-	}
-	i++ // the one whitespace before the pixels
-	w, h := fields[0], fields[1]
-	if w <= 0 || h <= 0 || fields[2] != 255 || i > len(data) || len(data)-i != w*h {
-		return nil, fmt.Errorf("bad PGM: %d × %d, maxval %d", w, h, fields[2])
-	}
-	img := image.NewGray(image.Rect(0, 0, w, h))
-	copy(img.Pix, data[i:])
-	return img, nil
-}
-
-func isPGMSpace(b byte) bool { return b == ' ' || b == '\n' || b == '\r' || b == '\t' }
 
 // shrink scales img down by a whole factor, averaging each block of pixels,
 // until its long side is at most maxSide; a smaller image is returned as is.

@@ -8,19 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestDecodePGM(t *testing.T) {
-	t.Parallel()
-	img, err := decodePGM([]byte("P5\n# made by hand\n3 2\n255\n\x00\x10\x20\x30\x40\x50"))
-	require.NoError(t, err)
-	require.Equal(t, image.Rect(0, 0, 3, 2), img.Rect)
-	require.Equal(t, []byte{0, 0x10, 0x20, 0x30, 0x40, 0x50}, img.Pix)
-
-	for _, bad := range []string{"", "P6\n1 1\n255\n\x00", "P5\n2 2\n255\n\x00", "P5\n1 1\n65535\n\x00\x00", "P5\n-1 1\n255\n", "P5 1"} {
-		_, err := decodePGM([]byte(bad))
-		require.Error(t, err, "%q", bad)
-	}
-}
-
 func TestShrink(t *testing.T) {
 	t.Parallel()
 	small := image.NewGray(image.Rect(0, 0, 100, 50))
