@@ -1,10 +1,9 @@
 import SchoolOutlined from '@mui/icons-material/SchoolOutlined';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Tooltip from '@mui/material/Tooltip';
 import type { QueryKey } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocation } from 'react-router';
+import { DisabledWithReason } from '../../../components/DisabledWithReason';
 import { useClassroomStatus } from '../api/get-status';
 import type { ClassroomAssignment } from '../api/types';
 import { useConnectOutcome } from '../hooks/use-connect-outcome';
@@ -36,14 +35,9 @@ export function ClassroomImportButton({ assignment, assignmentQueryKey }: Classr
 
   if (status.data && !status.data.configured) {
     return (
-      <Tooltip title={status.data.reason || UNAVAILABLE_MESSAGE} describeChild>
-        {/* A disabled button gets no pointer or focus events; the wrapper shows the tooltip. */}
-        <Box component="span" tabIndex={0} sx={{ display: 'inline-flex', borderRadius: 1 }}>
-          <Button variant="outlined" startIcon={<SchoolOutlined />} disabled>
-            Google Classroom
-          </Button>
-        </Box>
-      </Tooltip>
+      <DisabledWithReason reason={status.data.reason || UNAVAILABLE_MESSAGE} startIcon={<SchoolOutlined />}>
+        Google Classroom
+      </DisabledWithReason>
     );
   }
 

@@ -1,8 +1,7 @@
 import TableChartOutlined from '@mui/icons-material/TableChartOutlined';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Tooltip from '@mui/material/Tooltip';
 import { useRef } from 'react';
+import { DisabledWithReason } from '../../../components/DisabledWithReason';
 import type { AssignmentQueryKey } from '../api/keys';
 import type { SubmissionsAssignment } from '../api/types';
 import { useCsvImport } from '../hooks/use-csv-import';
@@ -30,14 +29,9 @@ export function CsvImportButton({ assignment, questions, assignmentQueryKey, dis
 
   if (assignment.type !== 'grade') {
     return (
-      <Tooltip title={CSV_UNSUPPORTED_MESSAGE} describeChild>
-        {/* A disabled button gets no pointer or focus events; the wrapper shows the tooltip. */}
-        <Box component="span" tabIndex={0} sx={{ display: 'inline-flex', borderRadius: 1 }}>
-          <Button variant="outlined" startIcon={<TableChartOutlined />} disabled>
-            Import CSV
-          </Button>
-        </Box>
-      </Tooltip>
+      <DisabledWithReason reason={CSV_UNSUPPORTED_MESSAGE} startIcon={<TableChartOutlined />}>
+        Import CSV
+      </DisabledWithReason>
     );
   }
 
