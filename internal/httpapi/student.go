@@ -74,35 +74,20 @@ func (h *studentHandlers) upload(c *gin.Context, _ team.Actor, in *studentUpload
 	})
 }
 
-type studentFileBody struct {
-	Name     string `json:"name"`
-	Location string `json:"location"`
-}
-
+// studentSubmitBody is update-submissions-from-student's body: the
+// teacher call's fields plus the link and the student.
 type studentSubmitBody struct {
-	LinkToken                   string            `json:"linkToken"`
-	AssignmentID                id                `json:"assignmentId"`
-	Submissions                 []studentFileBody `json:"submissions"`
-	SubmissionRole              string            `json:"submissionRole"`
-	Type                        string            `json:"type"`
-	RequiresTextractArray       []bool            `json:"requiresTextractArray"`
-	RequiresPDFReadArray        []bool            `json:"requiresPDFReadArray"`
-	RequiresImageReadArray      []bool            `json:"requiresImageReadArray"`
-	IsHandWritten               bool              `json:"isHandWritten"`
-	StudentName                 string            `json:"studentName"`
-	StudentEmail                string            `json:"studentEmail"`
-	StudentSubmissionLTIDetails json.RawMessage   `json:"studentSubmissionLTIDetails"`
+	updateSubmissionsBody
+	LinkToken                   string          `json:"linkToken"`
+	StudentName                 string          `json:"studentName"`
+	StudentEmail                string          `json:"studentEmail"`
+	StudentSubmissionLTIDetails json.RawMessage `json:"studentSubmissionLTIDetails"`
 }
 
 func (h *studentHandlers) submit(c *gin.Context, _ team.Actor, in *studentSubmitBody) (studentlink.Submitted, error) {
-	fs := make([]studentlink.File, len(in.Submissions))
-	for i, f := range in.Submissions {
-		fs[i] = studentlink.File{Name: f.Name, Location: f.Location}
-	}
 	return h.svc.Submit(c, c.ClientIP(), studentlink.SubmitInput{
-		LinkToken: in.LinkToken, AssignmentID: in.AssignmentID.UUID(), Files: fs,
-		Role: in.SubmissionRole, Type: in.Type,
-		RequiresTextract: in.RequiresTextractArray, RequiresPDF: in.RequiresPDFReadArray, RequiresImage: in.RequiresImageReadArray,
+		LinkToken: in.LinkToken, AssignmentID: in.AssignmentID.UUID(), Files: in.Submissions,
+		Role: in.SubmissionRole, Type: in.Type, Readers: in.Readers,
 		StudentName: in.StudentName, StudentEmail: in.StudentEmail, LTI: in.StudentSubmissionLTIDetails,
 	})
 }

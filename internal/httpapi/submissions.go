@@ -29,20 +29,17 @@ func (h *submissionHandlers) register(g *gin.RouterGroup) {
 // and, per file, the reader the client thinks it needs.
 type updateSubmissionsBody struct {
 	assignmentRef
-	Submissions            []submission.Upload `json:"submissions"`
-	SubmissionRole         string              `json:"submissionRole"`
-	Type                   string              `json:"type"`
-	RequiresTextractArray  []bool              `json:"requiresTextractArray"`
-	RequiresPDFReadArray   []bool              `json:"requiresPDFReadArray"`
-	RequiresImageReadArray []bool              `json:"requiresImageReadArray"`
-	IsHandWritten          bool                `json:"isHandWritten"`
+	Submissions    []submission.Upload `json:"submissions"`
+	SubmissionRole string              `json:"submissionRole"`
+	Type           string              `json:"type"`
+	submission.Readers
+	IsHandWritten bool `json:"isHandWritten"`
 }
 
 func (h *submissionHandlers) add(c *gin.Context, a team.Actor, in *updateSubmissionsBody) (gin.H, error) {
 	subs, results, err := h.svc.UpdateSubmissions(c, a, submission.UpdateInput{
 		AssignmentID: in.AssignmentID.UUID(), Submissions: in.Submissions, SubmissionRole: in.SubmissionRole,
-		Type: in.Type, RequiresTextract: in.RequiresTextractArray, RequiresPDFRead: in.RequiresPDFReadArray,
-		RequiresImageRead: in.RequiresImageReadArray, IsHandWritten: in.IsHandWritten,
+		Type: in.Type, Readers: in.Readers, IsHandWritten: in.IsHandWritten,
 	})
 	return gin.H{"submissions": subs, "functionResults": results}, err
 }

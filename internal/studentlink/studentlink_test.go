@@ -96,7 +96,7 @@ func (b *bundle) upload(t *testing.T, token, name, body string) string {
 func submitInput(token string, asg uuid.UUID, location string) studentlink.SubmitInput {
 	return studentlink.SubmitInput{
 		LinkToken: token, AssignmentID: asg, Role: "student", Type: "feedback",
-		Files:       []studentlink.File{{Name: "essay.txt", Location: location}},
+		Files:       []submission.Upload{{Name: "essay.txt", Location: location}},
 		StudentName: "Sam Student", StudentEmail: "sam@pupils.test",
 	}
 }
@@ -248,7 +248,7 @@ func TestStudentSubmitsOneFileAndGetsAViewToken(t *testing.T) {
 	in.StudentName = "  Sam\u202e Student "
 	in.StudentEmail = "Sam@Pupils.test"
 	in.LTI = json.RawMessage(`{"lis_result_sourcedid":"abc"}`)
-	in.RequiresPDF = []bool{true}
+	in.RequiresPDFRead = []bool{true}
 	got, err := b.svc.Submit(ctx, "10.0.0.1", in)
 	require.NoError(t, err)
 

@@ -32,25 +32,19 @@ const (
 // MaxLTI caps the LTI details a student submission carries, in bytes.
 const MaxLTI = 8 << 10
 
-// File is one file of a submission: its name and its location, the key or
-// file URL (without query string) s3-pub-upload returned.
-type File struct {
-	Name     string
-	Location string
-}
-
 // SubmitInput is a student's submission through a link.
 type SubmitInput struct {
 	LinkToken    string
 	AssignmentID uuid.UUID
-	Files        []File
+	// Files are the submission's files (exactly one): the name and the key
+	// or file URL (without query string) s3-pub-upload returned.
+	Files []submission.Upload
 	// Role and Type, when sent, must be "student" and the assignment's type.
 	Role string
 	Type string
-	// RequiresTextract, RequiresPDF and RequiresImage are the client's reader
-	// hints, one per file (a hint only: the file's bytes decide).
-	RequiresTextract, RequiresPDF, RequiresImage []bool
-	StudentName, StudentEmail                    string
+	// Readers are the client's reader hints, one per file.
+	submission.Readers
+	StudentName, StudentEmail string
 	// LTI is stored as given (JSON, at most MaxLTI bytes); null or empty is none.
 	LTI json.RawMessage
 }
@@ -159,7 +153,7 @@ func newSubmission(asg store.Assignment, in SubmitInput) (submission.NewSubmissi
 	return submission.NewSubmission{
 		Name: fileName, Source: submission.SourceStudent, Role: submission.RoleStudent,
 		StudentName: name, StudentEmail: email, LTI: lti,
-		ReaderHint:    readerHint(in.RequiresTextract, in.RequiresPDF, in.RequiresImage),
+		ReaderHint:    in.Hint(0),
 		IsHandWritten: asg.IsHandWritten,
 	}, nil
 }
@@ -185,18 +179,4 @@ func validLTI(raw json.RawMessage) (json.RawMessage, error) {
 		return nil, apperr.New(apperr.Invalid, "studentSubmissionLTIDetails must be JSON")
 	}
 	return raw, nil
-}
-
-// readerHint is the reader the client asked for, for the first file.
-func readerHint(textract, pdf, image []bool) string {
-	first := func(b []bool) bool { return len(b) > 0 && b[0] }
-	switch {
-	case first(textract):
-		return submission.ReaderTextract
-	case first(pdf):
-		return submission.ReaderPDF
-	case first(image):
-		return submission.ReaderImage
-	}
-	return ""
 }

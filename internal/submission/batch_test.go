@@ -126,7 +126,7 @@ func TestUploadOfTwoHundredFilesCreatesEachRowResultAndJob(t *testing.T) {
 	fn, err := store.Q.GetAssignmentFunction(b.ctx, b.pool, store.GetAssignmentFunctionParams{AssignmentID: asg.ID, TeamID: a.TeamID})
 	require.NoError(t, err)
 	in := submission.UpdateInput{AssignmentID: asg.ID, SubmissionRole: "teacher", Type: "prompt", IsHandWritten: true,
-		RequiresPDFRead: make([]bool, submission.MaxPerUpload)}
+		Readers: submission.Readers{RequiresPDFRead: make([]bool, submission.MaxPerUpload)}}
 	for i := range submission.MaxPerUpload {
 		name := fmt.Sprintf("essay %03d.pdf", i)
 		in.Submissions = append(in.Submissions, submission.Upload{Name: name, Location: b.upload(t, a, asg.ID, name, "%PDF").Key})

@@ -37,9 +37,8 @@ type UpdateInput struct {
 	SubmissionRole string
 	// Type, when not empty, must be the assignment's type.
 	Type string
-	// The readers the client thinks each file needs, one flag per file;
-	// hints only: the bytes decide.
-	RequiresTextract, RequiresPDFRead, RequiresImageRead []bool
+	// Readers are the readers the client thinks each file needs.
+	Readers
 	// IsHandWritten marks the files handwritten (so does the assignment's
 	// own switch).
 	IsHandWritten bool
@@ -92,7 +91,7 @@ func (s *Service) UpdateSubmissions(ctx context.Context, a team.Actor, in Update
 	for i, c := range claims {
 		subs[i] = NewSubmission{
 			Name: c.Name, Key: stored[i].Key, ContentType: stored[i].ContentType,
-			Source: SourceUpload, Role: RoleTeacher, ReaderHint: readerHint(in, i),
+			Source: SourceUpload, Role: RoleTeacher, ReaderHint: in.Hint(i),
 			IsHandWritten: in.IsHandWritten || asg.IsHandWritten,
 		}
 	}
@@ -128,15 +127,25 @@ func (s *Service) notAddedYet(ctx context.Context, claims []files.Claim, stored 
 	return nil
 }
 
-// readerHint is the reader the client flagged for file i.
-func readerHint(in UpdateInput, i int) string {
+// Readers are the readers a client thinks each of its files needs, one flag
+// per file, as the spec's requires…Array fields send them. They are hints
+// only: the worker reads the file's bytes.
+type Readers struct {
+	RequiresTextract  []bool `json:"requiresTextractArray"`
+	RequiresPDFRead   []bool `json:"requiresPDFReadArray"`
+	RequiresImageRead []bool `json:"requiresImageReadArray"`
+}
+
+// Hint is the reader flagged for file i (ReaderPDF, ReaderImage,
+// ReaderTextract, or "" when none is).
+func (r Readers) Hint(i int) string {
 	flagged := func(flags []bool) bool { return i < len(flags) && flags[i] }
 	switch {
-	case flagged(in.RequiresPDFRead):
+	case flagged(r.RequiresPDFRead):
 		return ReaderPDF
-	case flagged(in.RequiresImageRead):
+	case flagged(r.RequiresImageRead):
 		return ReaderImage
-	case flagged(in.RequiresTextract):
+	case flagged(r.RequiresTextract):
 		return ReaderTextract
 	}
 	return ""

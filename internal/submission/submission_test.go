@@ -309,9 +309,11 @@ func TestUpdateSubmissionsTakesUploadedFiles(t *testing.T) {
 			{Name: "", Location: two.FileURL},                       // the file URL, no name
 			{Name: "Notes", Location: three.FileURL + "?X-Sig=abc"}, // the signed URL itself
 		},
-		RequiresPDFRead:   []bool{true, false, false},
-		RequiresImageRead: []bool{false, true, false},
-		RequiresTextract:  []bool{false, false, true},
+		Readers: submission.Readers{
+			RequiresPDFRead:   []bool{true, false, false},
+			RequiresImageRead: []bool{false, true, false},
+			RequiresTextract:  []bool{false, false, true},
+		},
 	})
 	require.NoError(t, err)
 	require.Len(t, subs, 3)
