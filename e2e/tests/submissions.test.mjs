@@ -78,11 +78,11 @@ async function ok(page, path, body) {
 }
 
 /** createGrade makes a grade assignment with the given top-level questions through the API. */
-async function createGrade(page, name, questions, { instant = false } = {}) {
+async function createGrade(page, name, questions, { instant = false, handwritten = false } = {}) {
   const { assignment } = await ok(page, '/api/v1/db/assignment/put', {
     name,
     type: 'grade',
-    isHandWritten: false,
+    isHandWritten: handwritten,
     provideInstantFeedback: instant,
   });
   await ok(page, '/api/v1/db/function/put', {
@@ -475,5 +475,57 @@ test("refusals: another team, another student's token, a link turned off", async
     await s.ctx.close();
     await ada.ctx.close();
     await ben.ctx.close();
+  }
+});
+
+test('a teacher draws answer boxes on a handwritten page and every answer is cropped', async () => {
+  const { ctx, page } = await teacher('Hana Hand', 'hana.hand@school.test');
+  try {
+    const id = await createGrade(page, 'Handwritten quiz', ['What is erosion?', 'Name a rock.'], { handwritten: true });
+    await page.goto(`${baseURL}/assignment/${id}`);
+    const panel = page.getByRole('region', { name: 'Answer boxes' });
+    await panel.getByText('Upload a submission first', { exact: false }).waitFor();
+
+    await pickFiles(page, page.getByRole('button', { name: 'Upload files' }), [join(fixtures, 'photo-rotated.jpg')]);
+    await waitReady(page, 'photo-rotated.jpg');
+
+    // The first ready submission becomes the sample page; a box per question is drawn on it.
+    const img = panel.getByRole('img', { name: /Page 1 of 1 of the sample submission/ });
+    await img.waitFor({ timeout: READ_TIMEOUT });
+    await img.evaluate((el) => (el.complete ? null : new Promise((ok) => el.addEventListener('load', ok, { once: true }))));
+    const drag = async (question, from, to) => {
+      await panel.getByRole('button', { name: new RegExp(question) }).click();
+      const r = await img.boundingBox();
+      await page.mouse.move(r.x + r.width * from[0], r.y + r.height * from[1]);
+      await page.mouse.down();
+      await page.mouse.move(r.x + r.width * to[0], r.y + r.height * to[1], { steps: 5 });
+      await page.mouse.up();
+    };
+    await drag('What is erosion', [0.1, 0.1], [0.9, 0.4]);
+    await drag('Name a rock', [0.1, 0.5], [0.9, 0.8]);
+    await shotBoth(page, 'answer-boxes');
+    await panel.getByRole('button', { name: 'Save answer boxes' }).click();
+    await toast(page, 'Answer boxes saved. Cropping answers…');
+
+    // The crop job gives each answer its picture and the result becomes ready to grade.
+    let result;
+    const deadline = Date.now() + READ_TIMEOUT;
+    while (Date.now() < deadline) {
+      const data = await ok(page, '/api/v1/db/assignment/get', { assignmentId: id });
+      result = data.functionResults[0];
+      if (result?.status === 'ready-to-grade') break;
+      await page.waitForTimeout(500);
+    }
+    assert.equal(result?.status, 'ready-to-grade');
+    assert.equal(result.answers.length, 2, 'one answer per question');
+    for (const answer of result.answers) {
+      assert.ok(answer.answerBoxesCoordinates.width > 0.7, JSON.stringify(answer.answerBoxesCoordinates));
+      assert.equal(answer.signedAnswerMedia.length, 1);
+      const crop = await page.request.get(answer.signedAnswerMedia[0]);
+      assert.equal(crop.status(), 200);
+      assert.equal(crop.headers()['content-type'], 'image/jpeg');
+    }
+  } finally {
+    await ctx.close();
   }
 });
