@@ -162,7 +162,7 @@ func (s *Service) SuggestCriteria(ctx context.Context, question, questionContext
 	var answer struct {
 		Criteria []Criterion `json:"criteria"`
 	}
-	err := s.LLM.CompleteJSON(ctx, llm.Request{
+	_, err := s.LLM.CompleteJSON(ctx, llm.Request{
 		Task: TaskSuggestCriteria, System: criteriaSystem, Schema: CriteriaSchema,
 		Messages: []llm.Message{llm.UserText(b.String())},
 	}, &answer)
@@ -186,7 +186,7 @@ func (s *Service) SuggestQuestions(ctx context.Context, assignmentText string) (
 	var answer struct {
 		Questions []QuestionAndCriteria `json:"questions"`
 	}
-	err := s.LLM.CompleteJSON(ctx, llm.Request{
+	_, err := s.LLM.CompleteJSON(ctx, llm.Request{
 		Task: TaskSuggestQuestions, System: questionsSystem, Schema: QuestionsSchema,
 		Messages: []llm.Message{llm.UserText("<assignment>\n" + text + "\n</assignment>\nList the questions of this assignment with grading criteria for each.")},
 	}, &answer)

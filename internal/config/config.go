@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/ratelimit"
 )
 
@@ -59,6 +60,17 @@ type Config struct {
 	// LLMVisionModel is the vision-capable model that transcribes handwriting;
 	// empty means LLM_MODEL.
 	LLMVisionModel string
+	// LLMSummaryModel is a cheaper model for class summaries; empty means
+	// LLM_MODEL.
+	LLMSummaryModel string
+	// LLMPrices prices the models' tokens, so job code can record what a
+	// result cost (LLMPrices.Cost(usage)); empty prices everything at 0.
+	LLMPrices llm.Prices
+	// LLMRPM and LLMTPM are the most model requests and tokens per minute of
+	// every API and worker process together (0: no limit), kept in
+	// PostgreSQL; see ModelLimit.
+	LLMRPM int
+	LLMTPM int
 	// LLMTimeout bounds one model call.
 	LLMTimeout time.Duration
 	// DemoModel tells the UI that results come from the demo model.
@@ -204,6 +216,28 @@ func (r *reader) size(key string, def int64) int64 {
 	return n
 }
 
+// count reads a whole number of at least 0, 0 by default.
+func (r *reader) count(key string) int {
+	v := r.str(key, "")
+	if v == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || n > 1_000_000_000 {
+		r.errs = append(r.errs, fmt.Errorf("%s: %q is not a whole number from 0 (no limit) to 1000000000", key, v))
+		return 0
+	}
+	return n
+}
+
+func (r *reader) prices(key string) llm.Prices {
+	p, err := llm.ParsePrices(r.str(key, ""))
+	if err != nil {
+		r.errs = append(r.errs, fmt.Errorf("%s: %w", key, err))
+	}
+	return p
+}
+
 func (r *reader) rule(key, def string) ratelimit.Rule {
 	v := r.str(key, def)
 	rule, err := ratelimit.ParseRule(v)
@@ -241,6 +275,10 @@ func load(lookup func(string) (string, bool)) (Config, error) {
 		LLMAPIKey:         r.str("LLM_API_KEY", ""),
 		LLMModel:          r.str("LLM_MODEL", "markwell-demo"),
 		LLMVisionModel:    r.str("LLM_VISION_MODEL", ""),
+		LLMSummaryModel:   r.str("LLM_SUMMARY_MODEL", ""),
+		LLMPrices:         r.prices("LLM_PRICES"),
+		LLMRPM:            r.count("LLM_RPM"),
+		LLMTPM:            r.count("LLM_TPM"),
 		LLMTimeout:        r.duration("LLM_TIMEOUT", 2*time.Minute),
 		DemoModel:         r.boolean("DEMO_MODEL", false),
 		WorkerQueues:      r.str("WORKER_QUEUES", "default=10,extract=4,ocr=2,ai=32"),
@@ -307,11 +345,27 @@ func load(lookup func(string) (string, bool)) (Config, error) {
 	if _, err := ParseQueues(c.WorkerQueues); err != nil {
 		r.errs = append(r.errs, fmt.Errorf("WORKER_QUEUES: %w", err))
 	}
+	r.checkModelPrices(&c)
 	r.checkAuth(&c)
 	if len(r.errs) > 0 {
 		return c, fmt.Errorf("invalid configuration:\n  %w", joinLines(r.errs))
 	}
 	return c, nil
+}
+
+// checkModelPrices makes sure a price table, once given, prices every
+// configured model, so no result's cost is silently 0.
+func (r *reader) checkModelPrices(c *Config) {
+	if len(c.LLMPrices) == 0 {
+		return
+	}
+	for _, m := range []struct{ key, model string }{
+		{"LLM_MODEL", c.LLMModel}, {"LLM_VISION_MODEL", c.LLMVisionModel}, {"LLM_SUMMARY_MODEL", c.LLMSummaryModel},
+	} {
+		if _, ok := c.LLMPrices.Lookup(m.model); m.model != "" && !ok {
+			r.errs = append(r.errs, fmt.Errorf("LLM_PRICES: no price for %s %q (add %s=prompt/completion in US dollars per million tokens; 0/0 for a free model)", m.key, m.model, m.model))
+		}
+	}
 }
 
 var validBasePath = regexp.MustCompile(`^(/[A-Za-z0-9._~-]+)+$`)

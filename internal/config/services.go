@@ -1,8 +1,11 @@
 package config
 
 import (
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/llm"
+	"github.com/markwell/markwell/internal/ratelimit"
 )
 
 // Storage is the blob store's configuration: S3 when S3_BUCKET is set,
@@ -20,6 +23,16 @@ func (c Config) Storage() blob.Config {
 func (c Config) Model() llm.Config {
 	return llm.Config{
 		BaseURL: c.LLMBaseURL, APIKey: c.LLMAPIKey, Model: c.LLMModel,
-		VisionModel: c.LLMVisionModel, Timeout: c.LLMTimeout,
+		VisionModel: c.LLMVisionModel, SummaryModel: c.LLMSummaryModel, Timeout: c.LLMTimeout,
 	}
+}
+
+// ModelLimit is the limit on model calls shared by every API and worker
+// process (LLM_RPM, LLM_TPM over a minute, kept in PostgreSQL), for
+// llm.WithLimit; nil when neither is set, which leaves the client unlimited.
+func (c Config) ModelLimit(pool *pgxpool.Pool) llm.Limiter {
+	if c.LLMRPM == 0 && c.LLMTPM == 0 {
+		return nil
+	}
+	return &ratelimit.ModelLimiter{Pool: pool, Bucket: ratelimit.DefaultModelBucket, RPM: c.LLMRPM, TPM: c.LLMTPM}
 }

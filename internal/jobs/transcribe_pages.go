@@ -118,7 +118,7 @@ func (v *visionReader) Text(ctx context.Context, pgm []byte) (string, error) {
 	var out struct {
 		Text string `json:"text"`
 	}
-	err = v.model.CompleteJSON(ctx, llm.Request{
+	_, err = v.model.CompleteJSON(ctx, llm.Request{
 		Task:   TaskTranscribePage,
 		System: transcribePrompt,
 		Messages: []llm.Message{{

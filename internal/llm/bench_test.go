@@ -25,7 +25,7 @@ func BenchmarkCompleteJSON(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		var out grade
-		if err := c.CompleteJSON(ctx, req, &out); err != nil {
+		if _, err := c.CompleteJSON(ctx, req, &out); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -14,8 +14,9 @@ type Client interface {
 	// CompleteJSON asks for an answer that follows req.Schema (structured
 	// output) and decodes it into out, which must be a pointer. An answer that
 	// cannot be read or does not follow the schema is an error wrapping
-	// [ErrBadOutput].
-	CompleteJSON(ctx context.Context, req Request, out any) error
+	// [ErrBadOutput]. The usage is what the call cost, also when it failed
+	// after the model answered.
+	CompleteJSON(ctx context.Context, req Request, out any) (Usage, error)
 	// Chat asks for a free-form text answer.
 	Chat(ctx context.Context, req ChatRequest) (string, error)
 }
@@ -62,6 +63,28 @@ type Request struct {
 	// MaxTokens caps the answer's length (max_completion_tokens); 0 means the
 	// provider's default.
 	MaxTokens int
+	// Summary asks for the cheaper summary model (LLM_SUMMARY_MODEL, else
+	// the main model); images still go to the vision model.
+	Summary bool
+}
+
+// Usage is what model calls cost: the model that answered and the tokens
+// it counted. Cost in money comes from a [Prices] table.
+type Usage struct {
+	Model            string
+	Calls            int
+	PromptTokens     int
+	CompletionTokens int
+}
+
+// Add adds o to u; the model becomes o's when o names one.
+func (u *Usage) Add(o Usage) {
+	if o.Model != "" {
+		u.Model = o.Model
+	}
+	u.Calls += o.Calls
+	u.PromptTokens += o.PromptTokens
+	u.CompletionTokens += o.CompletionTokens
 }
 
 // ChatRequest asks for a free-form text answer.

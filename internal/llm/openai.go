@@ -29,6 +29,9 @@ type Config struct {
 	Model string
 	// VisionModel answers requests that carry images; empty means Model.
 	VisionModel string
+	// SummaryModel answers text-only requests marked Request.Summary (class
+	// summaries): a cheaper model; empty means Model.
+	SummaryModel string
 	// Timeout bounds each HTTP attempt; 0 leaves it to the caller's context.
 	Timeout time.Duration
 	// MaxRetries is how often openai-go itself retries a failed attempt.
@@ -76,16 +79,19 @@ var taskName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 // CompleteJSON asks for a structured answer (response_format json_schema,
 // strict) named req.Task, checks it against req.Schema with [Validate] and
 // decodes it into out.
-func (c *OpenAI) CompleteJSON(ctx context.Context, req Request, out any) error {
+func (c *OpenAI) CompleteJSON(ctx context.Context, req Request, out any) (Usage, error) {
 	if !taskName.MatchString(req.Task) {
-		return fmt.Errorf("llm: task name %q: %w", req.Task, ErrPermanent)
+		return Usage{}, fmt.Errorf("llm: task name %q: %w", req.Task, ErrPermanent)
 	}
 	if req.Schema == nil {
-		return fmt.Errorf("llm %s: schema is required: %w", req.Task, ErrPermanent)
+		return Usage{}, fmt.Errorf("llm %s: schema is required: %w", req.Task, ErrPermanent)
 	}
 	params, err := c.params(req.System, req.Messages, req.Temperature, req.MaxTokens)
 	if err != nil {
-		return fmt.Errorf("llm %s: %w", req.Task, err)
+		return Usage{}, fmt.Errorf("llm %s: %w", req.Task, err)
+	}
+	if req.Summary && c.cfg.SummaryModel != "" && !hasImages(req.Messages) {
+		params.Model = c.cfg.SummaryModel
 	}
 	params.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
 		OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
@@ -96,22 +102,22 @@ func (c *OpenAI) CompleteJSON(ctx context.Context, req Request, out any) error {
 			},
 		},
 	}
-	content, err := c.complete(ctx, params)
+	content, usage, err := c.complete(ctx, params)
 	if err != nil {
-		return fmt.Errorf("llm %s: %w", req.Task, err)
+		return usage, fmt.Errorf("llm %s: %w", req.Task, err)
 	}
 	content = stripCodeFence(content)
 	var doc any
 	if err := json.Unmarshal([]byte(content), &doc); err != nil {
-		return fmt.Errorf("llm %s: answer is not JSON (%v): %w", req.Task, err, ErrBadOutput)
+		return usage, fmt.Errorf("llm %s: answer is not JSON (%v): %w", req.Task, err, ErrBadOutput)
 	}
 	if err := Validate(req.Schema, doc); err != nil {
-		return fmt.Errorf("llm %s: answer does not follow the schema (%v): %w", req.Task, err, ErrBadOutput)
+		return usage, fmt.Errorf("llm %s: answer does not follow the schema (%v): %w", req.Task, err, ErrBadOutput)
 	}
 	if err := json.Unmarshal([]byte(content), out); err != nil {
-		return fmt.Errorf("llm %s: decode answer (%v): %w", req.Task, err, ErrBadOutput)
+		return usage, fmt.Errorf("llm %s: decode answer (%v): %w", req.Task, err, ErrBadOutput)
 	}
-	return nil
+	return usage, nil
 }
 
 // Chat asks for a free-form answer and returns its text.
@@ -120,7 +126,7 @@ func (c *OpenAI) Chat(ctx context.Context, req ChatRequest) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("llm chat: %w", err)
 	}
-	content, err := c.complete(ctx, params)
+	content, _, err := c.complete(ctx, params)
 	if err != nil {
 		return "", fmt.Errorf("llm chat: %w", err)
 	}
@@ -177,6 +183,17 @@ func (c *OpenAI) params(system string, msgs []Message, temperature *float64, max
 	return p, nil
 }
 
+// hasImages reports whether any message carries an image (and so goes to
+// the vision model).
+func hasImages(msgs []Message) bool {
+	for _, m := range msgs {
+		if len(m.ImageURLs) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func userMessage(m Message) openai.ChatCompletionMessageParamUnion {
 	if len(m.ImageURLs) == 0 {
 		return openai.UserMessage(m.Text)
@@ -191,27 +208,34 @@ func userMessage(m Message) openai.ChatCompletionMessageParamUnion {
 	return openai.UserMessage(parts)
 }
 
-// complete sends params and returns the first choice's text.
-func (c *OpenAI) complete(ctx context.Context, params openai.ChatCompletionNewParams) (string, error) {
+// complete sends params and returns the first choice's text and what the
+// call cost (one call, and the tokens once the model has answered).
+func (c *OpenAI) complete(ctx context.Context, params openai.ChatCompletionNewParams) (string, Usage, error) {
+	usage := Usage{Model: params.Model, Calls: 1}
 	res, err := c.client.Chat.Completions.New(ctx, params)
 	if err != nil {
-		return "", classify(err)
+		return "", usage, classify(err)
 	}
+	if res.Model != "" {
+		usage.Model = res.Model
+	}
+	usage.PromptTokens = int(res.Usage.PromptTokens)
+	usage.CompletionTokens = int(res.Usage.CompletionTokens)
 	if len(res.Choices) == 0 {
-		return "", fmt.Errorf("answer has no choices: %w", ErrBadOutput)
+		return "", usage, fmt.Errorf("answer has no choices: %w", ErrBadOutput)
 	}
 	choice := res.Choices[0]
 	switch {
 	case choice.Message.Refusal != "":
-		return "", fmt.Errorf("model refused (%s): %w", clip(choice.Message.Refusal), ErrBadOutput)
+		return "", usage, fmt.Errorf("model refused (%s): %w", clip(choice.Message.Refusal), ErrBadOutput)
 	case choice.FinishReason == "length":
-		return "", fmt.Errorf("answer cut off at the token limit: %w", ErrBadOutput)
+		return "", usage, fmt.Errorf("answer cut off at the token limit: %w", ErrBadOutput)
 	case choice.FinishReason == "content_filter":
-		return "", fmt.Errorf("answer withheld by the content filter: %w", ErrBadOutput)
+		return "", usage, fmt.Errorf("answer withheld by the content filter: %w", ErrBadOutput)
 	case strings.TrimSpace(choice.Message.Content) == "":
-		return "", fmt.Errorf("answer is empty: %w", ErrBadOutput)
+		return "", usage, fmt.Errorf("answer is empty: %w", ErrBadOutput)
 	}
-	return choice.Message.Content, nil
+	return choice.Message.Content, usage, nil
 }
 
 // classify turns an openai-go error into a *RateLimitError, an

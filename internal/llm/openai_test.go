@@ -99,12 +99,19 @@ func gradeRequest() llm.Request {
 	}
 }
 
+// completeJSON calls c.CompleteJSON for tests about answers and errors,
+// which do not look at the usage.
+func completeJSON(ctx context.Context, c llm.Client, req llm.Request, out any) error {
+	_, err := c.CompleteJSON(ctx, req, out)
+	return err
+}
+
 func TestCompleteJSONNestedSchema(t *testing.T) {
 	t.Parallel()
 	b := setup(t, fakellm.Options{}, llm.Config{})
 
 	var got grade
-	require.NoError(t, b.client.CompleteJSON(t.Context(), gradeRequest(), &got))
+	require.NoError(t, completeJSON(t.Context(), b.client, gradeRequest(), &got))
 
 	require.NoError(t, llm.Validate(criteriaSchema, got))
 	require.True(t, strings.HasPrefix(got.Summary, "Demo model"), got.Summary)
@@ -126,14 +133,14 @@ func TestCompleteJSONDeterministic(t *testing.T) {
 	b := setup(t, fakellm.Options{}, llm.Config{})
 
 	var first, second grade
-	require.NoError(t, b.client.CompleteJSON(t.Context(), gradeRequest(), &first))
-	require.NoError(t, b.client.CompleteJSON(t.Context(), gradeRequest(), &second))
+	require.NoError(t, completeJSON(t.Context(), b.client, gradeRequest(), &first))
+	require.NoError(t, completeJSON(t.Context(), b.client, gradeRequest(), &second))
 	require.Equal(t, first, second)
 
 	other := gradeRequest()
 	other.Messages = []llm.Message{llm.UserText("A much shorter answer.")}
 	var third grade
-	require.NoError(t, b.client.CompleteJSON(t.Context(), other, &third))
+	require.NoError(t, completeJSON(t.Context(), b.client, other, &third))
 	require.NotEqual(t, first, third)
 }
 
@@ -149,7 +156,7 @@ func TestCompleteJSONTaskHandler(t *testing.T) {
 	}
 
 	var got struct{ Criteria []string }
-	err := b.client.CompleteJSON(t.Context(), llm.Request{
+	err := completeJSON(t.Context(), b.client, llm.Request{
 		Task: "suggest_criteria", Messages: []llm.Message{llm.UserText("evidence")}, Schema: schema,
 	}, &got)
 	require.NoError(t, err)
@@ -164,7 +171,7 @@ func TestCompleteJSONTaskHandlerOffSchemaIsServerError(t *testing.T) {
 	})
 
 	var got grade
-	err := b.client.CompleteJSON(t.Context(), gradeRequest(), &got)
+	err := completeJSON(t.Context(), b.client, gradeRequest(), &got)
 	require.Error(t, err)
 	require.False(t, llm.IsPermanent(err))
 	require.Contains(t, err.Error(), "does not follow the schema")
@@ -187,7 +194,7 @@ func TestCompleteJSONVisionModel(t *testing.T) {
 	}
 	ask := func(m llm.Message) seen {
 		var got seen
-		require.NoError(t, b.client.CompleteJSON(t.Context(), llm.Request{Task: "read_page", Messages: []llm.Message{m}, Schema: schema}, &got))
+		require.NoError(t, completeJSON(t.Context(), b.client, llm.Request{Task: "read_page", Messages: []llm.Message{m}, Schema: schema}, &got))
 		return got
 	}
 
@@ -216,7 +223,7 @@ func TestRateLimit(t *testing.T) {
 			b.srv.FailNext(fakellm.FaultRateLimit, 1)
 
 			var got grade
-			err := b.client.CompleteJSON(t.Context(), gradeRequest(), &got)
+			err := completeJSON(t.Context(), b.client, gradeRequest(), &got)
 
 			var rl *llm.RateLimitError
 			require.ErrorAs(t, err, &rl)
@@ -227,7 +234,7 @@ func TestRateLimit(t *testing.T) {
 			require.False(t, llm.IsPermanent(err))
 			require.Equal(t, int64(1), b.srv.Stats().RateLimited)
 
-			require.NoError(t, b.client.CompleteJSON(t.Context(), gradeRequest(), &got), "the next request succeeds")
+			require.NoError(t, completeJSON(t.Context(), b.client, gradeRequest(), &got), "the next request succeeds")
 		})
 	}
 }
@@ -265,7 +272,7 @@ func TestBadRequestIsPermanent(t *testing.T) {
 	req := gradeRequest()
 	req.Temperature = llm.Float(3) // the API accepts 0..2
 	var got grade
-	err := b.client.CompleteJSON(t.Context(), req, &got)
+	err := completeJSON(t.Context(), b.client, req, &got)
 	require.Error(t, err)
 	require.True(t, llm.IsPermanent(err))
 	require.ErrorIs(t, err, llm.ErrPermanent)
@@ -317,7 +324,7 @@ func TestInvalidRequestsFailBeforeSending(t *testing.T) {
 		"assistant picture": {Task: "grade_essay", Messages: []llm.Message{{Role: llm.RoleAssistant, ImageURLs: []string{"https://example.com/a.png"}}}, Schema: criteriaSchema},
 	}
 	for name, req := range tests {
-		err := b.client.CompleteJSON(t.Context(), req, &out)
+		err := completeJSON(t.Context(), b.client, req, &out)
 		require.True(t, llm.IsPermanent(err), name)
 	}
 	require.Zero(t, b.srv.Stats().Requests)
@@ -329,7 +336,7 @@ func TestMalformedAnswerIsBadOutput(t *testing.T) {
 	b.srv.FailNext(fakellm.FaultMalformed, 1)
 
 	var got grade
-	err := b.client.CompleteJSON(t.Context(), gradeRequest(), &got)
+	err := completeJSON(t.Context(), b.client, gradeRequest(), &got)
 	require.ErrorIs(t, err, llm.ErrBadOutput)
 	require.False(t, llm.IsPermanent(err))
 	require.Equal(t, int64(1), b.srv.Stats().Malformed)
@@ -341,7 +348,7 @@ func TestTruncatedBodyIsTransient(t *testing.T) {
 	b.srv.FailNext(fakellm.FaultTruncated, 1)
 
 	var got grade
-	err := b.client.CompleteJSON(t.Context(), gradeRequest(), &got)
+	err := completeJSON(t.Context(), b.client, gradeRequest(), &got)
 	require.Error(t, err)
 	require.False(t, llm.IsPermanent(err))
 	_, limited := llm.RetryAfter(err)
@@ -355,7 +362,7 @@ func TestTokenLimitIsBadOutput(t *testing.T) {
 	req.MaxTokens = 10
 
 	var got grade
-	err := b.client.CompleteJSON(t.Context(), req, &got)
+	err := completeJSON(t.Context(), b.client, req, &got)
 	require.ErrorIs(t, err, llm.ErrBadOutput)
 	require.Contains(t, err.Error(), "token limit")
 }
@@ -371,7 +378,7 @@ func TestOffSchemaAnswerIsBadOutput(t *testing.T) {
 	})
 
 	var got grade
-	err := b.client.CompleteJSON(t.Context(), gradeRequest(), &got)
+	err := completeJSON(t.Context(), b.client, gradeRequest(), &got)
 	require.ErrorIs(t, err, llm.ErrBadOutput)
 	require.Contains(t, err.Error(), `missing required property "criteria"`)
 }
@@ -384,7 +391,7 @@ func TestTimeoutHonoursContextDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
 	var got grade
-	err := b.client.CompleteJSON(ctx, gradeRequest(), &got)
+	err := completeJSON(ctx, b.client, gradeRequest(), &got)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	require.False(t, llm.IsPermanent(err))
 	require.Equal(t, int64(1), b.srv.Stats().Timeouts)

@@ -1,6 +1,8 @@
-// Package ratelimit counts requests in fixed windows kept in PostgreSQL, so
-// every API and worker process shares one count: adding processes never
-// raises a limit.
+// Package ratelimit keeps limits in PostgreSQL, so every API and worker
+// process shares one count and adding processes never raises a limit:
+// [Limiter] counts requests in fixed windows (abuse guards and AI budgets),
+// [ModelLimiter] admits model calls under the provider's requests- and
+// tokens-per-minute limit in a sliding window.
 package ratelimit
 
 import (

@@ -189,7 +189,8 @@ func (q *Queries) SaveAnswerBoxes(ctx context.Context, db DBTX, arg SaveAnswerBo
 
 const saveCroppedAnswers = `-- name: SaveCroppedAnswers :execrows
 UPDATE function_results
-SET answers = $1, status = 'ready-to-grade', updated_at = now()
+SET answers = $1, updated_at = now(),
+    status = CASE WHEN status IN ('grading', 'rubric-grading', 'annotating') THEN status ELSE 'ready-to-grade' END
 WHERE id = $2 AND answers IS NOT DISTINCT FROM $3::jsonb
 `
 
@@ -201,6 +202,7 @@ type SaveCroppedAnswersParams struct {
 
 // The one write of crop_answers, guarded by the answers it read: a grade
 // saved meanwhile makes it change nothing (the job then reads again).
+// A result the AI is grading keeps its status: the crops arrived for it.
 func (q *Queries) SaveCroppedAnswers(ctx context.Context, db DBTX, arg SaveCroppedAnswersParams) (int64, error) {
 	result, err := db.Exec(ctx, saveCroppedAnswers, arg.Answers, arg.ID, arg.Previous)
 	if err != nil {

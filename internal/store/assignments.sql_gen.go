@@ -45,7 +45,7 @@ func (q *Queries) AssignmentSubmissionIDs(ctx context.Context, db DBTX, arg Assi
 const createAssignment = `-- name: CreateAssignment :one
 INSERT INTO assignments (team_id, name, type, is_hand_written, provide_instant_feedback, created_by)
 VALUES ($1, $2, $3, $4, $5, $6)
-RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes
+RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status
 `
 
 type CreateAssignmentParams struct {
@@ -82,12 +82,15 @@ func (q *Queries) CreateAssignment(ctx context.Context, db DBTX, arg CreateAssig
 		&i.StudentLinkToken,
 		&i.StudentLinkEnabled,
 		&i.AnswerBoxes,
+		&i.Agreement,
+		&i.AgreementStatus,
+		&i.SummaryStatus,
 	)
 	return i, err
 }
 
 const getAssignment = `-- name: GetAssignment :one
-SELECT id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes FROM assignments WHERE id = $1 AND team_id = $2
+SELECT id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status FROM assignments WHERE id = $1 AND team_id = $2
 `
 
 type GetAssignmentParams struct {
@@ -113,12 +116,15 @@ func (q *Queries) GetAssignment(ctx context.Context, db DBTX, arg GetAssignmentP
 		&i.StudentLinkToken,
 		&i.StudentLinkEnabled,
 		&i.AnswerBoxes,
+		&i.Agreement,
+		&i.AgreementStatus,
+		&i.SummaryStatus,
 	)
 	return i, err
 }
 
 const listAssignmentFunctionResults = `-- name: ListAssignmentFunctionResults :many
-SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at FROM function_results
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at FROM function_results
 WHERE assignment_id = $1 AND team_id = $2
 ORDER BY created_at, id
 `
@@ -155,6 +161,17 @@ func (q *Queries) ListAssignmentFunctionResults(ctx context.Context, db DBTX, ar
 			&i.Error,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.Flags,
+			&i.DroppedHighlights,
+			&i.Model,
+			&i.ModelCalls,
+			&i.PromptTokens,
+			&i.CompletionTokens,
+			&i.CostUsd,
+			&i.ResultWrites,
+			&i.GradedAt,
+			&i.ReviewedAt,
+			&i.StatusAt,
 		); err != nil {
 			return nil, err
 		}
@@ -185,7 +202,7 @@ UPDATE assignments
 SET name = $1, is_hand_written = $2,
     provide_instant_feedback = $3, updated_at = now()
 WHERE id = $4 AND team_id = $5
-RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes
+RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status
 `
 
 type UpdateAssignmentParams struct {
@@ -220,6 +237,9 @@ func (q *Queries) UpdateAssignment(ctx context.Context, db DBTX, arg UpdateAssig
 		&i.StudentLinkToken,
 		&i.StudentLinkEnabled,
 		&i.AnswerBoxes,
+		&i.Agreement,
+		&i.AgreementStatus,
+		&i.SummaryStatus,
 	)
 	return i, err
 }

@@ -14,7 +14,7 @@ import (
 const copyAssignment = `-- name: CopyAssignment :one
 INSERT INTO assignments (team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, created_by)
 VALUES ($1, $2, $3, $4, $5, $6, $7)
-RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes
+RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status
 `
 
 type CopyAssignmentParams struct {
@@ -53,6 +53,9 @@ func (q *Queries) CopyAssignment(ctx context.Context, db DBTX, arg CopyAssignmen
 		&i.StudentLinkToken,
 		&i.StudentLinkEnabled,
 		&i.AnswerBoxes,
+		&i.Agreement,
+		&i.AgreementStatus,
+		&i.SummaryStatus,
 	)
 	return i, err
 }
@@ -228,7 +231,7 @@ func (q *Queries) LibraryInsertFolder(ctx context.Context, db DBTX, arg LibraryI
 }
 
 const libraryListAssignments = `-- name: LibraryListAssignments :many
-SELECT a.id, a.team_id, a.folder_id, a.name, a.type, a.is_hand_written, a.provide_instant_feedback, a.class_summary, a.created_by, a.created_at, a.updated_at, a.student_link_token, a.student_link_enabled, a.answer_boxes,
+SELECT a.id, a.team_id, a.folder_id, a.name, a.type, a.is_hand_written, a.provide_instant_feedback, a.class_summary, a.created_by, a.created_at, a.updated_at, a.student_link_token, a.student_link_enabled, a.answer_boxes, a.agreement, a.agreement_status, a.summary_status,
        coalesce((SELECT array_agg(s.id ORDER BY s.created_at, s.id)
                  FROM submissions s WHERE s.assignment_id = a.id), '{}')::uuid[] AS submission_ids
 FROM assignments a
@@ -265,6 +268,9 @@ func (q *Queries) LibraryListAssignments(ctx context.Context, db DBTX, teamID uu
 			&i.Assignment.StudentLinkToken,
 			&i.Assignment.StudentLinkEnabled,
 			&i.Assignment.AnswerBoxes,
+			&i.Assignment.Agreement,
+			&i.Assignment.AgreementStatus,
+			&i.Assignment.SummaryStatus,
 			&i.SubmissionIds,
 		); err != nil {
 			return nil, err

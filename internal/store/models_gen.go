@@ -165,6 +165,9 @@ type Assignment struct {
 	StudentLinkToken       *string
 	StudentLinkEnabled     bool
 	AnswerBoxes            json.RawMessage
+	Agreement              json.RawMessage
+	AgreementStatus        string
+	SummaryStatus          string
 }
 
 type Assistant struct {
@@ -225,23 +228,34 @@ type Function struct {
 }
 
 type FunctionResult struct {
-	ID               uuid.UUID
-	TeamID           uuid.UUID
-	AssignmentID     uuid.UUID
-	SubmissionID     uuid.UUID
-	FunctionID       uuid.NullUUID
-	Status           string
-	Feedback         string
-	HighlightedText  string
-	CriteriaLevels   json.RawMessage
-	CriteriaPoints   json.RawMessage
-	CriteriaFeedback json.RawMessage
-	OverallComments  string
-	IsBenchmark      bool
-	Answers          json.RawMessage
-	Error            string
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
+	ID                uuid.UUID
+	TeamID            uuid.UUID
+	AssignmentID      uuid.UUID
+	SubmissionID      uuid.UUID
+	FunctionID        uuid.NullUUID
+	Status            string
+	Feedback          string
+	HighlightedText   string
+	CriteriaLevels    json.RawMessage
+	CriteriaPoints    json.RawMessage
+	CriteriaFeedback  json.RawMessage
+	OverallComments   string
+	IsBenchmark       bool
+	Answers           json.RawMessage
+	Error             string
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+	Flags             json.RawMessage
+	DroppedHighlights int32
+	Model             string
+	ModelCalls        int32
+	PromptTokens      int32
+	CompletionTokens  int32
+	CostUsd           float64
+	ResultWrites      int32
+	GradedAt          *time.Time
+	ReviewedAt        *time.Time
+	StatusAt          time.Time
 }
 
 type GoogleToken struct {
@@ -249,6 +263,13 @@ type GoogleToken struct {
 	EncryptedToken []byte
 	Scopes         string
 	UpdatedAt      time.Time
+}
+
+type ModelCall struct {
+	ID     int64
+	Bucket string
+	At     time.Time
+	Tokens int32
 }
 
 type Notification struct {

@@ -15,17 +15,22 @@ import (
 // the call with an error naming it.
 type Mock struct {
 	CompleteJSONFunc func(ctx context.Context, req llm.Request, out any) error
-	ChatFunc         func(ctx context.Context, req llm.ChatRequest) (string, error)
+	// Usage is what every CompleteJSON call reports it cost; its Calls is
+	// set to 1.
+	Usage    llm.Usage
+	ChatFunc func(ctx context.Context, req llm.ChatRequest) (string, error)
 }
 
 var _ llm.Client = (*Mock)(nil)
 
 // CompleteJSON calls CompleteJSONFunc.
-func (m *Mock) CompleteJSON(ctx context.Context, req llm.Request, out any) error {
+func (m *Mock) CompleteJSON(ctx context.Context, req llm.Request, out any) (llm.Usage, error) {
 	if m.CompleteJSONFunc == nil {
-		return errors.New("llmtest: CompleteJSONFunc not set")
+		return llm.Usage{}, errors.New("llmtest: CompleteJSONFunc not set")
 	}
-	return m.CompleteJSONFunc(ctx, req, out)
+	u := m.Usage
+	u.Calls = 1
+	return u, m.CompleteJSONFunc(ctx, req, out)
 }
 
 // Chat calls ChatFunc.

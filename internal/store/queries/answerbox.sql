@@ -47,8 +47,10 @@ WHERE s.id = @id;
 -- name: SaveCroppedAnswers :execrows
 -- The one write of crop_answers, guarded by the answers it read: a grade
 -- saved meanwhile makes it change nothing (the job then reads again).
+-- A result the AI is grading keeps its status: the crops arrived for it.
 UPDATE function_results
-SET answers = @answers, status = 'ready-to-grade', updated_at = now()
+SET answers = @answers, updated_at = now(),
+    status = CASE WHEN status IN ('grading', 'rubric-grading', 'annotating') THEN status ELSE 'ready-to-grade' END
 WHERE id = @id AND answers IS NOT DISTINCT FROM sqlc.narg(previous)::jsonb;
 
 -- name: NeedsAnswerCrops :one

@@ -1,0 +1,148 @@
+-- name: GetSubmissionResult :one
+-- A submission's function result, scoped to the assignment and the team.
+SELECT * FROM function_results
+WHERE submission_id = @submission_id AND assignment_id = @assignment_id AND team_id = @team_id;
+
+-- name: GetFunctionResultByID :one
+SELECT * FROM function_results WHERE id = @id AND team_id = @team_id;
+
+-- name: LockFunctionResult :one
+-- The result a teacher edits, locked for the rest of the transaction.
+SELECT * FROM function_results WHERE id = @id AND team_id = @team_id FOR UPDATE;
+
+-- name: StartRuns :many
+-- Grade-all: every selected result of the assignment goes in progress at
+-- once; its previous error is cleared.
+UPDATE function_results
+SET status = @status, error = '', status_at = now(), updated_at = now()
+WHERE assignment_id = @assignment_id AND team_id = @team_id
+  AND submission_id = ANY(@submission_ids::uuid[])
+RETURNING *;
+
+-- name: RunTarget :one
+-- What a grading job needs to know about its submission, by id alone (the
+-- API scoped it when it queued the job).
+SELECT s.id, s.team_id, s.assignment_id, s.extract_status, s.extract_error,
+       COALESCE(s.extracted_text, '')::text AS text, s.is_hand_written,
+       a.type, a.is_hand_written AS assignment_hand_written,
+       fr.id AS result_id, fr.status, fr.answers
+FROM submissions s
+JOIN assignments a ON a.id = s.assignment_id
+JOIN function_results fr ON fr.submission_id = s.id
+WHERE s.id = @id;
+
+-- name: SaveRun :execrows
+-- The one write of a finished run, guarded by the in-progress status: a run
+-- written once (or a result the teacher reviewed meanwhile) is left alone,
+-- and result_writes proves each run is written exactly once. A regraded
+-- result is no longer reviewed.
+UPDATE function_results
+SET status = @status, error = '', feedback = @feedback, highlighted_text = @highlighted_text,
+    criteria_levels = @criteria_levels, criteria_points = @criteria_points,
+    criteria_feedback = @criteria_feedback, overall_comments = @overall_comments,
+    answers = COALESCE(sqlc.narg(answers)::jsonb, answers),
+    flags = @flags, dropped_highlights = @dropped_highlights,
+    model = @model, model_calls = model_calls + @model_calls, prompt_tokens = prompt_tokens + @prompt_tokens,
+    completion_tokens = completion_tokens + @completion_tokens, cost_usd = cost_usd + @cost_usd,
+    result_writes = result_writes + 1, graded_at = now(), reviewed_at = NULL, status_at = now(), updated_at = now()
+WHERE submission_id = @submission_id AND status = @in_progress;
+
+-- name: FailRun :execrows
+-- A run that ended without a result: error is a sentence for the teacher.
+UPDATE function_results
+SET status = 'failed', error = @error,
+    model = CASE WHEN @model::text = '' THEN model ELSE @model::text END,
+    model_calls = model_calls + @model_calls, prompt_tokens = prompt_tokens + @prompt_tokens,
+    completion_tokens = completion_tokens + @completion_tokens, cost_usd = cost_usd + @cost_usd,
+    status_at = now(), updated_at = now()
+WHERE submission_id = @submission_id AND status IN ('grading', 'rubric-grading', 'annotating');
+
+-- name: ResultWaitingForText :one
+-- Whether a submission's result waits in progress for its text (grade-all
+-- came first): the extraction then queues the grading job.
+SELECT (fr.status IN ('grading', 'rubric-grading', 'annotating'))::boolean AS waiting
+FROM function_results fr WHERE fr.submission_id = @submission_id;
+
+-- name: SweepStuckRuns :many
+-- Runs in progress for longer than the cutoff with no live grading job and
+-- no extraction still under way fail with a reason: nothing stays in
+-- progress forever.
+UPDATE function_results fr
+SET status = 'failed', error = @error, status_at = now(), updated_at = now()
+WHERE fr.status IN ('grading', 'rubric-grading', 'annotating') AND fr.status_at < @cutoff
+  AND NOT EXISTS (
+      SELECT 1 FROM river_job j
+      WHERE j.kind = 'grade_submission'
+        AND j.state IN ('available', 'pending', 'running', 'retryable', 'scheduled')
+        AND j.args @> jsonb_build_object('submission_id', fr.submission_id::text)) -- river_job_args_index
+  AND NOT EXISTS (
+      SELECT 1 FROM submissions s
+      WHERE s.id = fr.submission_id AND s.extract_status IN ('queued', 'extracting'))
+RETURNING fr.id;
+
+-- name: SaveTeacherEdit :one
+-- A teacher's edit of a result; status is 'reviewed' or the type's done
+-- status (un-reviewing).
+UPDATE function_results
+SET feedback = @feedback, highlighted_text = @highlighted_text, criteria_levels = @criteria_levels,
+    criteria_points = @criteria_points, criteria_feedback = @criteria_feedback,
+    overall_comments = @overall_comments, answers = sqlc.narg(answers)::jsonb, status = @status,
+    reviewed_at = CASE WHEN @status::text = 'reviewed' THEN now() ELSE NULL END,
+    status_at = CASE WHEN status = @status::text THEN status_at ELSE now() END, updated_at = now()
+WHERE id = @id AND team_id = @team_id
+RETURNING *;
+
+-- name: SaveAnswers :exec
+UPDATE function_results SET answers = @answers, updated_at = now()
+WHERE id = @id AND team_id = @team_id;
+
+-- name: SetBenchmark :one
+UPDATE function_results SET is_benchmark = @is_benchmark, updated_at = now()
+WHERE id = @id AND team_id = @team_id
+RETURNING *;
+
+-- name: SavePromptFeedback :execrows
+-- The feedback of a prompt assignment's result, as the teacher edited it.
+UPDATE function_results fr
+SET feedback = @feedback,
+    status = CASE WHEN fr.status IN ('graded', 'reviewed') THEN 'reviewed' ELSE fr.status END,
+    reviewed_at = CASE WHEN fr.status IN ('graded', 'reviewed') THEN now() ELSE fr.reviewed_at END,
+    updated_at = now()
+FROM assignments a
+WHERE fr.id = @id AND fr.team_id = @team_id AND a.id = fr.assignment_id AND a.type = 'prompt';
+
+-- name: ListBenchmarks :many
+-- The teacher-checked results an assignment's runs learn from, with the
+-- submissions' text (never names: they are not sent to the model).
+SELECT fr.*, s.name AS submission_name, COALESCE(s.extracted_text, '')::text AS text
+FROM function_results fr JOIN submissions s ON s.id = fr.submission_id
+WHERE fr.assignment_id = @assignment_id AND fr.team_id = @team_id AND fr.is_benchmark
+  AND s.extract_status = 'ready'
+ORDER BY fr.created_at, fr.id;
+
+-- name: AssignmentUsage :one
+-- What the AI has cost an assignment so far.
+SELECT COALESCE(sum(model_calls), 0)::bigint AS calls,
+       COALESCE(sum(prompt_tokens), 0)::bigint AS prompt_tokens,
+       COALESCE(sum(completion_tokens), 0)::bigint AS completion_tokens,
+       COALESCE(sum(cost_usd), 0)::double precision AS cost_usd
+FROM function_results WHERE assignment_id = @assignment_id AND team_id = @team_id;
+
+-- name: StartAgreement :execrows
+-- "Check agreement" begins, unless a check is already running.
+UPDATE assignments SET agreement_status = 'running', updated_at = now()
+WHERE id = @id AND team_id = @team_id AND agreement_status <> 'running';
+
+-- name: FinishAgreement :exec
+-- A check that failed (agreement NULL) keeps the last report.
+UPDATE assignments SET agreement = COALESCE(sqlc.narg(agreement)::jsonb, agreement),
+    agreement_status = @agreement_status, updated_at = now()
+WHERE id = @id;
+
+-- name: SaveClassSummary :exec
+UPDATE assignments SET class_summary = @class_summary, summary_status = 'done', updated_at = now()
+WHERE id = @id AND team_id = @team_id;
+
+-- name: GetRubricsByIDs :many
+-- The team's rubrics among ids (those a grade assignment's questions use).
+SELECT * FROM rubrics WHERE team_id = @team_id AND id = ANY(@ids::uuid[]);
