@@ -1,0 +1,207 @@
+package grading
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/markwell/markwell/internal/assignment"
+)
+
+// The fields of an answers-tree node this package reads or writes; any
+// other field is kept as it is.
+const (
+	fieldCoordinates = "answerBoxesCoordinates"
+	fieldMedia       = "answerMedia"
+	fieldSigned      = "signedAnswerMedia"
+	fieldSubanswers  = "subanswers"
+	fieldGrade       = "grade"
+)
+
+// grade is a node's grade.
+type grade struct {
+	Points          float64 `json:"points"`
+	GradeAdjustment float64 `json:"gradeAdjustment"`
+	Feedback        string  `json:"feedback"`
+	Criteria        []bool  `json:"criteria"`
+}
+
+// node is one answer of the tree: its grade and subanswers decoded, every
+// other field (coordinates, media, whatever another part of Markwell
+// wrote) kept as raw JSON.
+type node struct {
+	fields map[string]json.RawMessage
+	grade  grade
+	subs   []*node
+}
+
+func (n *node) UnmarshalJSON(b []byte) error {
+	if err := json.Unmarshal(b, &n.fields); err != nil {
+		return err
+	}
+	if n.fields == nil {
+		n.fields = map[string]json.RawMessage{}
+	}
+	if raw, ok := n.fields[fieldGrade]; ok && !isNull(raw) {
+		if err := json.Unmarshal(raw, &n.grade); err != nil {
+			return fmt.Errorf("grade: %w", err)
+		}
+	}
+	if raw, ok := n.fields[fieldSubanswers]; ok && !isNull(raw) {
+		if err := json.Unmarshal(raw, &n.subs); err != nil {
+			return fmt.Errorf("subanswers: %w", err)
+		}
+	}
+	delete(n.fields, fieldGrade)
+	delete(n.fields, fieldSubanswers)
+	return nil
+}
+
+func (n *node) MarshalJSON() ([]byte, error) {
+	out := make(map[string]any, len(n.fields)+2)
+	for k, v := range n.fields {
+		out[k] = v
+	}
+	g := n.grade
+	if g.Criteria == nil {
+		g.Criteria = []bool{}
+	}
+	subs := n.subs
+	if subs == nil {
+		subs = []*node{}
+	}
+	out[fieldGrade] = g
+	out[fieldSubanswers] = subs
+	return json.Marshal(out)
+}
+
+func isNull(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || string(t) == "null"
+}
+
+// freshNode is an ungraded answer without a box or media.
+func freshNode() *node {
+	return &node{fields: map[string]json.RawMessage{
+		fieldCoordinates: json.RawMessage(`null`),
+		fieldMedia:       json.RawMessage(`[]`),
+	}}
+}
+
+// parseTree reads an answers tree; null or empty is no tree.
+func parseTree(raw json.RawMessage) ([]*node, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	var tree []*node
+	if err := json.Unmarshal(raw, &tree); err != nil {
+		return nil, fmt.Errorf("read answers: %w", err)
+	}
+	return tree, nil
+}
+
+// shape returns tree shaped exactly like qs: a node per question (missing
+// ones added ungraded, those of deleted questions left out) and one
+// criterion boolean per criterion (a longer list cut, a shorter one padded
+// with false).
+func shape(tree []*node, qs []assignment.Question) []*node {
+	out := make([]*node, len(qs))
+	for i, q := range qs {
+		n := freshNode()
+		if i < len(tree) && tree[i] != nil {
+			n = tree[i]
+		}
+		n.grade.Criteria = fit(n.grade.Criteria, len(q.Criteria))
+		n.subs = shape(n.subs, q.Subquestions)
+		out[i] = n
+	}
+	return out
+}
+
+func fit(cs []bool, n int) []bool {
+	out := make([]bool, n)
+	copy(out, cs)
+	return out
+}
+
+// total sets every node's points from its true criteria and returns
+// Σ (points + gradeAdjustment) over the tree. The tree must be shaped.
+func total(tree []*node, qs []assignment.Question) float64 {
+	sum := 0.0
+	for i, n := range tree {
+		n.grade.Points = 0
+		for j, met := range n.grade.Criteria {
+			if met {
+				n.grade.Points += qs[i].Criteria[j].Points
+			}
+		}
+		n.grade.Points = round(n.grade.Points)
+		if !finite(n.grade.GradeAdjustment) {
+			n.grade.GradeAdjustment = 0
+		}
+		sum += n.grade.Points + n.grade.GradeAdjustment + total(n.subs, qs[i].Subquestions)
+	}
+	return sum
+}
+
+// MaxPoints is Σ of every criterion's points over the question tree.
+func MaxPoints(qs []assignment.Question) float64 {
+	sum := 0.0
+	for _, q := range qs {
+		for _, c := range q.Criteria {
+			sum += c.Points
+		}
+		sum += MaxPoints(q.Subquestions)
+	}
+	return round(sum)
+}
+
+// Retotal computes a grade result's points from the CURRENT questions. It
+// returns the tree shaped like the questions (a node per question: missing
+// ones added ungraded, those of deleted questions left out; a criteria list
+// longer than the question's cut, a shorter one padded with false), every
+// node's grade.points set to Σ points of its true criteria; total = Σ
+// (points + gradeAdjustment) over every node at every depth (the list holds
+// the root's children; the root has no grade); and max = Σ of all criterion
+// points.
+//
+// The total is clamped to [0, max]: a grade adjustment moves the total
+// within the assignment's range but never beyond it, whoever wrote it, so
+// a score is always between 0 and the maximum. Null answers (never graded)
+// stay null, with total 0.
+func Retotal(answers json.RawMessage, questions []assignment.Question) (json.RawMessage, float64, float64, error) {
+	maxPts := MaxPoints(questions)
+	tree, err := parseTree(answers)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if tree == nil {
+		return json.RawMessage(`null`), 0, maxPts, nil
+	}
+	tree = shape(tree, questions)
+	sum := clamp(round(total(tree, questions)), 0, maxPts)
+	out, err := json.Marshal(tree)
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("encode answers: %w", err)
+	}
+	return out, sum, maxPts, nil
+}
+
+// displayKey names a node for people and the model: 1-based and dotted,
+// "1", "1.2", "1.2.3".
+func displayKey(path []int) string {
+	parts := make([]string, len(path))
+	for i, p := range path {
+		parts[i] = strconv.Itoa(p + 1)
+	}
+	return strings.Join(parts, ".")
+}
+
+func round(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+func clamp(x, lo, hi float64) float64 { return math.Min(math.Max(x, lo), hi) }
