@@ -36,6 +36,7 @@ import (
 	"github.com/markwell/markwell/internal/logging"
 	"github.com/markwell/markwell/internal/migrate"
 	"github.com/markwell/markwell/internal/ratelimit"
+	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/studentlink"
 	"github.com/markwell/markwell/internal/submission"
@@ -111,10 +112,12 @@ func run() error {
 
 	// The wizard's AI assist asks the model while the teacher waits: one
 	// retry, since no job queue stands behind these calls.
-	model, err := llm.NewOpenAI(apiModel(cfg))
+	provider, err := llm.NewOpenAI(apiModel(cfg))
 	if err != nil {
 		return fmt.Errorf("model client: %w", err)
 	}
+	// The API's calls count against the workers' limit too (LLM_RPM, LLM_TPM).
+	model := llm.WithLimit(provider, cfg.ModelLimit(pool), llm.LimitOptions{})
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
@@ -130,6 +133,7 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("google classroom: %w", err)
 	}
+	assignments := &assignment.Service{Pool: pool, AnswerMedia: answerbox.Signer{Blob: blobs, TTL: cfg.SignedURLTTL}}
 	router := httpapi.NewRouter(httpapi.Deps{
 		Config: cfg, Pool: pool, Log: log, Registry: reg, Limiter: limiter,
 		Files:       &files.Service{Blob: blobs, TTL: cfg.SignedURLTTL, Pool: pool},
@@ -140,7 +144,8 @@ func run() error {
 			Team:        &team.Service{Pool: pool, PublicURL: cfg.PublicURL, LinkTTL: cfg.InviteLinkTTL},
 			Library:     &library.Service{Pool: pool, Jobs: jobClient},
 			Rubrics:     &rubric.Service{Pool: pool},
-			Assignments: &assignment.Service{Pool: pool, AnswerMedia: answerbox.Signer{Blob: blobs, TTL: cfg.SignedURLTTL}},
+			Assignments: assignments,
+			Results:     &result.Service{Pool: pool, Assignments: assignments, Model: model, Jobs: jobClient},
 			AnswerBoxes: &answerbox.Service{Pool: pool, Jobs: jobClient, Blob: blobs, TTL: cfg.SignedURLTTL},
 			Submissions: &submission.Service{Pool: pool, Jobs: jobClient, Files: &files.Service{Blob: blobs, TTL: cfg.SignedURLTTL, Pool: pool}},
 			Assist:      &assist.Service{LLM: model},

@@ -80,11 +80,13 @@ func run() error {
 		return fmt.Errorf("storage: %w", err)
 	}
 
-	model, err := llm.NewOpenAI(cfg.Model())
+	provider, err := llm.NewOpenAI(cfg.Model())
 	if err != nil {
 		return fmt.Errorf("model client: %w", err)
 	}
-	checkModel(ctx, model, cfg, log)
+	checkModel(ctx, provider, cfg, log)
+	// Every process's calls count against one limit (LLM_RPM, LLM_TPM).
+	model := llm.WithLimit(provider, cfg.ModelLimit(pool), llm.LimitOptions{})
 
 	// One OCR pool per process, as wide as the ocr queue: one tesseract per slot.
 	var ocrPool extract.OCR
@@ -97,7 +99,7 @@ func run() error {
 		ocrPool = p
 	}
 	workers := jobs.NewWorkers(jobs.Deps{
-		Pool: pool, Blob: blobs, OCR: ocrPool, LLM: model, Log: log,
+		Pool: pool, Blob: blobs, OCR: ocrPool, LLM: model, Prices: cfg.LLMPrices, Log: log,
 		ReadOptions: extract.Options{Limits: extract.Limits{MaxFileBytes: cfg.MaxUploadBytes}},
 	})
 	client, err := jobs.NewWorkerClient(pool, workers, jobs.WorkerOptions{

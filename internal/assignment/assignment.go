@@ -58,9 +58,18 @@ type Assignment struct {
 	ProvideInstantFeedback bool            `json:"provideInstantFeedback"`
 	FolderID               *uuid.UUID      `json:"folderId"`
 	ClassSummary           json.RawMessage `json:"classSummary"`
-	Submissions            []Ref           `json:"submissions"`
-	CreatedAt              time.Time       `json:"createdAt"`
-	UpdatedAt              time.Time       `json:"updatedAt"`
+	// SummaryStatus is '' | running | done | failed.
+	SummaryStatus string `json:"summaryStatus"`
+	// Agreement is the last "Check agreement" report (agreement.Report);
+	// AgreementStatus is '' | running | done | failed.
+	Agreement       json.RawMessage `json:"agreement"`
+	AgreementStatus string          `json:"agreementStatus"`
+	// Usage is what the AI has cost the assignment, summed over its results;
+	// only assignment/get fills it.
+	Usage       *Usage    `json:"usage,omitempty"`
+	Submissions []Ref     `json:"submissions"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
 }
 
 // FunctionResult is the outcome of running an assignment's function on one
@@ -77,8 +86,32 @@ type FunctionResult struct {
 	OverallComments  string          `json:"overallComments"`
 	IsBenchmark      bool            `json:"isBenchmark"`
 	Answers          json.RawMessage `json:"answers"`
-	CreatedAt        time.Time       `json:"createdAt"`
-	UpdatedAt        time.Time       `json:"updatedAt"`
+	// Error is why a run failed, in a sentence for the teacher.
+	Error string `json:"error"`
+	// TotalPoints and MaxPoints are computed on every read from the
+	// assignment's current criteria (grade) or rubric (rubric-feedback);
+	// nil for the other types and for results without a grade.
+	TotalPoints *float64 `json:"totalPoints"`
+	MaxPoints   *float64 `json:"maxPoints"`
+	// Flags (injection attempts), DroppedHighlights and Usage are for the
+	// teacher; the student's view-only read leaves them out.
+	Flags             json.RawMessage `json:"flags,omitempty"`
+	DroppedHighlights *int            `json:"droppedHighlights,omitempty"`
+	Usage             *Usage          `json:"usage,omitempty"`
+	GradedAt          *time.Time      `json:"gradedAt"`
+	ReviewedAt        *time.Time      `json:"reviewedAt"`
+	CreatedAt         time.Time       `json:"createdAt"`
+	UpdatedAt         time.Time       `json:"updatedAt"`
+}
+
+// Usage is what AI runs cost: model calls, tokens and money (from the
+// configured price table; 0 for the demo model).
+type Usage struct {
+	Model            string  `json:"model,omitempty"`
+	Calls            int     `json:"calls"`
+	PromptTokens     int     `json:"promptTokens"`
+	CompletionTokens int     `json:"completionTokens"`
+	CostUSD          float64 `json:"costUsd"`
 }
 
 // Input is what a teacher saves about an assignment itself.
@@ -174,12 +207,25 @@ func (s *Service) Get(ctx context.Context, a team.Actor, id uuid.UUID) (Assignme
 
 // FunctionResultFromRow turns a stored function result into its API shape.
 func FunctionResultFromRow(r store.FunctionResult) FunctionResult {
+	dropped := int(r.DroppedHighlights)
 	return FunctionResult{
 		ID: r.ID, Submission: r.SubmissionID, Status: r.Status, Feedback: r.Feedback,
 		HighlightedText: r.HighlightedText, CriteriaLevels: r.CriteriaLevels, CriteriaPoints: r.CriteriaPoints,
 		CriteriaFeedback: r.CriteriaFeedback, OverallComments: r.OverallComments, IsBenchmark: r.IsBenchmark,
-		Answers: r.Answers, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		Answers: r.Answers, Error: r.Error, Flags: r.Flags, DroppedHighlights: &dropped,
+		Usage: &Usage{
+			Model: r.Model, Calls: int(r.ModelCalls), PromptTokens: int(r.PromptTokens),
+			CompletionTokens: int(r.CompletionTokens), CostUSD: r.CostUsd,
+		},
+		GradedAt: r.GradedAt, ReviewedAt: r.ReviewedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
+}
+
+// ForStudent leaves out what only the teacher sees: flags, dropped
+// highlights and cost.
+func (r FunctionResult) ForStudent() FunctionResult {
+	r.Flags, r.DroppedHighlights, r.Usage = nil, nil, nil
+	return r
 }
 
 // GetViewOnly returns an assignment without its results.
@@ -213,8 +259,10 @@ func FromRow(row store.Assignment, submissions []uuid.UUID) Assignment {
 	out := Assignment{
 		ID: row.ID, Name: row.Name, Type: string(row.Type),
 		IsHandWritten: row.IsHandWritten, ProvideInstantFeedback: row.ProvideInstantFeedback,
-		ClassSummary: row.ClassSummary, Submissions: make([]Ref, len(submissions)),
-		CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt,
+		ClassSummary: row.ClassSummary, SummaryStatus: row.SummaryStatus,
+		Agreement: row.Agreement, AgreementStatus: row.AgreementStatus,
+		Submissions: make([]Ref, len(submissions)),
+		CreatedAt:   row.CreatedAt, UpdatedAt: row.UpdatedAt,
 	}
 	if row.FolderID.Valid {
 		id := row.FolderID.UUID

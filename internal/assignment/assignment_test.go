@@ -123,7 +123,7 @@ func TestCreateEachType(t *testing.T) {
 		require.NoError(t, err)
 		var shape map[string]any
 		require.NoError(t, json.Unmarshal(raw, &shape))
-		require.ElementsMatch(t, []string{"_id", "name", "type", "isHandWritten", "provideInstantFeedback", "folderId", "classSummary", "submissions", "createdAt", "updatedAt"}, keys(shape))
+		require.ElementsMatch(t, []string{"_id", "name", "type", "isHandWritten", "provideInstantFeedback", "folderId", "classSummary", "summaryStatus", "agreement", "agreementStatus", "submissions", "createdAt", "updatedAt"}, keys(shape))
 		require.Nil(t, shape["folderId"])
 		require.Nil(t, shape["classSummary"])
 		require.Equal(t, []any{}, shape["submissions"])

@@ -4,13 +4,15 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/submission"
 	"github.com/markwell/markwell/internal/team"
 )
 
 type assignmentHandlers struct {
-	svc  *assignment.Service
-	subs *submission.Service
+	svc     *assignment.Service
+	subs    *submission.Service
+	results *result.Service
 }
 
 func (h *assignmentHandlers) register(g *gin.RouterGroup) {
@@ -47,7 +49,7 @@ func (h *assignmentHandlers) update(c *gin.Context, a team.Actor, in *updateAssi
 // get answers the assignment page, which polls it while submissions are
 // being read: the assignment, its results and its submissions' summaries.
 func (h *assignmentHandlers) get(c *gin.Context, a team.Actor, in *assignmentRef) (gin.H, error) {
-	asg, results, err := h.svc.Get(c, a, in.AssignmentID.UUID())
+	asg, results, err := h.results.GetAssignment(c, a, in.AssignmentID.UUID())
 	if err != nil {
 		return nil, err
 	}

@@ -146,6 +146,20 @@ func TestOtherTeamsIDsAreNotFoundOnEveryRoute(t *testing.T) {
 	probes["POST /api/v1/db/assignment/update-submissions-from-google"] = map[string]any{"assignmentId": w.assignmentID,
 		"classId": "c1", "courseworkId": "w1", "selectedStudentSubmissions": []string{"s1"}}
 
+	// The grading routes (issue 9).
+	probes["POST /api/v1/lambda/runFunctionOnMany"] = map[string]any{"assignmentId": w.assignmentID, "submissionIds": []string{w.submissionID}}
+	probes["POST /api/v1/lambda/gradeOnePub"] = map[string]any{"assignmentId": w.assignmentID, "submissionId": w.submissionID, "processName": "RubricFeedbackProcess"}
+	probes["POST /api/v1/db/functionResult/get"] = map[string]any{"assignmentId": w.assignmentID, "submissionId": w.submissionID}
+	probes["POST /api/v1/db/functionResult/get-view-only"] = map[string]any{"assignmentId": w.assignmentID, "submissionId": w.submissionID}
+	probes["POST /api/v1/db/functionResult/update"] = map[string]any{"_id": w.resultID, "submissionId": w.submissionID, "functionId": w.functionID,
+		"criteriaLevels": []int{0}, "criteriaPoints": []float64{1}, "criteriaFeedback": []string{"Mine"}}
+	probes["POST /api/v1/db/gradeFunction/toggleCriterion"] = map[string]any{"gradeFunctionId": w.resultID, "questionIndexPath": []int{0}, "criterionIndex": 0}
+	probes["POST /api/v1/db/rubricFeedbackFunctionResult/update"] = map[string]any{"functionResultId": w.resultID, "data": map[string]any{"isBenchmark": true}}
+	probes["PUT /api/v1/db/promptFunctionResult/update"] = map[string]any{"functionResultId": w.resultID, "data": map[string]any{"feedback": "Mine"}}
+	probes["POST /api/v1/db/assignment/check-agreement"] = map[string]any{"assignmentId": w.assignmentID}
+	probes["POST /api/v1/ai-assist/generate-summary"] = map[string]any{"assignmentId": w.assignmentID,
+		"criteriaBreakdown": []map[string]any{{"label": "Thesis", "successRate": 0.5, "averagePoints": 1, "maxPoints": 2}}}
+
 	adaIDs := []string{w.teamID, w.rubricID, w.assignmentID, w.bareAssignmentID, w.functionID, w.folderID, w.inviteID, w.userID, w.notificationID, w.submissionID, w.resultID}
 	for _, r := range b.router.Routes() {
 		if !strings.HasPrefix(r.Path, "/api/v1/") {

@@ -34,6 +34,7 @@ import (
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
 	"github.com/markwell/markwell/internal/ratelimit"
+	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
@@ -87,6 +88,8 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 	authSvc, err := auth.FromConfig(testdb.Pool(t), cfg, log)
 	require.NoError(t, err)
 	jobsUI := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "jobs dashboard") })
+	assignments := &assignment.Service{Pool: testdb.Pool(t), AnswerMedia: answerbox.Signer{Blob: blobs, TTL: time.Minute}}
+	model := b.demoModel(t)
 	b.router = httpapi.NewRouter(httpapi.Deps{
 		Config: cfg, Pool: testdb.Pool(t), Log: log,
 		Registry:    prometheus.NewRegistry(),
@@ -99,9 +102,10 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 			Team:        &team.Service{Pool: testdb.Pool(t), PublicURL: b.srv.URL},
 			Library:     &library.Service{Pool: testdb.Pool(t), Jobs: insertClient(t)},
 			Rubrics:     &rubric.Service{Pool: testdb.Pool(t)},
-			Assignments: &assignment.Service{Pool: testdb.Pool(t), AnswerMedia: answerbox.Signer{Blob: blobs, TTL: time.Minute}},
+			Assignments: assignments,
+			Results:     &result.Service{Pool: testdb.Pool(t), Assignments: assignments, Model: model, Jobs: insertClient(t)},
 			AnswerBoxes: &answerbox.Service{Pool: testdb.Pool(t), Jobs: insertClient(t), Blob: blobs, TTL: time.Minute},
-			Assist:      &assist.Service{LLM: b.demoModel(t)},
+			Assist:      &assist.Service{LLM: model},
 			AIBudget: &ratelimit.AIBudget{Limiter: &ratelimit.Limiter{Pool: testdb.Pool(t)},
 				Teacher: cfg.AILimitTeacher, Team: cfg.AILimitTeam},
 			StudentLink: studentLinkService(t, cfg, blobs),

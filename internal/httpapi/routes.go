@@ -10,6 +10,7 @@ import (
 	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/library"
 	"github.com/markwell/markwell/internal/ratelimit"
+	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/studentlink"
 	"github.com/markwell/markwell/internal/submission"
@@ -41,6 +42,9 @@ type Services struct {
 	AnswerBoxes *answerbox.Service
 	// Attachments reads the text of the files a teacher attaches to a chat.
 	Attachments *attachment.Service
+	// Results are the function results: AI runs, reads with totals, the
+	// teacher's edits, class summaries and agreement checks.
+	Results *result.Service
 }
 
 // signedInRoutes registers every /api/v1 route that needs a signed-in
@@ -51,11 +55,12 @@ func signedInRoutes(g *gin.RouterGroup, s Services) {
 	(&libraryHandlers{svc: s.Library}).register(g)
 	(&shareHandlers{svc: s.Library}).register(g)
 	(&rubricHandlers{svc: s.Rubrics}).register(g)
-	(&assignmentHandlers{svc: s.Assignments, subs: s.Submissions}).register(g)
+	(&assignmentHandlers{svc: s.Assignments, subs: s.Submissions, results: s.Results}).register(g)
 	(&submissionHandlers{svc: s.Submissions}).register(g)
 	(&assistHandlers{svc: s.Assist, budget: s.AIBudget}).register(g)
 	(&studentHandlers{svc: s.StudentLink}).registerTeacher(g)
 	(&classroomHandlers{svc: s.Classroom}).register(g)
 	(&answerBoxHandlers{svc: s.AnswerBoxes}).register(g)
 	(&attachmentHandlers{svc: s.Attachments}).register(g)
+	(&resultHandlers{svc: s.Results, budget: s.AIBudget}).register(g)
 }

@@ -121,6 +121,9 @@ var viewOnlyRoutes = map[string]viewOnly{
 	"/api/v1/db/functionResult/get-view-only": {submission: true},
 	"/api/v1/db/function/get-view-only":       {assignment: true},
 	"/api/v1/db/assignment/get-view-only":     {assignment: true, answer: viewAssignment},
+	// a student's instant feedback: the service runs it only when the
+	// assignment has instant feedback on, and only once
+	"/api/v1/lambda/gradeOnePub": {submission: true, assignment: true},
 }
 
 // signedInOrViewToken guards the signed-in routes: a signed-in teacher

@@ -260,7 +260,7 @@ func TestViewTokenReadsExactlyItsSubmission(t *testing.T) {
 	body := map[string]any{"viewToken": sam["viewToken"], "submissionId": samID, "assignmentId": asgID, "type": "prompt"}
 	opened := map[string]bool{}
 	for _, r := range b.router.Routes() {
-		if !strings.HasPrefix(r.Path, "/api/v1/") || publicRoutes[r.Method+" "+r.Path] {
+		if !strings.HasPrefix(r.Path, "/api/v1/") || publicRoutes[r.Method+" "+r.Path] || r.Path == gradeOnePub {
 			continue
 		}
 		var res *http.Response
@@ -282,11 +282,28 @@ func TestViewTokenReadsExactlyItsSubmission(t *testing.T) {
 	require.True(t, opened["/api/v1/db/assignment/get-view-only"])
 	require.True(t, opened["/api/v1/db/function/get-view-only"])
 
+	// The one write a view token opens: the student's instant feedback, for
+	// its own submission only, started once.
+	grade := map[string]any{"viewToken": sam["viewToken"], "submissionId": samID, "assignmentId": asgID, "processName": "PromptProcess"}
+	for range 2 {
+		status, got, e = reader.call(t, gradeOnePub, grade)
+		require.Equal(t, 200, status, e)
+		require.Equal(t, "grading", got["status"])
+	}
+	grade["processName"] = "GradeProcessV2"
+	status, _, e = reader.call(t, gradeOnePub, grade)
+	require.Equal(t, 400, status, "the process must be the assignment's: %v", e)
+	grade["viewToken"] = kim["viewToken"]
+	status, _, e = reader.call(t, gradeOnePub, grade)
+	require.Equal(t, 404, status, "Kim's token does not grade Sam's work: %v", e)
+
 	// A teacher's session wins over a token: Eve gets 404 for Sam's work.
 	eve := b.newBrowser(t)
 	eve.signIn(t, "Eve", "eve.viewtoken@school.test")
 	eve.missing(t, "/api/v1/db/submission/get-view-only", map[string]any{"submissionId": samID, "viewToken": sam["viewToken"]})
 }
+
+const gradeOnePub = "/api/v1/lambda/gradeOnePub"
 
 // publicRoutes need no session: students use them by link.
 var publicRoutes = map[string]bool{

@@ -80,8 +80,16 @@ func (w *CropAnswersWorker) Work(ctx context.Context, job *river.Job[CropAnswers
 	if err != nil {
 		return err
 	}
-	n, err := store.Q.SaveCroppedAnswers(ctx, w.deps.Pool, store.SaveCroppedAnswersParams{
-		Answers: answers, ID: sub.ResultID, Previous: sub.Answers,
+	var n int64
+	err = store.InTx(ctx, w.deps.Pool, func(tx pgx.Tx) error {
+		var err error
+		n, err = store.Q.SaveCroppedAnswers(ctx, tx, store.SaveCroppedAnswersParams{
+			Answers: answers, ID: sub.ResultID, Previous: sub.Answers,
+		})
+		if err != nil || n == 0 {
+			return err
+		}
+		return queueGradingIfWaiting(ctx, tx, id) // grade-all came before the crops
 	})
 	if err != nil {
 		return fmt.Errorf("save answers of submission %s: %w", id, err)
@@ -148,22 +156,43 @@ type storeOf struct {
 }
 
 // queueCropsIfNeeded queues crop_answers in tx for submission id when its
-// answers are cropped once it is read: handwritten work of a grade
-// assignment whose template has boxes.
-func queueCropsIfNeeded(ctx context.Context, tx pgx.Tx, id uuid.UUID) error {
+// answers are cropped once it is read (handwritten work of a grade
+// assignment whose template has boxes), and reports whether it did.
+func queueCropsIfNeeded(ctx context.Context, tx pgx.Tx, id uuid.UUID) (bool, error) {
 	needs, err := store.Q.NeedsAnswerCrops(ctx, tx, id)
 	if err != nil {
-		return fmt.Errorf("does submission %s need answer crops: %w", id, err)
+		return false, fmt.Errorf("does submission %s need answer crops: %w", id, err)
 	}
 	if !needs {
-		return nil
+		return false, nil
 	}
 	client, err := river.ClientFromContextSafely[pgx.Tx](ctx)
 	if err != nil {
-		return fmt.Errorf("queue crop_answers for submission %s: %w", id, err)
+		return false, fmt.Errorf("queue crop_answers for submission %s: %w", id, err)
 	}
 	if _, err := client.InsertTx(ctx, tx, CropAnswersArgs{SubmissionID: id}, nil); err != nil {
-		return fmt.Errorf("queue crop_answers for submission %s: %w", id, err)
+		return false, fmt.Errorf("queue crop_answers for submission %s: %w", id, err)
+	}
+	return true, nil
+}
+
+// queueGradingIfWaiting queues grade_submission in tx when the
+// submission's result waits in progress for its text (or its crops):
+// grade-all was pressed before the submission was ready.
+func queueGradingIfWaiting(ctx context.Context, tx pgx.Tx, id uuid.UUID) error {
+	waiting, err := store.Q.ResultWaitingForText(ctx, tx, id)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !waiting) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("is submission %s waiting to be graded: %w", id, err)
+	}
+	client, err := river.ClientFromContextSafely[pgx.Tx](ctx)
+	if err != nil {
+		return fmt.Errorf("queue grading of submission %s: %w", id, err)
+	}
+	if _, err := client.InsertTx(ctx, tx, GradeSubmissionArgs{SubmissionID: id}, nil); err != nil {
+		return fmt.Errorf("queue grading of submission %s: %w", id, err)
 	}
 	return nil
 }

@@ -84,7 +84,7 @@ func (b *cropBundle) readySubmission(t *testing.T, name, contentType string, dat
 		VALUES ($1, $2, $3, $4, $5, 'ready', $6, true) RETURNING id`,
 		b.teamID, b.asgID, name, key, contentType, pageCount).Scan(&id))
 	_, err := b.pool.Exec(ctx, `INSERT INTO function_results (team_id, assignment_id, submission_id, status)
-		VALUES ($1, $2, $3, 'grading')`, b.teamID, b.asgID, id)
+		VALUES ($1, $2, $3, '')`, b.teamID, b.asgID, id)
 	require.NoError(t, err)
 	return id
 }
@@ -256,7 +256,7 @@ func TestFinishedHandwrittenGradeWorkQueuesCrops(t *testing.T) {
 		}
 		id, jobID = sid, job.ID
 		_, err = tx.Exec(ctx, `INSERT INTO function_results (team_id, assignment_id, submission_id, status)
-			VALUES ($1, $2, $3, 'grading')`, b.teamID, b.asgID, id)
+			VALUES ($1, $2, $3, '')`, b.teamID, b.asgID, id)
 		return err
 	}))
 	_, events := b.startWorker(t, b.deps, allQueues, time.Minute)

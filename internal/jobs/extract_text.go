@@ -173,7 +173,11 @@ func (d Deps) finish(ctx context.Context, id uuid.UUID, res extract.Result, sour
 		if err != nil || n == 0 {
 			return err
 		}
-		return queueCropsIfNeeded(ctx, tx, id) // answer boxes of handwritten grade work
+		cropping, err := queueCropsIfNeeded(ctx, tx, id) // answer boxes of handwritten grade work
+		if err != nil || cropping {
+			return err // the crop job queues the grading
+		}
+		return queueGradingIfWaiting(ctx, tx, id)
 	})
 	if err != nil {
 		return fmt.Errorf("save text of submission %s: %w", id, err)
@@ -204,15 +208,25 @@ func (d Deps) failAttempt(ctx context.Context, job *rivertype.JobRow, id uuid.UU
 	d.logger().Warn("extraction failed", "submission", id, "kind", job.Kind, "attempt", job.Attempt,
 		"reason", reason, "err", err)
 	// The reason is kept even when the attempt's context has ended.
-	if _, ferr := store.Q.FailExtracting(context.WithoutCancel(ctx), d.Pool, store.FailExtractingParams{
-		ID: id, ExtractError: reason,
-	}); ferr != nil {
+	if ferr := d.failExtracting(context.WithoutCancel(ctx), id, reason); ferr != nil {
 		return fmt.Errorf("mark submission %s failed: %w (after %w)", id, ferr, err)
 	}
 	if permanent {
 		return river.JobCancel(err)
 	}
 	return err
+}
+
+// failExtracting marks a submission's extraction failed and, when grading
+// waited for its text, the grading too: nothing stays in progress.
+func (d Deps) failExtracting(ctx context.Context, id uuid.UUID, reason string) error {
+	return store.InTx(ctx, d.Pool, func(tx pgx.Tx) error {
+		if _, err := store.Q.FailExtracting(ctx, tx, store.FailExtractingParams{ID: id, ExtractError: reason}); err != nil {
+			return err
+		}
+		_, err := store.Q.FailRun(ctx, tx, store.FailRunParams{Error: ReasonNoText, SubmissionID: id})
+		return err
+	})
 }
 
 // failureReason returns the teacher-facing reason of a failure that retrying

@@ -53,7 +53,9 @@ type Deps struct {
 	// LLM is the model client of grading and annotation jobs, and of the
 	// transcription of handwriting (its vision model).
 	LLM llm.Client
-	Log *slog.Logger
+	// Prices turn a run's token usage into money (LLM_PRICES).
+	Prices llm.Prices
+	Log    *slog.Logger
 }
 
 // NewWorkers registers every job kind's worker.
@@ -64,6 +66,9 @@ func NewWorkers(d Deps) *river.Workers {
 	river.AddWorker(w, &TranscribePagesWorker{deps: d})
 	river.AddWorker(w, &DeleteBlobsWorker{deps: d})
 	river.AddWorker(w, &CropAnswersWorker{deps: d})
+	river.AddWorker(w, &GradeSubmissionWorker{deps: d})
+	river.AddWorker(w, &SweepRunsWorker{deps: d})
+	river.AddWorker(w, &CheckAgreementWorker{deps: d})
 	return w
 }
 
@@ -93,6 +98,7 @@ func NewWorkerClient(pool *pgxpool.Pool, workers *river.Workers, o WorkerOptions
 		MaxAttempts:          10,
 		Logger:               log,
 		FetchPollInterval:    o.FetchPollInterval,
+		PeriodicJobs:         periodicJobs(),
 	}
 	c, err := river.NewClient(riverpgxv5.New(pool), cfg)
 	if err != nil {

@@ -1,0 +1,155 @@
+package httpapi
+
+import (
+	"encoding/json"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markwell/markwell/internal/grading"
+	"github.com/markwell/markwell/internal/ratelimit"
+	"github.com/markwell/markwell/internal/result"
+	"github.com/markwell/markwell/internal/team"
+)
+
+// resultHandlers are the grading routes: starting AI runs, reading and
+// editing function results, the class summary and "Check agreement".
+type resultHandlers struct {
+	svc    *result.Service
+	budget *ratelimit.AIBudget
+}
+
+func (h *resultHandlers) register(g *gin.RouterGroup) {
+	g.POST("/lambda/runFunctionOnMany", handle(h.runMany))
+	g.POST("/lambda/gradeOnePub", handle(h.gradeOne))
+	g.POST("/db/functionResult/get", handle(h.get))
+	g.POST("/db/functionResult/get-view-only", handle(h.getViewOnly))
+	g.POST("/db/functionResult/update", handle(h.update))
+	g.POST("/db/gradeFunction/toggleCriterion", handle(h.toggle))
+	g.POST("/db/rubricFeedbackFunctionResult/update", handle(h.setBenchmark))
+	g.PUT("/db/promptFunctionResult/update", handle(h.updatePrompt))
+	g.POST("/db/assignment/check-agreement", handle(h.checkAgreement))
+	g.POST("/ai-assist/generate-summary", spendAI(h.budget), handle(h.summary))
+}
+
+type runManyBody struct {
+	assignmentRef
+	SubmissionIDs []id `json:"submissionIds"`
+}
+
+func (h *resultHandlers) runMany(c *gin.Context, a team.Actor, in *runManyBody) (gin.H, error) {
+	results, err := h.svc.RunMany(c, a, in.AssignmentID.UUID(), uuids(in.SubmissionIDs))
+	return gin.H{"functionResults": results}, err
+}
+
+type gradeOneBody struct {
+	assignmentRef
+	SubmissionID id     `json:"submissionId"`
+	ProcessName  string `json:"processName"`
+}
+
+func (h *resultHandlers) gradeOne(c *gin.Context, a team.Actor, in *gradeOneBody) (gin.H, error) {
+	status, err := h.svc.GradeOne(c, a, in.SubmissionID.UUID(), in.AssignmentID.UUID(), in.ProcessName)
+	return gin.H{"status": status}, err
+}
+
+type resultRef struct {
+	assignmentRef
+	SubmissionID id `json:"submissionId"`
+}
+
+func (h *resultHandlers) get(c *gin.Context, a team.Actor, in *resultRef) (gin.H, error) {
+	fr, err := h.svc.Get(c, a, in.SubmissionID.UUID(), in.AssignmentID.UUID())
+	return gin.H{"functionResult": fr}, err
+}
+
+func (h *resultHandlers) getViewOnly(c *gin.Context, a team.Actor, in *resultRef) (gin.H, error) {
+	fr, err := h.svc.GetViewOnly(c, a, in.SubmissionID.UUID(), in.AssignmentID.UUID())
+	return gin.H{"functionResult": fr}, err
+}
+
+// updateResultBody is functionResult/update's body: the whole result as
+// the client holds it (its _id names it), the answers, the function and
+// the submission, and optionally the status.
+type updateResultBody struct {
+	ID               id              `json:"_id"`
+	FunctionResultID optionalID      `json:"functionResultId"`
+	SubmissionID     optionalID      `json:"submissionId"`
+	FunctionID       optionalID      `json:"functionId"`
+	Feedback         string          `json:"feedback"`
+	HighlightedText  string          `json:"highlightedText"`
+	CriteriaLevels   []int           `json:"criteriaLevels"`
+	CriteriaPoints   []float64       `json:"criteriaPoints"`
+	CriteriaFeedback []string        `json:"criteriaFeedback"`
+	OverallComments  string          `json:"overallComments"`
+	Answers          json.RawMessage `json:"answers"`
+	Status           string          `json:"status"`
+}
+
+func (h *resultHandlers) update(c *gin.Context, a team.Actor, in *updateResultBody) (gin.H, error) {
+	resultID := in.ID.UUID()
+	if in.FunctionResultID.state == idValid {
+		resultID = in.FunctionResultID.UUID()
+	}
+	fr, err := h.svc.Update(c, a, result.Edit{
+		ResultID: resultID, SubmissionID: in.SubmissionID.UUID(),
+		Feedback: in.Feedback, HighlightedText: in.HighlightedText, CriteriaLevels: in.CriteriaLevels,
+		CriteriaPoints: in.CriteriaPoints, CriteriaFeedback: in.CriteriaFeedback,
+		OverallComments: in.OverallComments, Answers: in.Answers, Status: in.Status,
+	})
+	return gin.H{"functionResult": fr}, err
+}
+
+// toggleBody is toggleCriterion's body. questionsCriterion (the criterion
+// as the client shows it) is read and ignored: points come from the
+// assignment, never from the client.
+type toggleBody struct {
+	GradeFunctionID    id              `json:"gradeFunctionId"`
+	QuestionIndexPath  []int           `json:"questionIndexPath"`
+	CriterionIndex     int             `json:"criterionIndex"`
+	QuestionsCriterion json.RawMessage `json:"questionsCriterion"`
+}
+
+func (h *resultHandlers) toggle(c *gin.Context, a team.Actor, in *toggleBody) (gin.H, error) {
+	change, err := h.svc.ToggleCriterion(c, a, result.Toggle{
+		ResultID: in.GradeFunctionID.UUID(), Path: in.QuestionIndexPath, CriterionIndex: in.CriterionIndex,
+	})
+	return gin.H{"totalPointsChange": change}, err
+}
+
+type benchmarkBody struct {
+	FunctionResultID id `json:"functionResultId"`
+	Data             struct {
+		IsBenchmark bool `json:"isBenchmark"`
+	} `json:"data"`
+}
+
+func (h *resultHandlers) setBenchmark(c *gin.Context, a team.Actor, in *benchmarkBody) (gin.H, error) {
+	fr, err := h.svc.SetBenchmark(c, a, in.FunctionResultID.UUID(), in.Data.IsBenchmark)
+	return gin.H{"functionResult": fr}, err
+}
+
+type promptFeedbackBody struct {
+	FunctionResultID id `json:"functionResultId"`
+	Data             struct {
+		Feedback string `json:"feedback"`
+	} `json:"data"`
+}
+
+func (h *resultHandlers) updatePrompt(c *gin.Context, a team.Actor, in *promptFeedbackBody) (gin.H, error) {
+	return success(h.svc.UpdatePromptFeedback(c, a, in.FunctionResultID.UUID(), in.Data.Feedback))
+}
+
+func (h *resultHandlers) checkAgreement(c *gin.Context, a team.Actor, in *assignmentRef) (gin.H, error) {
+	err := h.svc.CheckAgreement(c, a, in.AssignmentID.UUID())
+	return gin.H{"agreementStatus": "running"}, err
+}
+
+type summaryBody struct {
+	assignmentRef
+	CriteriaBreakdown []grading.CriterionRate `json:"criteriaBreakdown"`
+}
+
+func (h *resultHandlers) summary(c *gin.Context, a team.Actor, in *summaryBody) (gin.H, error) {
+	sum, err := h.svc.GenerateSummary(c, a, in.AssignmentID.UUID(), in.CriteriaBreakdown)
+	return gin.H{"classSummary": sum}, err
+}

@@ -1,0 +1,335 @@
+package jobs
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+
+	"github.com/markwell/markwell/internal/answerbox"
+	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/grading"
+	"github.com/markwell/markwell/internal/llm"
+	"github.com/markwell/markwell/internal/rubric"
+	"github.com/markwell/markwell/internal/store"
+)
+
+// GradeSubmissionArgs asks for the AI to grade or annotate one submission
+// with its assignment's process (GradeProcessV2, FeedbackProcess,
+// RubricFeedbackProcess or PromptProcess). runFunctionOnMany and gradeOnePub
+// queue it with the result's in-progress status; extract_text queues it
+// when grading was asked for before the text was read.
+type GradeSubmissionArgs struct {
+	SubmissionID uuid.UUID `json:"submission_id"`
+}
+
+// Kind implements river.JobArgs.
+func (GradeSubmissionArgs) Kind() string { return "grade_submission" }
+
+// InsertOpts puts the job on the ai queue. Rate limits snooze it (no
+// attempt used); 5xx and timeouts retry with River's backoff.
+func (GradeSubmissionArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueAI, MaxAttempts: 5}
+}
+
+// Teacher-facing reasons of a failed run.
+const (
+	ReasonGradingUnfinished = "Grading did not finish. Please grade it again."
+	ReasonNoText            = "The submission's text could not be read, so it could not be graded."
+	ReasonNoDefinition      = "The assignment has no definition (questions, highlighters, rubric or prompt) to grade against."
+	ReasonModelUnavailable  = "The AI could not be reached. Please grade it again later."
+	// maxImageBytes caps one answer crop sent to the vision model.
+	maxImageBytes = 4 << 20
+)
+
+// GradeSubmissionWorker runs the assignment's process on one submission
+// and writes its function result once: the write is guarded by the
+// in-progress status, so a retried or duplicated job never writes twice
+// and never overwrites a result the teacher has reviewed.
+type GradeSubmissionWorker struct {
+	river.WorkerDefaults[GradeSubmissionArgs]
+	deps Deps
+}
+
+// NewGradeSubmissionWorker returns the worker of grade_submission jobs over d.
+func NewGradeSubmissionWorker(d Deps) *GradeSubmissionWorker { return &GradeSubmissionWorker{deps: d} }
+
+// Timeout bounds one attempt: a few model calls, each with its own timeout.
+func (w *GradeSubmissionWorker) Timeout(*river.Job[GradeSubmissionArgs]) time.Duration {
+	return 10 * time.Minute
+}
+
+// Work implements river.Worker.
+func (w *GradeSubmissionWorker) Work(ctx context.Context, job *river.Job[GradeSubmissionArgs]) error {
+	id := job.Args.SubmissionID
+	t, err := store.Q.RunTarget(ctx, w.deps.Pool, id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil // deleted meanwhile
+	}
+	if err != nil {
+		return fmt.Errorf("load submission %s: %w", id, err)
+	}
+	if !grading.IsInProgress(t.Status) {
+		return nil // written already, or the teacher moved on
+	}
+	switch t.ExtractStatus {
+	case "failed":
+		return w.fail(ctx, id, ReasonNoText, llm.Usage{})
+	case "ready":
+	default:
+		return nil // the extraction queues this job again when the text is ready
+	}
+	if w.deps.LLM == nil {
+		return w.fail(ctx, id, ReasonModelUnavailable, llm.Usage{})
+	}
+	in, err := w.input(ctx, t)
+	if errors.Is(err, errNoDefinition) {
+		return w.fail(ctx, id, ReasonNoDefinition, llm.Usage{})
+	}
+	if err != nil {
+		return err
+	}
+	res, usage, err := grading.Run(ctx, w.deps.LLM, in)
+	if err != nil {
+		return w.failAttempt(ctx, job, err, usage)
+	}
+	return w.save(ctx, t, res, usage)
+}
+
+// save writes a finished run, once.
+func (w *GradeSubmissionWorker) save(ctx context.Context, t store.RunTargetRow, res grading.Result, u llm.Usage) error {
+	levels, points, feedback := orEmpty(res.CriteriaLevels), orEmpty(res.CriteriaPoints), orEmpty(res.CriteriaFeedback)
+	flags := orEmpty(res.Flags)
+	p := store.SaveRunParams{
+		Status: grading.DoneStatus(string(t.Type)), Feedback: res.Feedback, HighlightedText: res.HighlightedText,
+		OverallComments: res.OverallComments, DroppedHighlights: int32(res.DroppedHighlights),
+		Model: u.Model, ModelCalls: int32(u.Calls), PromptTokens: int32(u.PromptTokens),
+		CompletionTokens: int32(u.CompletionTokens), CostUsd: w.deps.Prices.Cost(u),
+		SubmissionID: t.ID, InProgress: t.Status,
+	}
+	var err error
+	if p.CriteriaLevels, err = json.Marshal(levels); err != nil {
+		return err
+	}
+	if p.CriteriaPoints, err = json.Marshal(points); err != nil {
+		return err
+	}
+	if p.CriteriaFeedback, err = json.Marshal(feedback); err != nil {
+		return err
+	}
+	if p.Flags, err = json.Marshal(flags); err != nil {
+		return err
+	}
+	if len(res.Answers) > 0 {
+		p.Answers = res.Answers
+	}
+	n, err := store.Q.SaveRun(context.WithoutCancel(ctx), w.deps.Pool, p)
+	if err != nil {
+		return fmt.Errorf("save result of submission %s: %w", t.ID, err)
+	}
+	if n == 0 {
+		w.deps.logger().Info("grading result already written: nothing saved", "submission", t.ID)
+	}
+	return nil
+}
+
+// failAttempt decides what a failed run means: a rate limit snoozes the
+// job; a permanent failure or an answer that twice did not fit the
+// assignment fails the result at once; anything else is retried, and only
+// the last attempt fails the result.
+func (w *GradeSubmissionWorker) failAttempt(ctx context.Context, job *river.Job[GradeSubmissionArgs], err error, u llm.Usage) error {
+	id := job.Args.SubmissionID
+	if wait, ok := llm.RetryAfter(err); ok {
+		w.deps.logger().Info("model rate limit: grading snoozed", "submission", id, "wait", wait)
+		return river.JobSnooze(wait)
+	}
+	permanent := grading.Final(err)
+	if !permanent && job.Attempt < job.MaxAttempts {
+		return err
+	}
+	w.deps.logger().Warn("grading failed", "submission", id, "attempt", job.Attempt, "err", err)
+	if ferr := w.fail(ctx, id, grading.Reason(err), u); ferr != nil {
+		return ferr
+	}
+	if permanent {
+		return river.JobCancel(err)
+	}
+	return err
+}
+
+// fail marks the result failed with a reason the teacher understands.
+func (w *GradeSubmissionWorker) fail(ctx context.Context, id uuid.UUID, reason string, u llm.Usage) error {
+	_, err := store.Q.FailRun(context.WithoutCancel(ctx), w.deps.Pool, store.FailRunParams{
+		Error: reason, Model: u.Model, ModelCalls: int32(u.Calls), PromptTokens: int32(u.PromptTokens),
+		CompletionTokens: int32(u.CompletionTokens), CostUsd: w.deps.Prices.Cost(u), SubmissionID: id,
+	})
+	if err != nil {
+		return fmt.Errorf("mark result of submission %s failed: %w", id, err)
+	}
+	return nil
+}
+
+var errNoDefinition = errors.New("assignment has no function")
+
+// input gathers what the process needs: the definition, the rubrics of its
+// questions, the teacher's benchmarks and, for handwritten answers, their
+// crops. Never a student's name or email.
+func (w *GradeSubmissionWorker) input(ctx context.Context, t store.RunTargetRow) (grading.Input, error) {
+	fn, qr, err := LoadFunction(ctx, w.deps.Pool, t.TeamID, t.AssignmentID)
+	if err != nil {
+		return grading.Input{}, err
+	}
+	in := grading.Input{Function: fn, QuestionRubrics: qr, Text: t.Text, Answers: t.Answers}
+	bench, err := store.Q.ListBenchmarks(ctx, w.deps.Pool, store.ListBenchmarksParams{AssignmentID: t.AssignmentID, TeamID: t.TeamID})
+	if err != nil {
+		return in, fmt.Errorf("load benchmarks of assignment %s: %w", t.AssignmentID, err)
+	}
+	for _, b := range bench {
+		if b.SubmissionID != t.ID {
+			in.Examples = append(in.Examples, ExampleFromBenchmark(b))
+		}
+	}
+	if fn.Type == assignment.TypeGrade && (t.IsHandWritten || t.AssignmentHandWritten) {
+		if in.AnswerImages, err = w.answerImages(ctx, t.Answers); err != nil {
+			return in, err
+		}
+	}
+	return in, nil
+}
+
+// LoadFunction loads an assignment's definition by ids the caller has
+// scoped, with its rubric (rubric-feedback) and the rubrics its questions
+// use (grade). An assignment without one answers errNoDefinition.
+func LoadFunction(ctx context.Context, db store.DBTX, teamID, assignmentID uuid.UUID) (assignment.Function, map[uuid.UUID]rubric.Rubric, error) {
+	row, err := store.Q.GetAssignmentFunction(ctx, db, store.GetAssignmentFunctionParams{AssignmentID: assignmentID, TeamID: teamID})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return assignment.Function{}, nil, errNoDefinition
+	}
+	if err != nil {
+		return assignment.Function{}, nil, fmt.Errorf("load function of assignment %s: %w", assignmentID, err)
+	}
+	fn, err := assignment.FunctionFromRow(row)
+	if err != nil {
+		return fn, nil, err
+	}
+	var ids []uuid.UUID
+	if fn.RubricID != nil {
+		ids = append(ids, *fn.RubricID)
+	}
+	ids = append(ids, questionRubrics(fn.Questions)...)
+	rubrics := map[uuid.UUID]rubric.Rubric{}
+	if len(ids) > 0 {
+		rows, err := store.Q.GetRubricsByIDs(ctx, db, store.GetRubricsByIDsParams{TeamID: teamID, Ids: ids})
+		if err != nil {
+			return fn, nil, fmt.Errorf("load rubrics of assignment %s: %w", assignmentID, err)
+		}
+		for _, r := range rows {
+			rb, err := rubric.FromRow(r)
+			if err != nil {
+				return fn, nil, err
+			}
+			rubrics[r.ID] = rb
+		}
+	}
+	if fn.RubricID != nil {
+		r, ok := rubrics[*fn.RubricID]
+		if !ok {
+			return fn, nil, errNoDefinition // the rubric was deleted
+		}
+		fn.Rubric = &r
+	}
+	return fn, rubrics, nil
+}
+
+func questionRubrics(qs []assignment.Question) []uuid.UUID {
+	var out []uuid.UUID
+	for _, q := range qs {
+		if q.RubricID != nil {
+			if id, err := uuid.Parse(*q.RubricID); err == nil {
+				out = append(out, id)
+			}
+		}
+		out = append(out, questionRubrics(q.Subquestions)...)
+	}
+	return out
+}
+
+// ExampleFromBenchmark turns a teacher-checked result into a graded example.
+func ExampleFromBenchmark(b store.ListBenchmarksRow) grading.Example {
+	r := grading.Result{
+		Feedback: b.Feedback, HighlightedText: b.HighlightedText, OverallComments: b.OverallComments, Answers: b.Answers,
+	}
+	_ = json.Unmarshal(b.CriteriaLevels, &r.CriteriaLevels)
+	_ = json.Unmarshal(b.CriteriaPoints, &r.CriteriaPoints)
+	_ = json.Unmarshal(b.CriteriaFeedback, &r.CriteriaFeedback)
+	return grading.Example{Text: b.Text, Result: r}
+}
+
+// answerImages reads the crops of a handwritten result's answers as data:
+// URLs, by answer path key.
+func (w *GradeSubmissionWorker) answerImages(ctx context.Context, answers json.RawMessage) (map[string][]string, error) {
+	media := map[string][]string{}
+	collectMedia(answers, nil, media)
+	out := make(map[string][]string, len(media))
+	for key, blobs := range media {
+		for _, k := range blobs {
+			url, err := w.dataURL(ctx, k)
+			if err != nil {
+				return nil, err
+			}
+			out[key] = append(out[key], url)
+		}
+	}
+	return out, nil
+}
+
+func (w *GradeSubmissionWorker) dataURL(ctx context.Context, key string) (string, error) {
+	rc, err := w.deps.Blob.Get(ctx, key)
+	if err != nil {
+		return "", fmt.Errorf("read answer crop %s: %w", key, err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, maxImageBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("read answer crop %s: %w", key, err)
+	}
+	if len(b) > maxImageBytes {
+		return "", fmt.Errorf("answer crop %s is larger than %d bytes: %w", key, maxImageBytes, llm.ErrPermanent)
+	}
+	return "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(b), nil
+}
+
+// collectMedia gathers the answerMedia keys of an answers tree by path key.
+func collectMedia(raw json.RawMessage, parent []int, out map[string][]string) {
+	var nodes []struct {
+		AnswerMedia []string        `json:"answerMedia"`
+		Subanswers  json.RawMessage `json:"subanswers"`
+	}
+	if json.Unmarshal(raw, &nodes) != nil {
+		return
+	}
+	for i, n := range nodes {
+		path := append(append([]int(nil), parent...), i)
+		if len(n.AnswerMedia) > 0 {
+			out[answerbox.PathKey(path)] = n.AnswerMedia
+		}
+		if len(n.Subanswers) > 0 {
+			collectMedia(n.Subanswers, path, out)
+		}
+	}
+}
+
+// orEmpty makes a nil slice an empty one, so it is stored as [].
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

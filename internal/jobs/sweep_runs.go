@@ -1,0 +1,70 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+
+	"github.com/markwell/markwell/internal/store"
+)
+
+// SweepRunsArgs asks for AI runs stuck in progress to be failed with a
+// reason. It runs every SweepEvery on whichever worker process leads.
+type SweepRunsArgs struct{}
+
+// Kind implements river.JobArgs.
+func (SweepRunsArgs) Kind() string { return "sweep_runs" }
+
+// InsertOpts keeps one sweep at a time.
+func (SweepRunsArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueDefault, MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByPeriod: time.Minute}}
+}
+
+// How the sweeper decides a run is stuck: in progress for StuckAfter with
+// no live grading job and no extraction under way. A job that is still
+// queued, running or retrying is never swept, however long it waits.
+const (
+	SweepEvery = time.Minute
+	StuckAfter = 15 * time.Minute
+)
+
+// SweepRunsWorker fails runs that can no longer finish (their job was
+// cancelled, discarded or lost), so no result stays in progress forever.
+type SweepRunsWorker struct {
+	river.WorkerDefaults[SweepRunsArgs]
+	deps Deps
+}
+
+// Work implements river.Worker.
+func (w *SweepRunsWorker) Work(ctx context.Context, _ *river.Job[SweepRunsArgs]) error {
+	ids, err := SweepStuckRuns(ctx, w.deps, time.Now().Add(-StuckAfter))
+	if err != nil {
+		return err
+	}
+	if len(ids) > 0 {
+		w.deps.logger().Warn("stuck AI runs failed", "results", len(ids))
+	}
+	return nil
+}
+
+// SweepStuckRuns fails the runs in progress since before cutoff that have
+// no live job, and returns the ids of their results.
+func SweepStuckRuns(ctx context.Context, d Deps, cutoff time.Time) ([]uuid.UUID, error) {
+	ids, err := store.Q.SweepStuckRuns(ctx, d.Pool, store.SweepStuckRunsParams{Error: ReasonGradingUnfinished, Cutoff: cutoff})
+	if err != nil {
+		return nil, fmt.Errorf("sweep stuck runs: %w", err)
+	}
+	return ids, nil
+}
+
+// periodicJobs are the jobs River's leader inserts on a schedule.
+func periodicJobs() []*river.PeriodicJob {
+	return []*river.PeriodicJob{
+		river.NewPeriodicJob(river.PeriodicInterval(SweepEvery), func() (river.JobArgs, *river.InsertOpts) {
+			return SweepRunsArgs{}, nil
+		}, nil),
+	}
+}

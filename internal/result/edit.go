@@ -1,0 +1,288 @@
+package result
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/grading"
+	"github.com/markwell/markwell/internal/highlight"
+	"github.com/markwell/markwell/internal/store"
+	"github.com/markwell/markwell/internal/team"
+)
+
+// Limits on what a teacher saves.
+const (
+	// MaxFeedback caps a feedback text (prompt feedback, overall comments,
+	// one answer's feedback) in bytes.
+	MaxFeedback = 64 << 10
+	// MaxHighlighted caps highlightedText in bytes.
+	MaxHighlighted = 2 << 20
+	// MaxAdjustment bounds a grade adjustment either way.
+	MaxAdjustment = 10000
+)
+
+// Messages users see.
+const (
+	MsgFeedbackTooLong = "Feedback is too long"
+	MsgBadStatus       = "A result can only be marked reviewed or not reviewed"
+	MsgNotGrade        = "Criteria can only be toggled on a grade assignment's result"
+	MsgNotPrompt       = "Only a prompt assignment's feedback can be edited here"
+	MsgStillRunning    = "The AI is still working on this result. Please wait until it has finished."
+	MsgAdjustment      = "A grade adjustment must be a number from -10000 to 10000"
+)
+
+// Edit is a teacher's edit of a result (functionResult/update): the whole
+// result as the client holds it; what its type uses is saved.
+type Edit struct {
+	ResultID         uuid.UUID
+	SubmissionID     uuid.UUID
+	Feedback         string
+	HighlightedText  string
+	CriteriaLevels   []int
+	CriteriaPoints   []float64
+	CriteriaFeedback []string
+	OverallComments  string
+	Answers          json.RawMessage
+	// Status is "reviewed" (the default) or the type's done status.
+	Status string
+}
+
+// Update saves a teacher's edit and marks the result reviewed (or, asked
+// to, not reviewed). A result the AI is still working on cannot be edited.
+func (s *Service) Update(ctx context.Context, a team.Actor, e Edit) (FunctionResult, error) {
+	if len(e.Feedback) > MaxFeedback || len(e.OverallComments) > MaxFeedback {
+		return FunctionResult{}, apperr.New(apperr.Invalid, MsgFeedbackTooLong)
+	}
+	if len(e.HighlightedText) > MaxHighlighted {
+		return FunctionResult{}, apperr.New(apperr.TooLarge, "Highlighted text is too long")
+	}
+	var saved store.FunctionResult
+	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		cur, err := store.Q.LockFunctionResult(ctx, tx, store.LockFunctionResultParams{ID: e.ResultID, TeamID: a.TeamID})
+		if err != nil {
+			return store.NotFound(fmt.Errorf("load result %s: %w", e.ResultID, err))
+		}
+		if e.SubmissionID != uuid.Nil && e.SubmissionID != cur.SubmissionID {
+			return apperr.ErrNotFound
+		}
+		if grading.IsInProgress(cur.Status) {
+			return apperr.New(apperr.Conflict, MsgStillRunning)
+		}
+		asg, err := store.Q.GetAssignment(ctx, tx, store.GetAssignmentParams{ID: cur.AssignmentID, TeamID: a.TeamID})
+		if err != nil {
+			return store.NotFound(fmt.Errorf("load assignment %s: %w", cur.AssignmentID, err))
+		}
+		typ := string(asg.Type)
+		status, err := editStatus(e.Status, typ)
+		if err != nil {
+			return err
+		}
+		p := store.SaveTeacherEditParams{
+			ID: cur.ID, TeamID: a.TeamID, Status: status,
+			Feedback: cur.Feedback, HighlightedText: cur.HighlightedText, CriteriaLevels: cur.CriteriaLevels,
+			CriteriaPoints: cur.CriteriaPoints, CriteriaFeedback: cur.CriteriaFeedback,
+			OverallComments: strings.TrimSpace(e.OverallComments), Answers: cur.Answers,
+		}
+		if err := s.applyEdit(ctx, a, typ, cur, e, &p); err != nil {
+			return err
+		}
+		saved, err = store.Q.SaveTeacherEdit(ctx, tx, p)
+		return err
+	})
+	if err != nil {
+		return FunctionResult{}, err
+	}
+	return s.present(ctx, a, saved)
+}
+
+// applyEdit checks the fields the assignment's type uses and puts them in p.
+func (s *Service) applyEdit(ctx context.Context, a team.Actor, typ string, cur store.FunctionResult, e Edit, p *store.SaveTeacherEditParams) error {
+	fn, err := s.Assignments.GetFunction(ctx, a, cur.AssignmentID, typ)
+	if err != nil {
+		return err
+	}
+	switch typ {
+	case assignment.TypeGrade:
+		p.Feedback = e.Feedback
+		if len(e.Answers) == 0 || string(e.Answers) == "null" {
+			return nil
+		}
+		if err := checkAdjustments(e.Answers); err != nil {
+			return err
+		}
+		merged, err := grading.MergeAnswers(cur.Answers, e.Answers, fn.Questions)
+		if err != nil {
+			return err
+		}
+		p.Answers = merged
+	case assignment.TypeFeedback:
+		p.Feedback = e.Feedback
+		if e.HighlightedText != cur.HighlightedText {
+			if err := highlight.Validate(e.HighlightedText, highlightKeys(fn), highlight.Plain(cur.HighlightedText)); err != nil {
+				return err
+			}
+			p.HighlightedText = e.HighlightedText
+		}
+	case assignment.TypeRubricFeedback:
+		if fn.Rubric == nil {
+			return apperr.New(apperr.Invalid, assignment.MsgChooseRubric)
+		}
+		if err := grading.ValidateRubric(*fn.Rubric, e.CriteriaLevels, e.CriteriaPoints, e.CriteriaFeedback); err != nil {
+			return err
+		}
+		var err error
+		if p.CriteriaLevels, err = json.Marshal(e.CriteriaLevels); err != nil {
+			return err
+		}
+		// a criterion without ranges is worth its level, whatever was sent
+		points := grading.RubricPoints(*fn.Rubric, e.CriteriaLevels, e.CriteriaPoints)
+		if p.CriteriaPoints, err = json.Marshal(points); err != nil {
+			return err
+		}
+		if p.CriteriaFeedback, err = json.Marshal(e.CriteriaFeedback); err != nil {
+			return err
+		}
+		if e.HighlightedText != cur.HighlightedText {
+			if err := highlight.Validate(e.HighlightedText, grading.RubricHighlightKeys(*fn.Rubric), highlight.Plain(cur.HighlightedText)); err != nil {
+				return err
+			}
+			p.HighlightedText = e.HighlightedText
+		}
+	case assignment.TypePrompt:
+		p.Feedback = e.Feedback
+	}
+	return nil
+}
+
+// editStatus is the status an edit leaves: reviewed, or back to the type's
+// done status.
+func editStatus(want, typ string) (string, error) {
+	switch want {
+	case "", grading.StatusReviewed:
+		return grading.StatusReviewed, nil
+	case grading.DoneStatus(typ):
+		return want, nil
+	}
+	return "", apperr.New(apperr.Invalid, MsgBadStatus)
+}
+
+// checkAdjustments refuses grade adjustments out of bounds anywhere in an
+// edited answers tree.
+func checkAdjustments(answers json.RawMessage) error {
+	var nodes []struct {
+		Grade *struct {
+			GradeAdjustment float64 `json:"gradeAdjustment"`
+		} `json:"grade"`
+		Subanswers json.RawMessage `json:"subanswers"`
+	}
+	if err := json.Unmarshal(answers, &nodes); err != nil {
+		return apperr.New(apperr.Invalid, "The answers do not match this assignment's questions")
+	}
+	for _, n := range nodes {
+		if n.Grade != nil && (n.Grade.GradeAdjustment < -MaxAdjustment || n.Grade.GradeAdjustment > MaxAdjustment) {
+			return apperr.New(apperr.Invalid, MsgAdjustment)
+		}
+		if len(n.Subanswers) > 0 && string(n.Subanswers) != "null" {
+			if err := checkAdjustments(n.Subanswers); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func highlightKeys(fn assignment.Function) []string {
+	keys := make([]string, len(fn.Highlights))
+	for i, h := range fn.Highlights {
+		keys[i] = h.Key
+	}
+	return keys
+}
+
+// Toggle is gradeFunction/toggleCriterion's input.
+type Toggle struct {
+	ResultID       uuid.UUID
+	Path           []int
+	CriterionIndex int
+}
+
+// ToggleCriterion flips one criterion of one answer and returns how the
+// total changed: plus the criterion's points when it was off, minus them
+// when it was on, with the points the assignment stores now.
+func (s *Service) ToggleCriterion(ctx context.Context, a team.Actor, t Toggle) (float64, error) {
+	var change float64
+	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		cur, err := store.Q.LockFunctionResult(ctx, tx, store.LockFunctionResultParams{ID: t.ResultID, TeamID: a.TeamID})
+		if err != nil {
+			return store.NotFound(fmt.Errorf("load result %s: %w", t.ResultID, err))
+		}
+		if grading.IsInProgress(cur.Status) {
+			return apperr.New(apperr.Conflict, MsgStillRunning)
+		}
+		fn, err := s.Assignments.GetFunction(ctx, a, cur.AssignmentID, "")
+		if err != nil {
+			return err
+		}
+		if fn.Type != assignment.TypeGrade {
+			return apperr.New(apperr.Invalid, MsgNotGrade)
+		}
+		answers, delta, err := grading.Toggle(cur.Answers, fn.Questions, t.Path, t.CriterionIndex)
+		if err != nil {
+			return err
+		}
+		change = delta
+		return store.Q.SaveAnswers(ctx, tx, store.SaveAnswersParams{Answers: answers, ID: cur.ID, TeamID: a.TeamID})
+	})
+	return change, err
+}
+
+// SetBenchmark marks a result as a benchmark (graded by the teacher, shown
+// to the model as an example) or unmarks it.
+func (s *Service) SetBenchmark(ctx context.Context, a team.Actor, id uuid.UUID, on bool) (FunctionResult, error) {
+	row, err := store.Q.SetBenchmark(ctx, s.Pool, store.SetBenchmarkParams{IsBenchmark: on, ID: id, TeamID: a.TeamID})
+	if err != nil {
+		return FunctionResult{}, store.NotFound(fmt.Errorf("set benchmark of result %s: %w", id, err))
+	}
+	return s.present(ctx, a, row)
+}
+
+// UpdatePromptFeedback saves the feedback of a prompt assignment's result
+// as the teacher edited it; a graded result becomes reviewed. A result the
+// AI is still working on cannot be edited (its run would overwrite the
+// edit).
+func (s *Service) UpdatePromptFeedback(ctx context.Context, a team.Actor, id uuid.UUID, feedback string) error {
+	if len(feedback) > MaxFeedback {
+		return apperr.New(apperr.Invalid, MsgFeedbackTooLong)
+	}
+	return store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		cur, err := store.Q.LockFunctionResult(ctx, tx, store.LockFunctionResultParams{ID: id, TeamID: a.TeamID})
+		if err != nil {
+			return store.NotFound(fmt.Errorf("load result %s: %w", id, err))
+		}
+		if grading.IsInProgress(cur.Status) {
+			return apperr.New(apperr.Conflict, MsgStillRunning)
+		}
+		n, err := store.Q.SavePromptFeedback(ctx, tx, store.SavePromptFeedbackParams{Feedback: feedback, ID: id, TeamID: a.TeamID})
+		if err != nil {
+			return fmt.Errorf("save feedback of result %s: %w", id, err)
+		}
+		return store.Affected(n)
+	})
+}
+
+// rubricScores reads a result's stored levels and points.
+func rubricScores(fr FunctionResult) ([]int, []float64, bool) {
+	var levels []int
+	var points []float64
+	if json.Unmarshal(fr.CriteriaLevels, &levels) != nil || json.Unmarshal(fr.CriteriaPoints, &points) != nil {
+		return nil, nil, false
+	}
+	return levels, points, true
+}

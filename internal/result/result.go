@@ -1,0 +1,169 @@
+// Package result is what the AI made of each submission and what the
+// teacher made of that: reading function results with their totals
+// (computed from the assignment's current criteria on every read), the
+// teacher's edits (criterion toggles, grade adjustments, feedback,
+// highlights, rubric levels, benchmarks), starting AI runs (grade-all, a
+// student's instant feedback), the class summary and "Check agreement".
+// Every method takes the actor from the session; ids of other teams are not
+// found.
+package result
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/grading"
+	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/llm"
+	"github.com/markwell/markwell/internal/rubric"
+	"github.com/markwell/markwell/internal/store"
+	"github.com/markwell/markwell/internal/team"
+)
+
+// Service reads and edits function results and starts AI runs.
+type Service struct {
+	Pool *pgxpool.Pool
+	// Assignments loads assignments and their functions, and signs answer
+	// media on reads.
+	Assignments *assignment.Service
+	// Model writes class summaries (its cheaper summary model); nil answers
+	// 'Failed to generate summary.'.
+	Model llm.Client
+	// Jobs queues the grading and agreement jobs with the rows they work on.
+	Jobs *jobs.Client
+}
+
+// FunctionResult is a function result as the API returns it.
+type FunctionResult = assignment.FunctionResult
+
+// GetAssignment answers assignment/get: the assignment with what the AI has
+// cost it, and its results with their totals.
+func (s *Service) GetAssignment(ctx context.Context, a team.Actor, id uuid.UUID) (assignment.Assignment, []FunctionResult, error) {
+	asg, results, err := s.Assignments.Get(ctx, a, id)
+	if err != nil {
+		return asg, nil, err
+	}
+	sc, err := s.scorer(ctx, a, id, asg.Type)
+	if err != nil {
+		return asg, nil, err
+	}
+	for i := range results {
+		sc.score(&results[i])
+	}
+	u, err := store.Q.AssignmentUsage(ctx, s.Pool, store.AssignmentUsageParams{AssignmentID: id, TeamID: a.TeamID})
+	if err != nil {
+		return asg, nil, fmt.Errorf("sum usage of assignment %s: %w", id, err)
+	}
+	asg.Usage = &assignment.Usage{
+		Calls: int(u.Calls), PromptTokens: int(u.PromptTokens), CompletionTokens: int(u.CompletionTokens), CostUSD: u.CostUsd,
+	}
+	return asg, results, nil
+}
+
+// Get returns the result of a submission of an assignment.
+func (s *Service) Get(ctx context.Context, a team.Actor, submissionID, assignmentID uuid.UUID) (FunctionResult, error) {
+	row, err := store.Q.GetSubmissionResult(ctx, s.Pool, store.GetSubmissionResultParams{
+		SubmissionID: submissionID, AssignmentID: assignmentID, TeamID: a.TeamID,
+	})
+	if err != nil {
+		return FunctionResult{}, store.NotFound(fmt.Errorf("load result of submission %s: %w", submissionID, err))
+	}
+	return s.present(ctx, a, row)
+}
+
+// GetViewOnly returns a result as its student sees it: without flags,
+// dropped highlights and cost, and with nothing but the status while the AI
+// is still working (nothing of a previous run shows during a regrade).
+func (s *Service) GetViewOnly(ctx context.Context, a team.Actor, submissionID, assignmentID uuid.UUID) (FunctionResult, error) {
+	fr, err := s.Get(ctx, a, submissionID, assignmentID)
+	if err != nil {
+		return fr, err
+	}
+	fr = fr.ForStudent()
+	if grading.IsInProgress(fr.Status) || fr.Status == "" {
+		empty := json.RawMessage(`[]`)
+		fr.Feedback, fr.HighlightedText, fr.OverallComments = "", "", ""
+		fr.CriteriaLevels, fr.CriteriaPoints, fr.CriteriaFeedback = empty, empty, empty
+		fr.Answers, fr.TotalPoints, fr.MaxPoints = nil, nil, nil
+	}
+	return fr, nil
+}
+
+// present turns a stored result into its API shape: totals computed, media
+// signed.
+func (s *Service) present(ctx context.Context, a team.Actor, row store.FunctionResult) (FunctionResult, error) {
+	fr := assignment.FunctionResultFromRow(row)
+	if s.Assignments.AnswerMedia != nil && len(row.Answers) > 0 {
+		signed, err := s.Assignments.AnswerMedia.SignAnswers(ctx, row.AssignmentID, row.Answers)
+		if err != nil {
+			return fr, fmt.Errorf("sign answer media of result %s: %w", row.ID, err)
+		}
+		fr.Answers = signed
+	}
+	asg, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: row.AssignmentID, TeamID: a.TeamID})
+	if err != nil {
+		return fr, store.NotFound(fmt.Errorf("load assignment %s: %w", row.AssignmentID, err))
+	}
+	sc, err := s.scorer(ctx, a, row.AssignmentID, string(asg.Type))
+	if err != nil {
+		return fr, err
+	}
+	sc.score(&fr)
+	return fr, nil
+}
+
+// scorer computes totals with an assignment's current definition.
+type scorer struct {
+	typ       string
+	questions []assignment.Question
+	rubric    *rubric.Rubric
+}
+
+func (s *Service) scorer(ctx context.Context, a team.Actor, assignmentID uuid.UUID, typ string) (scorer, error) {
+	sc := scorer{typ: typ}
+	if typ != assignment.TypeGrade && typ != assignment.TypeRubricFeedback {
+		return sc, nil
+	}
+	fn, err := s.Assignments.GetFunction(ctx, a, assignmentID, "")
+	switch {
+	case errors.Is(err, apperr.ErrNotFound):
+		return sc, nil // not defined yet: no totals
+	case err != nil:
+		return sc, err
+	}
+	sc.questions, sc.rubric = fn.Questions, fn.Rubric
+	return sc, nil
+}
+
+// score sets a result's totals. Grade points come from its criteria
+// booleans and the current criteria; a result the AI never graded has none.
+func (sc scorer) score(fr *FunctionResult) {
+	switch sc.typ {
+	case assignment.TypeGrade:
+		if len(fr.Answers) == 0 || string(fr.Answers) == "null" {
+			return
+		}
+		answers, total, most, err := grading.Retotal(fr.Answers, sc.questions)
+		if err != nil {
+			return // answers of another shape: shown as stored, without totals
+		}
+		fr.Answers, fr.TotalPoints, fr.MaxPoints = answers, &total, &most
+	case assignment.TypeRubricFeedback:
+		if sc.rubric == nil {
+			return
+		}
+		levels, points, ok := rubricScores(*fr)
+		if !ok || len(levels) == 0 {
+			return
+		}
+		total, most := grading.RubricTotals(*sc.rubric, levels, points)
+		fr.TotalPoints, fr.MaxPoints = &total, &most
+	}
+}
