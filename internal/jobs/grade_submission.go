@@ -148,10 +148,12 @@ func (w *GradeSubmissionWorker) failAttempt(ctx context.Context, job *river.Job[
 	id := job.Args.SubmissionID
 	if wait, ok := llm.RetryAfter(err); ok {
 		w.deps.logger().Info("model rate limit: grading snoozed", "submission", id, "wait", wait)
+		w.addUsage(ctx, id, u)
 		return river.JobSnooze(wait)
 	}
 	permanent := grading.Final(err)
 	if !permanent && job.Attempt < job.MaxAttempts {
+		w.addUsage(ctx, id, u)
 		return err
 	}
 	w.deps.logger().Warn("grading failed", "submission", id, "attempt", job.Attempt, "err", err)
@@ -162,6 +164,22 @@ func (w *GradeSubmissionWorker) failAttempt(ctx context.Context, job *river.Job[
 		return river.JobCancel(err)
 	}
 	return err
+}
+
+// addUsage counts what an attempt that will run again cost, so a result's
+// usage covers every call of its run. A failure to count is logged: it
+// must not turn a retry into a failure.
+func (w *GradeSubmissionWorker) addUsage(ctx context.Context, id uuid.UUID, u llm.Usage) {
+	if u.Calls == 0 {
+		return
+	}
+	err := store.Q.AddRunUsage(context.WithoutCancel(ctx), w.deps.Pool, store.AddRunUsageParams{
+		ModelCalls: int32(u.Calls), PromptTokens: int32(u.PromptTokens), CompletionTokens: int32(u.CompletionTokens),
+		CostUsd: w.deps.Prices.Cost(u), SubmissionID: id,
+	})
+	if err != nil {
+		w.deps.logger().Warn("count model usage of a retried attempt", "submission", id, "err", err)
+	}
 }
 
 // fail marks the result failed with a reason the teacher understands.

@@ -156,6 +156,10 @@ func TestGradeSubmission_RateLimitStormLosesNothingAndHonoursRetryAfter(t *testi
 	require.Equal(t, int64(n), st.Answered)
 	require.LessOrEqual(t, float64(st.Requests)/n, 1.6, "model calls per submission")
 	t.Logf("%d submissions: %d model calls (%.2f each), %d answered 429", n, st.Requests, float64(st.Requests)/n, st.RateLimited)
+	var recorded int64
+	require.NoError(t, g.deps.Pool.QueryRow(t.Context(),
+		`SELECT sum(model_calls) FROM function_results WHERE assignment_id = $1`, asgID).Scan(&recorded))
+	require.Equal(t, st.Requests, recorded, "every call, the rate-limited ones too, is counted in the results' usage")
 
 	byRef := g.calls.byRef()
 	require.Len(t, byRef, n)

@@ -13,6 +13,34 @@ import (
 	"github.com/google/uuid"
 )
 
+const addRunUsage = `-- name: AddRunUsage :exec
+UPDATE function_results
+SET model_calls = model_calls + $1, prompt_tokens = prompt_tokens + $2,
+    completion_tokens = completion_tokens + $3, cost_usd = cost_usd + $4
+WHERE submission_id = $5 AND status IN ('grading', 'rubric-grading', 'annotating')
+`
+
+type AddRunUsageParams struct {
+	ModelCalls       int32
+	PromptTokens     int32
+	CompletionTokens int32
+	CostUsd          float64
+	SubmissionID     uuid.UUID
+}
+
+// What an attempt that will be retried (or snoozed) cost: counted on the
+// result so its usage covers every call of the run.
+func (q *Queries) AddRunUsage(ctx context.Context, db DBTX, arg AddRunUsageParams) error {
+	_, err := db.Exec(ctx, addRunUsage,
+		arg.ModelCalls,
+		arg.PromptTokens,
+		arg.CompletionTokens,
+		arg.CostUsd,
+		arg.SubmissionID,
+	)
+	return err
+}
+
 const assignmentUsage = `-- name: AssignmentUsage :one
 SELECT COALESCE(sum(model_calls), 0)::bigint AS calls,
        COALESCE(sum(prompt_tokens), 0)::bigint AS prompt_tokens,

@@ -146,3 +146,11 @@ WHERE id = @id AND team_id = @team_id;
 -- name: GetRubricsByIDs :many
 -- The team's rubrics among ids (those a grade assignment's questions use).
 SELECT * FROM rubrics WHERE team_id = @team_id AND id = ANY(@ids::uuid[]);
+
+-- name: AddRunUsage :exec
+-- What an attempt that will be retried (or snoozed) cost: counted on the
+-- result so its usage covers every call of the run.
+UPDATE function_results
+SET model_calls = model_calls + @model_calls, prompt_tokens = prompt_tokens + @prompt_tokens,
+    completion_tokens = completion_tokens + @completion_tokens, cost_usd = cost_usd + @cost_usd
+WHERE submission_id = @submission_id AND status IN ('grading', 'rubric-grading', 'annotating');
