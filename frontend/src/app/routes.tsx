@@ -4,7 +4,6 @@ import { RequireAuth } from '../features/auth/components/RequireAuth';
 import { SignInPage } from '../features/auth/components/SignInPage';
 import { LibraryPage } from '../features/library/components/LibraryPage';
 import { RubricEditorPage, RubricsPage } from '../features/rubrics';
-import { studentRoutes } from '../features/student';
 import { AcceptInvitePage } from '../features/team/components/AcceptInvitePage';
 import { TeamPage } from '../features/team/components/TeamPage';
 import { AppLayout } from './routes/AppLayout';
@@ -12,6 +11,8 @@ import { withAssignmentPanels } from './routes/AssignmentRoute';
 import { NotFoundPage } from './routes/NotFoundPage';
 import { RootLayout } from './routes/RootLayout';
 import { RouteErrorPage } from './routes/RouteErrorPage';
+import { studentRoutesWithResults } from './routes/StudentResultRoute';
+import { SUBMISSION_REVIEW_PATH, SubmissionReviewRoute } from './routes/SubmissionReviewRoute';
 
 /**
  * Every route in Markwell. The root layout (global toast) wraps all pages; the pathless child
@@ -26,7 +27,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <Navigate to="/library" replace /> },
           { path: 'signin', element: <SignInPage /> },
-          ...studentRoutes,
+          ...studentRoutesWithResults,
           {
             element: <RequireAuth />,
             children: [
@@ -35,6 +36,7 @@ export const routes: RouteObject[] = [
                 children: [
                   { path: 'library', element: <LibraryPage /> },
                   ...withAssignmentPanels(assignmentRoutes),
+                  { path: SUBMISSION_REVIEW_PATH, element: <SubmissionReviewRoute /> },
                   { path: 'rubrics', element: <RubricsPage /> },
                   { path: 'rubrics/new', element: <RubricEditorPage /> },
                   { path: 'rubrics/:rubricId', element: <RubricEditorPage /> },

@@ -6,8 +6,15 @@ import { assignmentKeys } from '../../features/assignments/api/keys';
 import { AssignmentPage } from '../../features/assignments/components/page/AssignmentPage';
 import { AnswerBoxesPanel, flattenQuestions, usesAnswerBoxes } from '../../features/answer-boxes';
 import { ClassroomImportButton } from '../../features/classroom';
+import {
+  AgreementPanel,
+  assignmentGradingRefetchInterval,
+  ClassSummaryPanel,
+  normalizeFunctionResults,
+  readAssignmentGrading,
+} from '../../features/results/components';
 import { StudentLinkCard } from '../../features/student';
-import { SubmissionsPanel, submissionsRefetchInterval } from '../../features/submissions';
+import { submissionReviewPath, SubmissionsPanel, submissionsRefetchInterval } from '../../features/submissions';
 
 /** The assignment page's route, which {@link withAssignmentPanels} gives its panels. */
 export const ASSIGNMENT_PAGE_PATH = 'assignment/:assignmentId';
@@ -40,19 +47,58 @@ function AnswerBoxes({ data }: { data: AssignmentWithResults }) {
   return <AnswerBoxesPanel assignment={assignment} questions={questions} readySubmissions={ready} />;
 }
 
+/** Assignment types whose results have criteria and points to summarise and check against the teacher. */
+const SCORED_TYPES = ['grade', 'rubric-feedback'];
+
+/** The class summary and the agreement check of a grade or rubric-feedback assignment. */
+function Insights({ data }: { data: AssignmentWithResults }) {
+  const { assignment } = data;
+  const definition = useAssignmentFunction(assignment._id, assignment.type);
+  const results = useMemo(() => normalizeFunctionResults(data.functionResults), [data.functionResults]);
+  const grading = readAssignmentGrading(assignment);
+  const queryKey = assignmentKeys.detail(assignment._id);
+  return (
+    <>
+      <ClassSummaryPanel
+        assignmentId={assignment._id}
+        assignmentQueryKey={queryKey}
+        type={assignment.type}
+        fn={definition.data}
+        results={results}
+        summary={grading.classSummary}
+      />
+      <AgreementPanel
+        assignmentId={assignment._id}
+        assignmentQueryKey={queryKey}
+        results={results}
+        report={grading.agreement}
+        status={grading.agreementStatus}
+        submissionHref={(submissionId) => submissionReviewPath(assignment._id, submissionId)}
+      />
+    </>
+  );
+}
+
+/** Polls the assignment every 2 s while submissions are read or graded, or an agreement check or summary runs. */
+function refetchInterval(data: AssignmentWithResults | undefined): number | false {
+  return submissionsRefetchInterval(data?.submissions, data?.functionResults) || assignmentGradingRefetchInterval(data?.assignment);
+}
+
 /**
- * The assignment page with the panels of other features under it: the submissions and the
- * student submission link. The page's one assignment
- * query lists the submissions and is polled every 2 s while any is still being read.
+ * The assignment page with the panels of other features under it: the submissions, the class
+ * summary and agreement check (grade and rubric-feedback), and the student submission link. The
+ * page's one assignment query lists the submissions and their results, and is polled while work
+ * is in progress.
  */
 export function AssignmentRoute() {
   return (
     <AssignmentPage
-      refetchInterval={(data) => submissionsRefetchInterval(data?.submissions)}
+      refetchInterval={refetchInterval}
       panels={(data) => (
         <>
           <Submissions data={data} />
           {usesAnswerBoxes(data.assignment) && <AnswerBoxes data={data} />}
+          {SCORED_TYPES.includes(data.assignment.type) && <Insights data={data} />}
           <StudentLinkCard assignmentId={data.assignment._id} />
         </>
       )}

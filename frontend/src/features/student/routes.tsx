@@ -2,19 +2,25 @@ import type { RouteObject } from 'react-router';
 import { StudentLayout } from './components/StudentLayout';
 import { SubmitPage } from './components/SubmitPage';
 import { SubmitSuccessPage } from './components/SubmitSuccessPage';
-import { ViewResultPage } from './components/ViewResultPage';
+import { ViewResultPage, type ViewResultPageProps } from './components/ViewResultPage';
 
 /**
  * The student pages, which need no sign-in: they belong outside RequireAuth and the teacher's
- * app layout, and bring their own simple layout.
+ * app layout, and bring their own simple layout. `resultPage` is how the result page draws a
+ * finished result (the app composes it from the results feature).
  */
-export const studentRoutes: RouteObject[] = [
-  {
-    element: <StudentLayout />,
-    children: [
-      { path: 'submit/:token', element: <SubmitPage /> },
-      { path: 'submit/:token/success', element: <SubmitSuccessPage /> },
-      { path: 'student/view-result/:assignmentId/:submissionId', element: <ViewResultPage /> },
-    ],
-  },
-];
+export function createStudentRoutes(resultPage: ViewResultPageProps = {}): RouteObject[] {
+  return [
+    {
+      element: <StudentLayout />,
+      children: [
+        { path: 'submit/:token', element: <SubmitPage /> },
+        { path: 'submit/:token/success', element: <SubmitSuccessPage /> },
+        { path: 'student/view-result/:assignmentId/:submissionId', element: <ViewResultPage {...resultPage} /> },
+      ],
+    },
+  ];
+}
+
+/** The student pages with a result page that shows a finished result's text only. */
+export const studentRoutes: RouteObject[] = createStudentRoutes();

@@ -6,6 +6,10 @@ import { studentKeys } from './keys';
 export interface ResultAssignment {
   _id: string;
   name: string;
+  /** grade, feedback, rubric-feedback or prompt. */
+  type?: string;
+  /** True when students get the AI's feedback at once. */
+  provideInstantFeedback?: boolean;
 }
 
 /**

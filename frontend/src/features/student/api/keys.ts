@@ -9,4 +9,8 @@ export const studentKeys = {
   /** The assignment of a student's result page (`db/assignment/get-view-only`). */
   resultAssignment: (assignmentId: string, submissionId: string) =>
     ['student', 'assignment', assignmentId, submissionId] as const,
+  /** A student's own function result (`db/functionResult/get-view-only`). */
+  result: (submissionId: string) => ['student', 'result', submissionId] as const,
+  /** The definition of a student's assignment (`db/function/get-view-only`). */
+  definition: (assignmentId: string, submissionId: string) => ['student', 'function', assignmentId, submissionId] as const,
 };

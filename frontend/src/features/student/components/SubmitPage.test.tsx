@@ -49,6 +49,7 @@ function setup(path = '/submit/tok-1', assignment: LinkAssignment = LINK_ASSIGNM
     http.post('/api/v1/db/assignment/get-view-only', () =>
       HttpResponse.json({ data: { assignment: { _id: 'a1', name: assignment.name } } }),
     ),
+    http.post('/api/v1/db/functionResult/get-view-only', () => HttpResponse.json({ data: { functionResult: { _id: 'r1', status: '' } } })),
   );
   const user = userEvent.setup({ applyAccept: false });
   const rendered = renderApp(path);

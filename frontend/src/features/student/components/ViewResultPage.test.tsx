@@ -32,6 +32,8 @@ function setup(viewToken: string | null, answers: StudentSubmission[]) {
       if (body.assignmentId !== 'a1' || body.viewToken !== 'vt-1') return apiError(404, 'not_found', 'Not found');
       return HttpResponse.json({ data: { assignment: { _id: 'a1', name: 'Persuasive essay' } } });
     }),
+    // Never graded: the teacher has not run the AI yet.
+    http.post('/api/v1/db/functionResult/get-view-only', () => HttpResponse.json({ data: { functionResult: { _id: 'r1', status: '' } } })),
   );
   const rendered = renderApp(PATH);
   return { bodies, ...rendered };

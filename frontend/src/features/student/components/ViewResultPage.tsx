@@ -1,94 +1,65 @@
-import ErrorOutlineRounded from '@mui/icons-material/ErrorOutlineRounded';
-import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
-import Box from '@mui/material/Box';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
-import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useId, useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { LoadError } from '../../../components/LoadError';
 import { ApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useAssignmentViewOnly } from '../api/get-assignment-view-only';
+import { useFunctionViewOnly } from '../api/get-function-view-only';
+import { isBeingGraded, useResultViewOnly } from '../api/get-result-view-only';
 import { useSubmissionViewOnly } from '../api/get-submission-view-only';
-import { isBeingRead, type StudentSubmission } from '../api/types';
+import { isBeingRead } from '../api/types';
+import { useInstantFeedback } from '../hooks/use-instant-feedback';
 import { loadViewToken } from '../lib/view-token';
+import { BeingGraded, BeingRead, FeedbackLater, GradingFailed, ReadFailed, ReadWork, ResultCard, Waiting } from './ResultStates';
 import { StudentMessage } from './StudentMessage';
 
 /** Said when this browser holds no token for the result, or the server refuses it. */
 export const RESULT_UNAVAILABLE_MESSAGE = 'This result is not available on this device.';
 
-/** True when the server refuses the result (no or wrong token), rather than failing. */
+/** Result statuses with finished feedback to show. */
+const FINISHED = ['graded', 'annotated', 'reviewed'];
+
+/** What the app's result view is given: the assignment type, the result and definition as the server sent them, and the work's text. */
+export interface StudentResultView {
+  type: string;
+  result: Record<string, unknown>;
+  fn: Record<string, unknown>;
+  text: string;
+}
+
+/** Props of {@link ViewResultPage}. */
+export interface ViewResultPageProps {
+  /**
+   * Draws a finished result read-only. The app composes it from the results feature; without it
+   * the page shows the work's text.
+   */
+  renderResult?: (view: StudentResultView) => ReactNode;
+}
+
+/** True when the server refuses the call (no or wrong token, nothing there), rather than failing. */
 function isRefused(error: unknown): boolean {
   return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429;
 }
 
-function BeingRead() {
-  return (
-    <Card>
-      <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
-        <Typography component="p" variant="h3" sx={{ fontSize: '1.25rem', mb: 1 }}>
-          Your work is being read…
-        </Typography>
-        <Typography color="text.secondary" sx={{ mb: 2 }}>
-          This usually takes under a minute. Keep this page open: it updates by itself.
-        </Typography>
-        <LinearProgress aria-label="Reading your work" />
-      </CardContent>
-    </Card>
-  );
-}
-
-function ReadWork({ submission }: { submission: StudentSubmission }) {
-  const headingId = useId();
-  const text = submission.text ?? '';
-  return (
-    <Stack spacing={2}>
-      <Alert severity="info" variant="outlined" sx={{ bgcolor: 'background.paper' }}>
-        Your work was received. Feedback will appear on this page when your teacher's AI grading runs.
-      </Alert>
-      {submission.error && (
-        <Alert severity="warning" variant="outlined" sx={{ bgcolor: 'background.paper' }}>
-          {submission.error}
-        </Alert>
-      )}
-      <Card component="section" aria-labelledby={headingId}>
-        <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
-          <Typography id={headingId} variant="h2" sx={{ fontSize: '1.25rem', mb: 0.5 }}>
-            Your work
-          </Typography>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 2, overflowWrap: 'anywhere' }}>
-            {submission.name}
-            {submission.pageCount > 0 && ` · ${submission.pageCount} ${submission.pageCount === 1 ? 'page' : 'pages'}`}
-          </Typography>
-          {text.trim() === '' ? (
-            <Typography color="text.secondary">No text was found in your file.</Typography>
-          ) : (
-            <Box
-              sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', lineHeight: 1.7, maxHeight: '70vh', overflowY: 'auto' }}
-            >
-              {text}
-            </Box>
-          )}
-        </CardContent>
-      </Card>
-    </Stack>
-  );
-}
-
 /**
- * `/student/view-result/:assignmentId/:submissionId`: a student's own submission, read with the
- * view token this tab was given at submission. It waits (polling) while the work is being read,
- * then shows the text; grading results will appear here too.
+ * `/student/view-result/:assignmentId/:submissionId`: a student's own submission and its
+ * feedback, read with the view token this tab was given at submission. It waits (polling every
+ * 2 s) while the work is read and (every 3 s) while it is graded, starts instant feedback when the
+ * assignment gives it, then shows the result read-only.
  */
-export function ViewResultPage() {
+export function ViewResultPage({ renderResult }: ViewResultPageProps = {}) {
   const { assignmentId = '', submissionId = '' } = useParams();
   const viewToken = useMemo(() => loadViewToken(submissionId), [submissionId]);
   const submission = useSubmissionViewOnly(submissionId, viewToken);
   const assignment = useAssignmentViewOnly(assignmentId, submissionId, viewToken, submission.isSuccess);
+  const read = submission.data?.status === 'ready';
+  const result = useResultViewOnly(assignmentId, submissionId, viewToken, read);
+  const finished = result.data !== undefined && FINISHED.includes(result.data.status);
+  const type = assignment.data?.type;
+  const fn = useFunctionViewOnly(assignmentId, submissionId, type, viewToken, finished && !!renderResult);
+  const instant = useInstantFeedback({ assignmentId, submissionId, viewToken, assignment: assignment.data, result: result.data });
   const assignmentName = assignment.data?.name;
   useDocumentTitle(assignmentName ? `Your submission: ${assignmentName}` : 'Your submission');
 
@@ -102,30 +73,42 @@ export function ViewResultPage() {
   }
 
   const data = submission.data;
-  let body;
+  const loadError = (message: string, retry: () => void, retrying: boolean) => (
+    <LoadError message={message} onRetry={retry} retrying={retrying} />
+  );
+  let body: ReactNode;
   if (submission.isError) {
-    body = (
-      <LoadError
-        message="Couldn't load your result. Check your connection and try again."
-        onRetry={() => void submission.refetch()}
-        retrying={submission.isFetching}
-      />
-    );
+    body = loadError("Couldn't load your result. Check your connection and try again.", () => void submission.refetch(), submission.isFetching);
   } else if (!data || isBeingRead(data)) {
     body = <BeingRead />;
   } else if (data.status === 'failed') {
-    body = (
-      <Alert severity="error" variant="outlined" icon={<ErrorOutlineRounded />} sx={{ bgcolor: 'background.paper' }}>
-        <AlertTitle>We couldn't read your work</AlertTitle>
-        {data.error || 'The file could not be read.'} Ask your teacher what to do next.
-      </Alert>
-    );
+    body = <ReadFailed error={data.error} />;
+  } else if (result.isError) {
+    body = isRefused(result.error)
+      ? <ReadWork submission={data} note={<FeedbackLater />} />
+      : loadError("Couldn't load your feedback. Check your connection and try again.", () => void result.refetch(), result.isFetching);
+  } else if (!result.data) {
+    body = <Waiting title="Loading your feedback…" description="One moment." label="Loading your feedback" />;
+  } else if (isBeingGraded(result.data) || instant.isPending) {
+    body = <BeingGraded />;
+  } else if (result.data.status === 'failed') {
+    body = <ReadWork submission={data} note={<GradingFailed />} />;
+  } else if (!finished || !renderResult || !type) {
+    body = <ReadWork submission={data} note={finished ? undefined : <FeedbackLater />} />;
+  } else if (fn.isError) {
+    body = loadError("Couldn't load your feedback. Check your connection and try again.", () => void fn.refetch(), fn.isFetching);
+  } else if (!fn.data) {
+    body = <Waiting title="Loading your feedback…" description="One moment." label="Loading your feedback" />;
   } else {
-    body = <ReadWork submission={data} />;
+    body = (
+      <ResultCard title="Your feedback">
+        {renderResult({ type, result: result.data.raw, fn: fn.data, text: data.text ?? '' })}
+      </ResultCard>
+    );
   }
 
   return (
-    <Stack spacing={3} sx={{ maxWidth: 760, mx: 'auto' }}>
+    <Stack spacing={3} sx={{ maxWidth: 960, mx: 'auto' }}>
       <div>
         <Typography variant="body2" color="text.secondary" sx={{ fontWeight: 500 }}>
           {data?.studentName ? `Submitted by ${data.studentName}` : 'Your submission'}

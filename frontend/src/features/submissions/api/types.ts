@@ -67,3 +67,39 @@ export interface CsvPreview {
   delimiter: string;
   mapping: CsvMapping;
 }
+
+/**
+ * Where a submission's AI result stands (docs/api-grading.md): never run, ready to grade (a
+ * handwritten answer got its picture), in progress (`grading`, `rubric-grading`, `annotating`),
+ * done (`graded`, `annotated`), `failed` with a reason, or `reviewed` by the teacher.
+ */
+export type ResultStatus =
+  | ''
+  | 'ready-to-grade'
+  | 'grading'
+  | 'rubric-grading'
+  | 'annotating'
+  | 'graded'
+  | 'annotated'
+  | 'failed'
+  | 'reviewed';
+
+/** What the submissions table shows of a submission's function result. */
+export interface ResultSummary {
+  _id: string;
+  submissionId: string;
+  status: ResultStatus;
+  /** Why it failed. */
+  error: string;
+  /** Points scored and possible (grade and rubric-feedback results), else null. */
+  totalPoints: number | null;
+  maxPoints: number | null;
+  /** Passages where the submission tried to instruct the grader. */
+  injectionPassages: string[];
+}
+
+/** What `lambda/runFunctionOnMany` takes: the submissions to grade or annotate. */
+export interface RunFunctionInput {
+  assignmentId: string;
+  submissionIds: string[];
+}

@@ -2,7 +2,7 @@ import DeleteOutlineRounded from '@mui/icons-material/DeleteOutlineRounded';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
@@ -10,9 +10,11 @@ import { useDeleteSubmission } from '../api/delete-submission';
 import { useDeleteSubmissions } from '../api/delete-submissions';
 import type { AssignmentQueryKey } from '../api/keys';
 import type { Submission, SubmissionsAssignment } from '../api/types';
-import { resultIdFor } from '../lib/function-results';
+import { readResultSummaries, resultIdFor } from '../lib/function-results';
+import { submissionReviewPath } from '../lib/review-path';
 import type { Sort } from '../lib/sort';
 import { EditSubmissionDialog, type SubmissionField } from './EditSubmissionDialog';
+import { GradeButtons } from './GradeButtons';
 import { SubmissionActionsMenu, type SubmissionAction } from './SubmissionActionsMenu';
 import { SubmissionTextDialog } from './SubmissionTextDialog';
 import { SubmissionsTable } from './SubmissionsTable';
@@ -30,8 +32,8 @@ function plural(n: number): string {
 }
 
 /**
- * The submissions table with what acts on it: selecting many and deleting them after a
- * confirmation, and each row's rename, student email, text and delete.
+ * The submissions table with what acts on it: grading all or the selected, selecting many and
+ * deleting them after a confirmation, and each row's rename, student email, text and delete.
  */
 export function SubmissionsList({ assignment, submissions, functionResults, assignmentQueryKey }: SubmissionsListProps) {
   const { showToast } = useToast();
@@ -45,6 +47,7 @@ export function SubmissionsList({ assignment, submissions, functionResults, assi
   const [confirmOne, setConfirmOne] = useState(false);
   const deleteOne = useDeleteSubmission(assignmentQueryKey);
   const deleteMany = useDeleteSubmissions(assignmentQueryKey);
+  const results = useMemo(() => readResultSummaries(functionResults), [functionResults]);
 
   // Only rows still listed count as selected (others were deleted, here or elsewhere).
   const chosen = submissions.filter((s) => selected.has(s._id));
@@ -104,11 +107,21 @@ export function SubmissionsList({ assignment, submissions, functionResults, assi
         <Typography color="text.secondary" aria-live="polite">
           {chosen.length > 0 ? `${chosen.length} selected` : plural(submissions.length)}
         </Typography>
-        {chosen.length > 0 && (
-          <Button color="error" variant="outlined" size="small" startIcon={<DeleteOutlineRounded />} onClick={() => setConfirmMany(true)}>
-            Delete selected
-          </Button>
-        )}
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+          {chosen.length > 0 && (
+            <Button color="error" variant="outlined" size="small" startIcon={<DeleteOutlineRounded />} onClick={() => setConfirmMany(true)}>
+              Delete selected
+            </Button>
+          )}
+          <GradeButtons
+            assignment={assignment}
+            submissions={submissions}
+            chosen={chosen}
+            results={results}
+            assignmentQueryKey={assignmentQueryKey}
+            onStarted={() => setSelected(new Set())}
+          />
+        </Box>
       </Box>
       <SubmissionsTable
         submissions={submissions}
@@ -117,6 +130,9 @@ export function SubmissionsList({ assignment, submissions, functionResults, assi
         selected={selected}
         onSelectedChange={setSelected}
         renderActions={(s) => <SubmissionActionsMenu submission={s} onAction={(action) => onAction(s, action)} />}
+        results={results}
+        type={assignment.type}
+        reviewPath={(s) => submissionReviewPath(assignment._id, s._id)}
       />
 
       <ConfirmDialog

@@ -27,12 +27,13 @@ describe('submissions table', { timeout: 30_000 }, () => {
     renderSubmissions(PAGE);
 
     const table = await screen.findByRole('table', { name: 'Submissions' });
-    expect(within(table).getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['', 'Name', 'Student', 'Status', 'Preview', 'Pages', 'Actions']);
-    // Cells after the name: checkbox, student, status, preview, pages, actions.
+    expect(within(table).getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['', 'Name', 'Student', 'Status', 'Result', 'Preview', 'Pages', 'Actions']);
+    // Cells after the name: checkbox, student, status, result, preview, pages, actions.
     const cells = (name: RegExp) => within(within(table).getByRole('row', { name })).getAllByRole('cell');
-    const [, student, status, preview, pages] = cells(/essay-b\.pdf/);
+    const [, student, status, result, preview, pages] = cells(/essay-b\.pdf/);
     expect(student).toHaveTextContent('Zoe Park');
     expect(status).toHaveTextContent('Ready');
+    expect(result).toHaveTextContent('Not graded');
     expect(preview).toHaveTextContent('Alliances bound the powers');
     expect(pages).toHaveTextContent('3');
     expect(cells(/essay-a\.pdf/)[1]).toHaveTextContent('ann@school.org');

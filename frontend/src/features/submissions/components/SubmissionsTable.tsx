@@ -7,10 +7,15 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
+import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import type { Submission } from '../api/types';
-import { sortSubmissions, studentLabel, type Sort, type SortColumn } from '../lib/sort';
+import { sortSubmissions, studentLabel, type ResultsBySubmission, type Sort, type SortColumn } from '../lib/sort';
+import { ResultCell } from './ResultCell';
 import { StatusChip } from './StatusChip';
 
 /** Read by screen readers, not shown. */
@@ -26,16 +31,30 @@ const visuallyHidden = {
   width: '1px',
 } as const;
 
-/** Hidden on a phone, where the table keeps name (with the student under it), status and actions. */
+/** Hidden on a phone, where the table keeps name (with the student under it), result and actions. */
 const WIDE_ONLY = { display: { xs: 'none', sm: 'table-cell' } } as const;
+/** Shown on a large screen only: the preview is the first column to give way. */
+const LARGE_ONLY = { display: { xs: 'none', lg: 'table-cell' } } as const;
 
-const COLUMNS: { id: SortColumn; label: string; wideOnly?: boolean; numeric?: boolean }[] = [
+type Width = 'wide' | 'large';
+
+const COLUMNS: { id: SortColumn; label: string; only?: Width; numeric?: boolean }[] = [
   { id: 'name', label: 'Name' },
-  { id: 'student', label: 'Student', wideOnly: true },
+  { id: 'student', label: 'Student', only: 'wide' },
   { id: 'status', label: 'Status' },
-  { id: 'preview', label: 'Preview', wideOnly: true },
-  { id: 'pages', label: 'Pages', wideOnly: true, numeric: true },
+  { id: 'result', label: 'Result' },
+  { id: 'preview', label: 'Preview', only: 'large' },
+  { id: 'pages', label: 'Pages', only: 'wide', numeric: true },
 ];
+
+const ONLY = { wide: WIDE_ONLY, large: LARGE_ONLY } as const;
+
+/** True when a click landed on something of its own (a checkbox, button, link or a menu in a portal). */
+function isOwnControl(event: MouseEvent<HTMLElement>): boolean {
+  const target = event.target as Element;
+  if (!event.currentTarget.contains(target)) return true;
+  return target.closest('a, button, input, label, [role="menuitem"]') !== null;
+}
 
 /** Props for {@link SubmissionsTable}. */
 export interface SubmissionsTableProps {
@@ -46,6 +65,12 @@ export interface SubmissionsTableProps {
   onSelectedChange: (selected: Set<string>) => void;
   /** The actions menu of one row. */
   renderActions: (submission: Submission) => ReactNode;
+  /** Each submission's function result, by submission id. */
+  results?: ResultsBySubmission;
+  /** The assignment's type, for the wording of results never run. */
+  type?: string;
+  /** Where a row leads: its submission's review screen. */
+  reviewPath: (submission: Submission) => string;
 }
 
 function StudentCell({ submission }: { submission: Submission }) {
@@ -69,10 +94,27 @@ function StudentCell({ submission }: { submission: Submission }) {
 
 /**
  * The submissions of an assignment as a table: sortable by every column, with a checkbox per row
- * (and one for all) and an actions menu. On a phone the preview and page columns are hidden.
+ * (and one for all), the result's status and points, and an actions menu. The name links to the
+ * review screen and a click anywhere else on the row goes there too. On a phone the student,
+ * preview and page columns are hidden.
  */
-export function SubmissionsTable({ submissions, sort, onSort, selected, onSelectedChange, renderActions }: SubmissionsTableProps) {
-  const rows = sortSubmissions(submissions, sort);
+export function SubmissionsTable({
+  submissions,
+  sort,
+  onSort,
+  selected,
+  onSelectedChange,
+  renderActions,
+  results = new Map(),
+  type = '',
+  reviewPath,
+}: SubmissionsTableProps) {
+  const navigate = useNavigate();
+  // A phone has no room for the reading status beside the result: it shows in the result's cell
+  // while the submission is not ready. (Without matchMedia, e.g. in tests, the wide table.)
+  const wide = useMediaQuery((theme: Theme) => theme.breakpoints.up('sm'), { defaultMatches: true });
+  const columns = wide ? COLUMNS : COLUMNS.filter((c) => c.id !== 'status');
+  const rows = sortSubmissions(submissions, sort, results);
   const selectedCount = submissions.filter((s) => selected.has(s._id)).length;
   const allSelected = submissions.length > 0 && selectedCount === submissions.length;
 
@@ -86,7 +128,8 @@ export function SubmissionsTable({ submissions, sort, onSort, selected, onSelect
     onSort({ column, direction: sort.column === column && sort.direction === 'asc' ? 'desc' : 'asc' });
 
   return (
-    <TableContainer sx={{ overflowX: 'auto' }}>
+    // Positioned, so the visually hidden header stays inside the scrolling area.
+    <TableContainer sx={{ overflowX: 'auto', position: 'relative' }}>
       <Table size="small" aria-label="Submissions" sx={{ '& td, & th': { verticalAlign: 'top' } }}>
         <TableHead>
           <TableRow>
@@ -98,12 +141,12 @@ export function SubmissionsTable({ submissions, sort, onSort, selected, onSelect
                 slotProps={{ input: { 'aria-label': 'Select all submissions' } }}
               />
             </TableCell>
-            {COLUMNS.map((column) => (
+            {columns.map((column) => (
               <TableCell
                 key={column.id}
                 align={column.numeric ? 'right' : 'left'}
                 sortDirection={sort.column === column.id ? sort.direction : false}
-                sx={column.wideOnly ? WIDE_ONLY : undefined}
+                sx={column.only ? ONLY[column.only] : undefined}
               >
                 <TableSortLabel
                   active={sort.column === column.id}
@@ -123,7 +166,15 @@ export function SubmissionsTable({ submissions, sort, onSort, selected, onSelect
         </TableHead>
         <TableBody>
           {rows.map((s) => (
-            <TableRow key={s._id} hover selected={selected.has(s._id)}>
+            <TableRow
+              key={s._id}
+              hover
+              selected={selected.has(s._id)}
+              onClick={(event) => {
+                if (!isOwnControl(event)) void navigate(reviewPath(s));
+              }}
+              sx={{ cursor: 'pointer' }}
+            >
               <TableCell padding="checkbox">
                 <Checkbox
                   checked={selected.has(s._id)}
@@ -131,8 +182,16 @@ export function SubmissionsTable({ submissions, sort, onSort, selected, onSelect
                   slotProps={{ input: { 'aria-label': `Select ${s.name}` } }}
                 />
               </TableCell>
-              <TableCell component="th" scope="row" sx={{ fontWeight: 500, overflowWrap: 'anywhere', minWidth: 120 }}>
-                {s.name}
+              <TableCell component="th" scope="row" sx={{ fontWeight: 500, overflowWrap: 'anywhere', minWidth: { xs: 96, sm: 120 } }}>
+                <Link
+                  component={RouterLink}
+                  to={reviewPath(s)}
+                  color="inherit"
+                  underline="hover"
+                  sx={{ '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: 2, borderRadius: 0.5 } }}
+                >
+                  {s.name}
+                </Link>
                 {studentLabel(s) && studentLabel(s) !== s.name && (
                   <Typography variant="body2" color="text.secondary" sx={{ display: { sm: 'none' }, overflowWrap: 'anywhere' }}>
                     {studentLabel(s)}
@@ -142,10 +201,20 @@ export function SubmissionsTable({ submissions, sort, onSort, selected, onSelect
               <TableCell sx={{ ...WIDE_ONLY, minWidth: 120 }}>
                 <StudentCell submission={s} />
               </TableCell>
-              <TableCell>
-                <StatusChip submission={s} />
+              {wide && (
+                <TableCell>
+                  <StatusChip submission={s} />
+                </TableCell>
+              )}
+              <TableCell sx={{ minWidth: { sm: 110 }, width: { xs: '1%', sm: 'auto' } }}>
+                {!wide && (s.status !== 'ready' || s.error) && (
+                  <Box sx={{ mb: 1 }}>
+                    <StatusChip submission={s} />
+                  </Box>
+                )}
+                <ResultCell result={results.get(s._id)} type={type} />
               </TableCell>
-              <TableCell sx={{ ...WIDE_ONLY, maxWidth: 320 }}>
+              <TableCell sx={{ ...LARGE_ONLY, maxWidth: 320 }}>
                 <Typography
                   variant="body2"
                   color="text.secondary"

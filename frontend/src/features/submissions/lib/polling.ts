@@ -1,6 +1,7 @@
 import { normalizeSubmissions } from '../api/normalize';
+import { hasResultsInProgress } from './function-results';
 
-/** How often the assignment is fetched again while its submissions are being read. */
+/** How often the assignment is fetched again while its submissions are read or graded. */
 export const POLL_INTERVAL_MS = 2000;
 
 /** True while any submission still waits to be read or is being read. */
@@ -9,9 +10,10 @@ export function hasPendingSubmissions(submissions: unknown): boolean {
 }
 
 /**
- * A TanStack Query `refetchInterval` for the query whose data lists the submissions: every
- * {@link POLL_INTERVAL_MS} while any is queued or extracting, and not at all once none is.
+ * A TanStack Query `refetchInterval` for the query whose data lists the submissions and their
+ * function results: every {@link POLL_INTERVAL_MS} while any submission is queued or being read,
+ * or any result is being graded or annotated; not at all once none is.
  */
-export function submissionsRefetchInterval(submissions: unknown): number | false {
-  return hasPendingSubmissions(submissions) ? POLL_INTERVAL_MS : false;
+export function submissionsRefetchInterval(submissions: unknown, functionResults?: unknown): number | false {
+  return hasPendingSubmissions(submissions) || hasResultsInProgress(functionResults) ? POLL_INTERVAL_MS : false;
 }

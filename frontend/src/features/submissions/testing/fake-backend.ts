@@ -36,11 +36,25 @@ export function submission(id: string, name: string, overrides: Partial<Submissi
   };
 }
 
+/** A function result as the fake backend keeps it. */
+export type FakeResult = { _id: string; submission: string } & Record<string, unknown>;
+
+/** What the fake backend holds. */
+export interface FakeState {
+  submissions: Submission[];
+  functionResults: FakeResult[];
+}
+
+const IN_PROGRESS: Record<string, string> = { grade: 'grading', prompt: 'grading', 'rubric-feedback': 'rubric-grading', feedback: 'annotating' };
+
 /** Options for {@link fakeBackend}. */
 export interface FakeOptions {
   assignment?: Partial<SubmissionsAssignment> & { name?: string };
   submissions?: Submission[];
-  functionResults?: { _id: string; submission: string }[];
+  /** The assignment's function results (`submission` links each to its submission). */
+  functionResults?: FakeResult[];
+  /** Changes the state before each `assignment/get` answers, given how many came before (0 first). */
+  beforeGet?: (state: FakeState, previousGets: number) => void;
   /** Answers `s3-upload` for a file name (after the folder) instead of signing it. */
   signUpload?: (fileName: string) => Response | undefined;
   /** Answers the PUT of a key (after the folder) instead of storing it; may wait first. */
@@ -68,7 +82,11 @@ export function apiError(status: number, message: string, code = 'invalid') {
  */
 export function fakeBackend(options: FakeOptions = {}) {
   const assignment = { _id: ASSIGNMENT_ID, name: 'Causes of WW1', type: 'grade', isHandWritten: false, provideInstantFeedback: false, ...options.assignment };
-  const state = { submissions: structuredClone(options.submissions ?? []), functionResults: options.functionResults ?? [] };
+  const state: FakeState = {
+    submissions: structuredClone(options.submissions ?? []),
+    functionResults: structuredClone(options.functionResults ?? []),
+  };
+  let gets = 0;
   const calls: Call[] = [];
   let nextId = 1;
   let nextKey = 1;
@@ -85,11 +103,25 @@ export function fakeBackend(options: FakeOptions = {}) {
     });
 
   server.use(
-    post('db/assignment/get', () => ({
-      assignment: { ...assignment, submissions: state.submissions.map((s) => ({ _id: s._id })) },
-      functionResults: state.functionResults,
-      submissions: structuredClone(state.submissions),
-    })),
+    post('db/assignment/get', () => {
+      options.beforeGet?.(state, gets++);
+      return {
+        assignment: { ...assignment, submissions: state.submissions.map((s) => ({ _id: s._id })) },
+        functionResults: structuredClone(state.functionResults),
+        submissions: structuredClone(state.submissions),
+      };
+    }),
+    post('lambda/runFunctionOnMany', (body) => {
+      const ids = body.submissionIds as string[];
+      if (ids.length === 0) return apiError(400, 'Please choose at least one submission to grade.');
+      const status = IN_PROGRESS[assignment.type] ?? 'grading';
+      for (const id of ids) {
+        const found = state.functionResults.find((fr) => fr.submission === id);
+        if (found) Object.assign(found, { status, error: '' });
+        else state.functionResults.push({ _id: `fr-${id}`, submission: id, status, error: '' });
+      }
+      return { functionResults: structuredClone(state.functionResults.filter((fr) => ids.includes(fr.submission))) };
+    }),
     post('s3-upload', (body) => {
       const fileName = String(body.fileName);
       const name = fileName.startsWith(folder) ? fileName.slice(folder.length) : fileName;

@@ -22,6 +22,6 @@ export function renderSubmissions(path: string, { questions = [] as string[] } =
         assignmentQueryKey={queryKey}
       />
     ),
-    { refetchInterval: (data) => submissionsRefetchInterval(data?.submissions) },
+    { refetchInterval: (data) => submissionsRefetchInterval(data?.submissions, data?.functionResults) },
   );
 }

@@ -1,0 +1,62 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { normalizeFunctionResult } from '../lib/normalize';
+import { functionResultKeys } from './keys';
+import type { FunctionResult, ResultStatus } from './types';
+
+/** Said when a teacher's edit of a result is saved (spec §8). */
+export const FEEDBACK_UPDATED_MESSAGE = 'Feedback updated successfully';
+
+/** Said when it is not (spec §8). */
+export const FEEDBACK_UPDATE_FAILED_MESSAGE = 'Error updating feedback';
+
+/** The fields of a result a teacher edits. */
+export type ResultChanges = Partial<
+  Pick<
+    FunctionResult,
+    'feedback' | 'overallComments' | 'highlightedText' | 'criteriaLevels' | 'criteriaPoints' | 'criteriaFeedback' | 'answers'
+  >
+>;
+
+/** What {@link updateFunctionResult} takes. */
+export interface UpdateFunctionResultInput {
+  /** The result as last read. */
+  result: FunctionResult;
+  /** The assignment definition's `_id`. */
+  functionId: string;
+  /** What the teacher changed. */
+  changes: ResultChanges;
+  /**
+   * `reviewed` (the server's default when unset) or the type's done status to un-review. The
+   * result's own status is never sent back by itself: a stale `graded` would un-review it.
+   */
+  status?: ResultStatus;
+}
+
+/**
+ * Saves a teacher's edit of a result (`POST db/functionResult/update`): the whole result with the
+ * changes, `functionId` and `submissionId`. Resolves to the result as the server now has it.
+ */
+export async function updateFunctionResult({ result, functionId, changes, status }: UpdateFunctionResultInput): Promise<FunctionResult> {
+  // Read-only fields (status, usage, flags, dropped highlights) stay out of the body.
+  const { status: _status, usage: _usage, flags: _flags, droppedHighlights: _dropped, ...fields } = result;
+  const body = {
+    ...fields,
+    ...changes,
+    answers: changes.answers ?? result.answers,
+    functionId,
+    submissionId: result.submission,
+    ...(status ? { status } : {}),
+  };
+  const data = await api.post<{ functionResult?: unknown } | undefined>('/api/v1/db/functionResult/update', body);
+  return data?.functionResult ? normalizeFunctionResult(data.functionResult) : { ...result, ...changes, status: status ?? 'reviewed' };
+}
+
+/** Saves a result edit and refreshes that submission's result. */
+export function useUpdateFunctionResult() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateFunctionResult,
+    onSuccess: (_saved, input) => queryClient.invalidateQueries({ queryKey: functionResultKeys.detail(input.result.submission) }),
+  });
+}

@@ -1,0 +1,96 @@
+import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { useId } from 'react';
+import { formatPoints, type GradeNode } from '../../lib/answers';
+import { AnswerFields } from './AnswerFields';
+import { CriteriaList } from './CriteriaList';
+
+/** Props for {@link AnswerCard}. */
+export interface AnswerCardProps {
+  node: GradeNode;
+  /** This is the answer the number keys act on. */
+  current: boolean;
+  readOnly?: boolean;
+  /** The teacher clicked or focused something in the card. */
+  onActivate: () => void;
+  onToggle: (criterionIndex: number) => void;
+  onCommit: (edit: { gradeAdjustment?: number; feedback?: string }) => void;
+}
+
+/** The pictures of a handwritten answer, cut from its pages. */
+function AnswerPictures({ urls, label }: { urls: string[]; label: string }) {
+  if (urls.length === 0) return null;
+  return (
+    <Box sx={{ display: 'grid', gap: 1 }}>
+      {urls.map((url, i) => (
+        <Box
+          key={url}
+          component="img"
+          src={url}
+          alt={urls.length === 1 ? `Answer to question ${label}` : `Answer to question ${label}, part ${i + 1}`}
+          loading="lazy"
+          sx={{ maxWidth: '100%', border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: 'common.white' }}
+        />
+      ))}
+    </Box>
+  );
+}
+
+/**
+ * One answer of a grade result: the question, a handwritten answer's picture, the criteria to
+ * tick, the grade adjustment and the feedback. Subquestions are indented under their parent.
+ */
+export function AnswerCard({ node, current, readOnly = false, onActivate, onToggle, onCommit }: AnswerCardProps) {
+  const headingId = useId();
+  const { answer, question, label, path } = node;
+  const criteria = question?.criteria ?? [];
+  const max = criteria.reduce((sum, c) => sum + Math.max(0, c.points), 0);
+  const scored = answer.grade.points + answer.grade.gradeAdjustment;
+
+  return (
+    <Paper
+      component="section"
+      variant="outlined"
+      aria-labelledby={headingId}
+      aria-current={current ? 'step' : undefined}
+      onFocusCapture={onActivate}
+      onPointerDown={onActivate}
+      sx={{
+        p: { xs: 1.5, sm: 2 },
+        ml: { xs: (path.length - 1) * 1.5, sm: (path.length - 1) * 3 },
+        borderColor: current ? 'primary.main' : undefined,
+        boxShadow: current ? (theme) => `inset 3px 0 0 ${theme.palette.primary.main}` : undefined,
+        display: 'grid',
+        gap: 1.5,
+      }}
+    >
+      <Box sx={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between', gap: 1 }}>
+        <Typography id={headingId} variant="h6" component="h3">
+          Question {label}
+        </Typography>
+        <Typography
+          variant="body2"
+          sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+          aria-label={`${formatPoints(scored)} of ${formatPoints(max)} points`}
+        >
+          {formatPoints(scored)} / {formatPoints(max)}
+        </Typography>
+      </Box>
+      {question?.questionText && (
+        <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {question.questionText}
+        </Typography>
+      )}
+      <AnswerPictures urls={answer.signedAnswerMedia ?? []} label={label} />
+      <CriteriaList label={label} criteria={criteria} met={answer.grade.criteria} readOnly={readOnly} showKeys={current && !readOnly} onToggle={onToggle} />
+      <AnswerFields
+        label={label}
+        gradeAdjustment={answer.grade.gradeAdjustment}
+        feedback={answer.grade.feedback}
+        readOnly={readOnly}
+        onCommit={onCommit}
+      />
+    </Paper>
+  );
+}

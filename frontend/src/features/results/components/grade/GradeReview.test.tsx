@@ -1,0 +1,48 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { AnswerNode } from '../../api/types';
+import { resultFixture, renderResultUi } from '../../lib/testing';
+import { GradeReview } from './GradeReview';
+
+const fn = {
+  _id: 'fn1',
+  questions: [{ questionText: 'Label the diagram.', criteria: [{ description: 'Names the heart', points: 2 }], subquestions: [] }],
+};
+
+function answer(urls: string[]): AnswerNode {
+  return {
+    answerBoxesCoordinates: { x: 0.1, y: 0.1, width: 0.5, height: 0.2, page: 1 },
+    answerMedia: urls.map((_, i) => `answers/${i}.png`),
+    signedAnswerMedia: urls,
+    subanswers: [],
+    grade: { points: 2, gradeAdjustment: 0, feedback: 'Well labelled.', criteria: [true] },
+  };
+}
+
+describe('GradeReview', () => {
+  it("shows a handwritten answer's picture beside its criteria", () => {
+    renderResultUi(
+      <GradeReview result={resultFixture({ answers: [answer(['https://blob.test/a.png?sig=1'])], totalPoints: 2, maxPoints: 2 })} fn={fn} text="" />,
+    );
+    const card = screen.getByRole('region', { name: 'Question 1' });
+    expect(within(card).getByRole('img', { name: 'Answer to question 1' })).toHaveAttribute('src', 'https://blob.test/a.png?sig=1');
+    expect(within(card).getByRole('checkbox', { name: /Names the heart/ })).toBeChecked();
+    // No text was read from the pictures: no empty text panel.
+    expect(screen.queryByRole('region', { name: /text/ })).not.toBeInTheDocument();
+    expect(screen.getByText('Total 2 / 2')).toBeInTheDocument();
+  });
+
+  it('shows everything and changes nothing when read-only', () => {
+    renderResultUi(<GradeReview result={resultFixture({ answers: [answer([])], totalPoints: 2, maxPoints: 2 })} fn={fn} text="My answer" readOnly />);
+    expect(screen.getByRole('checkbox', { name: /Names the heart/ })).toBeDisabled();
+    expect(screen.getByRole('textbox', { name: 'Feedback for question 1' })).toBeDisabled();
+    expect(screen.getByRole('textbox', { name: 'Feedback for question 1' })).toHaveValue('Well labelled.');
+    expect(screen.getByRole('region', { name: 'Submission text' })).toHaveTextContent('My answer');
+  });
+
+  it('says so when nothing is graded yet', () => {
+    renderResultUi(<GradeReview result={resultFixture({ answers: null })} fn={fn} text="x" />);
+    expect(screen.getByText('No answers have been graded yet.')).toBeInTheDocument();
+    expect(screen.getByText('Total 0 / 2')).toBeInTheDocument();
+  });
+});

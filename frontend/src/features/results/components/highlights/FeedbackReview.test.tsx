@@ -1,0 +1,133 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { server } from '../../../../testing/server';
+import { renderResultUi, resultFixture } from '../../lib/testing';
+import { FeedbackReview } from './FeedbackReview';
+
+const FN = {
+  _id: 'f1',
+  highlights: [
+    { key: 'grammar', color: 'purple-500', title: 'Grammar' },
+    { key: 'spelling', color: 'orange-500', title: 'Spelling' },
+  ],
+};
+
+const RESULT = resultFixture({
+  status: 'annotated',
+  feedback: 'A good start.',
+  highlightedText:
+    'He went to <grammar comment="Use their">there</grammar> house &amp; <spelling comment="Spelled recieve">recieved</spelling> a gift.',
+  droppedHighlights: 2,
+});
+
+/** `functionResult/update` answering with the saved result, or with `status` when it fails. Returns the bodies sent. */
+function serveUpdate(status = 200) {
+  const bodies: Record<string, unknown>[] = [];
+  server.use(
+    http.post('/api/v1/db/functionResult/update', async ({ request }) => {
+      const body = (await request.json()) as Record<string, unknown>;
+      bodies.push(body);
+      if (status !== 200) return HttpResponse.json({ error: { code: 'internal', message: 'Something went wrong' } }, { status });
+      return HttpResponse.json({ data: { functionResult: { ...body, status: 'reviewed' } } });
+    }),
+  );
+  return bodies;
+}
+
+describe('FeedbackReview', () => {
+  it('lists the feedback items beside the highlighted text', () => {
+    renderResultUi(<FeedbackReview result={RESULT} fn={FN} text="" />);
+
+    const list = screen.getByRole('list', { name: 'Feedback items' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(items[0]).toHaveTextContent('Grammar');
+    expect(items[0]).toHaveTextContent('Use their');
+    expect(items[0]).toHaveTextContent('“there”');
+    expect(items[1]).toHaveTextContent('Spelling');
+    expect(screen.getByRole('button', { name: 'Spelling: Spelled recieve' })).toBeInTheDocument();
+    expect(screen.getByText(/2 highlights from the AI were left out/)).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Overall feedback' })).toHaveValue('A good start.');
+  });
+
+  it("saves an edited comment with functionResult/update and says so", async () => {
+    const bodies = serveUpdate();
+    const user = userEvent.setup();
+    let changed = 0;
+    renderResultUi(<FeedbackReview result={RESULT} fn={FN} text="" onChanged={() => (changed += 1)} />);
+
+    await user.click(screen.getByRole('button', { name: 'Edit comment on “there”' }));
+    const field = screen.getByRole('textbox', { name: 'Grammar comment' });
+    await user.clear(field);
+    await user.type(field, 'Say "their"');
+    await user.click(screen.getByRole('button', { name: 'Save comment' }));
+
+    expect(await screen.findByText('Feedback updated successfully')).toBeInTheDocument();
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toMatchObject({
+      _id: 'r1',
+      functionId: 'f1',
+      submissionId: 's1',
+      feedback: 'A good start.',
+      highlightedText:
+        'He went to <grammar comment="Say &quot;their&quot;">there</grammar> house &amp; <spelling comment="Spelled recieve">recieved</spelling> a gift.',
+    });
+    expect(bodies[0]).not.toHaveProperty('status');
+    expect(bodies[0]).not.toHaveProperty('droppedHighlights');
+    // The new comment shows at once, in the list and on the passage.
+    expect(within(screen.getByRole('list', { name: 'Feedback items' })).getByText('Say "their"')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Grammar: Say "their"' })).toBeInTheDocument();
+    expect(changed).toBe(1);
+  });
+
+  it('deletes a highlight and keeps its words', async () => {
+    const bodies = serveUpdate();
+    const user = userEvent.setup();
+    renderResultUi(<FeedbackReview result={RESULT} fn={FN} text="" />);
+
+    await user.click(screen.getByRole('button', { name: 'Delete highlight on “recieved”' }));
+
+    expect(await screen.findByText('Feedback updated successfully')).toBeInTheDocument();
+    expect(bodies[0].highlightedText).toBe('He went to <grammar comment="Use their">there</grammar> house &amp; recieved a gift.');
+    await waitFor(() => expect(screen.queryByRole('button', { name: /^Spelling/ })).not.toBeInTheDocument());
+    expect(screen.getByRole('region', { name: 'Submission with highlights' })).toHaveTextContent('He went to there house & recieved a gift.');
+    expect(within(screen.getByRole('list', { name: 'Feedback items' })).getAllByRole('listitem')).toHaveLength(1);
+  });
+
+  it('saves the overall feedback', async () => {
+    const bodies = serveUpdate();
+    const user = userEvent.setup();
+    renderResultUi(<FeedbackReview result={RESULT} fn={FN} text="" />);
+
+    const save = screen.getByRole('button', { name: 'Save overall feedback' });
+    expect(save).toBeDisabled();
+    await user.type(screen.getByRole('textbox', { name: 'Overall feedback' }), ' Check your spelling.');
+    await user.click(save);
+
+    expect(await screen.findByText('Feedback updated successfully')).toBeInTheDocument();
+    expect(bodies[0]).toMatchObject({ feedback: 'A good start. Check your spelling.', highlightedText: RESULT.highlightedText });
+  });
+
+  it('says when saving fails, and keeps the highlight', async () => {
+    serveUpdate(500);
+    const user = userEvent.setup();
+    renderResultUi(<FeedbackReview result={RESULT} fn={FN} text="" />);
+
+    await user.click(screen.getByRole('button', { name: 'Delete highlight on “there”' }));
+
+    expect(await screen.findByText('Error updating feedback')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Grammar: Use their' })).toBeInTheDocument();
+  });
+
+  it('shows the result without any way to edit it when read-only', () => {
+    renderResultUi(<FeedbackReview result={RESULT} fn={FN} text="" readOnly />);
+
+    expect(screen.getByText('Use their')).toBeInTheDocument();
+    expect(screen.getByText('A good start.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Edit comment|Delete highlight|Save/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+    expect(screen.queryByText(/left out/)).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,153 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import type { FunctionResult } from '../../api/types';
+import type { ResultReviewProps } from '../../lib/definition';
+import { formatPoints, levelRange, pointsFit, pointsForLevel, rubricMax, total } from '../../lib/rubric';
+import { useSaveResult } from '../../lib/use-save-result';
+import { HighlightedText } from '../highlights/HighlightedText';
+import { CriterionReview, type CriterionDraft } from './CriterionReview';
+import type { RubricCriterion } from '../../../../lib/rubrics';
+
+interface Draft {
+  criteria: CriterionDraft[];
+  overallComments: string;
+}
+
+function draftOf(result: FunctionResult, criteria: readonly RubricCriterion[]): Draft {
+  return {
+    criteria: criteria.map((c, i) => {
+      const levels = Math.max(1, c.levelDescriptions.length);
+      const level = Math.min(levels - 1, Math.max(0, Math.round(result.criteriaLevels[i] ?? 0)));
+      const points = result.criteriaPoints[i] ?? levelRange(c, level)[0];
+      return { level, points: String(points), feedback: result.criteriaFeedback[i] ?? '' };
+    }),
+    overallComments: result.overallComments,
+  };
+}
+
+function sameDraft(a: Draft, b: Draft): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * A rubric-feedback result: the total, each rubric criterion with its level (a radio group),
+ * points and feedback, the overall comments, and the student's text with its highlights. A
+ * teacher's changes are kept as a draft, the total follows them, and "Save changes" sends them
+ * with `functionResult/update`.
+ */
+export function RubricReview({ result, fn, readOnly = false, onChanged }: ResultReviewProps) {
+  const criteria = fn.rubric?.criteria ?? [];
+  const { current, save, saving } = useSaveResult(result, fn._id, onChanged);
+  const [base, setBase] = useState(current);
+  const [draft, setDraft] = useState(() => draftOf(current, criteria));
+  if (current !== base) {
+    setBase(current);
+    setDraft(draftOf(current, criteria));
+  }
+
+  const points = draft.criteria.map((c) => Number(c.points));
+  const valid = draft.criteria.every((c, i) => c.points.trim() !== '' && pointsFit(criteria[i], c.level, points[i]));
+  const changed = !sameDraft(draft, draftOf(current, criteria));
+  const update = (i: number, patch: Partial<CriterionDraft>) =>
+    setDraft((d) => ({ ...d, criteria: d.criteria.map((c, j) => (j === i ? { ...c, ...patch } : c)) }));
+
+  const onSave = () =>
+    void save({
+      criteriaLevels: draft.criteria.map((c) => c.level),
+      criteriaPoints: points,
+      criteriaFeedback: draft.criteria.map((c) => c.feedback),
+      overallComments: draft.overallComments,
+    });
+
+  return (
+    <Stack spacing={3}>
+      <Box
+        role="status"
+        aria-live="polite"
+        sx={{ display: 'inline-flex', alignSelf: 'flex-start', alignItems: 'baseline', gap: 1, px: 2, py: 1, borderRadius: '10px', bgcolor: 'rgba(23, 97, 107, 0.08)' }}
+      >
+        <Typography component="span" sx={{ fontWeight: 600 }}>
+          Total
+        </Typography>
+        <Typography component="span" sx={{ fontSize: '1.5rem', fontWeight: 700 }}>
+          {`${valid ? formatPoints(total(points)) : '–'} / ${formatPoints(rubricMax(criteria))}`}
+        </Typography>
+      </Box>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 3,
+          alignItems: 'start',
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 1fr) minmax(0, 1fr)' },
+        }}
+      >
+        <Box sx={{ minWidth: 0 }}>
+          <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
+            Submission
+          </Typography>
+          <HighlightedText highlightedText={current.highlightedText} highlighters={fn.highlights} label="Submission with highlights" />
+        </Box>
+        <Stack spacing={2} sx={{ minWidth: 0 }}>
+          <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600 }}>
+            {fn.rubric?.name ? `Rubric: ${fn.rubric.name}` : 'Rubric'}
+          </Typography>
+          {criteria.length === 0 && <Typography color="text.secondary">This assignment's rubric has no criteria.</Typography>}
+          {criteria.map((criterion, i) => (
+            <CriterionReview
+              key={i}
+              criterion={criterion}
+              index={i}
+              draft={draft.criteria[i]}
+              readOnly={readOnly}
+              onLevel={(level) =>
+                update(i, { level, points: String(pointsForLevel(criterion, level, Number(draft.criteria[i].points) || 0)) })
+              }
+              onPoints={(value) => update(i, { points: value })}
+              onFeedback={(feedback) => update(i, { feedback })}
+            />
+          ))}
+        </Stack>
+      </Box>
+      {readOnly ? (
+        current.overallComments.trim() !== '' && (
+          <Box>
+            <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600, mb: 0.5 }}>
+              Overall comments
+            </Typography>
+            <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{current.overallComments}</Typography>
+          </Box>
+        )
+      ) : (
+        <Box>
+          <TextField
+            label="Overall comments"
+            value={draft.overallComments}
+            onChange={(e) => setDraft((d) => ({ ...d, overallComments: e.target.value }))}
+            multiline
+            minRows={3}
+            fullWidth
+          />
+          <Stack direction="row" spacing={1} sx={{ mt: 1.5, justifyContent: 'flex-end', alignItems: 'center' }}>
+            {!valid && (
+              <Typography variant="body2" color="error">
+                Fix the points before saving.
+              </Typography>
+            )}
+            {changed && (
+              <Button onClick={() => setDraft(draftOf(current, criteria))} disabled={saving}>
+                Discard changes
+              </Button>
+            )}
+            <Button variant="contained" onClick={onSave} disabled={!changed || !valid} loading={saving}>
+              Save changes
+            </Button>
+          </Stack>
+        </Box>
+      )}
+    </Stack>
+  );
+}

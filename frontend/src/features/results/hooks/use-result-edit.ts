@@ -1,0 +1,49 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useToast } from '../../../components/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { functionResultKeys } from '../api/keys';
+import type { FunctionResult, ResultStatus } from '../api/types';
+import { FEEDBACK_UPDATE_FAILED_MESSAGE, useUpdateFunctionResult, type ResultChanges } from '../api/update-function-result';
+
+/** One edit of a result: how it changes the result, and how to take it back if saving fails. */
+export interface ResultEdit {
+  apply: (result: FunctionResult) => FunctionResult;
+  revert: (result: FunctionResult) => FunctionResult;
+  /** The fields to send, read from the edited result. */
+  changes: (edited: FunctionResult) => ResultChanges;
+  /** The status to send (unset: the server marks the result reviewed). */
+  status?: ResultStatus;
+  /** Said when it fails and the server gave no reason. */
+  failure?: string;
+}
+
+/**
+ * Saves edits of one submission's result with `functionResult/update`, optimistically: the edit
+ * shows at once and is taken back (with an error toast) if the save fails. Only the edit is taken
+ * back, so criteria toggled meanwhile stay. `onChanged` runs after each save.
+ */
+export function useResultEdit(submissionId: string, functionId: string, onChanged?: () => void) {
+  const queryClient = useQueryClient();
+  const mutation = useUpdateFunctionResult();
+  const { showToast } = useToast();
+  const queryKey = functionResultKeys.detail(submissionId);
+
+  const save = async ({ apply, revert, changes, status, failure = FEEDBACK_UPDATE_FAILED_MESSAGE }: ResultEdit): Promise<boolean> => {
+    const current = queryClient.getQueryData<FunctionResult>(queryKey);
+    if (!current) return false;
+    await queryClient.cancelQueries({ queryKey });
+    const edited = apply(queryClient.getQueryData<FunctionResult>(queryKey) ?? current);
+    queryClient.setQueryData(queryKey, edited);
+    try {
+      await mutation.mutateAsync({ result: edited, functionId, changes: changes(edited), status });
+      onChanged?.();
+      return true;
+    } catch (error) {
+      const now = queryClient.getQueryData<FunctionResult>(queryKey);
+      if (now) queryClient.setQueryData(queryKey, revert(now));
+      showToast({ type: 'error', message: errorMessage(error, failure) });
+      return false;
+    }
+  };
+  return { save, saving: mutation.isPending, failed: mutation.isError };
+}

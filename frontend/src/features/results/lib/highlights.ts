@@ -1,0 +1,192 @@
+/**
+ * Reads and writes a result's `highlightedText`, mirroring the server's `internal/highlight`:
+ *
+ * - A tag is exactly `<key comment="…">passage</key>`: a key (a letter, then letters and
+ *   digits), one space, `comment="…"`, a non-empty passage, and the closing tag with the same key.
+ *   No other attribute, spacing or nesting is a tag.
+ * - Outside the tag syntax `&`, `<` and `>` are written `&amp; &lt; &gt;`; in a comment `"` is
+ *   written `&quot;` too. Reading unescapes `&amp; &lt; &gt; &quot; &apos; &#39;` once, left to
+ *   right; any other `&` is a literal `&`.
+ * - Parsing never fails: a `<` that does not start a well-formed tag is text.
+ *
+ * Every text and comment that comes out is plain text: render it as React text, never as HTML.
+ */
+
+/** A run of the text: highlighted by the item with the same `id`, or plain (`key` null, `id` -1). */
+export interface HighlightSpan {
+  text: string;
+  key: string | null;
+  id: number;
+}
+
+/** One highlight: its id (its position among the highlights, from 0), its key, comment and passage. */
+export interface FeedbackItem {
+  id: number;
+  type: string;
+  comment: string;
+  text: string;
+}
+
+/** A parsed highlightedText: the spans in order (their texts joined give the plain text) and the items. */
+export interface ParsedHighlights {
+  spans: HighlightSpan[];
+  items: FeedbackItem[];
+}
+
+const ENTITIES: [string, string][] = [
+  ['&amp;', '&'],
+  ['&lt;', '<'],
+  ['&gt;', '>'],
+  ['&quot;', '"'],
+  ['&apos;', "'"],
+  ['&#39;', "'"],
+];
+
+/** Replaces the encoding's escapes once, left to right; any other `&` stays as it is. */
+export function unescapeHighlight(s: string): string {
+  if (!s.includes('&')) return s;
+  let out = '';
+  let i = 0;
+  for (;;) {
+    const k = s.indexOf('&', i);
+    if (k < 0) return out + s.slice(i);
+    out += s.slice(i, k);
+    const entity = ENTITIES.find(([esc]) => s.startsWith(esc, k));
+    out += entity ? entity[1] : '&';
+    i = k + (entity ? entity[0].length : 1);
+  }
+}
+
+/** Escapes student text or a passage: `&`, `<` and `>`. */
+export function escapeHighlightText(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Escapes a comment: `&`, `<`, `>` and `"`. */
+export function escapeHighlightComment(s: string): string {
+  return escapeHighlightText(s).replace(/"/g, '&quot;');
+}
+
+const LETTER = /^\p{L}$/u;
+const DIGIT = /^\p{Nd}$/u;
+
+/** Reads a tag name (a letter, then letters and digits) at `s[i]`; returns it ('' if none) and the offset after it. */
+function readName(s: string, i: number): [string, number] {
+  let j = i;
+  while (j < s.length) {
+    const cp = s.codePointAt(j) as number;
+    const ch = String.fromCodePoint(cp);
+    if (!LETTER.test(ch) && (j === i || !DIGIT.test(ch))) break;
+    j += ch.length;
+  }
+  return [s.slice(i, j), j];
+}
+
+/** True when `key` can be written as a tag name. */
+export function isHighlightKey(key: string): boolean {
+  const [name, end] = readName(key, 0);
+  return name !== '' && end === key.length;
+}
+
+interface Tag {
+  key: string;
+  comment: string;
+  text: string;
+  end: number;
+}
+
+const ATTR = ' comment="';
+
+/** The well-formed tag starting at `s[i] === '<'`, or null when that `<` is text. */
+function tagAt(s: string, i: number): Tag | null {
+  const [key, afterName] = readName(s, i + 1);
+  if (key === '' || !s.startsWith(ATTR, afterName)) return null;
+  const commentStart = afterName + ATTR.length;
+  const commentEnd = s.indexOf('"', commentStart);
+  if (commentEnd < 0) return null;
+  const less = s.indexOf('<', commentStart);
+  if ((less >= 0 && less < commentEnd) || !s.startsWith('">', commentEnd)) return null;
+  const innerStart = commentEnd + 2;
+  const innerEnd = s.indexOf('<', innerStart);
+  if (innerEnd < 0 || innerEnd === innerStart) return null;
+  const closing = `</${key}>`;
+  if (!s.startsWith(closing, innerEnd)) return null;
+  return {
+    key,
+    comment: unescapeHighlight(s.slice(commentStart, commentEnd)),
+    text: unescapeHighlight(s.slice(innerStart, innerEnd)),
+    end: innerEnd + closing.length,
+  };
+}
+
+/**
+ * Turns a highlightedText into spans (in order; adjacent plain text is one span) and its feedback
+ * items. Never throws: anything that is not a well-formed tag is read as text.
+ */
+export function parseHighlights(tagged: string): ParsedHighlights {
+  const spans: HighlightSpan[] = [];
+  const items: FeedbackItem[] = [];
+  const pushText = (raw: string) => {
+    if (raw === '') return;
+    const text = unescapeHighlight(raw);
+    const last = spans[spans.length - 1];
+    if (last && last.key === null) last.text += text;
+    else spans.push({ text, key: null, id: -1 });
+  };
+  let textStart = 0;
+  let i = 0;
+  while (i < tagged.length) {
+    const k = tagged.indexOf('<', i);
+    if (k < 0) break;
+    const tag = tagAt(tagged, k);
+    if (!tag) {
+      i = k + 1;
+      continue;
+    }
+    pushText(tagged.slice(textStart, k));
+    const id = items.length;
+    items.push({ id, type: tag.key, comment: tag.comment, text: tag.text });
+    spans.push({ text: tag.text, key: tag.key, id });
+    i = textStart = tag.end;
+  }
+  pushText(tagged.slice(textStart));
+  return { spans, items };
+}
+
+/** The plain text of a highlightedText, without its tags. */
+export function plainText(tagged: string): string {
+  return parseHighlights(tagged)
+    .spans.map((s) => s.text)
+    .join('');
+}
+
+/**
+ * Writes spans back as a highlightedText, each highlight with `comments[id]` ('' when missing).
+ * A highlight with an empty passage or a key that cannot be a tag name is written as plain text.
+ */
+export function serializeHighlights(spans: readonly HighlightSpan[], comments: Readonly<Record<number, string>>): string {
+  return spans
+    .map((span) => {
+      const text = escapeHighlightText(span.text);
+      if (span.key === null || span.text === '' || !isHighlightKey(span.key)) return text;
+      const comment = escapeHighlightComment(comments[span.id] ?? '');
+      return `<${span.key} comment="${comment}">${text}</${span.key}>`;
+    })
+    .join('');
+}
+
+/** The comments of `items` by id, as {@link serializeHighlights} takes them. */
+export function commentsOf(items: readonly FeedbackItem[]): Record<number, string> {
+  return Object.fromEntries(items.map((item) => [item.id, item.comment]));
+}
+
+/** `parsed` written back with highlight `id`'s comment replaced. */
+export function withComment(parsed: ParsedHighlights, id: number, comment: string): string {
+  return serializeHighlights(parsed.spans, { ...commentsOf(parsed.items), [id]: comment });
+}
+
+/** `parsed` written back without highlight `id`: its passage stays, as plain text. */
+export function withoutHighlight(parsed: ParsedHighlights, id: number): string {
+  const spans = parsed.spans.map((s) => (s.id === id ? { text: s.text, key: null, id: -1 } : s));
+  return serializeHighlights(spans, commentsOf(parsed.items));
+}

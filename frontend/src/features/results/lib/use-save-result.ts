@@ -1,0 +1,38 @@
+import { useState } from 'react';
+import { useToast } from '../../../components/toast';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import {
+  FEEDBACK_UPDATE_FAILED_MESSAGE,
+  FEEDBACK_UPDATED_MESSAGE,
+  useUpdateFunctionResult,
+  type ResultChanges,
+} from '../api/update-function-result';
+import type { FunctionResult } from '../api/types';
+
+/**
+ * Saving a teacher's edits of a result with `functionResult/update`, with the spec's toasts. The
+ * result shown is the saved one from the moment the server answers, then follows `result` again
+ * whenever the caller passes a newer one.
+ */
+export function useSaveResult(result: FunctionResult, functionId: string, onChanged?: () => void) {
+  const mutation = useUpdateFunctionResult();
+  const { showToast } = useToast();
+  const [saved, setSaved] = useState<{ from: FunctionResult; to: FunctionResult } | null>(null);
+  const current = saved && saved.from === result ? saved.to : result;
+
+  const save = async (changes: ResultChanges): Promise<boolean> => {
+    try {
+      const to = await mutation.mutateAsync({ result: current, functionId, changes });
+      setSaved({ from: result, to });
+      showToast({ type: 'success', message: FEEDBACK_UPDATED_MESSAGE });
+      onChanged?.();
+      return true;
+    } catch (error) {
+      // A refused edit (400) says why in the teacher's words; anything else gets the spec's toast.
+      const refused = error instanceof ApiError && error.status === 400;
+      showToast({ type: 'error', message: refused ? errorMessage(error, FEEDBACK_UPDATE_FAILED_MESSAGE) : FEEDBACK_UPDATE_FAILED_MESSAGE });
+      return false;
+    }
+  };
+  return { current, save, saving: mutation.isPending };
+}
