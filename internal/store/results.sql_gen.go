@@ -423,7 +423,9 @@ const runTarget = `-- name: RunTarget :one
 SELECT s.id, s.team_id, s.assignment_id, s.extract_status, s.extract_error,
        COALESCE(s.extracted_text, '')::text AS text, s.is_hand_written,
        a.type, a.is_hand_written AS assignment_hand_written,
-       fr.id AS result_id, fr.status, fr.answers
+       fr.id AS result_id, fr.status, fr.answers,
+       EXISTS (SELECT 1 FROM function_results b
+               WHERE b.assignment_id = s.assignment_id AND b.is_benchmark)::boolean AS has_benchmarks
 FROM submissions s
 JOIN assignments a ON a.id = s.assignment_id
 JOIN function_results fr ON fr.submission_id = s.id
@@ -443,6 +445,7 @@ type RunTargetRow struct {
 	ResultID              uuid.UUID
 	Status                string
 	Answers               json.RawMessage
+	HasBenchmarks         bool
 }
 
 // What a grading job needs to know about its submission, by id alone (the
@@ -463,6 +466,7 @@ func (q *Queries) RunTarget(ctx context.Context, db DBTX, id uuid.UUID) (RunTarg
 		&i.ResultID,
 		&i.Status,
 		&i.Answers,
+		&i.HasBenchmarks,
 	)
 	return i, err
 }
