@@ -68,12 +68,14 @@ describe('student result page with the results components', () => {
   it('shows a rubric result read-only with its total', async () => {
     setup(
       'rubric-feedback',
-      { status: 'graded', criteriaLevels: [1], criteriaPoints: [1], criteriaFeedback: ['Clearer, please.'], highlightedText: '' },
-      { rubric: { name: 'R', criteria: [{ criterionDescription: 'Thesis', levelDescriptions: ['Vague', 'Clear'], useRange: false }] } },
+      // Levels best first, no ranges: level 1 (Vague) of 3 scores 3 − 1 = 2 (what the API stores); max 3.
+      { status: 'graded', criteriaLevels: [1], criteriaPoints: [2], criteriaFeedback: ['Clearer, please.'], highlightedText: '' },
+      { rubric: { name: 'R', criteria: [{ criterionDescription: 'Thesis', levelDescriptions: ['Clear', 'Vague', 'Missing'], useRange: false }] } },
     );
 
     const feedback = await screen.findByRole('region', { name: 'Your feedback' }, { timeout: 8000 });
-    expect(within(feedback).getByRole('status')).toHaveTextContent('Total1 / 1');
+    expect(within(feedback).getByRole('status')).toHaveTextContent('Total2 / 3');
+    expect(within(feedback).getByRole('region', { name: 'Thesis' })).toHaveTextContent('Level 2: Vague');
     expect(within(feedback).getByText('Clearer, please.')).toBeInTheDocument();
     expect(within(feedback).getByText('Text not processed...')).toBeInTheDocument();
     expect(within(feedback).queryByRole('radio')).not.toBeInTheDocument();

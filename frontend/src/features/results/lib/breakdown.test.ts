@@ -42,30 +42,53 @@ describe('class breakdown', () => {
     ]);
   });
 
+  // Levels are listed best first (docs/api-grading.md): Thesis has 4 levels without ranges, so
+  // level 0 scores 4 − 0 = 4 … level 3 scores 4 − 3 = 1, max 4; Evidence's best level is 5–10, max 10.
+  const RUBRIC_FN: ResultFunction = {
+    _id: 'f',
+    rubric: {
+      criteria: [
+        { criterionDescription: 'Thesis', levelDescriptions: ['Sharp', 'Clear', 'Vague', 'Missing'], useRange: false },
+        {
+          criterionDescription: 'Evidence',
+          levelDescriptions: ['Strong', 'Weak'],
+          useRange: true,
+          levelRanges: [
+            { levelDescriptionsIndex: 0, min: 5, max: 10 },
+            { levelDescriptionsIndex: 1, min: 0, max: 4 },
+          ],
+        },
+      ],
+    },
+  };
+
   it('gives the share of points earned per rubric criterion', () => {
-    const fn: ResultFunction = {
-      _id: 'f',
-      rubric: {
-        criteria: [
-          { criterionDescription: 'Thesis', levelDescriptions: ['a', 'b', 'c', 'd'], useRange: false },
-          {
-            criterionDescription: 'Evidence',
-            levelDescriptions: ['weak', 'strong'],
-            useRange: true,
-            levelRanges: [
-              { levelDescriptionsIndex: 0, min: 0, max: 4 },
-              { levelDescriptionsIndex: 1, min: 5, max: 10 },
-            ],
-          },
-        ],
-      },
-    };
-    const results = [result({ criteriaPoints: [3, 10] }), result({ criteriaPoints: [0, 5] })];
-    expect(criteriaBreakdown('rubric-feedback', fn, results)).toEqual([
-      { label: 'Thesis', successRate: 0.5, averagePoints: 1.5, maxPoints: 3 },
-      { label: 'Evidence', successRate: 0.75, averagePoints: 7.5, maxPoints: 10 },
+    const results = [
+      result({ criteriaLevels: [0, 0], criteriaPoints: [4, 10] }), // Sharp: 4 − 0 = 4; Strong: 10
+      result({ criteriaLevels: [2, 1], criteriaPoints: [2, 3] }), // Vague: 4 − 2 = 2; Weak: 3
+      result({ status: 'rubric-grading', criteriaLevels: [3, 1], criteriaPoints: [1, 0] }), // not finished: left out
+    ];
+    // Thesis: (4 + 2) / 2 = 3 of 4; Evidence: (10 + 3) / 2 = 6.5 of 10.
+    expect(criteriaBreakdown('rubric-feedback', RUBRIC_FN, results)).toEqual([
+      { label: 'Thesis', successRate: 3 / 4, averagePoints: 3, maxPoints: 4 },
+      { label: 'Evidence', successRate: 6.5 / 10, averagePoints: 6.5, maxPoints: 10 },
     ]);
-    expect(criteriaBreakdown('feedback', fn, results)).toEqual([]);
+    expect(criteriaBreakdown('feedback', RUBRIC_FN, results)).toEqual([]);
+  });
+
+  it('counts rubric points as the API totals them: by level without ranges, within the range with them', () => {
+    const results = [
+      // Stored points that disagree with the level (lowest-first index, out of range):
+      // Thesis at Clear counts 4 − 1 = 3, not the stored 1; Evidence at Weak counts 6 kept in 0–4 = 4.
+      result({ criteriaLevels: [1, 1], criteriaPoints: [1, 6] }),
+      // No level chosen: 0 for each criterion.
+      result({ criteriaLevels: [], criteriaPoints: [] }),
+    ];
+    // Thesis: (3 + 0) / 2 = 1.5 of 4; Evidence: (4 + 0) / 2 = 2 of 10.
+    expect(criteriaBreakdown('rubric-feedback', RUBRIC_FN, results)).toEqual([
+      { label: 'Thesis', successRate: 1.5 / 4, averagePoints: 1.5, maxPoints: 4 },
+      { label: 'Evidence', successRate: 2 / 10, averagePoints: 2, maxPoints: 10 },
+    ]);
   });
 
   it('counts results per point up to 20 points, and per tenth beyond', () => {

@@ -1,7 +1,8 @@
 import type { AnswerNode, CriterionBreakdown, FunctionResult } from '../api/types';
 import type { QuestionInfo, ResultFunction } from './definition';
 import { isFinished } from './normalize';
-import { criterionMax, total } from './rubric';
+import { clamp, criterionMax, levelRange, total } from './rubric';
+import type { RubricCriterion } from '../../../lib/rubrics';
 
 /** How the class did, computed from the finished results of an assignment. */
 
@@ -49,11 +50,25 @@ function gradeBreakdown(questions: readonly QuestionInfo[], results: readonly Fu
   return rows;
 }
 
+/**
+ * A result's points on rubric criterion `i` as the API counts them in its total: the chosen
+ * level decides (n − level without ranges, whatever was stored), with ranges the stored points
+ * kept within the level's range; without a valid level, 0.
+ */
+function criterionPoints(c: RubricCriterion, result: FunctionResult, i: number): number {
+  const level = result.criteriaLevels[i];
+  if (level === undefined || !Number.isInteger(level) || level < 0 || level >= c.levelDescriptions.length) return 0;
+  const range = levelRange(c, level);
+  if (range[0] === range[1]) return range[0];
+  const stored = result.criteriaPoints[i];
+  return stored !== undefined && Number.isFinite(stored) ? clamp(stored, range) : 0;
+}
+
 function rubricBreakdown(fn: ResultFunction, results: readonly FunctionResult[]): CriterionBreakdown[] {
   return (fn.rubric?.criteria ?? []).map((c, i) => {
     const max = criterionMax(c);
     const n = results.length;
-    const average = n ? total(results.map((r) => r.criteriaPoints[i] ?? 0)) / n : 0;
+    const average = n ? total(results.map((r) => criterionPoints(c, r, i))) / n : 0;
     return {
       label: c.criterionDescription || `Criterion ${i + 1}`,
       successRate: max > 0 ? average / max : 0,

@@ -1,9 +1,10 @@
 import type { RubricCriterion } from '../../../lib/rubrics';
 
 /**
- * Rubric arithmetic as the API defines it: levels run from the lowest (index 0) to the best; a
- * criterion without ranges scores its level's index, one with ranges scores within the chosen
- * level's [min, max]; the maximum is the best level of each criterion.
+ * Rubric arithmetic as the API defines it (docs/api-grading.md): levels are listed best first, as
+ * the rubric editor shows them; a criterion without ranges scores n − index for n levels (the best
+ * n, the last 1), one with ranges scores within the chosen level's [min, max]; the maximum is the
+ * best level of each criterion.
  */
 
 /** The points a level of `criterion` allows: [min, max]. */
@@ -14,7 +15,9 @@ export function levelRange(criterion: RubricCriterion, level: number): [number, 
       return [Math.min(range.min, range.max), Math.max(range.min, range.max)];
     }
   }
-  return [level, level];
+  const n = criterion.levelDescriptions.length;
+  const points = level >= 0 && level < n ? n - level : 0;
+  return [points, points];
 }
 
 /** The most points `criterion` can give: its best level's top. */
@@ -36,7 +39,7 @@ export function clamp(points: number, [min, max]: [number, number]): number {
 }
 
 /**
- * The points after a teacher picks `level`: the level's index without ranges; with ranges the
+ * The points after a teacher picks `level`: n − level without ranges; with ranges the
  * previous points kept when they fit the new level, else the nearest end of its range.
  */
 export function pointsForLevel(criterion: RubricCriterion, level: number, previous: number): number {

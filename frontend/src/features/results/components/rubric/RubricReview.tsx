@@ -22,7 +22,9 @@ function draftOf(result: FunctionResult, criteria: readonly RubricCriterion[]): 
     criteria: criteria.map((c, i) => {
       const levels = Math.max(1, c.levelDescriptions.length);
       const level = Math.min(levels - 1, Math.max(0, Math.round(result.criteriaLevels[i] ?? 0)));
-      const points = result.criteriaPoints[i] ?? levelRange(c, level)[0];
+      // As the API totals them: without ranges the level decides the points, whatever was
+      // stored; with ranges the stored points are kept within the level's range.
+      const points = pointsForLevel(c, level, result.criteriaPoints[i] ?? levelRange(c, level)[0]);
       return { level, points: String(points), feedback: result.criteriaFeedback[i] ?? '' };
     }),
     overallComments: result.overallComments,
@@ -42,10 +44,13 @@ function sameDraft(a: Draft, b: Draft): boolean {
 export function RubricReview({ result, fn, readOnly = false, onChanged }: ResultReviewProps) {
   const criteria = fn.rubric?.criteria ?? [];
   const { current, save, saving } = useSaveResult(result, fn._id, onChanged);
-  const [base, setBase] = useState(current);
+  // The draft restarts when the saved result changes, not when a refetch brings the same one
+  // back as a new object (the page polls): a teacher's unsaved choices survive a refetch.
+  const savedKey = `${current._id} ${current.updatedAt}`;
+  const [base, setBase] = useState(savedKey);
   const [draft, setDraft] = useState(() => draftOf(current, criteria));
-  if (current !== base) {
-    setBase(current);
+  if (savedKey !== base) {
+    setBase(savedKey);
     setDraft(draftOf(current, criteria));
   }
 
