@@ -11,10 +11,12 @@ import (
 // maxPassage caps a flagged passage, in characters.
 const maxPassage = 200
 
-// injectionPatterns find text that addresses the grader instead of
-// answering the question. Each is case-insensitive.
-var injectionPatterns = func() []*regexp.Regexp {
-	var out []*regexp.Regexp
+// injectionPattern finds text that addresses the grader instead of
+// answering the question: the patterns below as one case-insensitive
+// alternation, so the text is scanned once (13 scans cost 15 % of a
+// worker's CPU when the model answers at once).
+var injectionPattern = func() *regexp.Regexp {
+	var parts []string
 	for _, p := range []string{
 		// "ignore all previous instructions", "disregard the rubric"
 		`\b(?:ignore|disregard|forget|override|bypass)\b[^.!?\n]{0,40}?\b(?:instructions?|rubrics?|criteria|rules|prompts?|guidelines|marking scheme|grading)\b`,
@@ -31,12 +33,12 @@ var injectionPatterns = func() []*regexp.Regexp {
 		`<<<|>>>`,
 		`</?\s*(?:system|instructions?|submission|student[_ -]?(?:work|text|answer)|essay|user|assistant|prompt|rubric)\s*>`,
 		`<\|im_(?:start|end)\|>|\[/?INST\]`,
-		`(?m)^\s*#{2,}\s*(?:system|instructions?)\b`,
+		`(?m:^\s*#{2,}\s*(?:system|instructions?)\b)`,
 		`\bend of (?:the )?(?:submission|student(?:'s)? (?:work|text|answer))\b`,
 	} {
-		out = append(out, regexp.MustCompile(`(?i)`+p))
+		parts = append(parts, "(?:"+p+")")
 	}
-	return out
+	return regexp.MustCompile(`(?i)` + strings.Join(parts, "|"))
 }()
 
 // DetectInjection finds passages of text that address the grader instead of
@@ -49,11 +51,9 @@ var injectionPatterns = func() []*regexp.Regexp {
 func DetectInjection(text string) []Flag {
 	type span struct{ start, end, mStart, mEnd int }
 	var spans []span
-	for _, re := range injectionPatterns {
-		for _, m := range re.FindAllStringIndex(text, -1) {
-			s, e := sentenceAround(text, m[0], m[1])
-			spans = append(spans, span{s, e, m[0], m[1]})
-		}
+	for _, m := range injectionPattern.FindAllStringIndex(text, -1) {
+		s, e := sentenceAround(text, m[0], m[1])
+		spans = append(spans, span{s, e, m[0], m[1]})
 	}
 	slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
 	out := []Flag{}
