@@ -39,6 +39,10 @@ type Config struct {
 	MaxRetries int
 }
 
+// maxIdleConnsPerHost is how many idle connections to the model endpoint
+// are kept: about the widest ai queue a process runs.
+const maxIdleConnsPerHost = 64
+
 // OpenAI is a [Client] for any endpoint that speaks the Chat Completions API.
 type OpenAI struct {
 	client openai.Client
@@ -58,11 +62,17 @@ func NewOpenAI(cfg Config) (*OpenAI, error) {
 	if cfg.VisionModel == "" {
 		cfg.VisionModel = cfg.Model
 	}
+	// A worker has dozens of calls in flight to one host: keep that many
+	// connections alive instead of http.DefaultTransport's 2, or most calls
+	// pay a new connection (a TLS handshake against a provider).
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.MaxIdleConnsPerHost = maxIdleConnsPerHost
 	opts := []option.RequestOption{
 		// Always set, so that an OPENAI_API_KEY in the environment never
 		// reaches an endpoint it was not meant for.
 		option.WithAPIKey(cfg.APIKey),
 		option.WithMaxRetries(cfg.MaxRetries),
+		option.WithHTTPClient(&http.Client{Transport: transport}),
 	}
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
