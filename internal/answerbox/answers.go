@@ -7,16 +7,19 @@ import (
 	"strings"
 )
 
-// The fields of an answers-tree node this package writes.
+// The fields of an answers-tree node (docs/api-grading.md), shared with
+// the grading package, which writes the grades.
 const (
-	fieldCoordinates = "answerBoxesCoordinates"
-	fieldMedia       = "answerMedia"
-	fieldSigned      = "signedAnswerMedia"
-	fieldSubanswers  = "subanswers"
-	fieldGrade       = "grade"
+	FieldCoordinates = "answerBoxesCoordinates"
+	FieldMedia       = "answerMedia"
+	FieldSigned      = "signedAnswerMedia"
+	FieldSubanswers  = "subanswers"
+	FieldGrade       = "grade"
 )
 
-// Grade is a node's grade before anyone has graded it.
+// Grade is a node's grade: points (computed by Markwell from the criteria
+// booleans), the teacher's adjustment, feedback and one boolean per
+// criterion. A node nobody has graded has a zero Grade.
 type Grade struct {
 	Points          float64 `json:"points"`
 	GradeAdjustment float64 `json:"gradeAdjustment"`
@@ -65,7 +68,7 @@ func build(qs []Question, parent []int, boxes map[string]Box, media map[string][
 			for k, v := range old[i] {
 				n[k] = v
 			}
-			if raw, ok := old[i][fieldSubanswers]; ok {
+			if raw, ok := old[i][FieldSubanswers]; ok {
 				_ = json.Unmarshal(raw, &oldSubs)
 			}
 		}
@@ -83,18 +86,18 @@ func build(qs []Question, parent []int, boxes map[string]Box, media map[string][
 		if err != nil {
 			return nil, err
 		}
-		if err := n.set(fieldCoordinates, coords); err != nil {
+		if err := n.set(FieldCoordinates, coords); err != nil {
 			return nil, err
 		}
-		if err := n.set(fieldMedia, keys); err != nil {
+		if err := n.set(FieldMedia, keys); err != nil {
 			return nil, err
 		}
-		if err := n.set(fieldSubanswers, subs); err != nil {
+		if err := n.set(FieldSubanswers, subs); err != nil {
 			return nil, err
 		}
-		delete(n, fieldSigned) // signed URLs are never stored
-		if raw, ok := n[fieldGrade]; !ok || string(raw) == "null" {
-			if err := n.set(fieldGrade, Grade{Criteria: make([]bool, len(q.Criteria))}); err != nil {
+		delete(n, FieldSigned) // signed URLs are never stored
+		if raw, ok := n[FieldGrade]; !ok || string(raw) == "null" {
+			if err := n.set(FieldGrade, Grade{Criteria: make([]bool, len(q.Criteria))}); err != nil {
 				return nil, err
 			}
 		}
@@ -120,7 +123,7 @@ type SignFunc func(ctx context.Context, key string) (string, error)
 // crops folders of assignment's submissions (prefix) are signed; others are
 // left out. Answers that are not a tree are returned as they are.
 func SignAnswers(ctx context.Context, answers json.RawMessage, prefix string, sign SignFunc) (json.RawMessage, error) {
-	if len(answers) == 0 || !strings.Contains(string(answers), fieldMedia) {
+	if len(answers) == 0 || !strings.Contains(string(answers), FieldMedia) {
 		return answers, nil
 	}
 	var tree []node
@@ -143,7 +146,7 @@ func signNodes(ctx context.Context, tree []node, prefix string, sign SignFunc) e
 			continue
 		}
 		var keys []string
-		if raw, ok := n[fieldMedia]; ok && json.Unmarshal(raw, &keys) == nil && len(keys) > 0 {
+		if raw, ok := n[FieldMedia]; ok && json.Unmarshal(raw, &keys) == nil && len(keys) > 0 {
 			urls := make([]string, 0, len(keys))
 			for _, k := range keys {
 				if !strings.HasPrefix(k, prefix) || !strings.Contains(k, "/submissions/crops/") {
@@ -155,16 +158,16 @@ func signNodes(ctx context.Context, tree []node, prefix string, sign SignFunc) e
 				}
 				urls = append(urls, u)
 			}
-			if err := n.set(fieldSigned, urls); err != nil {
+			if err := n.set(FieldSigned, urls); err != nil {
 				return err
 			}
 		}
 		var subs []node
-		if raw, ok := n[fieldSubanswers]; ok && json.Unmarshal(raw, &subs) == nil && len(subs) > 0 {
+		if raw, ok := n[FieldSubanswers]; ok && json.Unmarshal(raw, &subs) == nil && len(subs) > 0 {
 			if err := signNodes(ctx, subs, prefix, sign); err != nil {
 				return err
 			}
-			if err := n.set(fieldSubanswers, subs); err != nil {
+			if err := n.set(FieldSubanswers, subs); err != nil {
 				return err
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/markwell/markwell/internal/answerbox"
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/input"
@@ -137,7 +138,7 @@ func sameShape(edit []editedNode, qs []assignment.Question) bool {
 func merge(tree []*node, edit []editedNode) error {
 	for i, e := range edit {
 		n := tree[i]
-		delete(n.fields, fieldSigned)
+		delete(n.fields, answerbox.FieldSigned)
 		if g := e.Grade; g != nil {
 			if !finite(g.GradeAdjustment) || g.GradeAdjustment < -maxAdjustment || g.GradeAdjustment > maxAdjustment {
 				return apperr.New(apperr.Invalid, MsgAdjustment)

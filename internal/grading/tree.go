@@ -8,26 +8,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/markwell/markwell/internal/answerbox"
 	"github.com/markwell/markwell/internal/assignment"
 )
 
-// The fields of an answers-tree node this package reads or writes; any
-// other field is kept as it is.
-const (
-	fieldCoordinates = "answerBoxesCoordinates"
-	fieldMedia       = "answerMedia"
-	fieldSigned      = "signedAnswerMedia"
-	fieldSubanswers  = "subanswers"
-	fieldGrade       = "grade"
-)
-
-// grade is a node's grade.
-type grade struct {
-	Points          float64 `json:"points"`
-	GradeAdjustment float64 `json:"gradeAdjustment"`
-	Feedback        string  `json:"feedback"`
-	Criteria        []bool  `json:"criteria"`
-}
+// grade is a node's grade (answerbox.Grade: the tree's shape is answerbox's;
+// this package fills in the grades).
+type grade = answerbox.Grade
 
 // node is one answer of the tree: its grade and subanswers decoded, every
 // other field (coordinates, media, whatever another part of Markwell
@@ -45,18 +32,18 @@ func (n *node) UnmarshalJSON(b []byte) error {
 	if n.fields == nil {
 		n.fields = map[string]json.RawMessage{}
 	}
-	if raw, ok := n.fields[fieldGrade]; ok && !isNull(raw) {
+	if raw, ok := n.fields[answerbox.FieldGrade]; ok && !isNull(raw) {
 		if err := json.Unmarshal(raw, &n.grade); err != nil {
 			return fmt.Errorf("grade: %w", err)
 		}
 	}
-	if raw, ok := n.fields[fieldSubanswers]; ok && !isNull(raw) {
+	if raw, ok := n.fields[answerbox.FieldSubanswers]; ok && !isNull(raw) {
 		if err := json.Unmarshal(raw, &n.subs); err != nil {
 			return fmt.Errorf("subanswers: %w", err)
 		}
 	}
-	delete(n.fields, fieldGrade)
-	delete(n.fields, fieldSubanswers)
+	delete(n.fields, answerbox.FieldGrade)
+	delete(n.fields, answerbox.FieldSubanswers)
 	return nil
 }
 
@@ -73,8 +60,8 @@ func (n *node) MarshalJSON() ([]byte, error) {
 	if subs == nil {
 		subs = []*node{}
 	}
-	out[fieldGrade] = g
-	out[fieldSubanswers] = subs
+	out[answerbox.FieldGrade] = g
+	out[answerbox.FieldSubanswers] = subs
 	return json.Marshal(out)
 }
 
@@ -86,8 +73,8 @@ func isNull(raw json.RawMessage) bool {
 // freshNode is an ungraded answer without a box or media.
 func freshNode() *node {
 	return &node{fields: map[string]json.RawMessage{
-		fieldCoordinates: json.RawMessage(`null`),
-		fieldMedia:       json.RawMessage(`[]`),
+		answerbox.FieldCoordinates: json.RawMessage(`null`),
+		answerbox.FieldMedia:       json.RawMessage(`[]`),
 	}}
 }
 
