@@ -3,20 +3,8 @@
  * Ids are UUID strings in `_id` fields; timestamps are RFC 3339.
  */
 
-/** Where a function result stands; the three `…ing` statuses are in progress. */
-export type ResultStatus =
-  | ''
-  | 'ready-to-grade'
-  | 'grading'
-  | 'rubric-grading'
-  | 'annotating'
-  | 'graded'
-  | 'annotated'
-  | 'failed'
-  | 'reviewed';
-
-/** Statuses in which the AI is still working on a result. */
-export const inProgressStatuses: readonly ResultStatus[] = ['grading', 'rubric-grading', 'annotating'];
+export type { ResultStatus } from '../../../lib/result-status';
+import type { ResultStatus } from '../../../lib/result-status';
 
 /** Something noticed about a submission: today, an attempt to instruct the grader. */
 export interface ResultFlag {

@@ -1,5 +1,4 @@
 import {
-  inProgressStatuses,
   type AgreementReport,
   type AnswerNode,
   type ClassSummary,
@@ -91,10 +90,7 @@ export function normalizeFunctionResults(raw: unknown): FunctionResult[] {
   return Array.isArray(raw) ? raw.filter(isObject).map(normalizeFunctionResult) : [];
 }
 
-/** True while the AI is working on the result. */
-export function isInProgress(status: string): boolean {
-  return (inProgressStatuses as readonly string[]).includes(status);
-}
+export { isInProgress } from '../../../lib/result-status';
 
 /** True when the result holds the AI's (or the teacher's) finished work. */
 export function isFinished(status: string): boolean {

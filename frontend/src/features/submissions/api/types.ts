@@ -68,21 +68,9 @@ export interface CsvPreview {
   mapping: CsvMapping;
 }
 
-/**
- * Where a submission's AI result stands (docs/api-grading.md): never run, ready to grade (a
- * handwritten answer got its picture), in progress (`grading`, `rubric-grading`, `annotating`),
- * done (`graded`, `annotated`), `failed` with a reason, or `reviewed` by the teacher.
- */
-export type ResultStatus =
-  | ''
-  | 'ready-to-grade'
-  | 'grading'
-  | 'rubric-grading'
-  | 'annotating'
-  | 'graded'
-  | 'annotated'
-  | 'failed'
-  | 'reviewed';
+/** Where a submission's AI result stands (see src/lib/result-status.ts). */
+export type { ResultStatus } from '../../../lib/result-status';
+import type { ResultStatus } from '../../../lib/result-status';
 
 /** What the submissions table shows of a submission's function result. */
 export interface ResultSummary {

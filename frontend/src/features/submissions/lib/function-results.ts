@@ -12,13 +12,8 @@ const RESULT_STATUSES: readonly ResultStatus[] = [
   'reviewed',
 ];
 
-/** Statuses in which the AI is still working on a result. */
-export const IN_PROGRESS_STATUSES: readonly ResultStatus[] = ['grading', 'rubric-grading', 'annotating'];
-
-/** True while the AI is working on a result in `status`. */
-export function isInProgress(status: string | undefined): boolean {
-  return IN_PROGRESS_STATUSES.includes(status as ResultStatus);
-}
+export { IN_PROGRESS_STATUSES, isInProgress } from '../../../lib/result-status';
+import { isInProgress } from '../../../lib/result-status';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
