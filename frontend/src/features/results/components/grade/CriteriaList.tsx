@@ -48,12 +48,13 @@ export function CriteriaList({ label, criteria, met, readOnly = false, showKeys 
             />
           }
           label={
-            <Box component="span" sx={{ display: 'flex', gap: 1, alignItems: 'baseline', flexWrap: 'wrap' }}>
+            // Inline text flow, so on a phone the description wraps under its key, not onto a line of its own.
+            <Box component="span" sx={{ display: 'block' }}>
               {showKeys && index < 9 && (
                 <Box
                   component="kbd"
                   aria-hidden="true"
-                  sx={{ fontFamily: 'inherit', fontSize: '0.75rem', fontWeight: 600, px: 0.75, borderRadius: 1, border: 1, borderColor: 'divider', color: 'text.secondary' }}
+                  sx={{ display: 'inline-block', mr: 1, fontFamily: 'inherit', fontSize: '0.75rem', fontWeight: 600, px: 0.75, borderRadius: 1, border: 1, borderColor: 'divider', color: 'text.secondary' }}
                 >
                   {index + 1}
                 </Box>
