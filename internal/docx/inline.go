@@ -1,0 +1,144 @@
+package docx
+
+import (
+	"net/url"
+	"strings"
+
+	gdocx "github.com/gomutex/godocx/docx"
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+)
+
+// style is the character formatting inherited by an inline node's text.
+type style struct {
+	bold, italic, code, strike bool
+}
+
+// run adds text with st's formatting to p.
+func (b *builder) run(p *gdocx.Paragraph, s string, st style) *gdocx.Run {
+	r := p.AddText(s)
+	if st.bold {
+		r.Bold(true)
+	}
+	if st.italic {
+		r.Italic(true)
+	}
+	if st.strike {
+		r.Strike(true)
+	}
+	if st.code {
+		r.Font(codeFont)
+	}
+	return r
+}
+
+// inlines renders n's inline children into p.
+func (b *builder) inlines(p *gdocx.Paragraph, n ast.Node, st style) error {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if err := b.inline(p, c, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inline renders one inline node.
+func (b *builder) inline(p *gdocx.Paragraph, n ast.Node, st style) error {
+	switch n := n.(type) {
+	case *ast.Text:
+		r := b.run(p, string(n.Segment.Value(b.src)), st)
+		switch {
+		case n.HardLineBreak():
+			r.AddBreak(nil)
+		case n.SoftLineBreak():
+			b.run(p, " ", st)
+		}
+	case *ast.String:
+		b.run(p, string(n.Value), st)
+	case *ast.Emphasis:
+		inner := st
+		if n.Level >= 2 {
+			inner.bold = true
+		} else {
+			inner.italic = true
+		}
+		return b.inlines(p, n, inner)
+	case *east.Strikethrough:
+		inner := st
+		inner.strike = true
+		return b.inlines(p, n, inner)
+	case *ast.CodeSpan:
+		inner := st
+		inner.code = true
+		b.run(p, b.plain(n), inner)
+	case *ast.RawHTML:
+		var sb strings.Builder
+		for i := 0; i < n.Segments.Len(); i++ {
+			seg := n.Segments.At(i)
+			sb.Write(seg.Value(b.src))
+		}
+		b.run(p, sb.String(), st)
+	case *ast.Link:
+		b.link(p, string(n.Destination), b.plain(n), st)
+	case *ast.AutoLink:
+		dest := string(n.URL(b.src))
+		if n.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(dest), "mailto:") {
+			dest = "mailto:" + dest
+		}
+		b.link(p, dest, string(n.Label(b.src)), st)
+	case *ast.Image:
+		return b.image(p, n)
+	default:
+		return b.inlines(p, n, st)
+	}
+	return nil
+}
+
+// link adds a real hyperlink (external relationship) for http(s) and mailto targets; any other target (javascript:,
+// relative paths) is written as plain text so the document never carries an active link of an unknown kind.
+func (b *builder) link(p *gdocx.Paragraph, dest, label string, st style) {
+	if label == "" {
+		label = dest
+	}
+	u, err := url.Parse(dest)
+	if err != nil || !(u.Scheme == "http" || u.Scheme == "https" || u.Scheme == "mailto") {
+		b.run(p, label, st)
+		return
+	}
+	h := p.AddLink(label, u.String())
+	if st.bold {
+		h.Bold(true)
+	}
+	if st.italic {
+		h.Italic(true)
+	}
+	if st.code {
+		h.Font(codeFont)
+	}
+}
+
+// plain returns the text of n's descendants, used where formatting cannot be kept (link labels, code spans).
+func (b *builder) plain(n ast.Node) string {
+	var sb strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch c := c.(type) {
+		case *ast.Text:
+			sb.Write(c.Segment.Value(b.src))
+			if c.SoftLineBreak() || c.HardLineBreak() {
+				sb.WriteByte(' ')
+			}
+		case *ast.String:
+			sb.Write(c.Value)
+		case *ast.RawHTML:
+			for i := 0; i < c.Segments.Len(); i++ {
+				seg := c.Segments.At(i)
+				sb.Write(seg.Value(b.src))
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return sb.String()
+}
