@@ -110,12 +110,14 @@ func parseConfig(args []string, lookupEnv func(string) (string, bool), out io.Wr
 		rate429, rate500      string
 		rateTimeout, rateBad  string
 		latency, jitter, hang string
+		tokenDelay            string
 		retryAfter, seed      string
 	)
 	fs.StringVar(&cfg.addr, "addr", env("FAKELLM_ADDR", "127.0.0.1:8090"), "listen address (FAKELLM_ADDR)")
 	fs.StringVar(&models, "models", env("FAKELLM_MODELS", fakellm.DefaultModel), "comma-separated model ids served (FAKELLM_MODELS)")
 	fs.StringVar(&latency, "latency", env("FAKELLM_LATENCY", "0s"), "fixed delay per chat completion (FAKELLM_LATENCY)")
 	fs.StringVar(&jitter, "jitter", env("FAKELLM_JITTER", "0s"), "random extra delay up to this (FAKELLM_JITTER)")
+	fs.StringVar(&tokenDelay, "token-delay", env("FAKELLM_TOKEN_DELAY", "30ms"), "pause between the pieces of a streamed answer (FAKELLM_TOKEN_DELAY)")
 	fs.StringVar(&rate429, "rate-429", env("FAKELLM_RATE_429", "0"), "fraction of requests answered 429 (FAKELLM_RATE_429)")
 	fs.StringVar(&rate500, "rate-500", env("FAKELLM_RATE_500", "0"), "fraction of requests answered 500 (FAKELLM_RATE_500)")
 	fs.StringVar(&rateTimeout, "rate-timeout", env("FAKELLM_RATE_TIMEOUT", "0"), "fraction of requests that hang (FAKELLM_RATE_TIMEOUT)")
@@ -153,6 +155,7 @@ func parseConfig(args []string, lookupEnv func(string) (string, bool), out io.Wr
 	}
 	o.Latency = duration("latency", latency, false)
 	o.LatencyJitter = duration("jitter", jitter, false)
+	o.TokenDelay = duration("token-delay", tokenDelay, false)
 	o.HangFor = duration("hang-for", hang, false)
 	o.RetryAfter = duration("retry-after", retryAfter, true)
 	o.Rate429 = rate("rate-429", rate429)

@@ -48,7 +48,8 @@ var _ Client = (*Limited)(nil)
 // wait up to o.MaxWait sleeps (honouring ctx), one that must wait longer
 // fails with a *RateLimitError whose RetryAfter is the wait. After a
 // structured call the reservation is settled with the tokens the model
-// reported. A nil l returns c unchanged.
+// reported, and after a stream with the tokens its final chunk reported. A
+// nil l returns c unchanged.
 func WithLimit(c Client, l Limiter, o LimitOptions) Client {
 	if l == nil {
 		return c
@@ -86,6 +87,21 @@ func (c *Limited) Chat(ctx context.Context, req ChatRequest) (string, error) {
 		return "", fmt.Errorf("llm chat: %w", err)
 	}
 	return c.client.Chat(ctx, req)
+}
+
+// ChatStream takes a turn, streams from the wrapped client and settles the
+// turn with the usage the model reported (the estimate stays when it
+// reported none, as for a stream cut short).
+func (c *Limited) ChatStream(ctx context.Context, req ChatRequest, onDelta func(delta string) error) (Usage, error) {
+	id, err := c.turn(ctx, EstimateTokens(req.System, req.Messages, req.MaxTokens))
+	if err != nil {
+		return Usage{}, fmt.Errorf("llm chat stream: %w", err)
+	}
+	usage, err := c.client.ChatStream(ctx, req, onDelta)
+	if used := usage.PromptTokens + usage.CompletionTokens; used > 0 {
+		_ = c.limiter.Settle(context.WithoutCancel(ctx), id, used)
+	}
+	return usage, err
 }
 
 // turn reserves a call, sleeping while the total wait stays within maxWait.

@@ -19,6 +19,12 @@ type Client interface {
 	CompleteJSON(ctx context.Context, req Request, out any) (Usage, error)
 	// Chat asks for a free-form text answer.
 	Chat(ctx context.Context, req ChatRequest) (string, error)
+	// ChatStream asks for a free-form text answer and hands it to onDelta
+	// piece by piece as the model writes it. An error from onDelta stops
+	// the stream (the model call is cancelled) and is returned wrapped;
+	// cancelling ctx does the same. The usage is what the call cost, as far
+	// as the model reported it before the stream ended.
+	ChatStream(ctx context.Context, req ChatRequest, onDelta func(delta string) error) (Usage, error)
 }
 
 // Role is the author of a [Message].

@@ -2,7 +2,6 @@ package llm_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -280,25 +279,6 @@ func TestBadRequestIsPermanent(t *testing.T) {
 	var apiErr *openai.Error
 	require.ErrorAs(t, err, &apiErr)
 	require.Equal(t, http.StatusBadRequest, apiErr.StatusCode)
-}
-
-func TestStreamingRequestIsRefused(t *testing.T) {
-	t.Parallel()
-	b := setup(t, fakellm.Options{}, llm.Config{})
-
-	body := `{"model":"markwell-demo","stream":true,"messages":[{"role":"user","content":"hi"}]}`
-	res, err := http.Post(b.http.URL+"/v1/chat/completions", "application/json", strings.NewReader(body))
-	require.NoError(t, err)
-	defer res.Body.Close()
-	require.Equal(t, http.StatusBadRequest, res.StatusCode)
-	var e struct {
-		Error struct{ Message, Type, Code, Param string }
-	}
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&e))
-	require.Equal(t, "invalid_request_error", e.Error.Type)
-	require.Equal(t, "stream", e.Error.Param)
-	require.NotEmpty(t, e.Error.Message)
-	require.NotEmpty(t, e.Error.Code)
 }
 
 func TestUnknownModelIsPermanent(t *testing.T) {

@@ -22,6 +22,10 @@ type ChatRequest struct {
 	Temperature *float64
 	// MaxTokens is max_completion_tokens (or max_tokens); 0 means no limit.
 	MaxTokens int
+	// Stream asks for the answer as server-sent events; IncludeUsage
+	// (stream_options.include_usage) asks for a last chunk with the usage.
+	Stream       bool
+	IncludeUsage bool
 }
 
 // Message is one message of a [ChatRequest], its content parts flattened.
@@ -53,12 +57,15 @@ func (r ChatRequest) Images() int {
 
 // wireRequest is the JSON body of POST /v1/chat/completions.
 type wireRequest struct {
-	Model          string        `json:"model"`
-	Messages       []wireMessage `json:"messages"`
-	Stream         bool          `json:"stream"`
-	Temperature    *float64      `json:"temperature"`
-	MaxTokens      *int          `json:"max_tokens"`
-	MaxCompletion  *int          `json:"max_completion_tokens"`
+	Model         string        `json:"model"`
+	Messages      []wireMessage `json:"messages"`
+	Stream        bool          `json:"stream"`
+	StreamOptions *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+	Temperature    *float64 `json:"temperature"`
+	MaxTokens      *int     `json:"max_tokens"`
+	MaxCompletion  *int     `json:"max_completion_tokens"`
 	ResponseFormat *struct {
 		Type       string `json:"type"`
 		JSONSchema *struct {
@@ -102,9 +109,6 @@ func parseRequest(body []byte, models []string) (ChatRequest, error) {
 	if err := dec.Decode(&w); err != nil {
 		return ChatRequest{}, invalid("", "The request body is not valid JSON: %v", err)
 	}
-	if w.Stream {
-		return ChatRequest{}, invalid("stream", "The demo model does not stream; send \"stream\": false.")
-	}
 	if w.Model == "" {
 		return ChatRequest{}, invalid("model", "You must provide a model parameter.")
 	}
@@ -118,7 +122,13 @@ func parseRequest(body []byte, models []string) (ChatRequest, error) {
 	if t := w.Temperature; t != nil && (*t < 0 || *t > 2) {
 		return ChatRequest{}, invalid("temperature", "temperature must be between 0 and 2, got %v.", *t)
 	}
-	req := ChatRequest{Model: w.Model, Temperature: w.Temperature}
+	if w.StreamOptions != nil && !w.Stream {
+		return ChatRequest{}, invalid("stream_options", "stream_options is only allowed when stream is true.")
+	}
+	req := ChatRequest{Model: w.Model, Temperature: w.Temperature, Stream: w.Stream}
+	if w.StreamOptions != nil {
+		req.IncludeUsage = w.StreamOptions.IncludeUsage
+	}
 	switch {
 	case w.MaxCompletion != nil:
 		req.MaxTokens = *w.MaxCompletion

@@ -5,7 +5,10 @@
 // Structured requests (response_format json_schema) get JSON that follows the
 // requested schema: from a handler registered for the schema's name with
 // [Server.Handle], or else from [Generate]. Free-form requests get a short
-// text that says it comes from the demo model. Latency and faults (429 with
+// text that says it comes from the demo model, with a markdown document
+// between <document> tags when the user asks for one (see chat.go). Requests
+// with "stream": true are answered as server-sent events a few words at a
+// time (see stream.go). Latency and faults (429 with
 // Retry-After, 500, hangs, malformed answers) can be injected at random rates
 // or forced with [Server.FailNext].
 package fakellm
@@ -43,8 +46,12 @@ type Options struct {
 	Models []string
 	// Latency delays every chat completion; LatencyJitter adds a random
 	// extra delay up to its value.
+	// For a streamed answer Latency is the time to the first token.
 	Latency       time.Duration
 	LatencyJitter time.Duration
+	// TokenDelay is the pause between the pieces (a few words each) of a
+	// streamed answer.
+	TokenDelay time.Duration
 	// Fault rates, each a fraction 0..1 of chat completion requests (values
 	// outside are clamped): Rate429 answers 429 with Retry-After, Rate500
 	// answers 500, RateTimeout hangs, RateMalformed answers 200 with content
@@ -127,6 +134,11 @@ type Stats struct {
 	// SUBMISSION block, else the whole user text) that arrived before the
 	// Retry-After of a 429 given to that work had passed.
 	EarlyRetries int64
+	// Streams counts streamed answers begun; StreamsCancelled counts
+	// streaming requests whose client went away before the answer ended
+	// (before the first token or mid-stream).
+	Streams          int64
+	StreamsCancelled int64
 }
 
 // Server is the demo model, an http.Handler.
@@ -275,7 +287,8 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 
 	seq, fault, delay := s.next()
 	if !sleep(r.Context(), delay) {
-		return // the client has gone
+		s.gone(req) // the client has gone
+		return
 	}
 	switch fault {
 	case FaultRateLimit:
@@ -291,9 +304,11 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		s.count(func(st *Stats) { st.Timeouts++ })
 		if s.opts.HangFor <= 0 {
 			<-r.Context().Done()
+			s.gone(req)
 			return
 		}
 		if !sleep(r.Context(), s.opts.HangFor) {
+			s.gone(req)
 			return
 		}
 	}
@@ -310,6 +325,10 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	}
 	if fault == FaultMalformed {
 		content = malform(content)
+	}
+	if req.Stream {
+		s.writeStream(w, r, seq, req, content, finish, fault)
+		return
 	}
 	resp, err := json.Marshal(newCompletion(seq, req, content, finish))
 	if err != nil {
@@ -361,30 +380,6 @@ func (s *Server) answer(req ChatRequest) (string, error) {
 	}
 }
 
-// chatReply is the demo model's free-form answer.
-func chatReply(req ChatRequest) string {
-	var last string
-	for _, m := range req.Messages {
-		if m.Role == "user" {
-			last = m.Text
-		}
-	}
-	f := analyse(last)
-	var b strings.Builder
-	b.WriteString("This reply comes from Markwell's demo model, not from an AI provider. ")
-	if f.words == 0 {
-		b.WriteString("Your message had no text.")
-	} else {
-		first, _ := f.sentenceAt(0)
-		fmt.Fprintf(&b, "Your message has %d words in %d sentences and begins \"%s\".", f.words, len(f.sentences), firstWords(first.Text, 12))
-	}
-	if n := req.Images(); n > 0 {
-		fmt.Fprintf(&b, " It came with %d image(s), which the demo model cannot read.", n)
-	}
-	b.WriteString(" Configure an AI provider for real answers.")
-	return b.String()
-}
-
 type completion struct {
 	ID                string   `json:"id"`
 	Object            string   `json:"object"`
@@ -415,10 +410,7 @@ type usage struct {
 }
 
 func newCompletion(seq int64, req ChatRequest, content, finish string) completion {
-	prompt := 0
-	for _, m := range req.Messages {
-		prompt += tokens(m.Text) + 85*len(m.ImageURLs)
-	}
+	prompt := promptTokens(req)
 	out := tokens(content)
 	return completion{
 		ID:                fmt.Sprintf("chatcmpl-demo%012d", seq),
@@ -432,6 +424,16 @@ func newCompletion(seq int64, req ChatRequest, content, finish string) completio
 		}},
 		Usage: usage{PromptTokens: prompt, CompletionTokens: out, TotalTokens: prompt + out},
 	}
+}
+
+// promptTokens estimates the request's tokens: four characters each, 85
+// per image.
+func promptTokens(req ChatRequest) int {
+	prompt := 0
+	for _, m := range req.Messages {
+		prompt += tokens(m.Text) + 85*len(m.ImageURLs)
+	}
+	return prompt
 }
 
 // tokens estimates a token count: about four characters each.

@@ -81,7 +81,7 @@ func TestBadRequests(t *testing.T) {
 		param  any
 	}{
 		"not json":        {`{"model":`, 400, nil},
-		"stream":          {`{"model":"markwell-demo","stream":true,"messages":[{"role":"user","content":"hi"}]}`, 400, "stream"},
+		"stream options":  {`{"model":"markwell-demo","stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`, 400, "stream_options"},
 		"no model":        {`{"messages":[{"role":"user","content":"hi"}]}`, 400, "model"},
 		"unknown model":   {`{"model":"gpt-x","messages":[{"role":"user","content":"hi"}]}`, 404, "model"},
 		"no messages":     {`{"model":"markwell-demo","messages":[]}`, 400, "messages"},

@@ -19,6 +19,9 @@ type Mock struct {
 	// set to 1.
 	Usage    llm.Usage
 	ChatFunc func(ctx context.Context, req llm.ChatRequest) (string, error)
+	// ChatStreamFunc answers ChatStream; [Stream] builds one that sends
+	// fixed pieces.
+	ChatStreamFunc func(ctx context.Context, req llm.ChatRequest, onDelta func(delta string) error) (llm.Usage, error)
 }
 
 var _ llm.Client = (*Mock)(nil)
@@ -39,6 +42,34 @@ func (m *Mock) Chat(ctx context.Context, req llm.ChatRequest) (string, error) {
 		return "", errors.New("llmtest: ChatFunc not set")
 	}
 	return m.ChatFunc(ctx, req)
+}
+
+// ChatStream calls ChatStreamFunc.
+func (m *Mock) ChatStream(ctx context.Context, req llm.ChatRequest, onDelta func(delta string) error) (llm.Usage, error) {
+	if m.ChatStreamFunc == nil {
+		return llm.Usage{}, errors.New("llmtest: ChatStreamFunc not set")
+	}
+	return m.ChatStreamFunc(ctx, req, onDelta)
+}
+
+// Stream returns a ChatStreamFunc that hands pieces to onDelta in order, as
+// a model streaming them would, and reports one call whose completion
+// tokens are the number of pieces. It stops with ctx's error when ctx ends,
+// and with onDelta's error (wrapped) when onDelta fails.
+func Stream(pieces ...string) func(ctx context.Context, req llm.ChatRequest, onDelta func(delta string) error) (llm.Usage, error) {
+	return func(ctx context.Context, _ llm.ChatRequest, onDelta func(delta string) error) (llm.Usage, error) {
+		u := llm.Usage{Model: "llmtest", Calls: 1}
+		for _, p := range pieces {
+			if err := ctx.Err(); err != nil {
+				return u, fmt.Errorf("llmtest stream: %w", context.Cause(ctx))
+			}
+			if err := onDelta(p); err != nil {
+				return u, fmt.Errorf("llmtest stream: %w", err)
+			}
+			u.CompletionTokens++
+		}
+		return u, nil
+	}
 }
 
 // Answer returns a CompleteJSONFunc that decodes answer (any value
