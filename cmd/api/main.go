@@ -23,9 +23,11 @@ import (
 	"github.com/markwell/markwell/internal/answerbox"
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/assist"
+	"github.com/markwell/markwell/internal/assistant"
 	"github.com/markwell/markwell/internal/attachment"
 	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/blob"
+	"github.com/markwell/markwell/internal/chat"
 	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/files"
@@ -153,6 +155,8 @@ func run() error {
 			StudentLink: studentLinks,
 			Classroom:   googleClassroom,
 			Attachments: &attachment.Service{Files: &files.Service{Blob: blobs, TTL: cfg.SignedURLTTL, Pool: pool}, Blob: blobs, MaxBytes: cfg.MaxUploadBytes, Log: log},
+			Assistants:  &assistant.Service{Pool: pool, Blob: blobs},
+			Chats:       &chat.Service{Pool: pool, Blob: blobs},
 		},
 	})
 	srv := &http.Server{

@@ -62,6 +62,7 @@ func TestOtherTeamsIDsAreNotFoundOnEveryRoute(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	w := buildAdaWorld(t, b)
+	assistantID, chatID := adaAssistantAndChat(t, b)
 	_, before := b.do(t, "GET", "/api/v1/db/library/get", nil)
 	_, rosterBefore := b.do(t, "GET", "/api/v1/db/team/members", nil)
 
@@ -159,6 +160,18 @@ func TestOtherTeamsIDsAreNotFoundOnEveryRoute(t *testing.T) {
 	probes["POST /api/v1/db/assignment/check-agreement"] = map[string]any{"assignmentId": w.assignmentID}
 	probes["POST /api/v1/ai-assist/generate-summary"] = map[string]any{"assignmentId": w.assignmentID,
 		"criteriaBreakdown": []map[string]any{{"label": "Thesis", "successRate": 0.5, "averagePoints": 1, "maxPoints": 2}}}
+
+	// Assistants and chats (issue 10).
+	probes["POST /api/v1/db/assistant/update"] = map[string]any{"assistantId": assistantID, "title": "Mine", "description": "d", "systemPrompt": "p"}
+	probes["POST /api/v1/db/assistant/delete"] = map[string]any{"assistantId": assistantID}
+	probes["POST /api/v1/db/team/addSavedAssistant"] = map[string]any{"assistantId": assistantID}
+	probes["POST /api/v1/db/team/removeSavedAssistant"] = map[string]any{"teamId": w.teamID, "assistantId": assistantID}
+	probes["PUT /api/v1/db/chat/put"] = map[string]any{"chatState": map[string]any{"chatId": chatID, "messages": []any{}}}
+	probes["POST /api/v1/db/chat/delete"] = map[string]any{"chatId": chatID}
+	noIDs["POST /api/v1/db/assistant/put"] = "creates in the session's team"
+	noIDs["POST /api/v1/db/assistant/list"] = "the session's own team (TestAssistantsAndChatsOfOthersAreNotListed)"
+	noIDs["PUT /api/v1/db/chat/get"] = "the session's own chats (TestAssistantsAndChatsOfOthersAreNotListed)"
+	noIDs["POST /api/v1/chat/download-docx"] = "takes markdown; another team's image is refused as any unknown one (TestDownloadDocx)"
 
 	adaIDs := []string{w.teamID, w.rubricID, w.assignmentID, w.bareAssignmentID, w.functionID, w.folderID, w.inviteID, w.userID, w.notificationID, w.submissionID, w.resultID}
 	for _, r := range b.router.Routes() {

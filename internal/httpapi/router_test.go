@@ -24,9 +24,11 @@ import (
 	"github.com/markwell/markwell/internal/answerbox"
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/assist"
+	"github.com/markwell/markwell/internal/assistant"
 	"github.com/markwell/markwell/internal/attachment"
 	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/blob"
+	"github.com/markwell/markwell/internal/chat"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/httpapi"
@@ -112,6 +114,8 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 			Submissions: submissionService(t, blobs),
 			Classroom:   classroomService(t, cfg, blobs),
 			Attachments: &attachment.Service{Files: &files.Service{Blob: blobs, TTL: time.Minute, Pool: testdb.Pool(t)}, Blob: blobs},
+			Assistants:  &assistant.Service{Pool: testdb.Pool(t), Blob: blobs},
+			Chats:       &chat.Service{Pool: testdb.Pool(t), Blob: blobs},
 		},
 	})
 	router = b.router

@@ -6,7 +6,9 @@ import (
 	"github.com/markwell/markwell/internal/answerbox"
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/assist"
+	"github.com/markwell/markwell/internal/assistant"
 	"github.com/markwell/markwell/internal/attachment"
+	"github.com/markwell/markwell/internal/chat"
 	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/library"
 	"github.com/markwell/markwell/internal/ratelimit"
@@ -45,6 +47,10 @@ type Services struct {
 	// Results are the function results: AI runs, reads with totals, the
 	// teacher's edits, class summaries and agreement checks.
 	Results *result.Service
+	// Assistants are the team's AI assistants and its saved ones.
+	Assistants *assistant.Service
+	// Chats are the teachers' saved chats and their Word export.
+	Chats *chat.Service
 }
 
 // signedInRoutes registers every /api/v1 route that needs a signed-in
@@ -63,4 +69,6 @@ func signedInRoutes(g *gin.RouterGroup, s Services) {
 	(&answerBoxHandlers{svc: s.AnswerBoxes}).register(g)
 	(&attachmentHandlers{svc: s.Attachments}).register(g)
 	(&resultHandlers{svc: s.Results, budget: s.AIBudget}).register(g)
+	(&assistantHandlers{svc: s.Assistants}).register(g)
+	(&chatHandlers{svc: s.Chats}).register(g)
 }
