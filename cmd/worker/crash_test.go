@@ -89,8 +89,10 @@ func TestWorker_KilledMidExtractionLosesNothingAndWritesOnce(t *testing.T) {
 	// Kill it once it has finished some files and is reading others.
 	deadline := time.Now().Add(60 * time.Second)
 	for {
+		// A submission can be "extracting" with no job running (its pages
+		// handed to the OCR job, not yet fetched): wait for a running job too.
 		counts := statusCounts(t, pool)
-		if counts["ready"] >= 1 && counts["extracting"] >= 1 {
+		if counts["ready"] >= 1 && counts["extracting"] >= 1 && jobStates(t, pool)["running"] >= 1 {
 			break
 		}
 		if time.Now().After(deadline) || counts["ready"] == crashClassSize {
@@ -116,9 +118,13 @@ func TestWorker_KilledMidExtractionLosesNothingAndWritesOnce(t *testing.T) {
 		_ = second.cmd.Process.Signal(syscall.SIGTERM)
 		_ = second.cmd.Wait()
 	})
+	// Done when every file is read and the dead worker's jobs have been
+	// rescued and run again: a job that had written its text before the kill
+	// still shows "running" until the rescuer picks it up.
 	for {
 		counts = statusCounts(t, pool)
-		if counts["ready"] == crashClassSize {
+		states := jobStates(t, pool)
+		if counts["ready"] == crashClassSize && states["running"] == 0 && states["available"] == 0 && states["retryable"] == 0 {
 			break
 		}
 		if time.Since(killedAt) > crashDeadline {
@@ -147,7 +153,7 @@ func TestWorker_KilledMidExtractionLosesNothingAndWritesOnce(t *testing.T) {
 	require.NoError(t, rows.Err())
 	require.Equal(t, crashClassSize, seen)
 	var rescued int
-	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = 'extract_text' AND attempt > 1`).Scan(&rescued))
+	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind IN ('extract_text', 'ocr_pages') AND attempt > 1`).Scan(&rescued))
 	require.Positive(t, rescued, "jobs of the dead worker ran again")
 	t.Logf("%d jobs ran again after the crash", rescued)
 }
