@@ -156,7 +156,7 @@ func run() error {
 			Classroom:   googleClassroom,
 			Attachments: &attachment.Service{Files: &files.Service{Blob: blobs, TTL: cfg.SignedURLTTL, Pool: pool}, Blob: blobs, MaxBytes: cfg.MaxUploadBytes, Log: log},
 			Assistants:  &assistant.Service{Pool: pool, Blob: blobs},
-			Chats:       &chat.Service{Pool: pool, Blob: blobs},
+			Chats:       &chat.Service{Pool: pool, Blob: blobs, Model: model},
 		},
 	})
 	srv := &http.Server{

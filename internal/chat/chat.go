@@ -19,6 +19,7 @@ import (
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/chatdoc"
+	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
 )
@@ -83,6 +84,8 @@ type Service struct {
 	Pool *pgxpool.Pool
 	// Blob reads the team's stored images a document names (export.go).
 	Blob blob.Blob
+	// Model answers streamed chats (stream.go).
+	Model llm.Client
 }
 
 // Save creates the actor's chat (id uuid.Nil) or replaces the actor's chat

@@ -8,6 +8,7 @@ import (
 
 	"github.com/markwell/markwell/internal/chat"
 	"github.com/markwell/markwell/internal/docx"
+	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/team"
 )
 
@@ -16,6 +17,8 @@ const docxType = "application/vnd.openxmlformats-officedocument.wordprocessingml
 
 type chatHandlers struct {
 	svc *chat.Service
+	// budget caps streamed answers per teacher and team (nil: no cap).
+	budget *ratelimit.AIBudget
 }
 
 func (h *chatHandlers) register(g *gin.RouterGroup) {
@@ -23,6 +26,7 @@ func (h *chatHandlers) register(g *gin.RouterGroup) {
 	g.PUT("/db/chat/get", handle(h.list))
 	g.POST("/db/chat/delete", handle(h.delete))
 	g.POST("/chat/download-docx", handleWith(sendDocx, h.download))
+	g.POST("/chat/stream", spendAI(h.budget), handleWith(sendStream, h.prepareStream))
 }
 
 // chatStateBody is the client's chat state slice as chat/put sends it.

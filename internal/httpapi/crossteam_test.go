@@ -168,6 +168,7 @@ func TestOtherTeamsIDsAreNotFoundOnEveryRoute(t *testing.T) {
 	probes["POST /api/v1/db/team/removeSavedAssistant"] = map[string]any{"teamId": w.teamID, "assistantId": assistantID}
 	probes["PUT /api/v1/db/chat/put"] = map[string]any{"chatState": map[string]any{"chatId": chatID, "messages": []any{}}}
 	probes["POST /api/v1/db/chat/delete"] = map[string]any{"chatId": chatID}
+	probes["POST /api/v1/chat/stream"] = map[string]any{"assistantId": assistantID, "messages": []map[string]any{{"role": "user", "content": "Write a letter"}}}
 	noIDs["POST /api/v1/db/assistant/put"] = "creates in the session's team"
 	noIDs["POST /api/v1/db/assistant/list"] = "the session's own team (TestAssistantsAndChatsOfOthersAreNotListed)"
 	noIDs["PUT /api/v1/db/chat/get"] = "the session's own chats (TestAssistantsAndChatsOfOthersAreNotListed)"

@@ -53,6 +53,9 @@ type bundle struct {
 	blobs blob.Blob
 	// model is the demo model behind AI assist, taught as `make dev` runs it.
 	model *fakellm.Server
+	// chats is the router's chat service; a test may swap its Model before
+	// its first request.
+	chats *chat.Service
 	// The bundle is also its first browser: b.do and b.signIn use it.
 	*browser
 }
@@ -92,6 +95,7 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 	jobsUI := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "jobs dashboard") })
 	assignments := &assignment.Service{Pool: testdb.Pool(t), AnswerMedia: answerbox.Signer{Blob: blobs, TTL: time.Minute}}
 	model := b.demoModel(t)
+	b.chats = &chat.Service{Pool: testdb.Pool(t), Blob: blobs, Model: model}
 	b.router = httpapi.NewRouter(httpapi.Deps{
 		Config: cfg, Pool: testdb.Pool(t), Log: log,
 		Registry:    prometheus.NewRegistry(),
@@ -115,7 +119,7 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 			Classroom:   classroomService(t, cfg, blobs),
 			Attachments: &attachment.Service{Files: &files.Service{Blob: blobs, TTL: time.Minute, Pool: testdb.Pool(t)}, Blob: blobs},
 			Assistants:  &assistant.Service{Pool: testdb.Pool(t), Blob: blobs},
-			Chats:       &chat.Service{Pool: testdb.Pool(t), Blob: blobs},
+			Chats:       b.chats,
 		},
 	})
 	router = b.router

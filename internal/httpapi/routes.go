@@ -70,5 +70,5 @@ func signedInRoutes(g *gin.RouterGroup, s Services) {
 	(&attachmentHandlers{svc: s.Attachments}).register(g)
 	(&resultHandlers{svc: s.Results, budget: s.AIBudget}).register(g)
 	(&assistantHandlers{svc: s.Assistants}).register(g)
-	(&chatHandlers{svc: s.Chats}).register(g)
+	(&chatHandlers{svc: s.Chats, budget: s.AIBudget}).register(g)
 }
