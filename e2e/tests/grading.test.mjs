@@ -34,6 +34,7 @@ async function fullShot(page, name) {
 /** shotBoth saves the page at desktop and phone width; the phone view must not scroll sideways. */
 async function shotBoth(page, name) {
   const vp = page.viewportSize();
+  await page.mouse.move(0, 0); // no comment popover open from where the last click left the pointer
   await page.setViewportSize(DESKTOP);
   await fullShot(page, `${name}-1280`);
   await page.setViewportSize(PHONE);
@@ -208,6 +209,17 @@ test('feedback: annotate all, the doubled word is highlighted, an edited comment
     await page.getByText('The word “the” is written twice', { exact: false }).last().waitFor();
     await fullShot(page, 'grading-review-feedback-popover-1280');
     await page.keyboard.press('Escape');
+    // On a phone the open comment stays on the screen.
+    await page.setViewportSize(PHONE);
+    await highlight.evaluate((el) => el.blur());
+    await highlight.focus();
+    // the comment shows twice: in the list and in the open popover
+    await page.waitForFunction(() => document.body.innerText.split('The word “the” is written twice').length - 1 >= 2);
+    const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(over <= 0, `an open comment on a phone: ${over}px wider than the screen`);
+    await fullShot(page, 'grading-review-feedback-popover-390');
+    await page.keyboard.press('Escape');
+    await page.setViewportSize(DESKTOP);
 
     const list = page.getByRole('list', { name: 'Feedback items' });
     await list.getByRole('button', { name: /^Edit comment on/ }).first().click();

@@ -105,9 +105,17 @@ export function HighlightedText({ highlightedText, highlighters, label = 'Highli
           </Box>
         );
       })}
-      <Popper id={popoverId} open={Boolean(open && item)} anchorEl={open?.anchor} placement="bottom-start" sx={{ zIndex: 'tooltip' }}>
+      {/* On a phone the comment stays on the screen: kept inside the viewport, never wider than it. */}
+      <Popper
+        id={popoverId}
+        open={Boolean(open && item)}
+        anchorEl={open?.anchor}
+        placement="bottom-start"
+        modifiers={[{ name: 'preventOverflow', options: { boundary: 'viewport', altAxis: true, padding: 8 } }]}
+        sx={{ zIndex: 'tooltip' }}
+      >
         <ClickAwayListener onClickAway={(e) => setOpen((o) => (o && o.anchor.contains(e.target as Node) ? o : null))}>
-          <Paper elevation={6} sx={{ p: 1.5, maxWidth: 320, mt: 0.5, whiteSpace: 'normal' }}>
+          <Paper elevation={6} sx={{ p: 1.5, maxWidth: 'min(320px, calc(100vw - 16px))', mt: 0.5, whiteSpace: 'normal' }}>
             {item && open && (
               <>
                 <HighlighterChip color={lookup.get(item.type)?.color ?? ''} label={lookup.get(item.type)?.title ?? item.type} />
