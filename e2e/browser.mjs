@@ -70,3 +70,37 @@ export function apiCall(page, method, path, body) {
     { method, path, body },
   );
 }
+
+/** The viewports the suite photographs: a laptop and a phone. */
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/** toast waits for the global toast that says `text`. */
+export const toast = (page, text) => page.getByRole('alert').filter({ hasText: text }).first().waitFor();
+
+/** fullShot grows the viewport to the page so the whole page (sticky footers at its end) is in the picture. */
+export async function fullShot(page, name) {
+  const vp = page.viewportSize();
+  const h = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: vp.width, height: Math.max(vp.height, h) });
+  await shot(page, name);
+  await page.setViewportSize(vp);
+}
+
+/**
+ * shotBoth saves the page at desktop and phone width, checking the phone view does not scroll
+ * sideways. A dialog is photographed as the screen shows it, a page in full. The pointer is moved
+ * away first, so no hover popover left by the last click is in the picture.
+ */
+export async function shotBoth(page, name, { dialog = false } = {}) {
+  const vp = page.viewportSize();
+  const take = (file) => (dialog ? page.screenshot({ path: join(outDir, `${file}.png`) }) : fullShot(page, file));
+  await page.mouse.move(0, 0);
+  await page.setViewportSize(DESKTOP);
+  await take(`${name}-1280`);
+  await page.setViewportSize(PHONE);
+  const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  if (over > 0) throw new Error(`${name} on a phone: ${over}px wider than the screen`);
+  await take(`${name}-390`);
+  await page.setViewportSize(vp);
+}

@@ -3,7 +3,7 @@
 // types through their wizards, folders, duplicates, deletes and sharing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, shot, baseURL, signInByAPI } from '../browser.mjs';
+import { baseURL, fullShot, launch, shot, signInByAPI, toast } from '../browser.mjs';
 
 let browser;
 before(async () => {
@@ -12,17 +12,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-const toast = (page, text) => page.getByRole('alert').filter({ hasText: text }).first().waitFor();
-
-/** fullShot grows the viewport to the page so sticky footers sit at the end. */
-async function fullShot(page, name) {
-  const vp = page.viewportSize();
-  const h = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: vp.width, height: Math.max(vp.height, h) });
-  await shot(page, name);
-  await page.setViewportSize(vp);
-}
 
 async function noOverflow(page, what) {
   const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -5,10 +5,8 @@
 // their graded result; "Check agreement" reports on three benchmarks.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, shot, baseURL, signInByAPI, apiCall } from '../browser.mjs';
+import { apiCall, baseURL, DESKTOP, fullShot, launch, PHONE, shotBoth, signInByAPI, toast } from '../browser.mjs';
 
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 /** How long a batch may take to be read and graded on this loaded machine. */
 const GRADE_TIMEOUT = 90_000;
 
@@ -19,30 +17,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-const toast = (page, text) => page.getByRole('alert').filter({ hasText: text }).first().waitFor();
-
-/** fullShot grows the viewport to the page so the whole page is in the picture. */
-async function fullShot(page, name) {
-  const vp = page.viewportSize();
-  const h = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: vp.width, height: Math.max(vp.height, h) });
-  await shot(page, name);
-  await page.setViewportSize(vp);
-}
-
-/** shotBoth saves the page at desktop and phone width; the phone view must not scroll sideways. */
-async function shotBoth(page, name) {
-  const vp = page.viewportSize();
-  await page.mouse.move(0, 0); // no comment popover open from where the last click left the pointer
-  await page.setViewportSize(DESKTOP);
-  await fullShot(page, `${name}-1280`);
-  await page.setViewportSize(PHONE);
-  const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(over <= 0, `${name} on a phone: ${over}px wider than the screen`);
-  await fullShot(page, `${name}-390`);
-  await page.setViewportSize(vp);
-}
 
 async function teacher(name, email) {
   const ctx = await browser.newContext({ viewport: DESKTOP });

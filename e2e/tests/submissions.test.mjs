@@ -8,12 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { launch, shot, baseURL, outDir, signInByAPI, apiCall } from '../browser.mjs';
+import { apiCall, baseURL, DESKTOP, fullShot, launch, PHONE, shotBoth, signInByAPI, toast } from '../browser.mjs';
 
 /** The extraction fixtures: real files made by real producers (see their README). */
 const fixtures = resolve(import.meta.dirname, '..', '..', 'internal', 'extract', 'testdata');
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 /** How long a file may take to be read (OCR of a page on this loaded machine included). */
 const READ_TIMEOUT = 60_000;
 
@@ -27,33 +25,6 @@ after(async () => {
   await browser?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
-
-const toast = (page, text) => page.getByRole('alert').filter({ hasText: text }).first().waitFor();
-
-/** fullShot grows the viewport to the page so the whole page is in the picture. */
-async function fullShot(page, name) {
-  const vp = page.viewportSize();
-  const h = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: vp.width, height: Math.max(vp.height, h) });
-  await shot(page, name);
-  await page.setViewportSize(vp);
-}
-
-/**
- * shotBoth saves the page at desktop and phone width, checking the phone view does not scroll
- * sideways. A dialog is photographed as the screen shows it, a page in full.
- */
-async function shotBoth(page, name, { dialog = false } = {}) {
-  const vp = page.viewportSize();
-  const take = (file) => (dialog ? page.screenshot({ path: join(outDir, `${file}.png`) }) : fullShot(page, file));
-  await page.setViewportSize(DESKTOP);
-  await take(`${name}-1280`);
-  await page.setViewportSize(PHONE);
-  const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(over <= 0, `${name} on a phone: ${over}px wider than the screen`);
-  await take(`${name}-390`);
-  await page.setViewportSize(vp);
-}
 
 async function teacher(name, email, { viewport = DESKTOP, clipboard = false } = {}) {
   const ctx = await browser.newContext({ viewport });
