@@ -1,6 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
+import { server } from '../../testing/server';
 import { currentPath, renderApp } from '../../testing/test-utils';
 import { fakeGrading, gradedResult, reviewPath } from './SubmissionReviewRoute.fake-backend';
 
@@ -214,6 +216,14 @@ describe('reviewing a grade result', { timeout: 30_000 }, () => {
     fakeGrading({ results: { s1: gradedResult('s1', { usage: { model: 'markwell-demo', calls: 1, promptTokens: 1, completionTokens: 1, costUsd: 0 } }) } });
     await openReview();
     expect(screen.getByText(/comes from Markwell's demo model, not a real AI/)).toBeInTheDocument();
+  });
+
+  it('leaves the demo notice to the app-wide banner while the app runs on the demo model', async () => {
+    server.use(http.get('/api/v1/app-config', () => HttpResponse.json({ data: { demoModel: true } })));
+    fakeGrading({ results: { s1: gradedResult('s1', { usage: { model: 'markwell-demo', calls: 1, promptTokens: 1, completionTokens: 1, costUsd: 0 } }) } });
+    await openReview();
+    await screen.findByText(/^Demo mode: AI suggestions and results come from/);
+    expect(screen.queryByText(/comes from Markwell's demo model, not a real AI/)).toBeNull();
   });
 
   it('waits while the AI grades, polling every 2 s, then shows the result', async () => {

@@ -8,6 +8,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useAppConfig } from '../../../app-config/api/get-app-config';
 import type { FunctionResult } from '../../api/types';
 import { isFinished, isInProgress } from '../../lib/normalize';
 
@@ -92,7 +93,10 @@ function Progress({ result, type, onRun, running }: ReviewNoticesProps) {
 export function ReviewNotices(props: ReviewNoticesProps) {
   const { result } = props;
   const passages = (result.flags ?? []).filter((f) => f.kind === 'injection').map((f) => f.passage);
-  const demo = isFinished(result.status) && result.usage?.model === DEMO_MODEL;
+  // While the whole app runs on the demo model its banner already says so on every page; this
+  // notice is for a demo-model result kept after a real provider was configured.
+  const { data: config } = useAppConfig();
+  const demo = isFinished(result.status) && result.usage?.model === DEMO_MODEL && config?.demoModel === false;
   return (
     <Stack spacing={1.5}>
       {demo && (
