@@ -1,8 +1,8 @@
 // Package chat keeps teachers' chats: the messages, the current document and
-// its past versions, and the assistant the chat is with (none for a plain
-// document chat). A chat is its teacher's own: another teacher's chat, in the
-// same team or not, is answered as not found. The package also exports a
-// chat's document as a Word file (export.go).
+// its past versions, and the assistant or built-in tool the chat is with
+// (neither for a plain document chat). A chat is its teacher's own: another
+// teacher's chat, in the same team or not, is answered as not found. The
+// package also exports a chat's document as a Word file (export.go).
 package chat
 
 import (
@@ -18,6 +18,7 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/blob"
+	"github.com/markwell/markwell/internal/catalog"
 	"github.com/markwell/markwell/internal/chatdoc"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/store"
@@ -75,8 +76,11 @@ type Chat struct {
 	// AssistantID is nil for a document chat without an assistant, or once
 	// the assistant was deleted.
 	AssistantID *uuid.UUID `json:"assistantId"`
-	CreatedAt   time.Time  `json:"createdAt"`
-	UpdatedAt   time.Time  `json:"updatedAt"`
+	// ToolID is the built-in tool or workflow the chat is with (package
+	// catalog), "" when none.
+	ToolID    string    `json:"toolId"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
 }
 
 // Service keeps chats and exports their documents.
@@ -91,10 +95,21 @@ type Service struct {
 // Save creates the actor's chat (id uuid.Nil) or replaces the actor's chat
 // id, and returns its id. assistant, when not uuid.Nil, must be an assistant
 // of the actor's team; on an update uuid.Nil keeps the chat's assistant.
-func (s *Service) Save(ctx context.Context, a team.Actor, id, assistant uuid.UUID, st State) (uuid.UUID, error) {
+// tool, when not "", must name a chat tool or a workflow of the catalogue
+// (see catalog.ChatPrompt: 'Tool not found' is 404); on an update "" keeps
+// the chat's tool. A chat is with an assistant or a tool, not both.
+func (s *Service) Save(ctx context.Context, a team.Actor, id, assistant uuid.UUID, tool string, st State) (uuid.UUID, error) {
+	if assistant != uuid.Nil && tool != "" {
+		return uuid.Nil, apperr.New(apperr.Invalid, catalog.MsgAssistantAndTool)
+	}
 	messages, past, err := validate(st)
 	if err != nil {
 		return uuid.Nil, err
+	}
+	if tool != "" {
+		if _, err := catalog.ChatPrompt(tool); err != nil {
+			return uuid.Nil, err
+		}
 	}
 	var asst uuid.NullUUID
 	if assistant != uuid.Nil {
@@ -105,7 +120,7 @@ func (s *Service) Save(ctx context.Context, a team.Actor, id, assistant uuid.UUI
 	}
 	if id == uuid.Nil {
 		row, err := store.Q.CreateChat(ctx, s.Pool, store.CreateChatParams{
-			TeamID: a.TeamID, UserID: a.UserID, AssistantID: asst,
+			TeamID: a.TeamID, UserID: a.UserID, AssistantID: asst, ToolID: tool,
 			Messages: messages, Document: st.Document, PastDocuments: past,
 		})
 		if err != nil {
@@ -114,7 +129,7 @@ func (s *Service) Save(ctx context.Context, a team.Actor, id, assistant uuid.UUI
 		return row.ID, nil
 	}
 	row, err := store.Q.UpdateChat(ctx, s.Pool, store.UpdateChatParams{
-		ID: id, UserID: a.UserID, TeamID: a.TeamID, AssistantID: asst,
+		ID: id, UserID: a.UserID, TeamID: a.TeamID, AssistantID: asst, ToolID: tool,
 		Messages: messages, Document: st.Document, PastDocuments: past,
 	})
 	if err != nil {
@@ -200,7 +215,7 @@ func validate(st State) (messages, past json.RawMessage, err error) {
 
 // fromRow turns a stored chat into its API shape.
 func fromRow(row store.Chat) (Chat, error) {
-	c := Chat{ID: row.ID, Document: row.Document, CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt}
+	c := Chat{ID: row.ID, Document: row.Document, ToolID: row.ToolID, CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt}
 	if row.AssistantID.Valid {
 		c.AssistantID = &row.AssistantID.UUID
 	}

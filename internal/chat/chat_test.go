@@ -85,7 +85,7 @@ func TestSaveValidation(t *testing.T) {
 		{chat.State{Messages: msgs("user", "a"), PastDocuments: []chatdoc.PastDocument{{MessageIndex: 1, Document: "d"}}}, chat.MsgPastDocumentLink},
 		{chat.State{Messages: msgs("user", "a"), PastDocuments: []chatdoc.PastDocument{{MessageIndex: -1, Document: "d"}}}, chat.MsgPastDocumentLink},
 	} {
-		_, err := svc.Save(context.Background(), a, uuid.Nil, uuid.Nil, tc.st)
+		_, err := svc.Save(context.Background(), a, uuid.Nil, uuid.Nil, "", tc.st)
 		require.Error(t, err, tc.msg)
 		require.Equal(t, apperr.Invalid, apperr.From(err).Code)
 		require.Equal(t, tc.msg, apperr.From(err).Message)
@@ -102,9 +102,9 @@ func TestRoundTripNewestFirstAndOwnChatsOnly(t *testing.T) {
 	a := teacher(t, svc, uuid.Nil)
 	mate := teacher(t, svc, a.TeamID)
 
-	first, err := svc.Save(ctx, a, uuid.Nil, uuid.Nil, chat.State{Messages: msgs("user", "First chat")})
+	first, err := svc.Save(ctx, a, uuid.Nil, uuid.Nil, "", chat.State{Messages: msgs("user", "First chat")})
 	require.NoError(t, err)
-	second, err := svc.Save(ctx, a, uuid.Nil, uuid.Nil, chat.State{
+	second, err := svc.Save(ctx, a, uuid.Nil, uuid.Nil, "", chat.State{
 		Messages: msgs("user", "Write a letter", "assistant", "Here it is"), Document: "# Letter v2",
 		PastDocuments: []chatdoc.PastDocument{{MessageIndex: 1, Document: "# Letter v1"}, {MessageIndex: 1, Document: "# Letter v2"}},
 	})
@@ -118,7 +118,7 @@ func TestRoundTripNewestFirstAndOwnChatsOnly(t *testing.T) {
 	require.Equal(t, []chatdoc.PastDocument{{MessageIndex: 1, Document: "# Letter v2"}}, list[0].PastDocuments, "one version per message")
 
 	// Updating the first brings it to the top.
-	again, err := svc.Save(ctx, a, first, uuid.Nil, chat.State{Messages: msgs("user", "First chat", "assistant", "Sure")})
+	again, err := svc.Save(ctx, a, first, uuid.Nil, "", chat.State{Messages: msgs("user", "First chat", "assistant", "Sure")})
 	require.NoError(t, err)
 	require.Equal(t, first, again)
 	list, err = svc.List(ctx, a)
@@ -130,11 +130,11 @@ func TestRoundTripNewestFirstAndOwnChatsOnly(t *testing.T) {
 	list, err = svc.List(ctx, mate)
 	require.NoError(t, err)
 	require.Empty(t, list)
-	_, err = svc.Save(ctx, mate, first, uuid.Nil, chat.State{})
+	_, err = svc.Save(ctx, mate, first, uuid.Nil, "", chat.State{})
 	require.ErrorIs(t, err, apperr.ErrNotFound)
 	require.ErrorIs(t, svc.Delete(ctx, mate, first), apperr.ErrNotFound)
 	// Nor names another team's assistant.
-	_, err = svc.Save(ctx, a, uuid.Nil, uuid.New(), chat.State{})
+	_, err = svc.Save(ctx, a, uuid.Nil, uuid.New(), "", chat.State{})
 	require.ErrorIs(t, err, apperr.ErrNotFound)
 
 	require.NoError(t, svc.Delete(ctx, a, first))

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assistant"
+	"github.com/markwell/markwell/internal/catalog"
 	"github.com/markwell/markwell/internal/chatdoc"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/store"
@@ -46,11 +48,33 @@ const documentInstruction = "When the teacher asks for a document (a lesson plan
 // Prompt is what a streamed answer is asked with.
 type Prompt struct {
 	// System is the system prompt: the assistant's instructions and files
-	// (or the document chat's), and the document instruction.
+	// (or the tool's, the workflow's, the document chat's), and the
+	// document instruction.
 	System   string
 	Messages []llm.Message
 	// OmittedTurns counts the oldest messages left out to fit ContextBudget.
 	OmittedTurns int
+	// WorkflowPrompt is the user message a workflow run composed from its
+	// inputs (the conversation's last message); "" otherwise.
+	WorkflowPrompt string
+}
+
+// Ask says whom a streamed chat is with: nobody (a document chat), one
+// assistant, one built-in tool (a chat tool, or a workflow whose chat goes
+// on), or a workflow run starting.
+type Ask struct {
+	// AssistantID is uuid.Nil for no assistant.
+	AssistantID uuid.UUID
+	// ToolID names a chat tool or a workflow of the catalogue; "" for none.
+	ToolID string
+	// Workflow starts a workflow run; nil for none.
+	Workflow *WorkflowRun
+}
+
+// WorkflowRun is a workflow started with its form's inputs.
+type WorkflowRun struct {
+	ID     string
+	Inputs map[string]string
 }
 
 // Reply is a finished streamed answer.
@@ -62,36 +86,68 @@ type Reply struct {
 	Usage    llm.Usage
 }
 
-// Prompt validates a conversation (as Save does; at least one message) and
-// builds what to ask the model: with assistantID not uuid.Nil, that
-// assistant of the actor's team (another team's is not found) gives the
-// system prompt and its files' text; otherwise a document chat's prompt.
-// The conversation is trimmed to ContextBudget from its oldest turns.
-func (s *Service) Prompt(ctx context.Context, a team.Actor, assistantID uuid.UUID, messages []Message) (Prompt, error) {
+// Prompt validates a conversation (as Save does) and builds what to ask the
+// model. The system prompt is that of ask's assistant (one of the actor's
+// team, another team's is not found) with its files' text, ask's tool or
+// workflow (catalog.ChatPrompt), or else a document chat's. A workflow run
+// checks its inputs (catalog.Workflow.Compose) and appends the message they
+// compose as the last user message, so messages may then be empty;
+// otherwise there must be at least one. An assistant with a tool or a
+// workflow is refused, as is a tool and a different workflow. The
+// conversation is trimmed to ContextBudget from its oldest turns.
+func (s *Service) Prompt(ctx context.Context, a team.Actor, ask Ask, messages []Message) (Prompt, error) {
 	if s.Model == nil {
 		return Prompt{}, apperr.New(apperr.Upstream, "Chat is not available: no AI model is configured")
 	}
-	if len(messages) == 0 {
+	if ask.AssistantID != uuid.Nil && (ask.ToolID != "" || ask.Workflow != nil) {
+		return Prompt{}, apperr.New(apperr.Invalid, catalog.MsgAssistantAndTool)
+	}
+	if ask.Workflow != nil && ask.ToolID != "" && ask.ToolID != ask.Workflow.ID {
+		return Prompt{}, apperr.New(apperr.Invalid, catalog.MsgToolAndWorkflow)
+	}
+	if len(messages) == 0 && ask.Workflow == nil {
 		return Prompt{}, apperr.New(apperr.Invalid, MsgNoMessages)
 	}
 	if _, _, err := validate(State{Messages: messages}); err != nil {
 		return Prompt{}, err
 	}
-	system := documentChatPrompt
-	if assistantID != uuid.Nil {
-		row, err := store.Q.GetAssistant(ctx, s.Pool, store.GetAssistantParams{ID: assistantID, TeamID: a.TeamID})
+	var (
+		system   = documentChatPrompt
+		composed string
+		err      error
+	)
+	switch {
+	case ask.Workflow != nil:
+		w, ok := catalog.FindWorkflow(ask.Workflow.ID)
+		if !ok {
+			return Prompt{}, apperr.New(apperr.NotFound, catalog.MsgWorkflowNotFound)
+		}
+		if composed, err = w.Compose(ask.Workflow.Inputs); err != nil {
+			return Prompt{}, err
+		}
+		system = w.SystemPrompt
+		messages = append(slices.Clip(messages), Message{Role: roleUser, Content: composed})
+		if _, _, err := validate(State{Messages: messages}); err != nil {
+			return Prompt{}, err
+		}
+	case ask.ToolID != "":
+		if system, err = catalog.ChatPrompt(ask.ToolID); err != nil {
+			return Prompt{}, err
+		}
+	case ask.AssistantID != uuid.Nil:
+		row, err := store.Q.GetAssistant(ctx, s.Pool, store.GetAssistantParams{ID: ask.AssistantID, TeamID: a.TeamID})
 		if err != nil {
-			return Prompt{}, store.NotFound(fmt.Errorf("load assistant %s: %w", assistantID, err))
+			return Prompt{}, store.NotFound(fmt.Errorf("load assistant %s: %w", ask.AssistantID, err))
 		}
 		var files []assistant.File
 		if err := json.Unmarshal(row.FileData, &files); err != nil {
-			return Prompt{}, fmt.Errorf("decode files of assistant %s: %w", assistantID, err)
+			return Prompt{}, fmt.Errorf("decode files of assistant %s: %w", ask.AssistantID, err)
 		}
 		system = assistantPrompt(row.SystemPrompt, files)
 	}
 	system += "\n\n" + documentInstruction
 	msgs, omitted := Trim(system, messages, ContextBudget)
-	p := Prompt{System: system, OmittedTurns: omitted, Messages: make([]llm.Message, len(msgs))}
+	p := Prompt{System: system, OmittedTurns: omitted, WorkflowPrompt: composed, Messages: make([]llm.Message, len(msgs))}
 	for i, m := range msgs {
 		p.Messages[i] = llm.Message{Role: llm.Role(m.Role), Text: m.Content}
 	}

@@ -81,7 +81,7 @@ func TestPromptWithAssistantAndFiles(t *testing.T) {
 		FileData:     []assistant.File{{FileName: "syllabus.pdf", FileText: "Unit 1: volcanoes\n```code```", FileType: "application/pdf"}}})
 	require.NoError(t, err)
 
-	p, err := svc.Prompt(ctx, ada, asst.ID, msgs("user", "Plan a lesson"))
+	p, err := svc.Prompt(ctx, ada, chat.Ask{AssistantID: asst.ID}, msgs("user", "Plan a lesson"))
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(p.System, "You plan science lessons."))
 	require.Contains(t, p.System, "Attached file \"syllabus.pdf\":\n````\nUnit 1: volcanoes\n```code```\n````",
@@ -89,13 +89,13 @@ func TestPromptWithAssistantAndFiles(t *testing.T) {
 	require.Contains(t, p.System, "<document>")
 	require.Equal(t, []llm.Message{{Role: llm.RoleUser, Text: "Plan a lesson"}}, p.Messages)
 
-	plain, err := svc.Prompt(ctx, ada, uuid.Nil, msgs("user", "Hello"))
+	plain, err := svc.Prompt(ctx, ada, chat.Ask{}, msgs("user", "Hello"))
 	require.NoError(t, err)
 	require.NotContains(t, plain.System, "science")
 	require.Contains(t, plain.System, "<document>")
 
 	eve := teacher(t, svc, uuid.Nil)
-	_, err = svc.Prompt(ctx, eve, asst.ID, msgs("user", "Plan a lesson"))
+	_, err = svc.Prompt(ctx, eve, chat.Ask{AssistantID: asst.ID}, msgs("user", "Plan a lesson"))
 	require.Equal(t, apperr.NotFound, apperr.From(err).Code, "another team's assistant")
 
 	for in, want := range map[string]string{
@@ -112,7 +112,7 @@ func TestPromptWithAssistantAndFiles(t *testing.T) {
 		case "none":
 			m = nil
 		}
-		_, err := svc.Prompt(ctx, ada, uuid.Nil, m)
+		_, err := svc.Prompt(ctx, ada, chat.Ask{}, m)
 		require.Equal(t, apperr.Invalid, apperr.From(err).Code, in)
 		require.Equal(t, want, apperr.From(err).Message, in)
 	}

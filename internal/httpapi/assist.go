@@ -5,18 +5,22 @@ import (
 
 	"github.com/markwell/markwell/internal/assist"
 	"github.com/markwell/markwell/internal/ratelimit"
+	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/team"
 )
 
 type assistHandlers struct {
-	svc    *assist.Service
-	budget *ratelimit.AIBudget
+	svc *assist.Service
+	// rubrics saves the rubrics drafted from assignment sheets.
+	rubrics *rubric.Service
+	budget  *ratelimit.AIBudget
 }
 
 func (h *assistHandlers) register(g *gin.RouterGroup) {
 	ai := g.Group("/ai-assist", spendAI(h.budget))
 	ai.POST("/suggest-criteria", handle(h.suggestCriteria))
 	ai.POST("/suggest-questions", handle(h.suggestQuestions))
+	ai.POST("/rubric-from-sheet", handle(h.rubricFromSheet))
 }
 
 // spendAI counts each call against the teacher's and the team's AI budget,
@@ -49,4 +53,19 @@ type suggestQuestionsBody struct {
 func (h *assistHandlers) suggestQuestions(c *gin.Context, _ team.Actor, in *suggestQuestionsBody) (gin.H, error) {
 	qs, err := h.svc.SuggestQuestions(c, in.AssignmentText)
 	return gin.H{"questionsAndCrits": qs}, err
+}
+
+type rubricFromSheetBody struct {
+	AssignmentText string `json:"assignmentText"`
+}
+
+// rubricFromSheet drafts a rubric from an assignment sheet and saves it in
+// the actor's team library, as rubric/put does.
+func (h *assistHandlers) rubricFromSheet(c *gin.Context, a team.Actor, in *rubricFromSheetBody) (gin.H, error) {
+	draft, err := h.svc.RubricFromSheet(c, in.AssignmentText)
+	if err != nil {
+		return nil, err
+	}
+	r, err := h.rubrics.Create(c, a, draft)
+	return gin.H{"rubric": r}, err
 }

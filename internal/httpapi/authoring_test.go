@@ -18,6 +18,7 @@ var authoringRoutes = [][2]string{
 	{"POST", "/api/v1/db/function/put"}, {"POST", "/api/v1/db/function/update"},
 	{"POST", "/api/v1/db/function/get"}, {"POST", "/api/v1/db/function/get-view-only"},
 	{"POST", "/api/v1/ai-assist/suggest-criteria"}, {"POST", "/api/v1/ai-assist/suggest-questions"},
+	{"POST", "/api/v1/ai-assist/rubric-from-sheet"},
 }
 
 // author is a signed-in teacher's browser.

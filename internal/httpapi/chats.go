@@ -35,6 +35,7 @@ type chatStateBody struct {
 	// ChatID is absent for a chat not saved yet.
 	ChatID      optionalID `json:"chatId"`
 	AssistantID optionalID `json:"assistantId"`
+	ToolID      string     `json:"toolId"`
 }
 
 type putChatBody struct {
@@ -42,6 +43,10 @@ type putChatBody struct {
 	// AssistantID names the assistant of the chat; it may also come inside
 	// chatState. Absent: a document chat, or on an update the chat's own.
 	AssistantID optionalID `json:"assistantId"`
+	// ToolID names the built-in tool or workflow of the chat (package
+	// catalog); it may also come inside chatState. Absent: none, or on an
+	// update the chat's own.
+	ToolID string `json:"toolId"`
 }
 
 func (h *chatHandlers) put(c *gin.Context, a team.Actor, in *putChatBody) (gin.H, error) {
@@ -49,7 +54,11 @@ func (h *chatHandlers) put(c *gin.Context, a team.Actor, in *putChatBody) (gin.H
 	if asst == uuid.Nil {
 		asst = in.ChatState.AssistantID.UUID()
 	}
-	id, err := h.svc.Save(c, a, in.ChatState.ChatID.UUID(), asst, in.ChatState.State)
+	tool := in.ToolID
+	if tool == "" {
+		tool = in.ChatState.ToolID
+	}
+	id, err := h.svc.Save(c, a, in.ChatState.ChatID.UUID(), asst, tool, in.ChatState.State)
 	return gin.H{"chatDoc": gin.H{"_id": id}}, err
 }
 

@@ -23,6 +23,16 @@ type streamChatBody struct {
 	Messages []chat.Message `json:"messages"`
 	// AssistantID is absent for a document chat without an assistant.
 	AssistantID optionalID `json:"assistantId"`
+	// ToolID names a built-in chat tool, or a workflow whose chat goes on.
+	ToolID string `json:"toolId"`
+	// Workflow starts a workflow run: its composed message is appended.
+	Workflow *workflowRunBody `json:"workflow"`
+}
+
+// workflowRunBody is a workflow's id and its form's values by field name.
+type workflowRunBody struct {
+	ID     string            `json:"id"`
+	Inputs map[string]string `json:"inputs"`
 }
 
 // chatStream is a checked stream request, ready to be answered.
@@ -34,11 +44,16 @@ type chatStream struct {
 // prepareStream validates the body and builds the prompt: a refusal here
 // (400, 404, 429) is a JSON answer, as on any route.
 func (h *chatHandlers) prepareStream(c *gin.Context, a team.Actor, in *streamChatBody) (chatStream, error) {
-	p, err := h.svc.Prompt(c, a, in.AssistantID.UUID(), in.Messages)
+	ask := chat.Ask{AssistantID: in.AssistantID.UUID(), ToolID: in.ToolID}
+	if in.Workflow != nil {
+		ask.Workflow = &chat.WorkflowRun{ID: in.Workflow.ID, Inputs: in.Workflow.Inputs}
+	}
+	p, err := h.svc.Prompt(c, a, ask, in.Messages)
 	return chatStream{svc: h.svc, prompt: p}, err
 }
 
-// sendStream answers with server-sent events: meta {omittedTurns}, delta
+// sendStream answers with server-sent events: meta {omittedTurns, prompt?}
+// (prompt: the message a workflow run composed), delta
 // {text} for each piece of chat text, document {document} when the
 // document changes, then done {text, document, usage} or error {message};
 // ": ping" every heartbeatEvery. The request's context is the model call's:
@@ -61,7 +76,11 @@ func sendStream(c *gin.Context, s chatStream) {
 		beats.Wait() // no write once the handler returns
 	}()
 
-	if err := w.event("meta", gin.H{"omittedTurns": s.prompt.OmittedTurns}); err != nil {
+	meta := gin.H{"omittedTurns": s.prompt.OmittedTurns}
+	if s.prompt.WorkflowPrompt != "" {
+		meta["prompt"] = s.prompt.WorkflowPrompt
+	}
+	if err := w.event("meta", meta); err != nil {
 		return
 	}
 	reply, err := s.svc.Stream(ctx, s.prompt,

@@ -173,6 +173,9 @@ func TestOtherTeamsIDsAreNotFoundOnEveryRoute(t *testing.T) {
 	noIDs["POST /api/v1/db/assistant/list"] = "the session's own team (TestAssistantsAndChatsOfOthersAreNotListed)"
 	noIDs["PUT /api/v1/db/chat/get"] = "the session's own chats (TestAssistantsAndChatsOfOthersAreNotListed)"
 	noIDs["POST /api/v1/chat/download-docx"] = "takes markdown; another team's image is refused as any unknown one (TestDownloadDocx)"
+	// Tools and workflows (built in, the same for every team).
+	noIDs["GET /api/v1/catalog"] = "the built-in tools and workflows, the same for every team"
+	noIDs["POST /api/v1/ai-assist/rubric-from-sheet"] = "takes text only; creates in the session's team (TestRubricFromSheetIsSavedInTheTeamsLibrary)"
 
 	adaIDs := []string{w.teamID, w.rubricID, w.assignmentID, w.bareAssignmentID, w.functionID, w.folderID, w.inviteID, w.userID, w.notificationID, w.submissionID, w.resultID}
 	for _, r := range b.router.Routes() {

@@ -63,7 +63,7 @@ func signedInRoutes(g *gin.RouterGroup, s Services) {
 	(&rubricHandlers{svc: s.Rubrics}).register(g)
 	(&assignmentHandlers{svc: s.Assignments, subs: s.Submissions, results: s.Results}).register(g)
 	(&submissionHandlers{svc: s.Submissions}).register(g)
-	(&assistHandlers{svc: s.Assist, budget: s.AIBudget}).register(g)
+	(&assistHandlers{svc: s.Assist, rubrics: s.Rubrics, budget: s.AIBudget}).register(g)
 	(&studentHandlers{svc: s.StudentLink}).registerTeacher(g)
 	(&classroomHandlers{svc: s.Classroom}).register(g)
 	(&answerBoxHandlers{svc: s.AnswerBoxes}).register(g)
@@ -71,4 +71,5 @@ func signedInRoutes(g *gin.RouterGroup, s Services) {
 	(&resultHandlers{svc: s.Results, budget: s.AIBudget}).register(g)
 	(&assistantHandlers{svc: s.Assistants}).register(g)
 	(&chatHandlers{svc: s.Chats, budget: s.AIBudget}).register(g)
+	catalogHandlers{}.register(g)
 }

@@ -13,15 +13,16 @@ import (
 )
 
 const createChat = `-- name: CreateChat :one
-INSERT INTO chats (team_id, user_id, assistant_id, messages, document, past_documents)
-VALUES ($1, $2, $3, $4, $5, $6)
-RETURNING id, team_id, user_id, assistant_id, messages, document, past_documents, created_at, updated_at
+INSERT INTO chats (team_id, user_id, assistant_id, tool_id, messages, document, past_documents)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
+RETURNING id, team_id, user_id, assistant_id, messages, document, past_documents, created_at, updated_at, tool_id
 `
 
 type CreateChatParams struct {
 	TeamID        uuid.UUID
 	UserID        uuid.UUID
 	AssistantID   uuid.NullUUID
+	ToolID        string
 	Messages      json.RawMessage
 	Document      string
 	PastDocuments json.RawMessage
@@ -32,6 +33,7 @@ func (q *Queries) CreateChat(ctx context.Context, db DBTX, arg CreateChatParams)
 		arg.TeamID,
 		arg.UserID,
 		arg.AssistantID,
+		arg.ToolID,
 		arg.Messages,
 		arg.Document,
 		arg.PastDocuments,
@@ -47,6 +49,7 @@ func (q *Queries) CreateChat(ctx context.Context, db DBTX, arg CreateChatParams)
 		&i.PastDocuments,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.ToolID,
 	)
 	return i, err
 }
@@ -70,7 +73,7 @@ func (q *Queries) DeleteChat(ctx context.Context, db DBTX, arg DeleteChatParams)
 }
 
 const listChats = `-- name: ListChats :many
-SELECT id, team_id, user_id, assistant_id, messages, document, past_documents, created_at, updated_at FROM chats WHERE user_id = $1 AND team_id = $2
+SELECT id, team_id, user_id, assistant_id, messages, document, past_documents, created_at, updated_at, tool_id FROM chats WHERE user_id = $1 AND team_id = $2
 ORDER BY updated_at DESC, id DESC
 LIMIT $3
 `
@@ -101,6 +104,7 @@ func (q *Queries) ListChats(ctx context.Context, db DBTX, arg ListChatsParams) (
 			&i.PastDocuments,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.ToolID,
 		); err != nil {
 			return nil, err
 		}
@@ -114,14 +118,16 @@ func (q *Queries) ListChats(ctx context.Context, db DBTX, arg ListChatsParams) (
 
 const updateChat = `-- name: UpdateChat :one
 UPDATE chats
-SET assistant_id = COALESCE($1, assistant_id), messages = $2, document = $3,
-    past_documents = $4, updated_at = now()
-WHERE id = $5 AND user_id = $6 AND team_id = $7
-RETURNING id, team_id, user_id, assistant_id, messages, document, past_documents, created_at, updated_at
+SET assistant_id = COALESCE($1, assistant_id),
+    tool_id = COALESCE(NULLIF($2::text, ''), tool_id), messages = $3, document = $4,
+    past_documents = $5, updated_at = now()
+WHERE id = $6 AND user_id = $7 AND team_id = $8
+RETURNING id, team_id, user_id, assistant_id, messages, document, past_documents, created_at, updated_at, tool_id
 `
 
 type UpdateChatParams struct {
 	AssistantID   uuid.NullUUID
+	ToolID        string
 	Messages      json.RawMessage
 	Document      string
 	PastDocuments json.RawMessage
@@ -130,10 +136,12 @@ type UpdateChatParams struct {
 	TeamID        uuid.UUID
 }
 
-// Only the chat's own teacher, in the team it was made in, updates it.
+// Only the chat's own teacher, in the team it was made in, updates it. A
+// null assistant or an empty tool keeps the chat's own.
 func (q *Queries) UpdateChat(ctx context.Context, db DBTX, arg UpdateChatParams) (Chat, error) {
 	row := db.QueryRow(ctx, updateChat,
 		arg.AssistantID,
+		arg.ToolID,
 		arg.Messages,
 		arg.Document,
 		arg.PastDocuments,
@@ -152,6 +160,7 @@ func (q *Queries) UpdateChat(ctx context.Context, db DBTX, arg UpdateChatParams)
 		&i.PastDocuments,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.ToolID,
 	)
 	return i, err
 }

@@ -203,6 +203,7 @@ type Chat struct {
 	PastDocuments json.RawMessage
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
+	ToolID        string
 }
 
 type Folder struct {
