@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-want_pkgs=(curl ca-certificates postgresql poppler-utils tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev chromium fonts-dejavu-core)
+# libreoffice-writer-nogui (about 90 MB) opens the Word export in the docx round-trip test.
+want_pkgs=(curl ca-certificates postgresql poppler-utils tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev chromium fonts-dejavu-core libreoffice-writer-nogui)
 [ "${1:-}" = "--no-browser" ] && want_pkgs=("${want_pkgs[@]/chromium}")
 
 sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -22,7 +23,7 @@ if [ -z "${MARKWELL_SKIP_APT:-}" ] && command -v dpkg-query >/dev/null; then
     sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   fi
 elif [ -z "${MARKWELL_SKIP_APT:-}" ]; then
-  echo "bootstrap: not a Debian/Ubuntu system; install PostgreSQL, poppler, tesseract and chromium yourself (see README)" >&2
+  echo "bootstrap: not a Debian/Ubuntu system; install PostgreSQL, poppler, tesseract, chromium and LibreOffice Writer yourself (see README)" >&2
 fi
 
 # Go: when no go (or one older than 1.21) is installed, fetch the toolchain
