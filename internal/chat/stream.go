@@ -45,6 +45,11 @@ const documentInstruction = "When the teacher asks for a document (a lesson plan
 	"with any remarks to the teacher outside the tags. When asked to change the document, write the whole new " +
 	"version between the tags again."
 
+// currentDocumentIntro introduces the teacher's current document at the end
+// of the system prompt.
+const currentDocumentIntro = "The document as it stands now, with any changes the teacher made by hand. " +
+	"When asked to change it, start from this version and write the whole new version between the tags:"
+
 // Prompt is what a streamed answer is asked with.
 type Prompt struct {
 	// System is the system prompt: the assistant's instructions and files
@@ -69,6 +74,11 @@ type Ask struct {
 	ToolID string
 	// Workflow starts a workflow run; nil for none.
 	Workflow *WorkflowRun
+	// Document is the chat's current document as the teacher sees it (with
+	// any edits by hand), "" for none: the model is shown it, so a change
+	// asked for starts from it. The client holds it; messages hold only the
+	// chat text of earlier answers.
+	Document string
 }
 
 // WorkflowRun is a workflow started with its form's inputs.
@@ -108,7 +118,7 @@ func (s *Service) Prompt(ctx context.Context, a team.Actor, ask Ask, messages []
 	if len(messages) == 0 && ask.Workflow == nil {
 		return Prompt{}, apperr.New(apperr.Invalid, MsgNoMessages)
 	}
-	if _, _, err := validate(State{Messages: messages}); err != nil {
+	if _, _, err := validate(State{Messages: messages, Document: ask.Document}); err != nil {
 		return Prompt{}, err
 	}
 	var (
@@ -146,6 +156,9 @@ func (s *Service) Prompt(ctx context.Context, a team.Actor, ask Ask, messages []
 		system = assistantPrompt(row.SystemPrompt, files)
 	}
 	system += "\n\n" + documentInstruction
+	if doc := strings.TrimSpace(ask.Document); doc != "" {
+		system += "\n\n" + currentDocumentIntro + "\n<document>\n" + doc + "\n</document>"
+	}
 	msgs, omitted := Trim(system, messages, ContextBudget)
 	p := Prompt{System: system, OmittedTurns: omitted, WorkflowPrompt: composed, Messages: make([]llm.Message, len(msgs))}
 	for i, m := range msgs {

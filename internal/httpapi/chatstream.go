@@ -27,6 +27,8 @@ type streamChatBody struct {
 	ToolID string `json:"toolId"`
 	// Workflow starts a workflow run: its composed message is appended.
 	Workflow *workflowRunBody `json:"workflow"`
+	// Document is the chat's current document, shown to the model.
+	Document string `json:"document"`
 }
 
 // workflowRunBody is a workflow's id and its form's values by field name.
@@ -44,7 +46,7 @@ type chatStream struct {
 // prepareStream validates the body and builds the prompt: a refusal here
 // (400, 404, 429) is a JSON answer, as on any route.
 func (h *chatHandlers) prepareStream(c *gin.Context, a team.Actor, in *streamChatBody) (chatStream, error) {
-	ask := chat.Ask{AssistantID: in.AssistantID.UUID(), ToolID: in.ToolID}
+	ask := chat.Ask{AssistantID: in.AssistantID.UUID(), ToolID: in.ToolID, Document: in.Document}
 	if in.Workflow != nil {
 		ask.Workflow = &chat.WorkflowRun{ID: in.Workflow.ID, Inputs: in.Workflow.Inputs}
 	}

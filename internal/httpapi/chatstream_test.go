@@ -122,6 +122,41 @@ func TestChatStreamSplitsTheDocument(t *testing.T) {
 	require.Greater(t, usage["completionTokens"].(float64), 0.0)
 }
 
+// The conversation the client sends holds only the chat text of earlier
+// answers; the current document (with the teacher's own edits) comes as
+// "document", and a change asked for starts from it.
+func TestChatStreamRevisesTheCurrentDocument(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.signIn(t, "Ada", "ada.revise@school.test")
+
+	first := readEvents(t, b.openStream(t, context.Background(), userAsks("Write a quiz about rivers")), nil)
+	done := first[len(first)-1]
+	require.Equal(t, "done", done.name)
+	doc := done.data["document"].(string)
+	require.Contains(t, doc, "| Version | 1 |")
+
+	edited := doc + "\n\nQuestion 4: Name a river near our school."
+	body := map[string]any{
+		"messages": []map[string]any{
+			{"role": "user", "content": "Write a quiz about rivers"},
+			{"role": "assistant", "content": done.data["text"]},
+			{"role": "user", "content": "Make it shorter please"},
+		},
+		"document": edited,
+	}
+	second := readEvents(t, b.openStream(t, context.Background(), body), nil)
+	done = second[len(second)-1]
+	require.Equal(t, "done", done.name)
+	require.Contains(t, done.data["document"], "| Version | 2 |", "the model saw the document so far")
+	require.Contains(t, done.data["text"], "Here is version 2 of the quiz")
+
+	// Without the document, the same words are a plain question.
+	delete(body, "document")
+	third := readEvents(t, b.openStream(t, context.Background(), body), nil)
+	require.Equal(t, "", third[len(third)-1].data["document"])
+}
+
 func TestChatStreamTrimsOldTurns(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -161,6 +196,8 @@ func TestChatStreamRefusesBeforeStreaming(t *testing.T) {
 		"bad role":     {map[string]any{"messages": []map[string]any{{"role": "robot", "content": "hi"}}}, chat.MsgRole},
 		"too long":     {userAsks(strings.Repeat("a", chat.MaxMessageLength+1)), chat.MsgMessageTooLong},
 		"not a string": {map[string]any{"messages": []map[string]any{{"role": "user", "content": 3}}}, "Request body must be valid JSON"},
+		"document too long": {map[string]any{"messages": []map[string]any{{"role": "user", "content": "Make it shorter"}},
+			"document": strings.Repeat("d", chat.MaxDocumentLength+1)}, chat.MsgDocumentTooLong},
 	} {
 		res, got := b.do(t, "POST", "/api/v1/chat/stream", tc.body)
 		require.Equal(t, 400, res.StatusCode, name)

@@ -3,6 +3,7 @@ package fakellm
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -15,6 +16,14 @@ var revisionAsk = regexp.MustCompile(`(?i)\b(change|edit|revise|update|rewrite|s
 
 // documentTag finds a <document> section in an earlier answer.
 var documentTag = regexp.MustCompile(`(?i)<\s*document\s*>`)
+
+// currentDocument finds the document Markwell shows the model at the end of
+// its system prompt (the teacher's current version, edits included), and
+// versionRow the version this demo model wrote into a document's table.
+var (
+	currentDocument = regexp.MustCompile(`(?s)<document>\n(.*?)\n</document>`)
+	versionRow      = regexp.MustCompile(`\| Version \| (\d+) \|`)
+)
 
 // chatReply is the demo model's free-form answer: a short text that says it
 // is the demo model and describes the last user message, or, when that
@@ -56,6 +65,16 @@ func documentRequest(req ChatRequest, last string) (ask string, version int, ok 
 	version = 1
 	for _, m := range req.Messages {
 		switch {
+		case (m.Role == "system" || m.Role == "developer") && currentDocument.MatchString(m.Text):
+			// The conversation's answers hold only their chat text: the
+			// document so far comes with the system prompt.
+			doc := currentDocument.FindStringSubmatch(m.Text)[1]
+			version = max(version, 2)
+			if v := versionRow.FindStringSubmatch(doc); v != nil {
+				if n, err := strconv.Atoi(v[1]); err == nil && n < 1000 {
+					version = max(version, n+1)
+				}
+			}
 		case m.Role == "assistant" && documentTag.MatchString(m.Text):
 			version++
 		case m.Role == "user" && documentAsk.MatchString(m.Text):

@@ -67,6 +67,20 @@ func TestChatReplyRevision(t *testing.T) {
 	require.Contains(t, doc, `- Version 2, changed as you asked: "Make it shorter please."`)
 	require.Contains(t, doc, "| Version | 2 |")
 
+	// The document so far may come with the system prompt instead (the
+	// conversation then holds only chat text): the next version follows it.
+	_, firstDoc, _ := chatdoc.Split(first)
+	req = ChatRequest{Messages: []Message{
+		{Role: "system", Text: "You write quizzes.\n\nThe document as it stands now:\n<document>\n" +
+			strings.Replace(firstDoc, "| Version | 1 |", "| Version | 4 |", 1) + "\n</document>"},
+		user("Write a quiz on volcanoes."),
+		assistant("Here is your quiz."),
+		user("Make it shorter please."),
+	}}
+	_, doc, ok = chatdoc.Split(chatReply(req))
+	require.True(t, ok)
+	require.Contains(t, doc, "| Version | 5 |")
+
 	// A change without an earlier document is a plain question.
 	_, _, ok = chatdoc.Split(chatReply(ChatRequest{Messages: []Message{user("Make it shorter please.")}}))
 	require.False(t, ok)
