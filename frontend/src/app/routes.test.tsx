@@ -26,6 +26,16 @@ describe('routes', () => {
     expect(within(banner).getByRole('button', { name: 'Account menu for Ada Lovelace' })).toBeInTheDocument();
   });
 
+  it('marks the current section in the app bar: Tools also while a workflow runs', async () => {
+    server.use(http.get('/api/v1/catalog', () => HttpResponse.json({ data: { tools: [], workflows: [] } })));
+    renderApp('/workflows/lesson-plan');
+
+    const nav = await screen.findByRole('navigation', { name: 'Sections' });
+    expect(within(nav).getByRole('link', { name: 'Tools' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('link', { name: 'Library' })).not.toHaveAttribute('aria-current');
+    expect(within(nav).getByRole('link', { name: 'Chat' })).not.toHaveAttribute('aria-current');
+  });
+
   it('shows a 404 page with a link back to the library', async () => {
     const user = userEvent.setup();
     const { router } = renderApp('/no/such/page');

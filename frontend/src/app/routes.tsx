@@ -1,11 +1,14 @@
 import { Navigate, type RouteObject } from 'react-router';
 import { assignmentRoutes } from '../features/assignments/routes';
+import { assistantRoutes } from '../features/assistants/routes';
 import { RequireAuth } from '../features/auth/components/RequireAuth';
 import { SignInPage } from '../features/auth/components/SignInPage';
+import { chatRoutes } from '../features/chat/routes';
 import { LibraryPage } from '../features/library/components/LibraryPage';
 import { RubricEditorPage, RubricsPage } from '../features/rubrics';
 import { AcceptInvitePage } from '../features/team/components/AcceptInvitePage';
 import { TeamPage } from '../features/team/components/TeamPage';
+import { toolRoutes } from '../features/tools/routes';
 import { AppLayout } from './routes/AppLayout';
 import { withAssignmentPanels } from './routes/AssignmentRoute';
 import { NotFoundPage } from './routes/NotFoundPage';
@@ -40,6 +43,9 @@ export const routes: RouteObject[] = [
                   { path: 'rubrics', element: <RubricsPage /> },
                   { path: 'rubrics/new', element: <RubricEditorPage /> },
                   { path: 'rubrics/:rubricId', element: <RubricEditorPage /> },
+                  ...assistantRoutes,
+                  ...chatRoutes,
+                  ...toolRoutes,
                   { path: 'team', element: <TeamPage /> },
                   { path: 'invite/:token', element: <AcceptInvitePage /> },
                 ],

@@ -4,16 +4,22 @@ import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
 import Toolbar from '@mui/material/Toolbar';
-import { Link as RouterLink, NavLink, Outlet } from 'react-router';
+import { Link as RouterLink, Outlet, useLocation } from 'react-router';
 import { Wordmark } from '../../components/Wordmark';
 import { AccountMenu } from '../../features/auth/components/AccountMenu';
 import { DemoModelBanner } from '../../features/app-config';
 import { NotificationsBell, usePendingToast } from '../../features/library';
 
+/** The sections of the app bar; a section is current on its own pages and on those listed in `also`. */
 const sections = [
   { to: '/library', label: 'Library' },
   { to: '/rubrics', label: 'Rubrics' },
+  { to: '/assistants', label: 'Assistants' },
+  { to: '/tools', label: 'Tools', also: ['/workflows'] },
+  { to: '/chat', label: 'Chat' },
 ];
+
+const under = (pathname: string, path: string) => pathname === path || pathname.startsWith(`${path}/`);
 
 /**
  * Frame for signed-in pages: an app bar (Markwell name, sections, notifications, account menu)
@@ -21,6 +27,7 @@ const sections = [
  */
 export function AppLayout() {
   usePendingToast();
+  const { pathname } = useLocation();
   return (
     <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }}>
       <AppBar position="sticky">
@@ -34,18 +41,23 @@ export function AppLayout() {
               aria-label="Sections"
               sx={{ display: 'flex', gap: 0.5, order: { xs: 3, sm: 0 }, width: { xs: '100%', sm: 'auto' }, pb: { xs: 1, sm: 0 } }}
             >
-              {sections.map((s) => (
-                <Button
-                  key={s.to}
-                  component={NavLink}
-                  to={s.to}
-                  size="small"
-                  color="inherit"
-                  sx={{ fontWeight: 500, color: 'text.secondary', '&.active': { color: 'primary.main', bgcolor: 'action.selected' } }}
-                >
-                  {s.label}
-                </Button>
-              ))}
+              {sections.map((s) => {
+                const active = [s.to, ...(s.also ?? [])].some((path) => under(pathname, path));
+                return (
+                  <Button
+                    key={s.to}
+                    component={RouterLink}
+                    to={s.to}
+                    className={active ? 'active' : undefined}
+                    aria-current={active ? 'page' : undefined}
+                    size="small"
+                    color="inherit"
+                    sx={{ fontWeight: 500, color: 'text.secondary', '&.active': { color: 'primary.main', bgcolor: 'action.selected' } }}
+                  >
+                    {s.label}
+                  </Button>
+                );
+              })}
             </Box>
             <Box sx={{ flex: 1 }} />
             <NotificationsBell />

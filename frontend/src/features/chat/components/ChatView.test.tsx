@@ -1,0 +1,258 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { StrictMode } from 'react';
+import { describe, expect, it } from 'vitest';
+import { renderRoutes } from '../../../testing/render-routes';
+import { server } from '../../../testing/server';
+import { chatDoc, renderChat, sendMessage, serveChats } from '../testing/chat-fixtures';
+import { holdChatStreams } from '../testing/sse-server';
+import { ChatView } from '../index';
+
+const composer = () => screen.getByRole('textbox', { name: 'Message' });
+const messages = () => screen.getByRole('list', { name: 'Messages' });
+const liveRegion = () => screen.getByLabelText('Answer in progress');
+
+describe('ChatView streaming', { timeout: 60_000 }, () => {
+  it('shows the answer growing piece by piece, then as a message', async () => {
+    const streams = holdChatStreams();
+    const { user } = renderChat('/chat');
+    expect(await screen.findByRole('heading', { name: 'Document chat' })).toBeInTheDocument();
+
+    await sendMessage(user, 'Plan a lesson');
+    await waitFor(() => expect(streams).toHaveLength(1));
+    expect(streams[0].body).toEqual({ messages: [{ role: 'user', content: 'Plan a lesson' }] });
+    expect(within(messages()).getByText('Plan a lesson')).toBeInTheDocument();
+    expect(composer()).toBeDisabled();
+    expect(liveRegion()).toHaveAttribute('aria-live', 'polite');
+
+    streams[0].send('meta', { omittedTurns: 0 });
+    streams[0].send('delta', { text: 'Here is ' });
+    expect(await within(liveRegion()).findByText('Here is')).toBeInTheDocument();
+    streams[0].raw(': ping\n\n');
+    streams[0].send('delta', { text: 'your plan.' });
+    expect(await within(liveRegion()).findByText('Here is your plan.')).toBeInTheDocument();
+    expect(within(messages()).queryByText('Here is your plan.')).not.toBeInTheDocument();
+
+    streams[0].send('done', { text: 'Here is your plan.', document: '', usage: {} });
+    expect(await within(messages()).findByText('Here is your plan.')).toBeInTheDocument();
+    expect(liveRegion()).toBeEmptyDOMElement();
+    expect(composer()).toBeEnabled();
+    expect(screen.queryByRole('region', { name: 'Document' })).not.toBeInTheDocument();
+  });
+
+  it('Shift+Enter writes a new line instead of sending', async () => {
+    const streams = holdChatStreams();
+    const { user } = renderChat('/chat');
+    await user.type(composer(), 'Line one{Shift>}{Enter}{/Shift}Line two');
+    expect(composer()).toHaveValue('Line one\nLine two');
+    expect(streams).toHaveLength(0);
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(streams).toHaveLength(1));
+    expect(streams[0].body).toEqual({ messages: [{ role: 'user', content: 'Line one\nLine two' }] });
+  });
+
+  it('says how many earlier messages were left out', async () => {
+    const streams = holdChatStreams();
+    const { user } = renderChat('/chat');
+    await sendMessage(user, 'Hi');
+    await waitFor(() => expect(streams).toHaveLength(1));
+    streams[0].send('meta', { omittedTurns: 3 });
+    expect(await screen.findByText("3 earlier messages were left out to fit the model's context")).toBeInTheDocument();
+  });
+
+  it('Stop aborts the answer and keeps the partial text, marked Stopped', async () => {
+    const streams = holdChatStreams();
+    const { user } = renderChat('/chat');
+    await sendMessage(user, 'Write a long letter');
+    await waitFor(() => expect(streams).toHaveLength(1));
+    streams[0].send('meta', { omittedTurns: 0 });
+    streams[0].send('delta', { text: 'Dear parents,' });
+    await within(liveRegion()).findByText('Dear parents,');
+
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+
+    const partial = await within(messages()).findByText('Dear parents,');
+    expect(within(partial.closest('li')!).getByText('Stopped')).toBeInTheDocument();
+    await waitFor(() => expect(streams[0].cancelled()).toBe(true));
+    expect(composer()).toBeEnabled();
+    expect(screen.queryByRole('button', { name: 'Stop' })).not.toBeInTheDocument();
+
+    // The stopped answer is part of the conversation that follows.
+    await sendMessage(user, 'Go on');
+    await waitFor(() => expect(streams).toHaveLength(2));
+    expect(streams[1].body).toEqual({
+      messages: [
+        { role: 'user', content: 'Write a long letter' },
+        { role: 'assistant', content: 'Dear parents,' },
+        { role: 'user', content: 'Go on' },
+      ],
+    });
+  });
+
+  it('shows a failed answer with Retry, which resends the conversation without it', async () => {
+    const streams = holdChatStreams();
+    const { user } = renderChat('/chat');
+    await sendMessage(user, 'Make a quiz');
+    await waitFor(() => expect(streams).toHaveLength(1));
+    streams[0].send('meta', { omittedTurns: 0 });
+    streams[0].send('delta', { text: 'Question 1' });
+    await within(liveRegion()).findByText('Question 1');
+    streams[0].send('error', { message: 'The AI model could not answer. Please try again.' });
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The AI model could not answer. Please try again.');
+    expect(screen.queryByText('Question 1')).not.toBeInTheDocument();
+
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(streams).toHaveLength(2));
+    expect(streams[1].body).toEqual(streams[0].body);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    streams[1].send('done', { text: 'Quiz ready.', document: '' });
+    expect(await within(messages()).findByText('Quiz ready.')).toBeInTheDocument();
+  });
+
+  it("shows the server's refusal before the stream, and a network failure, with Retry", async () => {
+    let calls = 0;
+    server.use(
+      http.post('/api/v1/chat/stream', () => {
+        calls += 1;
+        if (calls === 1) {
+          return HttpResponse.json(
+            { error: { code: 'rate_limited', message: 'You have used your AI budget for now.' } },
+            { status: 429 },
+          );
+        }
+        return HttpResponse.error();
+      }),
+    );
+    const { user } = renderChat('/chat');
+    await sendMessage(user, 'Hello');
+    expect(await screen.findByRole('alert')).toHaveTextContent('You have used your AI budget for now.');
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent('The answer could not be loaded. Check your connection and try again.'),
+    );
+    expect(calls).toBe(2);
+  });
+});
+
+describe('ChatView pages', { timeout: 60_000 }, () => {
+  it('heads an assistant chat with its title and opens with its first message', async () => {
+    server.use(
+      http.post('/api/v1/db/assistant/list', () =>
+        HttpResponse.json({
+          data: { assistants: [{ _id: 'a1', title: 'Essay coach', initialMessage: 'Which essay shall we plan?' }] },
+        }),
+      ),
+    );
+    const streams = holdChatStreams();
+    const { user } = renderChat('/assistants/a1/chat');
+    expect(await screen.findByRole('heading', { name: 'Essay coach' })).toBeInTheDocument();
+    expect(document.title).toContain('Essay coach');
+    expect(within(messages()).getByText('Which essay shall we plan?')).toBeInTheDocument();
+
+    await sendMessage(user, 'Romeo and Juliet');
+    await waitFor(() => expect(streams).toHaveLength(1));
+    expect(streams[0].body).toEqual({
+      messages: [
+        { role: 'assistant', content: 'Which essay shall we plan?' },
+        { role: 'user', content: 'Romeo and Juliet' },
+      ],
+      assistantId: 'a1',
+    });
+  });
+
+  it('heads a tool chat with the title from the catalogue and sends its toolId', async () => {
+    server.use(
+      http.get('/api/v1/catalog', () =>
+        HttpResponse.json({
+          data: {
+            tools: [{ id: 'quiz-maker', title: 'Quiz maker', description: '', initialMessage: 'What topic?', kind: 'chat' }],
+            workflows: [],
+          },
+        }),
+      ),
+    );
+    const streams = holdChatStreams();
+    const { user } = renderChat('/tools/quiz-maker/chat');
+    expect(await screen.findByRole('heading', { name: 'Quiz maker' })).toBeInTheDocument();
+    await sendMessage(user, 'Volcanoes');
+    await waitFor(() => expect(streams).toHaveLength(1));
+    expect(streams[0].body).toMatchObject({ toolId: 'quiz-maker' });
+  });
+
+  it('says so when the tool does not exist', async () => {
+    server.use(http.get('/api/v1/catalog', () => HttpResponse.json({ data: { tools: [], workflows: [] } })));
+    renderChat('/tools/nope/chat');
+    expect(await screen.findByRole('heading', { name: 'This tool was not found' })).toBeInTheDocument();
+  });
+
+  it('runs a workflow once on mount, even under StrictMode, and shows its prompt as the first message', async () => {
+    const streams = holdChatStreams();
+    renderRoutes(
+      [
+        {
+          path: 'workflows/:workflowId',
+          element: (
+            <StrictMode>
+              <ChatView title="Lesson plan" workflow={{ id: 'lesson-plan', inputs: { topic: 'Fractions' } }} />
+            </StrictMode>
+          ),
+        },
+      ],
+      { initialEntries: ['/workflows/lesson-plan'] },
+    );
+    await waitFor(() => expect(streams).toHaveLength(1));
+    expect(streams[0].body).toEqual({ messages: [], workflow: { id: 'lesson-plan', inputs: { topic: 'Fractions' } } });
+
+    streams[0].send('meta', { omittedTurns: 0, prompt: 'Write a lesson plan about Fractions.' });
+    expect(await within(messages()).findByText('Write a lesson plan about Fractions.')).toBeInTheDocument();
+    streams[0].send('document', { document: '# Fractions' });
+    streams[0].send('done', { text: 'Done.', document: '# Fractions' });
+    expect(await screen.findByRole('heading', { name: 'Fractions' })).toBeInTheDocument();
+    // Still one run: StrictMode's second effect pass did not start another.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(streams).toHaveLength(1);
+    expect(streams[0].cancelled()).toBe(false);
+  });
+});
+
+describe('ChatView markdown', { timeout: 60_000 }, () => {
+  it('keeps HTML from the model inert, gives links rel and target, and loads no outside image', async () => {
+    serveChats([
+      chatDoc({
+        messages: [
+          { role: 'user', content: 'Hi <b>there</b> [mine](https://example.org/me)' },
+          {
+            role: 'assistant',
+            content:
+              'Look <script>window.__xss = 1</script><img src="x" onerror="window.__xss = 2">\n\n' +
+              '[the site](https://example.com/page) and [bad](javascript:alert(1))\n\n' +
+              '![chart](https://evil.example/c.png) ![local](/files/chart.png)',
+          },
+        ],
+        document: '',
+        pastDocuments: [],
+      }),
+    ]);
+    renderChat('/chat/c1');
+    const list = await screen.findByRole('list', { name: 'Messages' });
+
+    expect(list.querySelector('script')).toBeNull();
+    expect(list.querySelector('img[onerror]')).toBeNull();
+    expect(list.querySelector('img[src="x"]')).toBeNull();
+    expect(list.querySelector('b')).toBeNull();
+    expect((window as { __xss?: number }).__xss).toBeUndefined();
+
+    const link = within(list).getByRole('link', { name: 'the site' });
+    expect(link).toHaveAttribute('href', 'https://example.com/page');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(within(list).getByRole('link', { name: 'mine' })).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(within(list).getByText('bad').getAttribute('href') ?? '').not.toContain('javascript');
+
+    expect(list.querySelector('img[src^="https://evil.example"]')).toBeNull();
+    expect(within(list).getByText('[chart]')).toBeInTheDocument();
+    expect(within(list).getByRole('img', { name: 'local' })).toHaveAttribute('src', '/files/chart.png');
+  });
+});

@@ -1,0 +1,47 @@
+import { api } from './api-client';
+import { sanitizeFileName } from './submission-files';
+import { requestSignedUpload, uploadFile } from './upload-file';
+
+/** The upload folder of chat and assistant files (spec §9), for `s3-upload`'s file name. */
+export const CHATS_FOLDER = 'chats/';
+
+/** The media type of a PDF. */
+export const PDF_TYPE = 'application/pdf';
+
+/** What `upload-and-read-pdf` and `upload-and-read-files` answer: one text per file, in order. */
+interface ReadResult {
+  textArray?: string[];
+  /** True when a file could not be read; `message` then says which. */
+  error?: boolean;
+  message?: string;
+}
+
+/** Uploads a file to the team's chats/ folder (signed `s3-upload`, then a PUT) and resolves to its file URL. */
+export async function uploadChatFile(file: File, { signal, fileType = file.type || 'application/octet-stream' }: { signal?: AbortSignal; fileType?: string } = {}): Promise<string> {
+  const signed = await requestSignedUpload('/api/v1/s3-upload', {
+    fileName: CHATS_FOLDER + sanitizeFileName(file.name),
+    fileType,
+    fileSize: file.size,
+  });
+  await uploadFile(signed.signedUrl, file, fileType, { signal });
+  return signed.location;
+}
+
+/**
+ * Uploads `files` to chats/ and has the server read them: PDFs only through `upload-and-read-pdf`
+ * (`pdf`), any supported file through `upload-and-read-files`. Resolves to one text per file, in
+ * order; all or nothing: it rejects when an upload or the call fails, or the server flags a file
+ * it could not read (with the server's message when it gives one).
+ */
+export async function uploadAndReadChatFiles(files: File[], { pdf = false, signal }: { pdf?: boolean; signal?: AbortSignal } = {}) {
+  const fileType = pdf ? PDF_TYPE : undefined;
+  const fileLinks = await Promise.all(files.map((file) => uploadChatFile(file, { signal, fileType })));
+  const data = pdf
+    ? await api.post<ReadResult | undefined>('/api/v1/upload-and-read-pdf', { fileLinks }, { signal })
+    : await api.post<ReadResult | undefined>('/api/v1/upload-and-read-files', { fileLinks, fileNames: files.map((f) => f.name) }, { signal });
+  const texts = data?.textArray;
+  if (data?.error || !Array.isArray(texts) || texts.length !== files.length) {
+    throw new Error(data?.message || 'The files could not be read.');
+  }
+  return texts;
+}
