@@ -18,6 +18,16 @@ export interface Assignment {
   submissions: { _id: string }[];
   createdAt?: string;
   updatedAt?: string;
+  /** What the AI has cost this assignment, summed over its results (assignment/get only). */
+  usage?: AssignmentUsage;
+}
+
+/** Model calls, tokens and cost in US dollars (from LLM_PRICES; 0 when no price is set). */
+export interface AssignmentUsage {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number;
 }
 
 /** What `db/assignment/put` takes. */

@@ -79,6 +79,19 @@ describe('assignment page', { timeout: 60_000 }, () => {
     expect(screen.getByText('Names two causes')).toBeInTheDocument();
     expect(screen.getByText('Total: 5 points')).toBeInTheDocument();
     expect(await screen.findByText(SAMPLE_RUBRIC.name)).toBeInTheDocument();
+    // Before the AI has run there is nothing to count.
+    expect(screen.queryByText('AI use')).toBeNull();
+  });
+
+  it('says what the AI has cost the assignment so far', async () => {
+    mockAssignment(
+      assignment({ name: 'Essays', type: 'prompt', usage: { calls: 31, promptTokens: 41000, completionTokens: 2250, costUsd: 0.0875 } }),
+      definition('prompt', { prompt: 'Give feedback.' }),
+    );
+    renderAssignments(`/assignment/${ID}`);
+
+    const term = await screen.findByText('AI use');
+    expect(term.nextElementSibling).toHaveTextContent('31 model calls · 43,250 tokens · $0.09');
   });
 
   it("shows a rubric-feedback assignment's rubric as criteria by levels", async () => {

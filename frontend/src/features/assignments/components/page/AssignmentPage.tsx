@@ -16,7 +16,7 @@ import { PageSpinner } from '../../../../components/PageSpinner';
 import { ApiError } from '../../../../lib/api-client';
 import { useDocumentTitle } from '../../../../lib/use-document-title';
 import { assignmentQueryOptions, type AssignmentWithResults } from '../../api/get-assignment';
-import type { AssignmentType } from '../../api/types';
+import type { AssignmentType, AssignmentUsage } from '../../api/types';
 import { TYPE_LABELS } from '../../lib/labels';
 import { DetailList } from '../view/DetailList';
 import { DefinitionView } from './DefinitionView';
@@ -36,6 +36,20 @@ function formatDate(value: string | undefined): string | null {
   if (!value) return null;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? null : dateFormat.format(date);
+}
+
+const countFormat = new Intl.NumberFormat('en');
+const costFormat = new Intl.NumberFormat('en', { style: 'currency', currency: 'USD', maximumFractionDigits: 2, minimumFractionDigits: 2 });
+
+/** "12 model calls · 30,400 tokens · $0.05", or null before the AI has run (the cost only when priced). */
+export function formatUsage(usage: AssignmentUsage | undefined): string | null {
+  if (!usage || usage.calls <= 0) return null;
+  const parts = [
+    `${countFormat.format(usage.calls)} model ${usage.calls === 1 ? 'call' : 'calls'}`,
+    `${countFormat.format(usage.promptTokens + usage.completionTokens)} tokens`,
+  ];
+  if (usage.costUsd > 0) parts.push(usage.costUsd < 0.01 ? 'under $0.01' : costFormat.format(usage.costUsd));
+  return parts.join(' · ');
 }
 
 function BackToLibrary() {
@@ -87,6 +101,7 @@ function AssignmentView({ data, panels }: { data: AssignmentWithResults; panels:
   useDocumentTitle(assignment.name);
   const [editing, setEditing] = useState(false);
   const created = formatDate(assignment.createdAt);
+  const usage = formatUsage(assignment.usage);
 
   return (
     <>
@@ -128,6 +143,7 @@ function AssignmentView({ data, panels }: { data: AssignmentWithResults; panels:
                 { term: 'Handwritten', value: assignment.isHandWritten ? 'Yes' : 'No' },
                 { term: 'Instant feedback', value: assignment.provideInstantFeedback ? 'On' : 'Off' },
                 ...(created ? [{ term: 'Created', value: created }] : []),
+                ...(usage ? [{ term: 'AI use', value: usage }] : []),
               ]}
             />
           </Section>
