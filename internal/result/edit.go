@@ -90,7 +90,7 @@ func (s *Service) Update(ctx context.Context, a team.Actor, e Edit) (FunctionRes
 			CriteriaPoints: cur.CriteriaPoints, CriteriaFeedback: cur.CriteriaFeedback,
 			OverallComments: strings.TrimSpace(e.OverallComments), Answers: cur.Answers,
 		}
-		if err := s.applyEdit(ctx, a, typ, cur, e, &p); err != nil {
+		if err := s.applyEdit(ctx, tx, a, typ, cur, e, &p); err != nil {
 			return err
 		}
 		saved, err = store.Q.SaveTeacherEdit(ctx, tx, p)
@@ -103,8 +103,9 @@ func (s *Service) Update(ctx context.Context, a team.Actor, e Edit) (FunctionRes
 }
 
 // applyEdit checks the fields the assignment's type uses and puts them in p.
-func (s *Service) applyEdit(ctx context.Context, a team.Actor, typ string, cur store.FunctionResult, e Edit, p *store.SaveTeacherEditParams) error {
-	fn, err := s.Assignments.GetFunction(ctx, a, cur.AssignmentID, typ)
+// It reads through tx, the caller's transaction (never a second connection).
+func (s *Service) applyEdit(ctx context.Context, tx pgx.Tx, a team.Actor, typ string, cur store.FunctionResult, e Edit, p *store.SaveTeacherEditParams) error {
+	fn, err := s.Assignments.GetFunctionIn(ctx, tx, a, cur.AssignmentID, typ)
 	if err != nil {
 		return err
 	}
@@ -226,7 +227,7 @@ func (s *Service) ToggleCriterion(ctx context.Context, a team.Actor, t Toggle) (
 		if grading.IsInProgress(cur.Status) {
 			return apperr.New(apperr.Conflict, MsgStillRunning)
 		}
-		fn, err := s.Assignments.GetFunction(ctx, a, cur.AssignmentID, "")
+		fn, err := s.Assignments.GetFunctionIn(ctx, tx, a, cur.AssignmentID, "")
 		if err != nil {
 			return err
 		}
