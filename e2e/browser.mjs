@@ -1,5 +1,7 @@
 // Debian's chromium driven by playwright-core (never a downloaded browser).
 import { chromium } from 'playwright-core';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 export const baseURL = process.env.BASE_URL;
@@ -23,9 +25,40 @@ export function launch() {
   });
 }
 
-/** shot saves a full-page screenshot under e2e/output/. */
+/** shot checks the page with axe (checkA11y) and saves a full-page screenshot under e2e/output/. */
 export async function shot(page, name) {
+  await checkA11y(page, name);
   await page.screenshot({ path: join(outDir, `${name}.png`), fullPage: true });
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The axe rules run: WCAG 2.0, 2.1 and 2.2 at levels A and AA. */
+export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+
+/**
+ * checkA11y runs axe-core (WCAG 2 A/AA rules) on the page as it is now, writes the whole result to
+ * e2e/output/axe-{name}.json and throws listing every serious or critical violation. axe is injected
+ * through the DevTools protocol (page.evaluate), so a Content-Security-Policy does not block it.
+ */
+export async function checkA11y(page, name) {
+  // Let MUI's enter transitions (fades, slides: about 225 ms) finish so colours are measured at rest.
+  await page.waitForTimeout(300);
+  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.evaluate(`${axeSource}\n;void 0`);
+  const result = await page.evaluate(
+    (tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }),
+    AXE_TAGS,
+  );
+  const { violations, incomplete, url, timestamp, testEngine } = result;
+  writeFileSync(join(outDir, `axe-${name}.json`), JSON.stringify({ url, timestamp, testEngine, violations, incomplete }, null, 2));
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (bad.length === 0) return;
+  const lines = bad.map((v) => {
+    const targets = v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(' | ');
+    const more = v.nodes.length > 4 ? ` (+${v.nodes.length - 4} more)` : '';
+    return `  - [${v.impact}] ${v.id}: ${v.help} — ${targets}${more}`;
+  });
+  throw new Error(`axe on ${name} (${url}): ${bad.length} serious/critical violation(s):\n${lines.join('\n')}`);
 }
 
 /**
@@ -94,7 +127,11 @@ export async function fullShot(page, name) {
  */
 export async function shotBoth(page, name, { dialog = false } = {}) {
   const vp = page.viewportSize();
-  const take = (file) => (dialog ? page.screenshot({ path: join(outDir, `${file}.png`) }) : fullShot(page, file));
+  const take = async (file) => {
+    if (!dialog) return fullShot(page, file);
+    await checkA11y(page, file);
+    await page.screenshot({ path: join(outDir, `${file}.png`) });
+  };
   await page.mouse.move(0, 0);
   await page.setViewportSize(DESKTOP);
   await take(`${name}-1280`);

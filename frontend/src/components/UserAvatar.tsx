@@ -16,15 +16,26 @@ export interface UserAvatarProps {
   size?: number;
 }
 
-/** A person's picture, or their initials on the brand colour. Decorative: show the name beside it. */
+/**
+ * A person's picture, or their initials on the brand colour. Decorative: show the name beside it.
+ * The initials are drawn like a picture (generated content, hidden from assistive technology), not
+ * as text, so a button showing an avatar keeps its visible text within its name (WCAG 2.5.3).
+ */
 export function UserAvatar({ name, image, size = 40 }: UserAvatarProps) {
   return (
     <Avatar
       src={image ?? undefined}
       alt=""
-      sx={{ width: size, height: size, fontSize: Math.round(size * 0.4), bgcolor: 'primary.main' }}
+      aria-hidden
+      sx={{
+        width: size,
+        height: size,
+        fontSize: Math.round(size * 0.4),
+        bgcolor: 'primary.main',
+        '& [data-initials]::before': { content: 'attr(data-initials)' },
+      }}
     >
-      {initials(name)}
+      <span data-initials={initials(name)} />
     </Avatar>
   );
 }

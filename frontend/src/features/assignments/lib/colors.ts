@@ -19,6 +19,7 @@ import {
   teal,
   yellow,
 } from '@mui/material/colors';
+import { highlightPaint } from '../../results/lib/colors';
 
 /** Hues a highlighter can take, in the order the colour picker shows them. */
 export const HUES = [
@@ -132,10 +133,13 @@ export function hueName(hue: Hue): string {
   return HUE_NAMES[hue];
 }
 
-/** How a highlight is painted (spec §9): shade 300 of its hue behind, shade 900 for the text. */
+/**
+ * How a highlight is painted (spec §9): shade 300 of its hue behind, shade 900 for the text,
+ * darkened where needed to reach WCAG AA contrast — the same paint as on the review screen.
+ */
 export function highlightColors(color: string): { background: string; text: string } {
   const { hue } = parseColor(color);
-  return { background: colorValue(hue, 300), text: colorValue(hue, 900) };
+  return highlightPaint(`${hue}-300`);
 }
 
 /** Hues offered, in order, to each new highlighter, so neighbours differ. */

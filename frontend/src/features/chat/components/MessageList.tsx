@@ -154,7 +154,7 @@ export function MessageList({ messages, documentIndexes, live, error, omittedTur
           {omittedTurnsNotice(omittedTurns)}
         </Typography>
       )}
-      <Box aria-live="polite" aria-label="Answer in progress" sx={{ minWidth: 0 }}>
+      <Box role="region" aria-live="polite" aria-label="Answer in progress" sx={{ minWidth: 0 }}>
         {live && (
           <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0 }}>
             <Bubble mine={false} label="Assistant (writing)">

@@ -109,7 +109,8 @@ export function FolderSection({
           <Box sx={{ minWidth: 0, display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', columnGap: 1.5 }}>
             <Typography component="span" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
               {folder.name}
-            </Typography>
+            </Typography>{' '}
+            {/* the space keeps "Term 1" and "0 assignments" apart in the text a speech user reads */}
             <Typography component="span" variant="body2" color="text.secondary">
               {countText}
             </Typography>

@@ -49,6 +49,13 @@ describe('notifications bell', { timeout: 30_000 }, () => {
     expect(bell).toHaveTextContent('2');
   });
 
+  it('shows no hidden count when nothing is new: the button holds no text beyond its name', async () => {
+    fakeBackend({ assignments: [], rubrics: [], folders: [] }, { notifications: [notifications[2]] });
+    renderLibrary(<NotificationsBell />);
+    const bell = await screen.findByRole('button', { name: 'Notifications' });
+    expect(bell.textContent).toBe('');
+  });
+
   it('lists what was shared and copies an assignment with the right route, then reloads', async () => {
     const { backend, reload } = renderBell();
     const user = userEvent.setup();

@@ -43,7 +43,8 @@ export function NotificationsBell() {
         onClick={(event) => setAnchor(event.currentTarget)}
         sx={{ color: 'text.secondary' }}
       >
-        <Badge badgeContent={count} color="error" max={99}>
+        {/* No hidden "0" in the button: its text would not be part of the name "Notifications". */}
+        <Badge badgeContent={count || undefined} color="error" max={99}>
           <NotificationsNoneRounded />
         </Badge>
       </IconButton>

@@ -8,7 +8,13 @@ import TableRow from '@mui/material/TableRow';
 /** The first rows of a CSV, every cell rendered as plain text. */
 export function CsvPreviewTable({ headers, rows }: { headers: string[]; rows: string[][] }) {
   return (
-    <TableContainer sx={{ border: '1px solid', borderColor: 'divider', borderRadius: '10px', maxHeight: 280 }}>
+    // It scrolls: focusable (tabIndex) so a keyboard can scroll it, named as a region.
+    <TableContainer
+      tabIndex={0}
+      role="region"
+      aria-label="CSV preview"
+      sx={{ border: '1px solid', borderColor: 'divider', borderRadius: '10px', maxHeight: 280 }}
+    >
       <Table size="small" stickyHeader aria-label="First rows of the CSV file">
         <TableHead>
           <TableRow>

@@ -26,7 +26,8 @@ function Figure({ term, value, hint }: { term: string; value: string; hint: stri
       <Typography component="dd" sx={{ m: 0, fontSize: '1.375rem', fontWeight: 700 }}>
         {value}
       </Typography>
-      <Typography variant="caption" color="text.secondary">
+      {/* a second dd: a <dl> group may hold only dt and dd */}
+      <Typography component="dd" variant="caption" color="text.secondary" sx={{ m: 0, display: 'block' }}>
         {hint}
       </Typography>
     </Box>
@@ -72,7 +73,13 @@ export function AgreementReportView({ report, submissionHref }: AgreementReportV
       </Typography>
       <OverallFigures overall={report.overall} />
       {report.criteria.length > 0 && (
-        <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: '10px', overflowX: 'auto' }}>
+        // It scrolls sideways on a phone: focusable so a keyboard can scroll it, named as a region.
+        <TableContainer
+          tabIndex={0}
+          role="region"
+          aria-label="Agreement per criterion, scrollable"
+          sx={{ border: 1, borderColor: 'divider', borderRadius: '10px', overflowX: 'auto' }}
+        >
           <Table size="small" aria-label="Agreement per criterion" sx={{ minWidth: 520 }}>
             <TableHead>
               <TableRow sx={{ '& th': { fontWeight: 600 } }}>
@@ -115,7 +122,7 @@ export function AgreementReportView({ report, submissionHref }: AgreementReportV
               <Box component="li" key={i} sx={{ borderLeft: 3, borderColor: 'warning.main', pl: 1.5, py: 0.25 }}>
                 <Typography variant="body2" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
                   {submissionHref && d.submissionId ? (
-                    <Link component={RouterLink} to={submissionHref(d.submissionId)} underline="hover">
+                    <Link component={RouterLink} to={submissionHref(d.submissionId)} underline="always">
                       {d.submissionName || 'Submission'}
                     </Link>
                   ) : (

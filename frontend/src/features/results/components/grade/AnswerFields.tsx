@@ -48,7 +48,7 @@ export function AnswerFields({ label, gradeAdjustment, feedback, readOnly = fals
         value={adjustment}
         disabled={readOnly}
         error={invalid}
-        helperText={invalid ? 'Enter a number of points, e.g. -1 or 0.5.' : '± points'}
+        helperText={invalid ? 'Enter a number of points, e.g. -1 or 0.5.' : readOnly ? undefined : '± points'}
         onChange={(e) => setAdjustment(e.target.value)}
         onBlur={commitAdjustment}
         onKeyDown={(e) => {

@@ -47,7 +47,7 @@ describe('FeedbackReview', () => {
     expect(items[0]).toHaveTextContent('Use their');
     expect(items[0]).toHaveTextContent('“there”');
     expect(items[1]).toHaveTextContent('Spelling');
-    expect(screen.getByRole('button', { name: 'Spelling: Spelled recieve' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Spelling: Spelled recieve — “/ })).toBeInTheDocument();
     expect(screen.getByText(/2 highlights from the AI were left out/)).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Overall feedback' })).toHaveValue('A good start.');
   });
@@ -78,7 +78,7 @@ describe('FeedbackReview', () => {
     expect(bodies[0]).not.toHaveProperty('droppedHighlights');
     // The new comment shows at once, in the list and on the passage.
     expect(within(screen.getByRole('list', { name: 'Feedback items' })).getByText('Say "their"')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Grammar: Say "their"' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Grammar: Say "their" — “/ })).toBeInTheDocument();
     expect(changed).toBe(1);
   });
 
@@ -118,7 +118,7 @@ describe('FeedbackReview', () => {
     await user.click(screen.getByRole('button', { name: 'Delete highlight on “there”' }));
 
     expect(await screen.findByText('Error updating feedback')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Grammar: Use their' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Grammar: Use their — “/ })).toBeInTheDocument();
   });
 
   it('shows the result without any way to edit it when read-only', () => {

@@ -25,11 +25,18 @@ describe('HighlightedText', () => {
 
     const region = screen.getByRole('region', { name: 'Highlighted text' });
     expect(region).toHaveTextContent('He went to there house and recieved a gift.');
-    const grammar = screen.getByRole('button', { name: 'Grammar: Use "their" here' });
+    const grammar = screen.getByRole('button', { name: /^Grammar: Use "their" here — “/ });
     expect(grammar).toHaveTextContent(/^there$/);
     expect(grammar).toHaveAttribute('tabindex', '0');
     expect(grammar).toHaveStyle({ backgroundColor: hexToRgb(purple[300]), color: hexToRgb(highlightPaint('purple-500').text) });
-    expect(screen.getByRole('button', { name: 'Spelling: Spelled recieve' })).toHaveTextContent('recieved');
+    expect(screen.getByRole('button', { name: /^Spelling: Spelled recieve — “/ })).toHaveTextContent('recieved');
+  });
+
+  it('names each passage by its highlighter, its comment and the words it marks, so a speech user can say them', () => {
+    renderResultUi(<HighlightedText highlightedText={TAGGED} highlighters={HIGHLIGHTERS} />);
+
+    expect(screen.getByRole('button', { name: 'Grammar: Use "their" here — “there”' })).toHaveTextContent(/^there$/);
+    expect(screen.getByRole('button', { name: 'Spelling: Spelled recieve — “recieved”' })).toBeInTheDocument();
   });
 
   it('opens the comment on hover and closes it when the pointer leaves', async () => {
@@ -103,7 +110,7 @@ describe('HighlightedText', () => {
     );
 
     expect(screen.getByRole('region')).toHaveTextContent('My <img src=x onerror="alert(1)"> and <script>alert(2)</script> and <b>bold</b>');
-    const passage = screen.getByRole('button', { name: 'Grammar: <img src=y onerror=alert(3)>' });
+    const passage = screen.getByRole('button', { name: /^Grammar: <img src=y onerror=alert\(3\)> — “/ });
     await user.click(passage);
     expect(await screen.findByRole('tooltip')).toHaveTextContent('<img src=y onerror=alert(3)>');
     expect(container.querySelector('img, script, b')).toBeNull();
@@ -112,6 +119,6 @@ describe('HighlightedText', () => {
 
   it('gives keys the assignment does not define a readable name', () => {
     renderResultUi(<HighlightedText highlightedText={'<criterion2Evidence comment="Cite it">x</criterion2Evidence>'} highlighters={[]} />);
-    expect(screen.getByRole('button', { name: 'Criterion 2 evidence: Cite it' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Criterion 2 evidence: Cite it — “/ })).toBeInTheDocument();
   });
 });

@@ -79,7 +79,8 @@ export function HighlightedText({ highlightedText, highlighters, label = 'Highli
             component="span"
             role="button"
             tabIndex={0}
-            aria-label={`${info?.title ?? span.key}: ${comment}`}
+            // The name carries the highlighted words too: a speech user says what they see (WCAG 2.5.3).
+            aria-label={`${info?.title ?? span.key}: ${comment} — “${span.text}”`}
             aria-expanded={isOpen}
             aria-describedby={isOpen ? popoverId : undefined}
             onMouseEnter={(e) => show(span.id, e.currentTarget, open?.pinned && open.id === span.id)}

@@ -67,7 +67,7 @@ describe('RubricReview', () => {
     expect(within(evidence).getByRole('radio', { name: /^Level 1: Strong\s*\(5–10 pts\)$/ })).toBeChecked();
     expect(within(thesis).getByRole('textbox', { name: 'Feedback on Thesis' })).toHaveValue('Say what you argue.');
     expect(screen.getByRole('spinbutton', { name: 'Points for Evidence' })).toHaveValue(7);
-    expect(screen.getByRole('button', { name: 'Criterion 1: Vague' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Criterion 1: Vague — “/ })).toBeInTheDocument();
   });
 
   it('updates the total when a level changes, and saves levels, points and feedback', async () => {
