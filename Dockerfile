@@ -1,4 +1,8 @@
-# One image for the api, worker and demo model binaries.
+# Three images from one file, each with only what it runs:
+#   --target api         the API, the built frontend and the demo model (the default)
+#   --target worker      a worker without tesseract: the ai, default and extract queues
+#   --target worker-ocr  a worker linked with tesseract (cgo): the ocr queue too
+# docker-compose.yml builds all three.
 FROM node:20-bookworm AS web
 WORKDIR /src/frontend
 COPY frontend/package.json frontend/package-lock.json ./
@@ -13,15 +17,35 @@ RUN go mod download
 RUN apt-get update && apt-get install -y --no-install-recommends libtesseract-dev libleptonica-dev \
     && rm -rf /var/lib/apt/lists/*
 COPY . .
-# The worker links tesseract (cgo) for OCR; the api and demo model need no C.
-RUN CGO_ENABLED=0 go build -o /out/ ./cmd/api ./cmd/fakellm && CGO_ENABLED=1 go build -o /out/ ./cmd/worker
+# Only the ocr worker links tesseract (cgo); everything else is static Go.
+RUN CGO_ENABLED=0 go build -o /out/ ./cmd/api ./cmd/fakellm ./cmd/worker \
+    && CGO_ENABLED=1 go build -o /out/cgo/ ./cmd/worker
 
-FROM debian:bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates poppler-utils tesseract-ocr tesseract-ocr-eng libtesseract5 \
+# poppler-utils: pdftotext (extraction, chat attachments) and pdftoppm (page
+# images, answer-box crops) are used by the API and every worker.
+FROM debian:bookworm-slim AS base
+RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates poppler-utils \
     && rm -rf /var/lib/apt/lists/* && useradd -r -u 10001 markwell && mkdir -p /data/blobs && chown markwell /data/blobs
-COPY --from=go /out/ /usr/local/bin/
-COPY --from=web /src/frontend/dist /srv/frontend
-ENV STATIC_DIR=/srv/frontend BLOB_DIR=/data/blobs HTTP_ADDR=:8080
+ENV BLOB_DIR=/data/blobs
 USER markwell
+
+FROM base AS worker-ocr
+USER root
+RUN apt-get update && apt-get install -y --no-install-recommends tesseract-ocr tesseract-ocr-eng libtesseract5 \
+    && rm -rf /var/lib/apt/lists/*
+USER markwell
+COPY --from=go /out/cgo/worker /usr/local/bin/worker
+ENV WORKER_QUEUES=extract=2,ocr=2
+CMD ["worker", "--addr", "0.0.0.0:9091"]
+
+FROM base AS worker
+COPY --from=go /out/worker /usr/local/bin/worker
+ENV WORKER_QUEUES=ai=64,default=10,extract=2
+CMD ["worker", "--addr", "0.0.0.0:9091"]
+
+FROM base AS api
+COPY --from=go /out/api /out/fakellm /usr/local/bin/
+COPY --from=web /src/frontend/dist /srv/frontend
+ENV STATIC_DIR=/srv/frontend HTTP_ADDR=:8080
 EXPOSE 8080
 CMD ["api"]

@@ -26,34 +26,50 @@ elif [ -z "${MARKWELL_SKIP_APT:-}" ]; then
   echo "bootstrap: not a Debian/Ubuntu system; install PostgreSQL, poppler, tesseract, chromium and LibreOffice Writer yourself (see README)" >&2
 fi
 
+# Node 20+ for the frontend, checked before the long steps. Debian 12 and
+# Ubuntu 24.04 ship Node 18, so their nodejs is installed only when apt's
+# candidate is new enough; otherwise one line says what to run, and stops.
+node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+apt_ok() { [ -z "${MARKWELL_SKIP_APT:-}" ] && command -v apt-get >/dev/null; }
+if ! command -v node >/dev/null && apt_ok; then
+  cand=$(apt-cache policy nodejs 2>/dev/null | sed -n 's/^ *Candidate: *\([0-9]*:\)\{0,1\}\([0-9][0-9]*\).*/\2/p')
+  if [ "${cand:-0}" -ge 20 ]; then
+    echo "bootstrap: installing nodejs and npm"
+    sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+  fi
+fi
+if ! command -v node >/dev/null || [ "$(node_major)" -lt 20 ]; then
+  have=$(command -v node >/dev/null && node --version || echo "no Node.js")
+  if apt_ok; then
+    su=$([ "$(id -u)" = 0 ] || echo "sudo ")
+    echo "bootstrap: Markwell needs Node.js 20 or newer (found $have); run: curl -fsSL https://deb.nodesource.com/setup_22.x | ${su}bash - && ${su}apt-get install -y nodejs — then run make again" >&2
+  else
+    echo "bootstrap: Markwell needs Node.js 20 or newer (found $have); install Node.js 22 (e.g. nvm install 22, or brew install node) and run make again" >&2
+  fi
+  exit 1
+fi
+if ! command -v npm >/dev/null; then
+  if apt_ok; then
+    sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
+  else
+    echo "bootstrap: Node.js $(node --version) has no npm; install npm for it and run make again" >&2
+    exit 1
+  fi
+fi
+
 # Go: when no go (or one older than 1.21) is installed, fetch the toolchain
-# go.mod names from the Go module proxy into .data/go (the Makefile puts it
-# on PATH). A newer go switches to that toolchain by itself (GOTOOLCHAIN=auto).
+# go.mod names into .data/go (the Makefile puts it on PATH) through GOPROXY
+# and checked against GOSUMDB, as go itself would (scripts/go-toolchain.sh).
+# A newer go switches to that toolchain by itself (GOTOOLCHAIN=auto).
 gover=$(sed -n 's/^go //p' go.mod)
 have_go() { command -v go >/dev/null && go version | grep -qE 'go1\.(2[1-9]|[3-9][0-9])'; }
 if ! have_go && [ ! -x .data/go/bin/go ]; then
-  arch=$(dpkg --print-architecture 2>/dev/null || echo amd64)
-  echo "bootstrap: fetching Go $gover from the Go module proxy"
   command -v curl >/dev/null && command -v unzip >/dev/null || sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl unzip >/dev/null
-  tmp=$(mktemp -d)
-  curl -fsSL "https://proxy.golang.org/golang.org/toolchain/@v/v0.0.1-go${gover}.linux-${arch}.zip" -o "$tmp/go.zip"
-  unzip -q "$tmp/go.zip" -d "$tmp"
-  mkdir -p .data && mv "$tmp"/golang.org/toolchain@*/ .data/go && chmod +x .data/go/bin/* .data/go/pkg/tool/*/* 2>/dev/null || true
-  rm -rf "$tmp"
+  scripts/go-toolchain.sh "$gover" .data/go
 fi
 [ -x .data/go/bin/go ] && export PATH="$PWD/.data/go/bin:$PATH"
 go mod download
 
-# Node 20+ for the frontend.
-if ! command -v node >/dev/null; then
-  echo "bootstrap: installing Debian's nodejs and npm"
-  sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
-fi
-major=$(node -p 'process.versions.node.split(".")[0]')
-if [ "$major" -lt 20 ]; then
-  echo "bootstrap: Node $(node --version) is too old; Markwell's frontend needs Node 20 or newer (see README)" >&2
-  exit 1
-fi
 # npm ci only when the lock file changed since the last install.
 for dir in frontend e2e; do
   [ -f "$dir/package-lock.json" ] || continue

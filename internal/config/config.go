@@ -82,6 +82,10 @@ type Config struct {
 	JobTimeout time.Duration
 	// JobRescueAfter is when a job left running by a dead worker is picked up again.
 	JobRescueAfter time.Duration
+	// JobsPollOnly makes workers poll for jobs instead of LISTENing for
+	// PostgreSQL notifications (River's PollOnly), for connections through a
+	// transaction-pooling PgBouncer, where LISTEN does not work.
+	JobsPollOnly bool
 
 	// OperatorEmails may open the job dashboard at /admin/jobs.
 	OperatorEmails []string
@@ -284,6 +288,7 @@ func load(lookup func(string) (string, bool)) (Config, error) {
 		WorkerQueues:      r.str("WORKER_QUEUES", "default=10,extract=4,ocr=2,ai=32"),
 		JobTimeout:        r.duration("JOB_TIMEOUT", 5*time.Minute),
 		JobRescueAfter:    r.duration("JOB_RESCUE_AFTER", 7*time.Minute),
+		JobsPollOnly:      r.boolean("JOBS_POLL_ONLY", false),
 		LogLevel:          strings.ToLower(r.str("LOG_LEVEL", "info")),
 		ShutdownTimeout:   r.duration("SHUTDOWN_TIMEOUT", 30*time.Second),
 		MetricsAddr:       r.str("METRICS_ADDR", "127.0.0.1:9090"),

@@ -235,3 +235,20 @@ func TestGoogleClassroom(t *testing.T) {
 	_, err = config.LoadFrom(env)
 	require.ErrorContains(t, err, `GOOGLE_CLASSROOM_ENABLED: "maybe" is not a boolean`)
 }
+
+func TestJobsPollOnlyIsOffUnlessAsked(t *testing.T) {
+	t.Parallel()
+	c, err := config.LoadFrom(valid())
+	require.NoError(t, err)
+	require.False(t, c.JobsPollOnly, "workers LISTEN by default")
+
+	env := valid()
+	env["JOBS_POLL_ONLY"] = "true"
+	c, err = config.LoadFrom(env)
+	require.NoError(t, err)
+	require.True(t, c.JobsPollOnly)
+
+	env["JOBS_POLL_ONLY"] = "pgbouncer"
+	_, err = config.LoadFrom(env)
+	require.ErrorContains(t, err, `JOBS_POLL_ONLY: "pgbouncer" is not a boolean (use true or false)`)
+}

@@ -63,6 +63,11 @@ type Deps struct {
 	// Prices turn a run's token usage into money (LLM_PRICES).
 	Prices llm.Prices
 	Log    *slog.Logger
+	// GradeTimeout bounds one grading attempt; 0 means DefaultGradeTimeout.
+	// River rescues a grading job left running by a killed worker only
+	// after this long (and JOB_RESCUE_AFTER), so it is also how long such
+	// a result waits (GRADE_JOB_TIMEOUT; docs/faults.md).
+	GradeTimeout time.Duration
 }
 
 // NewWorkers registers every job kind's worker.
@@ -89,6 +94,11 @@ type WorkerOptions struct {
 	RescueAfter time.Duration
 	// FetchPollInterval overrides River's poll interval (tests use short ones).
 	FetchPollInterval time.Duration
+	// PollOnly never LISTENs for notifications: queues look for new jobs
+	// every poll interval (1 s; 100 ms on the ai queue) and leadership moves
+	// within seconds. Needed behind a transaction-pooling PgBouncer
+	// (JOBS_POLL_ONLY).
+	PollOnly bool
 }
 
 // NewWorkerClient builds a client that runs jobs from the given queues.
@@ -113,6 +123,7 @@ func NewWorkerClient(pool *pgxpool.Pool, workers *river.Workers, o WorkerOptions
 		MaxAttempts:          10,
 		Logger:               log,
 		FetchPollInterval:    o.FetchPollInterval,
+		PollOnly:             o.PollOnly,
 		PeriodicJobs:         periodicJobs(),
 	}
 	c, err := river.NewClient(riverpgxv5.New(pool), cfg)
