@@ -98,12 +98,18 @@ func run() error {
 		defer func() { _ = closePool() }()
 		ocrPool = p
 	}
+	// GRADE_JOB_TIMEOUT bounds one grading attempt, and so how long the
+	// grading jobs of a killed worker wait to be rescued (docs/faults.md).
+	gradeTimeout, err := durationEnv("GRADE_JOB_TIMEOUT", jobs.DefaultGradeTimeout)
+	if err != nil {
+		return err
+	}
 	workers := jobs.NewWorkers(jobs.Deps{
-		Pool: pool, Blob: blobs, OCR: ocrPool, LLM: model, Prices: cfg.LLMPrices, Log: log,
+		Pool: pool, Blob: blobs, OCR: ocrPool, LLM: model, Prices: cfg.LLMPrices, Log: log, GradeTimeout: gradeTimeout,
 		ReadOptions: extract.Options{Limits: extract.Limits{MaxFileBytes: cfg.MaxUploadBytes}},
 	})
 	client, err := jobs.NewWorkerClient(pool, workers, jobs.WorkerOptions{
-		Queues: queues, JobTimeout: cfg.JobTimeout, RescueAfter: cfg.JobRescueAfter,
+		Queues: queues, JobTimeout: cfg.JobTimeout, RescueAfter: cfg.JobRescueAfter, PollOnly: cfg.JobsPollOnly,
 	}, log)
 	if err != nil {
 		return err
@@ -112,7 +118,7 @@ func run() error {
 		return fmt.Errorf("start worker: %w", err)
 	}
 	log.Info("worker started", "queues", queues, "job_timeout", cfg.JobTimeout, "rescue_after", cfg.JobRescueAfter,
-		"ocr_pool", queues[jobs.QueueOCR])
+		"ocr_pool", queues[jobs.QueueOCR], "poll_only", cfg.JobsPollOnly)
 
 	var srv *http.Server
 	if *addr != "" {
@@ -158,6 +164,19 @@ func checkModel(ctx context.Context, model *llm.OpenAI, cfg config.Config, log *
 		return
 	}
 	log.Info("model endpoint reachable", "base_url", cfg.LLMBaseURL, "model", cfg.LLMModel, "models", models, "demo", cfg.DemoModel)
+}
+
+// durationEnv reads a positive duration from the environment variable k.
+func durationEnv(k string, def time.Duration) (time.Duration, error) {
+	v := os.Getenv(k)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s: %q must be a positive duration such as 10m", k, v)
+	}
+	return d, nil
 }
 
 func envOr(k, def string) string {

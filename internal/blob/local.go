@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -219,6 +220,9 @@ func (l *Local) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	l.serveDownload(w, r, key)
 }
 
+// MsgStorageFull answers an upload the local disk has no room for (507).
+const MsgStorageFull = "The file store is full, so this file was not saved. Please ask your administrator to free space, then upload it again."
+
 // serveUpload writes the body of a signed PUT to key.
 func (l *Local) serveUpload(w http.ResponseWriter, r *http.Request, key string) {
 	contentType := r.Header.Get("Content-Type")
@@ -247,6 +251,12 @@ func (l *Local) serveUpload(w http.ResponseWriter, r *http.Request, key string) 
 		http.Error(w, "file too large", http.StatusRequestEntityTooLarge)
 	case errors.Is(err, ErrInvalidSize):
 		http.Error(w, "body shorter than the signed size", http.StatusBadRequest)
+	case errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT):
+		// The upload helper shows error.message: the teacher learns why.
+		slog.ErrorContext(r.Context(), "storage: upload failed: disk full", "key", key, "dir", l.dir, "err", err)
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(http.StatusInsufficientStorage)
+		_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": "storage_full", "message": MsgStorageFull}})
 	case err != nil:
 		slog.ErrorContext(r.Context(), "storage: upload failed", "key", key, "err", err)
 		http.Error(w, "upload failed", http.StatusInternalServerError)

@@ -61,9 +61,16 @@ type GradeSubmissionWorker struct {
 // NewGradeSubmissionWorker returns the worker of grade_submission jobs over d.
 func NewGradeSubmissionWorker(d Deps) *GradeSubmissionWorker { return &GradeSubmissionWorker{deps: d} }
 
-// Timeout bounds one attempt: a few model calls, each with its own timeout.
+// DefaultGradeTimeout bounds one grading attempt unless Deps.GradeTimeout
+// says otherwise: a few model calls, each with its own timeout.
+const DefaultGradeTimeout = 10 * time.Minute
+
+// Timeout bounds one attempt (Deps.GradeTimeout, else DefaultGradeTimeout).
 func (w *GradeSubmissionWorker) Timeout(*river.Job[GradeSubmissionArgs]) time.Duration {
-	return 10 * time.Minute
+	if w.deps.GradeTimeout > 0 {
+		return w.deps.GradeTimeout
+	}
+	return DefaultGradeTimeout
 }
 
 // Work implements river.Worker.
