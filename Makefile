@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/.data/go/bin:$(PATH)
 
-.PHONY: dev test bench build generate migrate db db-stop lint clean help
+.PHONY: dev test test-faults bench build generate migrate db db-stop lint clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -14,10 +14,20 @@ dev: ## run the whole product at http://localhost:8080 (Ctrl-C stops it)
 test: ## vet, Go tests, frontend unit tests and the browser suite
 	@scripts/test.sh
 
-bench: ## benchmarks (speed lives here, never in timed tests)
+.PHONY: test-fuzz
+test-fuzz: ## run every Go fuzz target longer (FUZZTIME per target, default 1m)
+	@FUZZTIME=$${FUZZTIME:-1m} scripts/fuzz.sh
+
+test-faults: ## the fault suite, full form: batches of 300, a few minutes (docs/faults.md)
 	@scripts/bootstrap.sh --no-browser
 	@scripts/pg.sh start
-	TEST_DATABASE_URL=$$(scripts/pg.sh url) go test -run '^$$' -bench . -benchmem ./...
+	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/pg.sh url)} FAULTS=full go test -tags faults -count=1 -v -timeout 30m ./internal/faults/
+
+bench: ## the Monday-morning report (cmd/bench): a table and bench/results.json; BENCH_FLAGS=-quick for a smoke run
+	@scripts/bootstrap.sh --no-browser
+	@scripts/pg.sh start
+	go build -o .data/bin/ ./cmd/api ./cmd/worker ./cmd/fakellm
+	TEST_DATABASE_URL=$$(scripts/pg.sh url) go run ./cmd/bench $(BENCH_FLAGS)
 
 build: ## build the binaries into .data/bin and the frontend into frontend/dist
 	@scripts/bootstrap.sh --no-browser

@@ -20,14 +20,22 @@ fi
 # versitygw: the S3-compatible server the storage tests start on loopback.
 scripts/versitygw.sh
 
+echo "== bootstrap scripts (Node check, Go toolchain fetch; ~4 s)"
+scripts/bootstrap_test.sh
 echo "== go vet"
 go vet ./...
 echo "== go test"
 go test -count=1 -timeout 10m ./...
+echo "== fuzz: every target for a few seconds (about a minute)"
+scripts/fuzz.sh
+echo "== dependency audits (skipped, with one line, when offline)"
+scripts/audit.sh
 echo "== frontend unit tests"
 npm --prefix frontend test
 echo "== browser suite"
 npm --prefix frontend run build --silent >/dev/null
 mkdir -p .data/bin
 go build -o .data/bin/ ./cmd/api ./cmd/worker ./cmd/fakellm
+echo "== fault suite, short form (make test-faults runs the full one; docs/faults.md)"
+FAULTS_BIN=.data/bin go test -tags faults -count=1 -parallel 5 -timeout 5m ./internal/faults/
 node e2e/run.mjs

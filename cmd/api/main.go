@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
@@ -180,6 +181,18 @@ func run() error {
 			errc <- metricsSrv.ListenAndServe()
 		}()
 	}
+	if addr := os.Getenv("PPROF_ADDR"); addr != "" {
+		// Opt-in profiling for benchmarks (cmd/bench): net/http/pprof on an
+		// address of its own, never on the app port.
+		pprofSrv := &http.Server{Addr: addr, Handler: pprofMux(), ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			log.Info("pprof listening", "addr", addr)
+			if err := pprofSrv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Warn("pprof stopped", "err", err)
+			}
+		}()
+		defer pprofSrv.Close()
+	}
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)
@@ -196,6 +209,17 @@ func run() error {
 	}
 	slog.Default().Info("stopped")
 	return nil
+}
+
+// pprofMux serves net/http/pprof's profiles under /debug/pprof/.
+func pprofMux() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return mux
 }
 
 // purgeExpiredSessions deletes expired sessions and sign-in attempts hourly.
