@@ -37,5 +37,5 @@ npm --prefix frontend run build --silent >/dev/null
 mkdir -p .data/bin
 go build -o .data/bin/ ./cmd/api ./cmd/worker ./cmd/fakellm
 echo "== fault suite, short form (make test-faults runs the full one; docs/faults.md)"
-FAULTS_BIN=.data/bin go test -tags faults -count=1 -parallel 5 -timeout 5m ./internal/faults/
+FAULTS_BIN="$PWD/.data/bin" go test -tags faults -count=1 -parallel 5 -timeout 5m ./internal/faults/
 node e2e/run.mjs
