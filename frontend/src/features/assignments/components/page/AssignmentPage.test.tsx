@@ -5,6 +5,10 @@ import type { Assignment, AssignmentFunction } from '../../api/types';
 import { mockAssignment, SAMPLE_RUBRIC } from '../../testing/api-mocks';
 import { fill } from '../../testing/fill';
 import { renderAssignments } from '../../testing/render';
+import { attachStyleSheets } from '../../../../testing/styles';
+
+// The highlighter colours are asserted as computed CSS.
+attachStyleSheets();
 
 const ID = 'a1111111-1111-4111-8111-111111111111';
 

@@ -5,6 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { highlightPaint } from '../../lib/colors';
 import { renderResultUi } from '../../lib/testing';
 import { HighlightedText } from './HighlightedText';
+import { attachStyleSheets } from '../../../../testing/styles';
+
+// The highlighter colours are asserted as computed CSS.
+attachStyleSheets();
 
 const HIGHLIGHTERS = [
   { key: 'grammar', color: 'purple-500', title: 'Grammar' },
