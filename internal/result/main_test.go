@@ -212,12 +212,15 @@ func (b *bundle) get(t testing.TB, a team.Actor, asgID, id uuid.UUID) result.Fun
 	return fr
 }
 
-// startWorker runs the ai queue until the test ends (isolated databases
-// only).
-func (b *bundle) startWorker(t testing.TB) {
+// startWorker runs the ai queue, 4 wide, until the test ends (isolated
+// databases only).
+func (b *bundle) startWorker(t testing.TB) { b.startWorkerWidth(t, 4) }
+
+// startWorkerWidth runs the ai queue with n slots until the test ends.
+func (b *bundle) startWorkerWidth(t testing.TB, n int) {
 	t.Helper()
 	client, err := jobs.NewWorkerClient(b.pool, jobs.NewWorkers(b.deps), jobs.WorkerOptions{
-		Queues: map[string]int{jobs.QueueAI: 4}, JobTimeout: time.Minute, RescueAfter: 2 * time.Minute,
+		Queues: map[string]int{jobs.QueueAI: n}, JobTimeout: time.Minute, RescueAfter: 2 * time.Minute,
 		FetchPollInterval: 100 * time.Millisecond,
 	}, b.deps.Log)
 	require.NoError(t, err)

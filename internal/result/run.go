@@ -84,7 +84,7 @@ func (s *Service) start(ctx context.Context, tx pgx.Tx, teamID, assignmentID uui
 	for i, r := range rows {
 		params[i] = river.InsertManyParams{Args: jobs.GradeSubmissionArgs{SubmissionID: r.SubmissionID}}
 	}
-	if _, err := s.Jobs.InsertManyTx(ctx, tx, params); err != nil {
+	if err := jobs.InsertFairTx(ctx, s.Jobs, tx, jobs.QueueAI, params); err != nil {
 		return nil, fmt.Errorf("queue %d grading jobs: %w", len(params), err)
 	}
 	return rows, nil

@@ -1,10 +1,13 @@
 package result_test
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/assignment"
@@ -191,4 +194,50 @@ func TestGradeAllWritesPromptFeedback(t *testing.T) {
 	}
 	require.Contains(t, results[0].Feedback, "9 words in 2 sentences")
 	requireUsage(t, asg, results)
+}
+
+// Monday morning: a team that presses grade-all on 30 essays just after
+// another team pressed it on 300 must not wait for all 300. Each class's
+// k-th essay is graded among the others' k-th ones.
+func TestGradeAllClassesTakeTurns(t *testing.T) {
+	t.Parallel()
+	b := setup(t, true, fakellm.Options{})
+	big, small := b.teacher(t), b.teacher(t)
+	bigAsg := b.define(t, big, assignment.TypeGrade, false)
+	smallAsg := b.define(t, small, assignment.TypeGrade, false)
+	texts := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("Essay %d: %s", i, photosynthesisText)
+		}
+		return out
+	}
+	bigIDs := b.submit(t, big, bigAsg, texts(40)...)
+	smallIDs := b.submit(t, small, smallAsg, texts(5)...)
+	_, err := b.svc.RunMany(b.ctx, big, bigAsg, bigIDs)
+	require.NoError(t, err)
+	_, err = b.svc.RunMany(b.ctx, small, smallAsg, smallIDs)
+	require.NoError(t, err)
+
+	b.startWorkerWidth(t, 1) // one slot: the order graded is the order River serves
+	b.waitFinished(t, big, bigAsg)
+	b.waitFinished(t, small, smallAsg)
+	rows, err := b.pool.Query(b.ctx, `SELECT a.team_id FROM function_results fr JOIN assignments a ON a.id = fr.assignment_id
+		WHERE fr.assignment_id = ANY($1) ORDER BY fr.graded_at, fr.id`, []uuid.UUID{bigAsg, smallAsg})
+	require.NoError(t, err)
+	teams, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+	require.NoError(t, err)
+	require.Len(t, teams, 45)
+	var smallAt []int
+	for i, tm := range teams {
+		if tm == small.TeamID {
+			smallAt = append(smallAt, i+1)
+		}
+	}
+	// Taking turns: the small class's k-th essay is graded by position 2k
+	// (first come, first served would put them at 41 to 45).
+	require.Len(t, smallAt, 5)
+	for k, at := range smallAt {
+		require.LessOrEqual(t, at, 2*(k+1), "the small class's essays were graded at positions %v of 45", smallAt)
+	}
 }

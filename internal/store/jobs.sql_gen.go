@@ -38,3 +38,33 @@ func (q *Queries) CountJobsByKindAndState(ctx context.Context, db DBTX) ([]Count
 	}
 	return items, nil
 }
+
+const interleaveQueuedJobs = `-- name: InterleaveQueuedJobs :exec
+WITH head AS (
+    SELECT least(coalesce(min(w.scheduled_at), now()),
+                 now() - cardinality($1::bigint[]) * interval '1 millisecond') AS at
+    FROM river_job w
+    WHERE w.queue = $2::text AND w.state = 'available' AND NOT (w.id = ANY($1::bigint[]))
+)
+UPDATE river_job j
+SET scheduled_at = least(head.at + (b.ord - 1) * interval '1 millisecond', now())
+FROM head, unnest($1::bigint[]) WITH ORDINALITY AS b(id, ord)
+WHERE j.id = b.id AND j.state = 'available'
+`
+
+type InterleaveQueuedJobsParams struct {
+	Ids   []int64
+	Queue string
+}
+
+// Classes take turns on a queue. River fetches a queue's available jobs by
+// priority, then scheduled_at, then id. The k-th job of a batch just queued
+// is stamped k-1 milliseconds after the oldest job still waiting (or, when
+// none waits, so that the batch ends now), and never later than now: the
+// k-th jobs of every class come before any class's (k+1)-th, a class of 30
+// queued behind a class of 300 starts at once, and no job waits for a time
+// in the future.
+func (q *Queries) InterleaveQueuedJobs(ctx context.Context, db DBTX, arg InterleaveQueuedJobsParams) error {
+	_, err := db.Exec(ctx, interleaveQueuedJobs, arg.Ids, arg.Queue)
+	return err
+}
