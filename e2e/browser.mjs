@@ -42,8 +42,15 @@ export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 
  * through the DevTools protocol (page.evaluate), so a Content-Security-Policy does not block it.
  */
 export async function checkA11y(page, name) {
-  // Let MUI's enter transitions (fades, slides: about 225 ms) finish so colours are measured at rest.
-  await page.waitForTimeout(300);
+  // Colours are measured at rest: wait for MUI's transitions (a toast fading in, a dialog sliding)
+  // to finish. Endless animations (spinners) do not count.
+  await page
+    .waitForFunction(
+      () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+      null,
+      { timeout: 5000 },
+    )
+    .catch(() => {});
   if (!(await page.evaluate(() => Boolean(window.axe)))) await page.evaluate(`${axeSource}\n;void 0`);
   const result = await page.evaluate(
     (tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }),

@@ -298,8 +298,15 @@ test('AI assist drafts questions from an assignment sheet and suggests criteria 
       .getByRole('textbox', { name: 'Assignment text' })
       .fill('Homework sheet\n1. What is osmosis?\n2. Explain why leaves change colour in autumn.\n3. Name two parts of a flower.');
     await page.getByRole('button', { name: 'Generate questions', exact: true }).click();
+    // The answer fills the blank first question, or asks before replacing questions that have text.
+    // On a busy machine it can take a while: wait up to 30 s, and say what the page shows if not.
     const replace = page.getByRole('dialog', { name: 'Replace current questions?' });
-    if (await replace.isVisible().catch(() => false)) await replace.getByRole('button', { name: 'Replace' }).click();
+    const first = page.getByRole('region', { name: 'Question 1', exact: true }).getByRole('textbox', { name: 'Question text' }).first();
+    for (let i = 0; i < 300 && !/osmosis/.test(await first.inputValue().catch(() => '')); i++) {
+      if (await replace.isVisible().catch(() => false)) await replace.getByRole('button', { name: 'Replace' }).click();
+      await page.waitForTimeout(100);
+    }
+    assert.match(await first.inputValue(), /osmosis/, `no generated questions; alerts on the page: ${JSON.stringify(await page.getByRole('alert').allInnerTexts())}`);
     for (const [n, text] of [
       ['1', /osmosis/],
       ['2', /leaves change colour/],

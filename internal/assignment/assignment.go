@@ -183,8 +183,19 @@ func (s *Service) Update(ctx context.Context, a team.Actor, id uuid.UUID, in Inp
 	return s.withSubmissions(ctx, a, row)
 }
 
-// Get returns an assignment with the results of its function so far.
+// Get returns an assignment with the results of its function so far, their
+// answer media signed.
 func (s *Service) Get(ctx context.Context, a team.Actor, id uuid.UUID) (Assignment, []FunctionResult, error) {
+	asg, results, err := s.GetUnsigned(ctx, a, id)
+	if err != nil {
+		return asg, nil, err
+	}
+	return asg, results, s.SignResults(ctx, id, results)
+}
+
+// GetUnsigned is Get with the answers as stored: a caller that derives
+// something from them (totals) does so before SignResults.
+func (s *Service) GetUnsigned(ctx context.Context, a team.Actor, id uuid.UUID) (Assignment, []FunctionResult, error) {
 	asg, err := s.GetViewOnly(ctx, a, id)
 	if err != nil {
 		return Assignment{}, nil, err
@@ -196,13 +207,24 @@ func (s *Service) Get(ctx context.Context, a team.Actor, id uuid.UUID) (Assignme
 	results := make([]FunctionResult, len(rows))
 	for i, r := range rows {
 		results[i] = FunctionResultFromRow(r)
-		if s.AnswerMedia != nil {
-			if results[i].Answers, err = s.AnswerMedia.SignAnswers(ctx, id, r.Answers); err != nil {
-				return Assignment{}, nil, fmt.Errorf("sign answer media of result %s: %w", r.ID, err)
-			}
-		}
 	}
 	return asg, results, nil
+}
+
+// SignResults adds signed URLs of their answer media to results of the
+// assignment id.
+func (s *Service) SignResults(ctx context.Context, id uuid.UUID, results []FunctionResult) error {
+	if s.AnswerMedia == nil {
+		return nil
+	}
+	for i := range results {
+		signed, err := s.AnswerMedia.SignAnswers(ctx, id, results[i].Answers)
+		if err != nil {
+			return fmt.Errorf("sign answer media of result %s: %w", results[i].ID, err)
+		}
+		results[i].Answers = signed
+	}
+	return nil
 }
 
 // FunctionResultFromRow turns a stored function result into its API shape.

@@ -79,8 +79,7 @@ func TestGenerateSummaryStoresTheClassSummary(t *testing.T) {
 	requireCode(t, err, apperr.Invalid, grading.MsgSummaryFailed)
 	_, err = b.svc.GenerateSummary(b.ctx, b.teacher(t), asgID, breakdown)
 	requireCode(t, err, apperr.NotFound, "")
-	noModel := *b.svc
-	noModel.Model = nil
+	noModel := &result.Service{Pool: b.pool, Assignments: b.asgs, Jobs: b.insert}
 	_, err = noModel.GenerateSummary(b.ctx, a, asgID, breakdown)
 	requireCode(t, err, apperr.Upstream, grading.MsgSummaryFailed)
 }

@@ -38,6 +38,8 @@ type Service struct {
 	Model llm.Client
 	// Jobs queues the grading and agreement jobs with the rows they work on.
 	Jobs *jobs.Client
+
+	totals totalsMemo
 }
 
 // FunctionResult is a function result as the API returns it.
@@ -46,7 +48,7 @@ type FunctionResult = assignment.FunctionResult
 // GetAssignment answers assignment/get: the assignment with what the AI has
 // cost it, and its results with their totals.
 func (s *Service) GetAssignment(ctx context.Context, a team.Actor, id uuid.UUID) (assignment.Assignment, []FunctionResult, error) {
-	asg, results, err := s.Assignments.Get(ctx, a, id)
+	asg, results, err := s.Assignments.GetUnsigned(ctx, a, id)
 	if err != nil {
 		return asg, nil, err
 	}
@@ -55,7 +57,10 @@ func (s *Service) GetAssignment(ctx context.Context, a team.Actor, id uuid.UUID)
 		return asg, nil, err
 	}
 	for i := range results {
-		sc.score(&results[i])
+		sc.score(&results[i]) // on the answers as stored: signing changes them on every read
+	}
+	if err := s.Assignments.SignResults(ctx, id, results); err != nil {
+		return asg, nil, err
 	}
 	u, err := store.Q.AssignmentUsage(ctx, s.Pool, store.AssignmentUsageParams{AssignmentID: id, TeamID: a.TeamID})
 	if err != nil {
@@ -100,18 +105,11 @@ func (s *Service) GetViewOnly(ctx context.Context, a team.Actor, submissionID, a
 // signed.
 func (s *Service) present(ctx context.Context, a team.Actor, row store.FunctionResult) (FunctionResult, error) {
 	fr := assignment.FunctionResultFromRow(row)
-	if s.Assignments.AnswerMedia != nil && len(row.Answers) > 0 {
-		signed, err := s.Assignments.AnswerMedia.SignAnswers(ctx, row.AssignmentID, row.Answers)
-		if err != nil {
-			return fr, fmt.Errorf("sign answer media of result %s: %w", row.ID, err)
-		}
-		fr.Answers = signed
-	}
 	// The definition carries the assignment's type, so a read costs one
 	// query here rather than two (the assignment, then its definition);
 	// cmd/bench measures it. Only an assignment not defined yet needs the
 	// assignment itself for its type.
-	var sc scorer
+	sc := scorer{memo: &s.totals}
 	fn, err := s.Assignments.GetFunction(ctx, a, row.AssignmentID, "")
 	switch {
 	case errors.Is(err, apperr.ErrNotFound):
@@ -126,10 +124,15 @@ func (s *Service) present(ctx context.Context, a team.Actor, row store.FunctionR
 		sc.typ = fn.Type
 		if sc.typ == assignment.TypeGrade || sc.typ == assignment.TypeRubricFeedback {
 			sc.questions, sc.rubric = fn.Questions, fn.Rubric
+			sc.def = definitionKey(fn.Questions)
 		}
 	}
-	sc.score(&fr)
-	return fr, nil
+	sc.score(&fr) // on the answers as stored: signing changes them on every read
+	one := []FunctionResult{fr}
+	if err := s.Assignments.SignResults(ctx, row.AssignmentID, one); err != nil {
+		return fr, err
+	}
+	return one[0], nil
 }
 
 // scorer computes totals with an assignment's current definition.
@@ -137,10 +140,14 @@ type scorer struct {
 	typ       string
 	questions []assignment.Question
 	rubric    *rubric.Rubric
+	// memo remembers grade totals under def, the questions encoded; nil or
+	// an empty def computes them every time.
+	memo *totalsMemo
+	def  string
 }
 
 func (s *Service) scorer(ctx context.Context, a team.Actor, assignmentID uuid.UUID, typ string) (scorer, error) {
-	sc := scorer{typ: typ}
+	sc := scorer{typ: typ, memo: &s.totals}
 	if typ != assignment.TypeGrade && typ != assignment.TypeRubricFeedback {
 		return sc, nil
 	}
@@ -151,8 +158,17 @@ func (s *Service) scorer(ctx context.Context, a team.Actor, assignmentID uuid.UU
 	case err != nil:
 		return sc, err
 	}
-	sc.questions, sc.rubric = fn.Questions, fn.Rubric
+	sc.questions, sc.rubric, sc.def = fn.Questions, fn.Rubric, definitionKey(fn.Questions)
 	return sc, nil
+}
+
+// retotal is grading.Retotal with the scorer's questions, remembered when
+// it can be.
+func (sc scorer) retotal(answers json.RawMessage) (json.RawMessage, float64, float64, error) {
+	if sc.memo == nil || sc.def == "" {
+		return grading.Retotal(answers, sc.questions)
+	}
+	return sc.memo.retotal(sc.def, answers, sc.questions)
 }
 
 // score sets a result's totals. Grade points come from its criteria
@@ -163,7 +179,7 @@ func (sc scorer) score(fr *FunctionResult) {
 		if len(fr.Answers) == 0 || string(fr.Answers) == "null" {
 			return
 		}
-		answers, total, most, err := grading.Retotal(fr.Answers, sc.questions)
+		answers, total, most, err := sc.retotal(fr.Answers)
 		if err != nil {
 			return // answers of another shape: shown as stored, without totals
 		}

@@ -23,6 +23,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/markwell/markwell/internal/migrate"
+	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/migrations"
 )
 
@@ -66,7 +67,7 @@ func Pool(t testing.TB) *pgxpool.Pool {
 		t.Fatal("testdb: no database; call testdb.Main from TestMain")
 	}
 	poolOnce.Do(func() {
-		cfg, err := pgxpool.ParseConfig(dbURL)
+		cfg, err := store.ParseConfig(dbURL)
 		if err != nil {
 			poolErr = err
 			return
@@ -115,7 +116,7 @@ func Isolated(t testing.TB) *pgxpool.Pool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := pgxpool.New(ctx, u)
+	p, err := store.NewPool(ctx, u)
 	if err != nil {
 		t.Fatalf("testdb: pool: %v", err)
 	}
@@ -243,7 +244,7 @@ func buildTemplate(ctx context.Context, conn *pgx.Conn, admin, tmpl string) erro
 	if err != nil {
 		return err
 	}
-	p, err := pgxpool.New(ctx, u)
+	p, err := store.NewPool(ctx, u)
 	if err != nil {
 		return fmt.Errorf("connect to template: %w", err)
 	}
