@@ -115,15 +115,21 @@ func (n node) set(field string, v any) error {
 	return nil
 }
 
+// cropsFolder is in the key of every answer crop (and of nothing else
+// SignAnswers signs).
+const cropsFolder = "/submissions/crops/"
+
 // SignFunc signs a GET of one stored key.
 type SignFunc func(ctx context.Context, key string) (string, error)
 
 // SignAnswers returns answers with signedAnswerMedia added to every node
 // that has answerMedia: one signed URL per key, in order. Only keys in the
 // crops folders of assignment's submissions (prefix) are signed; others are
-// left out. Answers that are not a tree are returned as they are.
+// left out. Answers that are not a tree, or that name no crop at all (typed
+// answers, whose answerMedia is empty: most of them), are returned as they
+// are, without decoding them: the status poll signs every result of a class.
 func SignAnswers(ctx context.Context, answers json.RawMessage, prefix string, sign SignFunc) (json.RawMessage, error) {
-	if len(answers) == 0 || !strings.Contains(string(answers), FieldMedia) {
+	if len(answers) == 0 || !strings.Contains(string(answers), cropsFolder) {
 		return answers, nil
 	}
 	var tree []node
@@ -149,7 +155,7 @@ func signNodes(ctx context.Context, tree []node, prefix string, sign SignFunc) e
 		if raw, ok := n[FieldMedia]; ok && json.Unmarshal(raw, &keys) == nil && len(keys) > 0 {
 			urls := make([]string, 0, len(keys))
 			for _, k := range keys {
-				if !strings.HasPrefix(k, prefix) || !strings.Contains(k, "/submissions/crops/") {
+				if !strings.HasPrefix(k, prefix) || !strings.Contains(k, cropsFolder) {
 					continue
 				}
 				u, err := sign(ctx, k)

@@ -118,4 +118,13 @@ func TestSignAnswersSignsOnlyTheAssignmentsCrops(t *testing.T) {
 	sub := got[0]["subanswers"].([]any)[0].(map[string]any)
 	require.Equal(t, []any{"https://signed/assignments/a/submissions/crops/s/0-0.jpg"}, sub["signedAnswerMedia"])
 	require.NotContains(t, got[1], "signedAnswerMedia")
+
+	// Typed answers (no crop anywhere) come back as they are, undecoded.
+	typed := json.RawMessage(`[{"answerMedia":[], "grade":{"criteria":[true]},"subanswers":[]}]`)
+	out, err = answerbox.SignAnswers(context.Background(), typed, prefix, func(context.Context, string) (string, error) {
+		t.Fatal("nothing to sign")
+		return "", nil
+	})
+	require.NoError(t, err)
+	require.Equal(t, string(typed), string(out))
 }

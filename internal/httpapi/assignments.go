@@ -53,7 +53,7 @@ func (h *assignmentHandlers) get(c *gin.Context, a team.Actor, in *assignmentRef
 	if err != nil {
 		return nil, err
 	}
-	subs, err := h.subs.List(c, a, in.AssignmentID.UUID())
+	subs, err := h.subs.ListLoaded(c, a, in.AssignmentID.UUID())
 	return gin.H{"assignment": asg, "functionResults": results, "submissions": subs}, err
 }
 

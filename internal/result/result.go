@@ -62,12 +62,16 @@ func (s *Service) GetAssignment(ctx context.Context, a team.Actor, id uuid.UUID)
 	if err := s.Assignments.SignResults(ctx, id, results); err != nil {
 		return asg, nil, err
 	}
-	u, err := store.Q.AssignmentUsage(ctx, s.Pool, store.AssignmentUsageParams{AssignmentID: id, TeamID: a.TeamID})
-	if err != nil {
-		return asg, nil, fmt.Errorf("sum usage of assignment %s: %w", id, err)
-	}
-	asg.Usage = &assignment.Usage{
-		Calls: int(u.Calls), PromptTokens: int(u.PromptTokens), CompletionTokens: int(u.CompletionTokens), CostUSD: u.CostUsd,
+	// What the AI has cost the assignment: the sum over the results just
+	// read (store.AssignmentUsage's sum, without a second query per poll).
+	asg.Usage = &assignment.Usage{}
+	for _, r := range results {
+		if u := r.Usage; u != nil {
+			asg.Usage.Calls += u.Calls
+			asg.Usage.PromptTokens += u.PromptTokens
+			asg.Usage.CompletionTokens += u.CompletionTokens
+			asg.Usage.CostUSD += u.CostUSD
+		}
 	}
 	return asg, results, nil
 }

@@ -41,39 +41,6 @@ func (q *Queries) AddRunUsage(ctx context.Context, db DBTX, arg AddRunUsageParam
 	return err
 }
 
-const assignmentUsage = `-- name: AssignmentUsage :one
-SELECT COALESCE(sum(model_calls), 0)::bigint AS calls,
-       COALESCE(sum(prompt_tokens), 0)::bigint AS prompt_tokens,
-       COALESCE(sum(completion_tokens), 0)::bigint AS completion_tokens,
-       COALESCE(sum(cost_usd), 0)::double precision AS cost_usd
-FROM function_results WHERE assignment_id = $1 AND team_id = $2
-`
-
-type AssignmentUsageParams struct {
-	AssignmentID uuid.UUID
-	TeamID       uuid.UUID
-}
-
-type AssignmentUsageRow struct {
-	Calls            int64
-	PromptTokens     int64
-	CompletionTokens int64
-	CostUsd          float64
-}
-
-// What the AI has cost an assignment so far.
-func (q *Queries) AssignmentUsage(ctx context.Context, db DBTX, arg AssignmentUsageParams) (AssignmentUsageRow, error) {
-	row := db.QueryRow(ctx, assignmentUsage, arg.AssignmentID, arg.TeamID)
-	var i AssignmentUsageRow
-	err := row.Scan(
-		&i.Calls,
-		&i.PromptTokens,
-		&i.CompletionTokens,
-		&i.CostUsd,
-	)
-	return i, err
-}
-
 const failRun = `-- name: FailRun :execrows
 UPDATE function_results
 SET status = 'failed', error = $1,

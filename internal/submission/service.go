@@ -170,6 +170,13 @@ func (s *Service) List(ctx context.Context, a team.Actor, assignmentID uuid.UUID
 	if _, err := s.assignment(ctx, s.Pool, a, assignmentID, ""); err != nil {
 		return nil, err
 	}
+	return s.ListLoaded(ctx, a, assignmentID)
+}
+
+// ListLoaded is List for a caller that has just loaded the assignment in
+// the actor's team (assignment/get): it skips loading it again. The query
+// is scoped to the team all the same; an unknown id lists nothing.
+func (s *Service) ListLoaded(ctx context.Context, a team.Actor, assignmentID uuid.UUID) ([]Submission, error) {
 	rows, err := store.Q.ListSubmissions(ctx, s.Pool, store.ListSubmissionsParams{AssignmentID: assignmentID, TeamID: a.TeamID})
 	if err != nil {
 		return nil, fmt.Errorf("list submissions of assignment %s: %w", assignmentID, err)

@@ -122,14 +122,6 @@ WHERE fr.assignment_id = @assignment_id AND fr.team_id = @team_id AND fr.is_benc
   AND s.extract_status = 'ready'
 ORDER BY fr.created_at, fr.id;
 
--- name: AssignmentUsage :one
--- What the AI has cost an assignment so far.
-SELECT COALESCE(sum(model_calls), 0)::bigint AS calls,
-       COALESCE(sum(prompt_tokens), 0)::bigint AS prompt_tokens,
-       COALESCE(sum(completion_tokens), 0)::bigint AS completion_tokens,
-       COALESCE(sum(cost_usd), 0)::double precision AS cost_usd
-FROM function_results WHERE assignment_id = @assignment_id AND team_id = @team_id;
-
 -- name: StartAgreement :execrows
 -- "Check agreement" begins, unless a check is already running.
 UPDATE assignments SET agreement_status = 'running', updated_at = now()
