@@ -193,6 +193,12 @@ func (s *Service) GetFunctionIn(ctx context.Context, db store.DBTX, a team.Actor
 	if typ != "" && typ != string(row.Type) {
 		return Function{}, apperr.ErrNotFound
 	}
+	return s.FunctionIn(ctx, db, a, row)
+}
+
+// FunctionIn turns a stored definition of a's team into its API shape,
+// with the rubric of a rubric-feedback one read through db and embedded.
+func (s *Service) FunctionIn(ctx context.Context, db store.DBTX, a team.Actor, row store.Function) (Function, error) {
 	f, err := FunctionFromRow(row)
 	if err != nil {
 		return Function{}, err

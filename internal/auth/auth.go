@@ -72,6 +72,7 @@ type Service struct {
 	byID      map[string]Provider
 	log       *slog.Logger
 	now       func() time.Time
+	sessions  *sessionCache
 }
 
 // New checks c and returns a Service.
@@ -90,7 +91,7 @@ func New(c Config) (*Service, error) {
 	}
 	s := &Service{
 		pool: c.Pool, csrf: csrf{secret: []byte(c.Secret)}, maxAge: c.MaxAge, updateAge: c.UpdateAge,
-		byID: map[string]Provider{}, log: c.Log, now: c.Now,
+		byID: map[string]Provider{}, log: c.Log, now: c.Now, sessions: newSessionCache(SessionCacheTTL),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -78,7 +78,11 @@ func (s *Service) Session(ctx context.Context, token string) (Session, error) {
 		return Session{}, ErrNoSession
 	}
 	now := s.now()
-	row, err := store.Q.GetSessionUser(ctx, s.pool, store.GetSessionUserParams{TokenHash: hashToken(token), Now: now})
+	key := hashToken(token)
+	if sess, ok := s.sessions.get(string(key), now); ok && now.Sub(sess.Expires.Add(-s.maxAge)) < s.updateAge {
+		return sess, nil // remembered, and not due to be extended
+	}
+	row, err := store.Q.GetSessionUser(ctx, s.pool, store.GetSessionUserParams{TokenHash: key, Now: now})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Session{}, ErrNoSession
 	}
@@ -94,8 +98,13 @@ func (s *Service) Session(ctx context.Context, token string) (Session, error) {
 		}
 		sess.Expires, sess.Extended = expires, true
 	}
+	s.sessions.put(string(key), sess, now)
 	return sess, nil
 }
+
+// ForgetSessions makes the next lookup of every session read the database:
+// a caller that changed users' teams calls it (SessionCacheTTL).
+func (s *Service) ForgetSessions() { s.sessions.forgetAll() }
 
 // UpdateSessionData stores data (any JSON value) with the session of token
 // and returns the session.
@@ -106,6 +115,7 @@ func (s *Service) UpdateSessionData(ctx context.Context, token string, data json
 	if len(data) == 0 || !json.Valid(data) {
 		return Session{}, errors.New("auth: session data must be JSON")
 	}
+	s.sessions.forget(string(hashToken(token)))
 	_, err := store.Q.UpdateSessionData(ctx, s.pool, store.UpdateSessionDataParams{TokenHash: hashToken(token), Data: data, Now: s.now()})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Session{}, ErrNoSession
@@ -122,6 +132,7 @@ func (s *Service) DeleteSession(ctx context.Context, token string) error {
 	if !wellFormed(token) {
 		return nil
 	}
+	s.sessions.forget(string(hashToken(token)))
 	if err := store.Q.DeleteSession(ctx, s.pool, hashToken(token)); err != nil {
 		return fmt.Errorf("delete session: %w", err)
 	}

@@ -82,6 +82,9 @@ func (s *Service) signIn(ctx context.Context, id Identity) (User, error) {
 	if err != nil {
 		return User{}, err
 	}
+	// A sign-in may have moved the user into an invite's team or filled in
+	// their name: their other browsers' sessions are read afresh.
+	s.ForgetSessions()
 	return userFrom(out), nil
 }
 

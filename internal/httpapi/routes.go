@@ -8,6 +8,7 @@ import (
 	"github.com/markwell/markwell/internal/assist"
 	"github.com/markwell/markwell/internal/assistant"
 	"github.com/markwell/markwell/internal/attachment"
+	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/chat"
 	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/library"
@@ -56,8 +57,12 @@ type Services struct {
 // signedInRoutes registers every /api/v1 route that needs a signed-in
 // teacher; g already requires a session (or, for the view-only calls, a
 // student's view token: see signedInOrViewToken) and a CSRF token on writes.
-func signedInRoutes(g *gin.RouterGroup, s Services) {
-	(&teamHandlers{svc: s.Team}).register(g)
+func signedInRoutes(g *gin.RouterGroup, s Services, sessions *auth.Service) {
+	forget := func() {}
+	if sessions != nil {
+		forget = sessions.ForgetSessions
+	}
+	(&teamHandlers{svc: s.Team, forgetSessions: forget}).register(g)
 	(&libraryHandlers{svc: s.Library}).register(g)
 	(&shareHandlers{svc: s.Library}).register(g)
 	(&rubricHandlers{svc: s.Rubrics}).register(g)

@@ -8,6 +8,9 @@ import (
 
 type teamHandlers struct {
 	svc *team.Service
+	// forgetSessions drops the API's remembered sessions after a team
+	// change, so the people moved act in their new team at once.
+	forgetSessions func()
 }
 
 func (h *teamHandlers) register(g *gin.RouterGroup) {
@@ -60,10 +63,12 @@ type removeMemberBody struct {
 }
 
 func (h *teamHandlers) removeMember(c *gin.Context, a team.Actor, in *removeMemberBody) (gin.H, error) {
+	defer h.forgetSessions()
 	return success(h.svc.RemoveMember(c, a, in.UserID.UUID()))
 }
 
 func (h *teamHandlers) leave(c *gin.Context, a team.Actor, _ *teamScope) (gin.H, error) {
+	defer h.forgetSessions()
 	t, err := h.svc.Leave(c, a)
 	return gin.H{"team": t}, err
 }
@@ -73,6 +78,7 @@ type acceptInviteBody struct {
 }
 
 func (h *teamHandlers) acceptInvite(c *gin.Context, a team.Actor, in *acceptInviteBody) (gin.H, error) {
+	defer h.forgetSessions()
 	t, err := h.svc.AcceptInvite(c, a, in.Token)
 	return gin.H{"team": t}, err
 }

@@ -120,3 +120,36 @@ func TestTheOwnerMakesListsAndRevokesInviteLinks(t *testing.T) {
 	require.Equal(t, 404, status)
 	require.Equal(t, "This invitation is no longer valid.", e["message"])
 }
+
+// The API remembers sessions for a moment (auth.SessionCacheTTL), and a
+// session carries its user's team. A member removed from the team must
+// lose the team's library with their very next request, and one who joins
+// must see it with theirs.
+func TestTeamChangesTakeEffectOnTheNextRequest(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	suffix := uuid.NewString()[:8]
+	owner := b.browser
+	owner.signIn(t, "Owner", "owner-next-"+suffix+"@school.test")
+	status, _, e := owner.call(t, "/api/v1/db/rubric/put", okRubric())
+	require.Equal(t, 200, status, e)
+	rubrics := func(br *browser) int {
+		status, data, e := br.call(t, "/api/v1/db/rubric/list", nil)
+		require.Equal(t, 200, status, e)
+		return len(data["rubrics"].([]any))
+	}
+
+	dEmail := "dee-next-" + suffix + "@school.test"
+	d := b.newBrowser(t)
+	dUser := d.signIn(t, "Dee", dEmail)
+	require.Zero(t, rubrics(d), "not in the team yet") // the session is now remembered
+	status, data, e := owner.call(t, "/api/v1/db/team/invite", map[string]any{"email": dEmail})
+	require.Equal(t, 200, status, e)
+	status, _, e = d.call(t, "/api/v1/db/team/accept-invite", map[string]any{"token": inviteToken(t, data["invite"].(map[string]any))})
+	require.Equal(t, 200, status, e)
+	require.Equal(t, 1, rubrics(d), "in the team at once")
+
+	status, _, e = owner.call(t, "/api/v1/db/team/remove-member", map[string]any{"userId": dUser["id"]})
+	require.Equal(t, 200, status, e)
+	require.Zero(t, rubrics(d), "out of the team at once")
+}

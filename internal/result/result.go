@@ -15,6 +15,7 @@ import (
 	"fmt"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/markwell/markwell/internal/apperr"
@@ -78,6 +79,21 @@ func (s *Service) GetAssignment(ctx context.Context, a team.Actor, id uuid.UUID)
 
 // Get returns the result of a submission of an assignment.
 func (s *Service) Get(ctx context.Context, a team.Actor, submissionID, assignmentID uuid.UUID) (FunctionResult, error) {
+	// The result and the definition its totals need, in one round trip;
+	// an assignment without a definition yet takes the longer way.
+	both, err := store.Q.GetSubmissionResultWithFunction(ctx, s.Pool, store.GetSubmissionResultWithFunctionParams{
+		SubmissionID: submissionID, AssignmentID: assignmentID, TeamID: a.TeamID,
+	})
+	if err == nil {
+		fn, err := s.Assignments.FunctionIn(ctx, s.Pool, a, both.Function)
+		if err != nil {
+			return FunctionResult{}, err
+		}
+		return s.presentWith(ctx, both.FunctionResult, fn)
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return FunctionResult{}, fmt.Errorf("load result of submission %s: %w", submissionID, err)
+	}
 	row, err := store.Q.GetSubmissionResult(ctx, s.Pool, store.GetSubmissionResultParams{
 		SubmissionID: submissionID, AssignmentID: assignmentID, TeamID: a.TeamID,
 	})
@@ -108,28 +124,32 @@ func (s *Service) GetViewOnly(ctx context.Context, a team.Actor, submissionID, a
 // present turns a stored result into its API shape: totals computed, media
 // signed.
 func (s *Service) present(ctx context.Context, a team.Actor, row store.FunctionResult) (FunctionResult, error) {
-	fr := assignment.FunctionResultFromRow(row)
 	// The definition carries the assignment's type, so a read costs one
 	// query here rather than two (the assignment, then its definition);
 	// cmd/bench measures it. Only an assignment not defined yet needs the
 	// assignment itself for its type.
-	sc := scorer{memo: &s.totals}
 	fn, err := s.Assignments.GetFunction(ctx, a, row.AssignmentID, "")
 	switch {
 	case errors.Is(err, apperr.ErrNotFound):
 		asg, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: row.AssignmentID, TeamID: a.TeamID})
 		if err != nil {
-			return fr, store.NotFound(fmt.Errorf("load assignment %s: %w", row.AssignmentID, err))
+			return FunctionResult{}, store.NotFound(fmt.Errorf("load assignment %s: %w", row.AssignmentID, err))
 		}
-		sc.typ = string(asg.Type)
+		return s.presentWith(ctx, row, assignment.Function{Type: string(asg.Type)})
 	case err != nil:
-		return fr, err
-	default:
-		sc.typ = fn.Type
-		if sc.typ == assignment.TypeGrade || sc.typ == assignment.TypeRubricFeedback {
-			sc.questions, sc.rubric = fn.Questions, fn.Rubric
-			sc.def = definitionKey(fn.Questions)
-		}
+		return FunctionResult{}, err
+	}
+	return s.presentWith(ctx, row, fn)
+}
+
+// presentWith is present with the assignment's definition at hand (only
+// its type when it has none yet).
+func (s *Service) presentWith(ctx context.Context, row store.FunctionResult, fn assignment.Function) (FunctionResult, error) {
+	fr := assignment.FunctionResultFromRow(row)
+	sc := scorer{memo: &s.totals, typ: fn.Type}
+	if sc.typ == assignment.TypeGrade || sc.typ == assignment.TypeRubricFeedback {
+		sc.questions, sc.rubric = fn.Questions, fn.Rubric
+		sc.def = definitionKey(fn.Questions)
 	}
 	sc.score(&fr) // on the answers as stored: signing changes them on every read
 	one := []FunctionResult{fr}

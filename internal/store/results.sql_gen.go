@@ -227,6 +227,73 @@ func (q *Queries) GetSubmissionResult(ctx context.Context, db DBTX, arg GetSubmi
 	return i, err
 }
 
+const getSubmissionResultWithFunction = `-- name: GetSubmissionResultWithFunction :one
+SELECT fr.id, fr.team_id, fr.assignment_id, fr.submission_id, fr.function_id, fr.status, fr.feedback, fr.highlighted_text, fr.criteria_levels, fr.criteria_points, fr.criteria_feedback, fr.overall_comments, fr.is_benchmark, fr.answers, fr.error, fr.created_at, fr.updated_at, fr.flags, fr.dropped_highlights, fr.model, fr.model_calls, fr.prompt_tokens, fr.completion_tokens, fr.cost_usd, fr.result_writes, fr.graded_at, fr.reviewed_at, fr.status_at, f.id, f.team_id, f.assignment_id, f.type, f.highlights, f.context, f.questions, f.rubric_id, f.prompt, f.created_at, f.updated_at
+FROM function_results fr
+JOIN functions f ON f.assignment_id = fr.assignment_id AND f.team_id = fr.team_id
+WHERE fr.submission_id = $1 AND fr.assignment_id = $2 AND fr.team_id = $3
+`
+
+type GetSubmissionResultWithFunctionParams struct {
+	SubmissionID uuid.UUID
+	AssignmentID uuid.UUID
+	TeamID       uuid.UUID
+}
+
+type GetSubmissionResultWithFunctionRow struct {
+	FunctionResult FunctionResult
+	Function       Function
+}
+
+// A submission's function result with its assignment's definition, in one
+// round trip (functionResult/get); no row when either is missing.
+func (q *Queries) GetSubmissionResultWithFunction(ctx context.Context, db DBTX, arg GetSubmissionResultWithFunctionParams) (GetSubmissionResultWithFunctionRow, error) {
+	row := db.QueryRow(ctx, getSubmissionResultWithFunction, arg.SubmissionID, arg.AssignmentID, arg.TeamID)
+	var i GetSubmissionResultWithFunctionRow
+	err := row.Scan(
+		&i.FunctionResult.ID,
+		&i.FunctionResult.TeamID,
+		&i.FunctionResult.AssignmentID,
+		&i.FunctionResult.SubmissionID,
+		&i.FunctionResult.FunctionID,
+		&i.FunctionResult.Status,
+		&i.FunctionResult.Feedback,
+		&i.FunctionResult.HighlightedText,
+		&i.FunctionResult.CriteriaLevels,
+		&i.FunctionResult.CriteriaPoints,
+		&i.FunctionResult.CriteriaFeedback,
+		&i.FunctionResult.OverallComments,
+		&i.FunctionResult.IsBenchmark,
+		&i.FunctionResult.Answers,
+		&i.FunctionResult.Error,
+		&i.FunctionResult.CreatedAt,
+		&i.FunctionResult.UpdatedAt,
+		&i.FunctionResult.Flags,
+		&i.FunctionResult.DroppedHighlights,
+		&i.FunctionResult.Model,
+		&i.FunctionResult.ModelCalls,
+		&i.FunctionResult.PromptTokens,
+		&i.FunctionResult.CompletionTokens,
+		&i.FunctionResult.CostUsd,
+		&i.FunctionResult.ResultWrites,
+		&i.FunctionResult.GradedAt,
+		&i.FunctionResult.ReviewedAt,
+		&i.FunctionResult.StatusAt,
+		&i.Function.ID,
+		&i.Function.TeamID,
+		&i.Function.AssignmentID,
+		&i.Function.Type,
+		&i.Function.Highlights,
+		&i.Function.Context,
+		&i.Function.Questions,
+		&i.Function.RubricID,
+		&i.Function.Prompt,
+		&i.Function.CreatedAt,
+		&i.Function.UpdatedAt,
+	)
+	return i, err
+}
+
 const listBenchmarks = `-- name: ListBenchmarks :many
 SELECT fr.id, fr.team_id, fr.assignment_id, fr.submission_id, fr.function_id, fr.status, fr.feedback, fr.highlighted_text, fr.criteria_levels, fr.criteria_points, fr.criteria_feedback, fr.overall_comments, fr.is_benchmark, fr.answers, fr.error, fr.created_at, fr.updated_at, fr.flags, fr.dropped_highlights, fr.model, fr.model_calls, fr.prompt_tokens, fr.completion_tokens, fr.cost_usd, fr.result_writes, fr.graded_at, fr.reviewed_at, fr.status_at, s.name AS submission_name, COALESCE(s.extracted_text, '')::text AS text
 FROM function_results fr JOIN submissions s ON s.id = fr.submission_id

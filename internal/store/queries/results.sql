@@ -148,3 +148,11 @@ UPDATE function_results
 SET model_calls = model_calls + @model_calls, prompt_tokens = prompt_tokens + @prompt_tokens,
     completion_tokens = completion_tokens + @completion_tokens, cost_usd = cost_usd + @cost_usd
 WHERE submission_id = @submission_id AND status IN ('grading', 'rubric-grading', 'annotating');
+
+-- name: GetSubmissionResultWithFunction :one
+-- A submission's function result with its assignment's definition, in one
+-- round trip (functionResult/get); no row when either is missing.
+SELECT sqlc.embed(fr), sqlc.embed(f)
+FROM function_results fr
+JOIN functions f ON f.assignment_id = fr.assignment_id AND f.team_id = fr.team_id
+WHERE fr.submission_id = @submission_id AND fr.assignment_id = @assignment_id AND fr.team_id = @team_id;
