@@ -150,7 +150,7 @@ func run() error {
 		}
 	}
 	if s.phases["monday"] && ctx.Err() == nil {
-		if err := monday(ctx, root, admin, logDir, s, res); err != nil {
+		if err := monday(ctx, root, admin, logDir, filepath.Dir(outPath), s, res); err != nil {
 			failures = append(failures, "monday: "+err.Error())
 			fmt.Fprintln(os.Stderr, "bench: monday:", err)
 		}

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,7 +15,7 @@ import (
 // measures the time to the last result against the limit's ideal, each
 // teacher's first result, and what the polling costs the API and
 // PostgreSQL.
-func monday(ctx context.Context, root, admin, logDir string, s settings, res *Results) error {
+func monday(ctx context.Context, root, admin, logDir, outDir string, s settings, res *Results) error {
 	calls := s.teachers * s.perClass
 	// The limit's ideal: the calls at the limit's rate. LLM_RPM is a
 	// sliding window of a minute, so a perfect worker can do better (RPM
@@ -108,6 +110,14 @@ func monday(ctx context.Context, root, admin, logDir string, s settings, res *Re
 	pids, _ := stats.backends(ctx, "markwell-api")
 	api0, db0 := cpuOf([]int{apiPid}), cpuOf(pids)
 	w0 := time.Now()
+	// The API's CPU profile over the first 20 s of polling (or less, on a
+	// quick run): where a poll's time goes.
+	pollProf := filepath.Join(outDir, "api-cpu-poll.pprof")
+	profDone := make(chan error, 1)
+	go func() {
+		secs := max(1, min(20, int(s.mondayWait.Seconds()/4)))
+		profDone <- fetchProfile(ctx, st.PprofURL+"/profile?seconds="+strconv.Itoa(secs), pollProf)
+	}()
 	var polls, pollErrs atomic.Int64
 	var pollTime atomic.Int64
 	finals := make([]assignmentView, s.teachers)
@@ -136,6 +146,11 @@ func monday(ctx context.Context, root, admin, logDir string, s settings, res *Re
 	}
 	wg.Wait()
 	window := time.Since(w0)
+	if err := <-profDone; err != nil {
+		fmt.Println("profile:", err)
+	} else {
+		summarizeProfile(ctx, "API CPU profile during the polling", pollProf, filepath.Join(outDir, "api-cpu-poll.txt"))
+	}
 	pids2, _ := stats.backends(ctx, "markwell-api")
 	api1, db1 := cpuOf([]int{apiPid}), cpuOf(append(pids, pids2...))
 	apiCPU := cpuDelta(api0, api1).Seconds() - idleRate*window.Seconds()

@@ -252,11 +252,11 @@ func (r FunctionResult) ForStudent() FunctionResult {
 
 // GetViewOnly returns an assignment without its results.
 func (s *Service) GetViewOnly(ctx context.Context, a team.Actor, id uuid.UUID) (Assignment, error) {
-	row, err := s.load(ctx, a, id)
+	row, err := store.Q.GetAssignmentWithSubmissionIDs(ctx, s.Pool, store.GetAssignmentWithSubmissionIDsParams{ID: id, TeamID: a.TeamID})
 	if err != nil {
-		return Assignment{}, err
+		return Assignment{}, store.NotFound(fmt.Errorf("load assignment %s: %w", id, err))
 	}
-	return s.withSubmissions(ctx, a, row)
+	return FromRow(row.Assignment, row.SubmissionIds), nil
 }
 
 func (s *Service) load(ctx context.Context, a team.Actor, id uuid.UUID) (store.Assignment, error) {

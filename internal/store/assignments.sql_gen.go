@@ -123,6 +123,53 @@ func (q *Queries) GetAssignment(ctx context.Context, db DBTX, arg GetAssignmentP
 	return i, err
 }
 
+const getAssignmentWithSubmissionIDs = `-- name: GetAssignmentWithSubmissionIDs :one
+SELECT a.id, a.team_id, a.folder_id, a.name, a.type, a.is_hand_written, a.provide_instant_feedback, a.class_summary, a.created_by, a.created_at, a.updated_at, a.student_link_token, a.student_link_enabled, a.answer_boxes, a.agreement, a.agreement_status, a.summary_status,
+       ARRAY(SELECT s.id FROM submissions s
+             WHERE s.assignment_id = a.id AND s.team_id = a.team_id
+             ORDER BY s.created_at, s.id)::uuid[] AS submission_ids
+FROM assignments a
+WHERE a.id = $1 AND a.team_id = $2
+`
+
+type GetAssignmentWithSubmissionIDsParams struct {
+	ID     uuid.UUID
+	TeamID uuid.UUID
+}
+
+type GetAssignmentWithSubmissionIDsRow struct {
+	Assignment    Assignment
+	SubmissionIds []uuid.UUID
+}
+
+// An assignment and the ids of its submissions (AssignmentSubmissionIDs'
+// order) in one round trip: assignment/get and the status poll read it.
+func (q *Queries) GetAssignmentWithSubmissionIDs(ctx context.Context, db DBTX, arg GetAssignmentWithSubmissionIDsParams) (GetAssignmentWithSubmissionIDsRow, error) {
+	row := db.QueryRow(ctx, getAssignmentWithSubmissionIDs, arg.ID, arg.TeamID)
+	var i GetAssignmentWithSubmissionIDsRow
+	err := row.Scan(
+		&i.Assignment.ID,
+		&i.Assignment.TeamID,
+		&i.Assignment.FolderID,
+		&i.Assignment.Name,
+		&i.Assignment.Type,
+		&i.Assignment.IsHandWritten,
+		&i.Assignment.ProvideInstantFeedback,
+		&i.Assignment.ClassSummary,
+		&i.Assignment.CreatedBy,
+		&i.Assignment.CreatedAt,
+		&i.Assignment.UpdatedAt,
+		&i.Assignment.StudentLinkToken,
+		&i.Assignment.StudentLinkEnabled,
+		&i.Assignment.AnswerBoxes,
+		&i.Assignment.Agreement,
+		&i.Assignment.AgreementStatus,
+		&i.Assignment.SummaryStatus,
+		&i.SubmissionIds,
+	)
+	return i, err
+}
+
 const listAssignmentFunctionResults = `-- name: ListAssignmentFunctionResults :many
 SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at FROM function_results
 WHERE assignment_id = $1 AND team_id = $2

@@ -25,3 +25,13 @@ ORDER BY created_at, id;
 SELECT * FROM function_results
 WHERE assignment_id = @assignment_id AND team_id = @team_id
 ORDER BY created_at, id;
+
+-- name: GetAssignmentWithSubmissionIDs :one
+-- An assignment and the ids of its submissions (AssignmentSubmissionIDs'
+-- order) in one round trip: assignment/get and the status poll read it.
+SELECT sqlc.embed(a),
+       ARRAY(SELECT s.id FROM submissions s
+             WHERE s.assignment_id = a.id AND s.team_id = a.team_id
+             ORDER BY s.created_at, s.id)::uuid[] AS submission_ids
+FROM assignments a
+WHERE a.id = @id AND a.team_id = @team_id;
