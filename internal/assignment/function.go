@@ -92,7 +92,15 @@ type Function struct {
 	Rubric   *rubric.Rubric `json:"rubric,omitempty"`
 	// Prompt defines a prompt assignment.
 	Prompt string `json:"prompt"`
+
+	// storedQuestions is Questions as stored, when read from the database.
+	storedQuestions string
 }
+
+// QuestionsKey identifies the questions of a definition read from the
+// database (their stored bytes): equal keys, equal questions. Empty for a
+// definition built in memory.
+func (f Function) QuestionsKey() string { return f.storedQuestions }
 
 // FunctionInput is what a teacher saves as an assignment's definition; only
 // the fields of the assignment's type are kept.
@@ -223,7 +231,10 @@ func (s *Service) FunctionIn(ctx context.Context, db store.DBTX, a team.Actor, r
 // FunctionFromRow turns a stored function into its API shape (without the
 // embedded rubric).
 func FunctionFromRow(row store.Function) (Function, error) {
-	f := Function{ID: row.ID, AssignmentID: row.AssignmentID, Type: string(row.Type), Context: row.Context, Prompt: row.Prompt}
+	f := Function{
+		ID: row.ID, AssignmentID: row.AssignmentID, Type: string(row.Type), Context: row.Context, Prompt: row.Prompt,
+		storedQuestions: string(row.Questions),
+	}
 	if err := json.Unmarshal(row.Highlights, &f.Highlights); err != nil {
 		return Function{}, fmt.Errorf("decode highlights of function %s: %w", row.ID, err)
 	}

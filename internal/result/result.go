@@ -149,7 +149,7 @@ func (s *Service) presentWith(ctx context.Context, row store.FunctionResult, fn 
 	sc := scorer{memo: &s.totals, typ: fn.Type}
 	if sc.typ == assignment.TypeGrade || sc.typ == assignment.TypeRubricFeedback {
 		sc.questions, sc.rubric = fn.Questions, fn.Rubric
-		sc.def = definitionKey(fn.Questions)
+		sc.def = fn.QuestionsKey()
 	}
 	sc.score(&fr) // on the answers as stored: signing changes them on every read
 	one := []FunctionResult{fr}
@@ -164,7 +164,7 @@ type scorer struct {
 	typ       string
 	questions []assignment.Question
 	rubric    *rubric.Rubric
-	// memo remembers grade totals under def, the questions encoded; nil or
+	// memo remembers grade totals under def, the questions as stored; nil or
 	// an empty def computes them every time.
 	memo *totalsMemo
 	def  string
@@ -182,7 +182,7 @@ func (s *Service) scorer(ctx context.Context, a team.Actor, assignmentID uuid.UU
 	case err != nil:
 		return sc, err
 	}
-	sc.questions, sc.rubric, sc.def = fn.Questions, fn.Rubric, definitionKey(fn.Questions)
+	sc.questions, sc.rubric, sc.def = fn.Questions, fn.Rubric, fn.QuestionsKey()
 	return sc, nil
 }
 

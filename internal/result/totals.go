@@ -34,7 +34,7 @@ type memoTotals struct {
 }
 
 // retotal is grading.Retotal(answers, questions), remembered under def (the
-// questions, encoded).
+// questions as stored: assignment.Function.QuestionsKey).
 func (m *totalsMemo) retotal(def string, answers json.RawMessage, questions []assignment.Question) (json.RawMessage, float64, float64, error) {
 	m.mu.Lock()
 	if v, ok := m.defs[def][string(answers)]; ok {
@@ -58,14 +58,4 @@ func (m *totalsMemo) retotal(def string, answers json.RawMessage, questions []as
 		m.n++
 	}
 	return out, total, most, err
-}
-
-// definitionKey is the questions as the memo's key; "" when they cannot be
-// encoded (then nothing is remembered).
-func definitionKey(questions []assignment.Question) string {
-	b, err := json.Marshal(questions)
-	if err != nil {
-		return ""
-	}
-	return string(b)
 }
