@@ -8,12 +8,14 @@ package assignment
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/markwell/markwell/internal/apperr"
@@ -186,29 +188,44 @@ func (s *Service) Update(ctx context.Context, a team.Actor, id uuid.UUID, in Inp
 // Get returns an assignment with the results of its function so far, their
 // answer media signed.
 func (s *Service) Get(ctx context.Context, a team.Actor, id uuid.UUID) (Assignment, []FunctionResult, error) {
-	asg, results, err := s.GetUnsigned(ctx, a, id)
+	asg, _, results, err := s.GetUnsigned(ctx, a, id)
 	if err != nil {
 		return asg, nil, err
 	}
 	return asg, results, s.SignResults(ctx, id, results)
 }
 
-// GetUnsigned is Get with the answers as stored: a caller that derives
-// something from them (totals) does so before SignResults.
-func (s *Service) GetUnsigned(ctx context.Context, a team.Actor, id uuid.UUID) (Assignment, []FunctionResult, error) {
-	asg, err := s.GetViewOnly(ctx, a, id)
-	if err != nil {
-		return Assignment{}, nil, err
+// GetUnsigned is Get with the answers as stored, and the assignment's
+// definition (nil when it has none yet) read in the same round trip: a
+// caller that derives something from the answers (totals) does so before
+// SignResults.
+func (s *Service) GetUnsigned(ctx context.Context, a team.Actor, id uuid.UUID) (Assignment, *Function, []FunctionResult, error) {
+	var asg Assignment
+	var fn *Function
+	both, err := store.Q.GetAssignmentWithFunction(ctx, s.Pool, store.GetAssignmentWithFunctionParams{ID: id, TeamID: a.TeamID})
+	switch {
+	case err == nil:
+		f, err := s.FunctionIn(ctx, s.Pool, a, both.Function)
+		if err != nil {
+			return Assignment{}, nil, nil, err
+		}
+		asg, fn = FromRow(both.Assignment, both.SubmissionIds), &f
+	case errors.Is(err, pgx.ErrNoRows): // not defined yet (or not found: GetViewOnly says)
+		if asg, err = s.GetViewOnly(ctx, a, id); err != nil {
+			return Assignment{}, nil, nil, err
+		}
+	default:
+		return Assignment{}, nil, nil, fmt.Errorf("load assignment %s: %w", id, err)
 	}
 	rows, err := store.Q.ListAssignmentFunctionResults(ctx, s.Pool, store.ListAssignmentFunctionResultsParams{AssignmentID: id, TeamID: a.TeamID})
 	if err != nil {
-		return Assignment{}, nil, fmt.Errorf("list function results of assignment %s: %w", id, err)
+		return Assignment{}, nil, nil, fmt.Errorf("list function results of assignment %s: %w", id, err)
 	}
 	results := make([]FunctionResult, len(rows))
 	for i, r := range rows {
 		results[i] = FunctionResultFromRow(r)
 	}
-	return asg, results, nil
+	return asg, fn, results, nil
 }
 
 // SignResults adds signed URLs of their answer media to results of the

@@ -49,14 +49,11 @@ type FunctionResult = assignment.FunctionResult
 // GetAssignment answers assignment/get: the assignment with what the AI has
 // cost it, and its results with their totals.
 func (s *Service) GetAssignment(ctx context.Context, a team.Actor, id uuid.UUID) (assignment.Assignment, []FunctionResult, error) {
-	asg, results, err := s.Assignments.GetUnsigned(ctx, a, id)
+	asg, fn, results, err := s.Assignments.GetUnsigned(ctx, a, id)
 	if err != nil {
 		return asg, nil, err
 	}
-	sc, err := s.scorer(ctx, a, id, asg.Type)
-	if err != nil {
-		return asg, nil, err
-	}
+	sc := s.scorer(asg.Type, fn)
 	for i := range results {
 		sc.score(&results[i]) // on the answers as stored: signing changes them on every read
 	}
@@ -146,11 +143,7 @@ func (s *Service) present(ctx context.Context, a team.Actor, row store.FunctionR
 // its type when it has none yet).
 func (s *Service) presentWith(ctx context.Context, row store.FunctionResult, fn assignment.Function) (FunctionResult, error) {
 	fr := assignment.FunctionResultFromRow(row)
-	sc := scorer{memo: &s.totals, typ: fn.Type}
-	if sc.typ == assignment.TypeGrade || sc.typ == assignment.TypeRubricFeedback {
-		sc.questions, sc.rubric = fn.Questions, fn.Rubric
-		sc.def = fn.QuestionsKey()
-	}
+	sc := s.scorer(fn.Type, &fn)
 	sc.score(&fr) // on the answers as stored: signing changes them on every read
 	one := []FunctionResult{fr}
 	if err := s.Assignments.SignResults(ctx, row.AssignmentID, one); err != nil {
@@ -170,20 +163,14 @@ type scorer struct {
 	def  string
 }
 
-func (s *Service) scorer(ctx context.Context, a team.Actor, assignmentID uuid.UUID, typ string) (scorer, error) {
+// scorer scores results of an assignment of type typ with its definition
+// fn (nil when it has none yet: no totals).
+func (s *Service) scorer(typ string, fn *assignment.Function) scorer {
 	sc := scorer{typ: typ, memo: &s.totals}
-	if typ != assignment.TypeGrade && typ != assignment.TypeRubricFeedback {
-		return sc, nil
+	if fn != nil && (typ == assignment.TypeGrade || typ == assignment.TypeRubricFeedback) {
+		sc.questions, sc.rubric, sc.def = fn.Questions, fn.Rubric, fn.QuestionsKey()
 	}
-	fn, err := s.Assignments.GetFunction(ctx, a, assignmentID, "")
-	switch {
-	case errors.Is(err, apperr.ErrNotFound):
-		return sc, nil // not defined yet: no totals
-	case err != nil:
-		return sc, err
-	}
-	sc.questions, sc.rubric, sc.def = fn.Questions, fn.Rubric, fn.QuestionsKey()
-	return sc, nil
+	return sc
 }
 
 // retotal is grading.Retotal with the scorer's questions, remembered when

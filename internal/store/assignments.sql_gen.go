@@ -123,6 +123,67 @@ func (q *Queries) GetAssignment(ctx context.Context, db DBTX, arg GetAssignmentP
 	return i, err
 }
 
+const getAssignmentWithFunction = `-- name: GetAssignmentWithFunction :one
+SELECT a.id, a.team_id, a.folder_id, a.name, a.type, a.is_hand_written, a.provide_instant_feedback, a.class_summary, a.created_by, a.created_at, a.updated_at, a.student_link_token, a.student_link_enabled, a.answer_boxes, a.agreement, a.agreement_status, a.summary_status,
+       ARRAY(SELECT s.id FROM submissions s
+             WHERE s.assignment_id = a.id AND s.team_id = a.team_id
+             ORDER BY s.created_at, s.id)::uuid[] AS submission_ids,
+       f.id, f.team_id, f.assignment_id, f.type, f.highlights, f.context, f.questions, f.rubric_id, f.prompt, f.created_at, f.updated_at
+FROM assignments a
+JOIN functions f ON f.assignment_id = a.id AND f.team_id = a.team_id
+WHERE a.id = $1 AND a.team_id = $2
+`
+
+type GetAssignmentWithFunctionParams struct {
+	ID     uuid.UUID
+	TeamID uuid.UUID
+}
+
+type GetAssignmentWithFunctionRow struct {
+	Assignment    Assignment
+	SubmissionIds []uuid.UUID
+	Function      Function
+}
+
+// GetAssignmentWithSubmissionIDs with the assignment's definition, for
+// assignment/get; no row when either is missing.
+func (q *Queries) GetAssignmentWithFunction(ctx context.Context, db DBTX, arg GetAssignmentWithFunctionParams) (GetAssignmentWithFunctionRow, error) {
+	row := db.QueryRow(ctx, getAssignmentWithFunction, arg.ID, arg.TeamID)
+	var i GetAssignmentWithFunctionRow
+	err := row.Scan(
+		&i.Assignment.ID,
+		&i.Assignment.TeamID,
+		&i.Assignment.FolderID,
+		&i.Assignment.Name,
+		&i.Assignment.Type,
+		&i.Assignment.IsHandWritten,
+		&i.Assignment.ProvideInstantFeedback,
+		&i.Assignment.ClassSummary,
+		&i.Assignment.CreatedBy,
+		&i.Assignment.CreatedAt,
+		&i.Assignment.UpdatedAt,
+		&i.Assignment.StudentLinkToken,
+		&i.Assignment.StudentLinkEnabled,
+		&i.Assignment.AnswerBoxes,
+		&i.Assignment.Agreement,
+		&i.Assignment.AgreementStatus,
+		&i.Assignment.SummaryStatus,
+		&i.SubmissionIds,
+		&i.Function.ID,
+		&i.Function.TeamID,
+		&i.Function.AssignmentID,
+		&i.Function.Type,
+		&i.Function.Highlights,
+		&i.Function.Context,
+		&i.Function.Questions,
+		&i.Function.RubricID,
+		&i.Function.Prompt,
+		&i.Function.CreatedAt,
+		&i.Function.UpdatedAt,
+	)
+	return i, err
+}
+
 const getAssignmentWithSubmissionIDs = `-- name: GetAssignmentWithSubmissionIDs :one
 SELECT a.id, a.team_id, a.folder_id, a.name, a.type, a.is_hand_written, a.provide_instant_feedback, a.class_summary, a.created_by, a.created_at, a.updated_at, a.student_link_token, a.student_link_enabled, a.answer_boxes, a.agreement, a.agreement_status, a.summary_status,
        ARRAY(SELECT s.id FROM submissions s

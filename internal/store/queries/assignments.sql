@@ -35,3 +35,15 @@ SELECT sqlc.embed(a),
              ORDER BY s.created_at, s.id)::uuid[] AS submission_ids
 FROM assignments a
 WHERE a.id = @id AND a.team_id = @team_id;
+
+-- name: GetAssignmentWithFunction :one
+-- GetAssignmentWithSubmissionIDs with the assignment's definition, for
+-- assignment/get; no row when either is missing.
+SELECT sqlc.embed(a),
+       ARRAY(SELECT s.id FROM submissions s
+             WHERE s.assignment_id = a.id AND s.team_id = a.team_id
+             ORDER BY s.created_at, s.id)::uuid[] AS submission_ids,
+       sqlc.embed(f)
+FROM assignments a
+JOIN functions f ON f.assignment_id = a.id AND f.team_id = a.team_id
+WHERE a.id = @id AND a.team_id = @team_id;
