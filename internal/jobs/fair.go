@@ -26,6 +26,11 @@ func InsertFairTx(ctx context.Context, c *Client, tx pgx.Tx, queue string, param
 	for i, r := range res {
 		ids[i] = r.Job.ID
 	}
+	// Wait for batches being queued at the same moment to commit, so this
+	// one is placed among their jobs (the next statement sees them).
+	if err := store.Q.LockQueueInterleave(ctx, tx, queue); err != nil {
+		return fmt.Errorf("wait for the batches queued alongside: %w", err)
+	}
 	if err := store.Q.InterleaveQueuedJobs(ctx, tx, store.InterleaveQueuedJobsParams{Ids: ids, Queue: queue}); err != nil {
 		return fmt.Errorf("interleave %d jobs on queue %s: %w", len(ids), queue, err)
 	}

@@ -68,3 +68,15 @@ func (q *Queries) InterleaveQueuedJobs(ctx context.Context, db DBTX, arg Interle
 	_, err := db.Exec(ctx, interleaveQueuedJobs, arg.Ids, arg.Queue)
 	return err
 }
+
+const lockQueueInterleave = `-- name: LockQueueInterleave :exec
+SELECT pg_advisory_xact_lock(hashtext('markwell.interleave.' || $1::text))
+`
+
+// Batches queued at the same moment take turns placing their jobs: without
+// it, concurrent transactions each see a queue without the others' jobs and
+// place theirs as if alone (InterleaveQueuedJobs). Held until commit.
+func (q *Queries) LockQueueInterleave(ctx context.Context, db DBTX, queue string) error {
+	_, err := db.Exec(ctx, lockQueueInterleave, queue)
+	return err
+}

@@ -1,6 +1,12 @@
 -- name: CountJobsByKindAndState :many
 SELECT kind, state, count(*)::bigint AS jobs FROM river_job GROUP BY kind, state ORDER BY kind, state;
 
+-- name: LockQueueInterleave :exec
+-- Batches queued at the same moment take turns placing their jobs: without
+-- it, concurrent transactions each see a queue without the others' jobs and
+-- place theirs as if alone (InterleaveQueuedJobs). Held until commit.
+SELECT pg_advisory_xact_lock(hashtext('markwell.interleave.' || @queue::text));
+
 -- name: InterleaveQueuedJobs :exec
 -- Classes take turns on a queue. River fetches a queue's available jobs by
 -- priority, then scheduled_at, then id. The k-th job of a batch just queued
