@@ -1,13 +1,18 @@
 // XSS payloads rendered inert in a real browser (issue 11, security suite): a
 // teacher's name, a rubric, an assignment and its highlighter, a submission's
-// text and names, a highlight comment, an assistant's title, a chat message
-// and the demo model's answers (which quote the submission and the message)
+// text and names, a highlight comment, an assistant's title, a chat message,
+// what a student sends through the link (their name and file, shown back on
+// the submit and result pages with the highlighter's title) and the demo
+// model's answers (which quote the submission and the message)
 // all carry script payloads. Every screen that shows them is opened and must
 // have run none of them: window.__xss stays undefined, no dialog opens and the
 // app created no element that could run one (img[onerror], svg[onload], a
 // script, a javascript: link). The payloads must still be on the screen as text.
 // The page's CSP is bypassed, so it is the rendering that is tested, not the CSP.
 import { test, before, after } from 'node:test';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { apiCall, baseURL, DESKTOP, launch, signInByAPI, toast } from '../browser.mjs';
 
@@ -54,9 +59,9 @@ async function ok(path, body) {
  * assertInert fails if a payload ran or left an element that could run one, and checks that
  * `visible` (a part of a payload) is on the screen as text, so the screen did show it.
  */
-async function assertInert(where, visible) {
-  if (visible) await page.getByText(visible, { exact: false }).first().waitFor({ timeout: 15_000 });
-  const found = await page.evaluate(() => ({
+async function assertInert(where, visible, on = page) {
+  if (visible) await on.getByText(visible, { exact: false }).first().waitFor({ timeout: 15_000 });
+  const found = await on.evaluate(() => ({
     xss: window.__xss,
     elements: [
       ...document.querySelectorAll(
@@ -169,6 +174,49 @@ test('payloads in a rubric, an assignment, a submission, its names, a highlight 
     await page.evaluate((v) => [...document.querySelectorAll('input, textarea')].some((el) => el.value.includes(v)), SCRIPT),
     'the rubric editor shows the criterion as typed',
   );
+});
+
+test('payloads a student sends through the link stay text on their result page', async () => {
+  const { assignment } = await ok('/api/v1/db/assignment/put', {
+    name: `Letter ${IMG}`,
+    type: 'feedback',
+    isHandWritten: false,
+    provideInstantFeedback: true,
+  });
+  await ok('/api/v1/db/function/put', {
+    assignmentId: assignment._id,
+    highlights: [{ key: 'grammar', color: 'purple-500', title: `Grammar ${SVG}`, description: 'Grammar mistakes.' }],
+    context: 'A letter.',
+  });
+  const link = await ok('/api/v1/db/assignment/student-link/get', { assignmentId: assignment._id });
+
+  // A student with no session, the CSP bypassed as for the teacher.
+  const sctx = await browser.newContext({ viewport: DESKTOP, bypassCSP: true });
+  try {
+    const sp = await sctx.newPage();
+    sp.on('dialog', (d) => {
+      dialogs.push(d.message());
+      d.dismiss().catch(() => {});
+    });
+    await sp.goto(`${baseURL}/submit/${link.token}`);
+    await sp.getByRole('heading', { name: `Letter ${IMG}`, level: 1 }).waitFor();
+    await assertInert('student submit page', undefined, sp);
+    await sp.getByRole('textbox', { name: 'Your name' }).fill(`Sam ${SVG}`);
+    await sp.getByRole('textbox', { name: 'Your email' }).fill('sam.link@pupils.test');
+    const file = join(mkdtempSync(join(tmpdir(), 'xss-')), 'letter.txt');
+    writeFileSync(file, [`Dear Kim ${IMG} ${SCRIPT}`, JS_LINK, 'We went to the the beach and it was sunny.'].join('\n'));
+    const [chooser] = await Promise.all([sp.waitForEvent('filechooser'), sp.getByRole('button', { name: 'Choose a file' }).click()]);
+    await chooser.setFiles([file]);
+    await sp.getByText('letter.txt').waitFor();
+    await sp.getByRole('button', { name: 'Submit' }).click();
+    await sp.waitForURL(new RegExp(`/student/view-result/${assignment._id}/[0-9a-f-]{36}$`));
+    // Instant feedback: the annotated letter, the highlighter's title and the student's name.
+    await sp.getByRole('heading', { name: 'Your feedback', level: 2 }).waitFor({ timeout: TIMEOUT });
+    await assertInert('student result page', `Dear Kim ${IMG}`, sp);
+    await assertInert('student result page, name', `Submitted by Sam ${SVG}`, sp);
+  } finally {
+    await sctx.close();
+  }
 });
 
 test('payloads in an assistant title, a chat message and the model answer stay text', async () => {
