@@ -22,6 +22,7 @@ scripts/versitygw.sh
 
 echo "== bootstrap scripts (Node check, Go toolchain fetch; ~4 s)"
 scripts/bootstrap_test.sh
+scripts/fuzz_test.sh
 echo "== go vet"
 go vet ./...
 echo "== go test"
