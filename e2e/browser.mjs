@@ -148,3 +148,9 @@ export async function shotBoth(page, name, { dialog = false } = {}) {
   await take(`${name}-390`);
   await page.setViewportSize(vp);
 }
+
+/** pickFiles clicks a button that opens the file picker and picks `files` in it (paths or { name, mimeType, buffer }). */
+export async function pickFiles(page, button, files) {
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), button.click()]);
+  await chooser.setFiles(files);
+}

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { apiCall, baseURL, DESKTOP, fullShot, launch, PHONE, shotBoth, signInByAPI, toast } from '../browser.mjs';
+import { apiCall, baseURL, DESKTOP, fullShot, launch, PHONE, pickFiles, shotBoth, signInByAPI, toast } from '../browser.mjs';
 
 /** The extraction fixtures: real files made by real producers (see their README). */
 const fixtures = resolve(import.meta.dirname, '..', '..', 'internal', 'extract', 'testdata');
@@ -67,12 +67,6 @@ async function createGrade(page, name, questions, { instant = false, handwritten
     })),
   });
   return assignment._id;
-}
-
-/** pickFiles clicks a button that opens the file picker and picks `files` in it. */
-async function pickFiles(page, button, files) {
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), button.click()]);
-  await chooser.setFiles(files);
 }
 
 /** The row of the submissions table whose name cell is `name`. */

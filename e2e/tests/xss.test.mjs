@@ -10,11 +10,8 @@
 // script, a javascript: link). The payloads must still be on the screen as text.
 // The page's CSP is bypassed, so it is the rendering that is tested, not the CSP.
 import { test, before, after } from 'node:test';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { apiCall, baseURL, DESKTOP, launch, signInByAPI, toast } from '../browser.mjs';
+import { apiCall, baseURL, DESKTOP, launch, pickFiles, signInByAPI, toast } from '../browser.mjs';
 
 /** How long the demo model may take to annotate or answer on this loaded machine. */
 const TIMEOUT = 90_000;
@@ -203,10 +200,12 @@ test('payloads a student sends through the link stay text on their result page',
     await assertInert('student submit page', undefined, sp);
     await sp.getByRole('textbox', { name: 'Your name' }).fill(`Sam ${SVG}`);
     await sp.getByRole('textbox', { name: 'Your email' }).fill('sam.link@pupils.test');
-    const file = join(mkdtempSync(join(tmpdir(), 'xss-')), 'letter.txt');
-    writeFileSync(file, [`Dear Kim ${IMG} ${SCRIPT}`, JS_LINK, 'We went to the the beach and it was sunny.'].join('\n'));
-    const [chooser] = await Promise.all([sp.waitForEvent('filechooser'), sp.getByRole('button', { name: 'Choose a file' }).click()]);
-    await chooser.setFiles([file]);
+    const letter = [`Dear Kim ${IMG} ${SCRIPT}`, JS_LINK, 'We went to the the beach and it was sunny.'].join('\n');
+    await pickFiles(sp, sp.getByRole('button', { name: 'Choose a file' }), {
+      name: 'letter.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(letter),
+    });
     await sp.getByText('letter.txt').waitFor();
     await sp.getByRole('button', { name: 'Submit' }).click();
     await sp.waitForURL(new RegExp(`/student/view-result/${assignment._id}/[0-9a-f-]{36}$`));

@@ -157,8 +157,9 @@ type scorer struct {
 	typ       string
 	questions []assignment.Question
 	rubric    *rubric.Rubric
-	// memo remembers grade totals under def, the questions as stored; nil or
-	// an empty def computes them every time.
+	// memo remembers grade totals under def, the questions as stored; an
+	// empty def (a definition not read from the database) computes them
+	// every time.
 	memo *totalsMemo
 	def  string
 }
@@ -176,7 +177,7 @@ func (s *Service) scorer(typ string, fn *assignment.Function) scorer {
 // retotal is grading.Retotal with the scorer's questions, remembered when
 // it can be.
 func (sc scorer) retotal(answers json.RawMessage) (json.RawMessage, float64, float64, error) {
-	if sc.memo == nil || sc.def == "" {
+	if sc.def == "" {
 		return grading.Retotal(answers, sc.questions)
 	}
 	return sc.memo.retotal(sc.def, answers, sc.questions)
