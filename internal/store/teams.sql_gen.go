@@ -356,6 +356,26 @@ func (q *Queries) RevokeInvitesBy(ctx context.Context, db DBTX, arg RevokeInvite
 	return result.RowsAffected(), nil
 }
 
+const revokeInvitesTo = `-- name: RevokeInvitesTo :execrows
+DELETE FROM team_invites
+WHERE team_id = $1 AND lower(email) = lower($2::text) AND accepted_at IS NULL
+`
+
+type RevokeInvitesToParams struct {
+	TeamID uuid.UUID
+	Email  string
+}
+
+// A member the owner removes loses the pending email invites to their
+// address in that team, so they cannot accept one and walk back in.
+func (q *Queries) RevokeInvitesTo(ctx context.Context, db DBTX, arg RevokeInvitesToParams) (int64, error) {
+	result, err := db.Exec(ctx, revokeInvitesTo, arg.TeamID, arg.Email)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const setTeamOwner = `-- name: SetTeamOwner :exec
 UPDATE teams SET owner_id = $1 WHERE id = $2
 `

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/team"
 )
 
@@ -266,4 +267,69 @@ func TestLeavingTheTeamRevokesThePendingInvitesOneMade(t *testing.T) {
 	require.NoError(t, b.svc.Pool.QueryRow(ctx, "SELECT count(*) FROM team_invites WHERE invited_by = ANY($1) AND accepted_at IS NULL",
 		[]uuid.UUID{dee.UserID, eli.UserID}).Scan(&pending))
 	require.Zero(t, pending)
+}
+
+// The probe's scenario: an email invite to X is pending when X joins by the
+// owner's link; the owner removes X; X accepts the old email invite, or
+// signs in again with a verified email (which accepts pending invites):
+// either way X stays out. Leaving of one's own accord keeps the invites to
+// one (the team asked them in; they may take it up again).
+func TestRemovingAMemberRevokesThePendingInvitesToTheirEmail(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	owner, eli, x := b.teacher(t, "Owner"), b.teacher(t, "Eli"), b.teacher(t, "Xan")
+	eli = b.join(t, owner, eli)
+	toX, err := b.svc.Invite(ctx, eli, strings.ToUpper(x.Email))
+	require.NoError(t, err)
+	link, err := b.svc.CreateLink(ctx, owner)
+	require.NoError(t, err)
+	_, err = b.svc.AcceptInvite(ctx, x, tokenOf(link))
+	require.NoError(t, err)
+	x = b.refresh(t, x)
+	require.Equal(t, owner.TeamID, x.TeamID)
+
+	// An invite to X in another team is not this team's to revoke.
+	other := b.teacher(t, "Other")
+	elsewhere, err := b.svc.Invite(ctx, other, x.Email)
+	require.NoError(t, err)
+
+	require.NoError(t, b.svc.RemoveMember(ctx, owner, x.UserID))
+	r, err := b.svc.Roster(ctx, owner)
+	require.NoError(t, err)
+	require.Empty(t, r.Invites, "the invite to X is gone from the team's pending invites")
+	r, err = b.svc.Roster(ctx, other)
+	require.NoError(t, err)
+	require.Len(t, r.Invites, 1)
+	require.Equal(t, elsewhere.ID, r.Invites[0].ID, "the other team's invite to X stays")
+
+	x = b.refresh(t, x)
+	_, err = b.svc.AcceptInvite(ctx, x, tokenOf(toX))
+	requireMessage(t, err, apperr.NotFound, "This invitation is no longer valid.")
+	require.NotEqual(t, owner.TeamID, b.refresh(t, x).TeamID)
+	require.NotContains(t, b.memberIDs(t, owner), x.UserID)
+
+	// Signing in again, verified, places X by a pending invite: only the
+	// other team's is left.
+	signin, err := auth.New(auth.Config{Pool: b.svc.Pool, Secret: strings.Repeat("s", 32), MaxAge: time.Hour, UpdateAge: time.Minute})
+	require.NoError(t, err)
+	u, err := signin.SignIn(ctx, auth.Identity{Provider: "google", Subject: "x-" + x.UserID.String(), Email: x.Email, EmailVerified: true, Name: "Xan"})
+	require.NoError(t, err)
+	require.Equal(t, x.UserID, u.ID)
+	require.Equal(t, other.TeamID, u.TeamID, "X joined the team whose invite was still pending")
+	require.NotContains(t, b.memberIDs(t, owner), x.UserID)
+
+	// Leaving keeps the invites to the one who leaves.
+	y := b.teacher(t, "Yve")
+	toY, err := b.svc.Invite(ctx, owner, y.Email)
+	require.NoError(t, err)
+	link, err = b.svc.CreateLink(ctx, owner)
+	require.NoError(t, err)
+	_, err = b.svc.AcceptInvite(ctx, y, tokenOf(link))
+	require.NoError(t, err)
+	_, err = b.svc.Leave(ctx, b.refresh(t, y))
+	require.NoError(t, err)
+	_, err = b.svc.AcceptInvite(ctx, b.refresh(t, y), tokenOf(toY))
+	require.NoError(t, err)
+	require.Equal(t, owner.TeamID, b.refresh(t, y).TeamID)
 }

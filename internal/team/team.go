@@ -377,8 +377,11 @@ func requireOwner(ctx context.Context, tx pgx.Tx, a Actor, msg string) error {
 }
 
 // RemoveMember takes a member out of the actor's team; only the owner may.
-// The removed teacher gets a team of their own, and the invites they made
-// that are still pending are revoked in the same transaction (see Move).
+// The removed teacher gets a team of their own, and in the same transaction
+// the invites they made that are still pending are revoked (see Move), and
+// so is every pending email invite to their address in the team: a removed
+// member cannot accept one (or sign in and be placed by one) and come back.
+// A member who leaves of their own accord keeps the invites to them.
 func (s *Service) RemoveMember(ctx context.Context, a Actor, userID uuid.UUID) error {
 	return store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		u, err := store.Q.GetUser(ctx, tx, userID)
@@ -391,8 +394,13 @@ func (s *Service) RemoveMember(ctx context.Context, a Actor, userID uuid.UUID) e
 		if userID == a.UserID {
 			return apperr.New(apperr.Invalid, "You cannot remove yourself; leave the team instead.")
 		}
-		_, err = CreateOwn(ctx, tx, u)
-		return err
+		if _, err := CreateOwn(ctx, tx, u); err != nil {
+			return err
+		}
+		if _, err := store.Q.RevokeInvitesTo(ctx, tx, store.RevokeInvitesToParams{TeamID: a.TeamID, Email: u.Email}); err != nil {
+			return fmt.Errorf("revoke invites to %s in %s: %w", userID, a.TeamID, err)
+		}
+		return nil
 	})
 }
 

@@ -77,6 +77,12 @@ UPDATE team_invites SET accepted_at = @accepted_at::timestamptz WHERE id = @id;
 DELETE FROM team_invites
 WHERE team_id = @team_id AND invited_by = @invited_by::uuid AND accepted_at IS NULL;
 
+-- name: RevokeInvitesTo :execrows
+-- A member the owner removes loses the pending email invites to their
+-- address in that team, so they cannot accept one and walk back in.
+DELETE FROM team_invites
+WHERE team_id = @team_id AND lower(email) = lower(@email::text) AND accepted_at IS NULL;
+
 -- name: IsMemberEmail :one
 SELECT EXISTS (SELECT 1 FROM users WHERE team_id = @team_id AND lower(email) = lower(@email));
 
