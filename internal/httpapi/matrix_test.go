@@ -61,10 +61,13 @@ var routeMatrix = map[string][numCallers]int{
 
 	// The view-only reads: a view token opens its own submission and that
 	// submission's assignment; another submission's token of the same
-	// assignment therefore opens the assignment and its function (its own
-	// assignment's public part), never the submission or its result.
+	// assignment therefore opens the assignment (its public part), never
+	// the submission or its result. The function (the part of the
+	// definition a result page needs) opens only once the token's own
+	// result is finished: nobody's is in this world. What a student is
+	// sent is checked against studentBodyKeys (studentview_test.go).
 	"POST /api/v1/db/assignment/get-view-only":     {allowed, notFound, allowed, allowed, unauth},
-	"POST /api/v1/db/function/get-view-only":       {allowed, notFound, allowed, allowed, unauth},
+	"POST /api/v1/db/function/get-view-only":       {allowed, notFound, notFound, notFound, unauth},
 	"POST /api/v1/db/submission/get-view-only":     {allowed, notFound, allowed, notFound, unauth},
 	"POST /api/v1/db/functionResult/get-view-only": {allowed, notFound, allowed, notFound, unauth},
 	// The one write a view token opens: instant feedback on its own work.
@@ -294,6 +297,17 @@ func (f *matrixFixture) check(t *testing.T, who int, base, route string) (proble
 	if status != want {
 		problems = append(problems, fmt.Sprintf("status %d, want %d", status, want))
 		breach = status/100 == 2
+	}
+	if (who == student || who == otherToken) && status == allowed {
+		// A student is sent what their result page shows, no other field.
+		raw := shown[:strings.LastIndex(shown, "\n")]
+		var body struct {
+			Data any `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(raw), &body); err != nil {
+			problems = append(problems, "the answer is not JSON")
+		}
+		problems = append(problems, studentBodyProblems(route, body.Data)...)
 	}
 	secret := append(f.w.ids(), f.w.mark)
 	switch {

@@ -95,7 +95,7 @@ func NewRouter(d Deps) *gin.Engine {
 	v1.GET("/app-config", appConfig(d.Config))
 	v1.POST("/s3-public-asset-upload", requireUser(), fh.upload(files.PublicAsset))
 	v1.POST("/getSignedURL", requireUser(), handle(fh.signedURL))
-	signedInRoutes(v1.Group("", signedInOrViewToken(d.Services.StudentLink)), d.Services, d.Auth)
+	signedInRoutes(v1.Group("", signedInOrViewToken(d.Services)), d.Services, d.Auth)
 
 	r.NoRoute(spa(d.Config.StaticDir, contentSecurityPolicy(d.Config)))
 	return r

@@ -43,12 +43,15 @@ func (h *studentHandlers) getLink(c *gin.Context, a team.Actor, in *assignmentRe
 
 type updateLinkBody struct {
 	assignmentRef
-	Enabled *bool `json:"enabled"`
-	Rotate  bool  `json:"rotate"`
+	Enabled           *bool `json:"enabled"`
+	AllowResubmission *bool `json:"allowResubmission"`
+	Rotate            bool  `json:"rotate"`
 }
 
 func (h *studentHandlers) updateLink(c *gin.Context, a team.Actor, in *updateLinkBody) (studentlink.Link, error) {
-	return h.svc.Update(c, a, in.AssignmentID.UUID(), studentlink.Change{Enabled: in.Enabled, Rotate: in.Rotate})
+	return h.svc.Update(c, a, in.AssignmentID.UUID(), studentlink.Change{
+		Enabled: in.Enabled, AllowResubmission: in.AllowResubmission, Rotate: in.Rotate,
+	})
 }
 
 type linkTokenBody struct {
@@ -97,33 +100,42 @@ func (h *studentHandlers) submit(c *gin.Context, _ team.Actor, in *studentSubmit
 // viewerKey, set on a request's context to a team.Actor, is who actor()
 // answers for a student reading by view token: the submission's team, no
 // user. Only signedInOrViewToken sets it, after checking the body names
-// nothing but the token's submission and assignment.
-const viewerKey = "markwell.viewer"
+// nothing but the token's submission and assignment; it sets viewTokenKey
+// to the studentlink.Viewer beside it.
+const (
+	viewerKey    = "markwell.viewer"
+	viewTokenKey = "markwell.viewToken"
+)
 
 // viewOnly says which ids a view-only call names, each of which must be the
-// view token's, and whether it is answered here rather than by its handler.
+// view token's, and whether it is answered for the student by answer rather
+// than by the route's handler.
 type viewOnly struct {
 	// submission: the body's submissionId is required and must be the
 	// token's submission. An assignmentId, when sent, must always be the
 	// token's assignment; assignment makes it required.
 	submission, assignment bool
 	// answer, when set, serves the call for the student instead of the
-	// route's teacher handler.
-	answer func(c *gin.Context, svc *studentlink.Service, v studentlink.Viewer)
+	// route's teacher handler (a handler made by handle, which sees the
+	// student as actor).
+	answer gin.HandlerFunc
 }
 
-// viewOnlyRoutes are the read calls a view token opens: the student's
-// result page reads its submission, the assignment (the part a student
-// sees, not the teacher's class summary or submission list), its function
-// and the submission's result.
-var viewOnlyRoutes = map[string]viewOnly{
-	"/api/v1/db/submission/get-view-only":     {submission: true},
-	"/api/v1/db/functionResult/get-view-only": {submission: true},
-	"/api/v1/db/function/get-view-only":       {assignment: true},
-	"/api/v1/db/assignment/get-view-only":     {assignment: true, answer: viewAssignment},
-	// a student's instant feedback: the service runs it only when the
-	// assignment has instant feedback on, and only once
-	"/api/v1/lambda/gradeOnePub": {submission: true, assignment: true},
+// viewOnlyRoutes are the calls a view token opens: the reads of the
+// student's result page, each answered by studentViews with what that page
+// shows and nothing else (never the teacher's shape), and the student's
+// instant feedback.
+func viewOnlyRoutes(s Services) map[string]viewOnly {
+	sv := studentViews{s}
+	return map[string]viewOnly{
+		"/api/v1/db/submission/get-view-only":     {submission: true, answer: handle(sv.submission)},
+		"/api/v1/db/functionResult/get-view-only": {submission: true, answer: handle(sv.result)},
+		"/api/v1/db/function/get-view-only":       {assignment: true, answer: handle(sv.function)},
+		"/api/v1/db/assignment/get-view-only":     {assignment: true, answer: handle(sv.assignment)},
+		// a student's instant feedback: the service runs it only when the
+		// assignment has instant feedback on, and only once
+		"/api/v1/lambda/gradeOnePub": {submission: true, assignment: true},
+	}
 }
 
 // signedInOrViewToken guards the signed-in routes: a signed-in teacher
@@ -131,10 +143,12 @@ var viewOnlyRoutes = map[string]viewOnly{
 // body's viewToken, which opens exactly its submission and that submission's
 // assignment: any other id is not found, an unknown token too. Everything
 // else answers as requireUser does.
-func signedInOrViewToken(svc *studentlink.Service) gin.HandlerFunc {
+func signedInOrViewToken(s Services) gin.HandlerFunc {
 	signedIn := requireUser()
+	routes := viewOnlyRoutes(s)
+	svc := s.StudentLink
 	return func(c *gin.Context) {
-		route, isViewOnly := viewOnlyRoutes[c.FullPath()]
+		route, isViewOnly := routes[c.FullPath()]
 		if st := loadSession(c); st.ok || st.err != nil || !isViewOnly || svc == nil {
 			signedIn(c)
 			return
@@ -172,12 +186,13 @@ func signedInOrViewToken(svc *studentlink.Service) gin.HandlerFunc {
 			fail(c, apperr.ErrNotFound)
 			return
 		}
+		c.Set(viewerKey, team.Actor{TeamID: v.TeamID})
+		c.Set(viewTokenKey, v)
 		if route.answer != nil {
-			route.answer(c, svc, v)
+			route.answer(c)
 			c.Abort()
 			return
 		}
-		c.Set(viewerKey, team.Actor{TeamID: v.TeamID})
 		c.Next()
 	}
 }
@@ -190,13 +205,38 @@ func names(got optionalID, want uuid.UUID, required bool) bool {
 	return got.v == want
 }
 
-// viewAssignment answers assignment/get-view-only for a student: the part
-// of the assignment a student sees.
-func viewAssignment(c *gin.Context, svc *studentlink.Service, v studentlink.Viewer) {
-	asg, err := svc.ViewAssignment(c, v)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, gin.H{"assignment": asg})
+// studentViews answer the reads of a student's result page, by view token,
+// with the student's shapes (allow-lists: docs/security.md, "What a view
+// token reads"): their submission, the result's status and, once it is
+// finished, its feedback, and then the part of the definition that explains
+// it; the assignment's public part. The ids are the token's.
+type studentViews struct {
+	s Services
+}
+
+// viewer is the view token signedInOrViewToken checked.
+func viewer(c *gin.Context) studentlink.Viewer {
+	return c.MustGet(viewTokenKey).(studentlink.Viewer)
+}
+
+func (sv studentViews) submission(c *gin.Context, a team.Actor, _ *submissionRef) (gin.H, error) {
+	sub, err := sv.s.Submissions.GetForStudent(c, a, viewer(c).SubmissionID)
+	return gin.H{"submission": sub}, err
+}
+
+func (sv studentViews) result(c *gin.Context, a team.Actor, _ *resultRef) (gin.H, error) {
+	v := viewer(c)
+	fr, err := sv.s.Results.GetForStudent(c, a, v.SubmissionID, v.AssignmentID)
+	return gin.H{"functionResult": fr}, err
+}
+
+func (sv studentViews) function(c *gin.Context, a team.Actor, in *getFunctionBody) (gin.H, error) {
+	v := viewer(c)
+	fn, err := sv.s.Results.GetFunctionForStudent(c, a, v.SubmissionID, v.AssignmentID, in.Type)
+	return gin.H{"function": fn}, err
+}
+
+func (sv studentViews) assignment(c *gin.Context, _ team.Actor, _ *assignmentRef) (gin.H, error) {
+	asg, err := sv.s.StudentLink.ViewAssignment(c, viewer(c))
+	return gin.H{"assignment": asg}, err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/ratelimit"
+	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/studentlink"
 	"github.com/markwell/markwell/internal/testdb"
@@ -111,7 +112,7 @@ func TestTeacherTurnsTheStudentLinkOffAndRotatesIt(t *testing.T) {
 
 	status, data, e = b.call(t, "/api/v1/db/assignment/student-link/update", map[string]any{"assignmentId": asgID, "enabled": false})
 	require.Equal(t, 200, status, e)
-	require.Equal(t, map[string]any{"enabled": false, "token": token}, data)
+	require.Equal(t, map[string]any{"enabled": false, "token": token, "allowResubmission": false}, data)
 	requireLinkOff := func(status int, e map[string]any) {
 		t.Helper()
 		require.Equal(t, 404, status)
@@ -129,7 +130,7 @@ func TestTeacherTurnsTheStudentLinkOffAndRotatesIt(t *testing.T) {
 
 	status, data, e = b.call(t, "/api/v1/db/assignment/student-link/update", map[string]any{"assignmentId": asgID, "enabled": true})
 	require.Equal(t, 200, status, e)
-	require.Equal(t, map[string]any{"enabled": true, "token": token}, data, "the same link works again")
+	require.Equal(t, map[string]any{"enabled": true, "token": token, "allowResubmission": false}, data, "the same link works again")
 	status, _, e = open(token)
 	require.Equal(t, 200, status, e)
 
@@ -143,7 +144,7 @@ func TestTeacherTurnsTheStudentLinkOffAndRotatesIt(t *testing.T) {
 	require.Equal(t, 200, status, e)
 	status, data, e = b.call(t, "/api/v1/db/assignment/student-link/get", map[string]any{"assignmentId": asgID})
 	require.Equal(t, 200, status, e)
-	require.Equal(t, map[string]any{"enabled": true, "token": rotated}, data)
+	require.Equal(t, map[string]any{"enabled": true, "token": rotated, "allowResubmission": false}, data)
 
 	// Eve, of another team, neither sees nor changes Ada's link.
 	eve := b.newBrowser(t)
@@ -194,7 +195,8 @@ func TestStudentSubmitsThroughTheLinkAndReadsOnlyTheirOwnWork(t *testing.T) {
 	require.Equal(t, 1, extractJobs, "the submission's text is queued for extraction")
 
 	// The view token, in a fresh browser with no session, reads the
-	// assignment's public part and its function, and nothing else.
+	// assignment's public part, and not its function (the prompt) before
+	// the student has a result (TestStudentReadsOnlyWhatTheirResultPageShows).
 	reader := b.newBrowser(t)
 	view := func(path string, body map[string]any) (int, map[string]any, map[string]any) {
 		body["viewToken"] = viewToken
@@ -204,8 +206,9 @@ func TestStudentSubmitsThroughTheLinkAndReadsOnlyTheirOwnWork(t *testing.T) {
 	require.Equal(t, 200, status, e)
 	require.Equal(t, data["assignment"], got["assignment"], "no class summary, no list of submissions")
 	status, got, e = view("/api/v1/db/function/get-view-only", map[string]any{"assignmentId": asgID, "type": "prompt"})
-	require.Equal(t, 200, status, e)
-	require.Equal(t, "Be kind", got["function"].(map[string]any)["prompt"])
+	require.Equal(t, 404, status, e)
+	require.Nil(t, got)
+	require.Equal(t, result.MsgFeedbackNotReady, e["message"])
 	for _, probe := range []map[string]any{
 		{"assignmentId": otherAsgID},
 		{"assignmentId": uuid.NewString()},
@@ -269,6 +272,12 @@ func TestViewTokenReadsExactlyItsSubmission(t *testing.T) {
 		} else {
 			res, _ = reader.do(t, r.Method, r.Path, body)
 		}
+		if r.Path == "/api/v1/db/function/get-view-only" {
+			// opened, but only once Sam has a result (not yet)
+			require.Equal(t, 404, res.StatusCode, "%s %s with a view token", r.Method, r.Path)
+			opened[r.Path] = true
+			continue
+		}
 		if res.StatusCode == 200 {
 			opened[r.Path] = true
 			continue
@@ -280,7 +289,7 @@ func TestViewTokenReadsExactlyItsSubmission(t *testing.T) {
 	}
 	require.True(t, opened["/api/v1/db/submission/get-view-only"])
 	require.True(t, opened["/api/v1/db/assignment/get-view-only"])
-	require.True(t, opened["/api/v1/db/function/get-view-only"])
+	require.True(t, opened["/api/v1/db/functionResult/get-view-only"])
 
 	// The one write a view token opens: the student's instant feedback, for
 	// its own submission only, started once.

@@ -168,6 +168,7 @@ type Assignment struct {
 	Agreement              json.RawMessage
 	AgreementStatus        string
 	SummaryStatus          string
+	AllowResubmission      bool
 }
 
 type Assistant struct {
@@ -329,31 +330,34 @@ type SigninAttempt struct {
 }
 
 type Submission struct {
-	ID            uuid.UUID
-	TeamID        uuid.UUID
-	AssignmentID  uuid.UUID
-	Name          string
-	FileKey       string
-	ContentType   string
-	Role          SubmissionRole
-	StudentName   string
-	StudentEmail  string
-	Lti           json.RawMessage
-	ExtractStatus string
-	ExtractedText *string
-	ExtractError  string
-	ExtractedAt   *time.Time
-	CreatedAt     time.Time
-	Source        string
-	ReaderHint    string
-	IsHandWritten bool
-	Pages         json.RawMessage
-	PageCount     int32
-	ExtractWrites int32
-	CsvAnswers    json.RawMessage
-	ViewTokenHash []byte
-	ExternalID    *string
-	UpdatedAt     time.Time
+	ID                   uuid.UUID
+	TeamID               uuid.UUID
+	AssignmentID         uuid.UUID
+	Name                 string
+	FileKey              string
+	ContentType          string
+	Role                 SubmissionRole
+	StudentName          string
+	StudentEmail         string
+	Lti                  json.RawMessage
+	ExtractStatus        string
+	ExtractedText        *string
+	ExtractError         string
+	ExtractedAt          *time.Time
+	CreatedAt            time.Time
+	Source               string
+	ReaderHint           string
+	IsHandWritten        bool
+	Pages                json.RawMessage
+	PageCount            int32
+	ExtractWrites        int32
+	CsvAnswers           json.RawMessage
+	ViewTokenHash        []byte
+	ExternalID           *string
+	UpdatedAt            time.Time
+	Attempt              int32
+	PreviousSubmissionID uuid.NullUUID
+	StudentKey           *string
 }
 
 type Team struct {

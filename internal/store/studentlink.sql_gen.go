@@ -13,7 +13,7 @@ import (
 )
 
 const getAssignmentByStudentLink = `-- name: GetAssignmentByStudentLink :one
-SELECT id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status FROM assignments
+SELECT id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission FROM assignments
 WHERE student_link_token = $1 AND student_link_enabled
 `
 
@@ -39,13 +39,14 @@ func (q *Queries) GetAssignmentByStudentLink(ctx context.Context, db DBTX, token
 		&i.Agreement,
 		&i.AgreementStatus,
 		&i.SummaryStatus,
+		&i.AllowResubmission,
 	)
 	return i, err
 }
 
 const getStudentLink = `-- name: GetStudentLink :one
 
-SELECT student_link_token, student_link_enabled FROM assignments
+SELECT student_link_token, student_link_enabled, allow_resubmission FROM assignments
 WHERE id = $1 AND team_id = $2
 `
 
@@ -57,6 +58,7 @@ type GetStudentLinkParams struct {
 type GetStudentLinkRow struct {
 	StudentLinkToken   *string
 	StudentLinkEnabled bool
+	AllowResubmission  bool
 }
 
 // The student submission link of an assignment, its uploads and the view
@@ -64,7 +66,7 @@ type GetStudentLinkRow struct {
 func (q *Queries) GetStudentLink(ctx context.Context, db DBTX, arg GetStudentLinkParams) (GetStudentLinkRow, error) {
 	row := db.QueryRow(ctx, getStudentLink, arg.ID, arg.TeamID)
 	var i GetStudentLinkRow
-	err := row.Scan(&i.StudentLinkToken, &i.StudentLinkEnabled)
+	err := row.Scan(&i.StudentLinkToken, &i.StudentLinkEnabled, &i.AllowResubmission)
 	return i, err
 }
 
@@ -131,36 +133,41 @@ UPDATE assignments SET
     student_link_token = CASE WHEN $1::boolean OR student_link_token IS NULL
         THEN $2::text ELSE student_link_token END,
     student_link_enabled = COALESCE($3::boolean,
-        student_link_enabled OR student_link_token IS NULL)
-WHERE id = $4 AND team_id = $5
-RETURNING student_link_token, student_link_enabled
+        student_link_enabled OR student_link_token IS NULL),
+    allow_resubmission = COALESCE($4::boolean, allow_resubmission)
+WHERE id = $5 AND team_id = $6
+RETURNING student_link_token, student_link_enabled, allow_resubmission
 `
 
 type UpdateStudentLinkParams struct {
-	Rotate   bool
-	NewToken string
-	Enabled  pgtype.Bool
-	ID       uuid.UUID
-	TeamID   uuid.UUID
+	Rotate            bool
+	NewToken          string
+	Enabled           pgtype.Bool
+	AllowResubmission pgtype.Bool
+	ID                uuid.UUID
+	TeamID            uuid.UUID
 }
 
 type UpdateStudentLinkRow struct {
 	StudentLinkToken   *string
 	StudentLinkEnabled bool
+	AllowResubmission  bool
 }
 
 // Gives the assignment new_token when it has none yet or rotate is set, and
-// sets enabled when given; a link made here starts enabled. Under the row
-// lock a concurrent first call sees the token the other one set.
+// sets enabled and allow_resubmission when given; a link made here starts
+// enabled. Under the row lock a concurrent first call sees the token the
+// other one set.
 func (q *Queries) UpdateStudentLink(ctx context.Context, db DBTX, arg UpdateStudentLinkParams) (UpdateStudentLinkRow, error) {
 	row := db.QueryRow(ctx, updateStudentLink,
 		arg.Rotate,
 		arg.NewToken,
 		arg.Enabled,
+		arg.AllowResubmission,
 		arg.ID,
 		arg.TeamID,
 	)
 	var i UpdateStudentLinkRow
-	err := row.Scan(&i.StudentLinkToken, &i.StudentLinkEnabled)
+	err := row.Scan(&i.StudentLinkToken, &i.StudentLinkEnabled, &i.AllowResubmission)
 	return i, err
 }

@@ -108,7 +108,7 @@ func (q *Queries) CreateFunctionResults(ctx context.Context, db DBTX, arg Create
 const createSubmission = `-- name: CreateSubmission :one
 INSERT INTO submissions (team_id, assignment_id, name, file_key, content_type, role, student_name, student_email)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at
+RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key
 `
 
 type CreateSubmissionParams struct {
@@ -162,6 +162,9 @@ func (q *Queries) CreateSubmission(ctx context.Context, db DBTX, arg CreateSubmi
 		&i.ViewTokenHash,
 		&i.ExternalID,
 		&i.UpdatedAt,
+		&i.Attempt,
+		&i.PreviousSubmissionID,
+		&i.StudentKey,
 	)
 	return i, err
 }
@@ -205,7 +208,7 @@ func (q *Queries) DeleteSubmissions(ctx context.Context, db DBTX, arg DeleteSubm
 }
 
 const getSubmission = `-- name: GetSubmission :one
-SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at FROM submissions WHERE id = $1 AND team_id = $2
+SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key FROM submissions WHERE id = $1 AND team_id = $2
 `
 
 type GetSubmissionParams struct {
@@ -242,6 +245,9 @@ func (q *Queries) GetSubmission(ctx context.Context, db DBTX, arg GetSubmissionP
 		&i.ViewTokenHash,
 		&i.ExternalID,
 		&i.UpdatedAt,
+		&i.Attempt,
+		&i.PreviousSubmissionID,
+		&i.StudentKey,
 	)
 	return i, err
 }
@@ -274,9 +280,9 @@ WITH inserted AS (
     ) AS r
     ORDER BY r.n
     ON CONFLICT (assignment_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
-    RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at
+    RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key
 )
-SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at FROM inserted ORDER BY created_at
+SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key FROM inserted ORDER BY created_at
 `
 
 type InsertSubmissionsParams struct {
@@ -300,31 +306,34 @@ type InsertSubmissionsParams struct {
 }
 
 type InsertSubmissionsRow struct {
-	ID            uuid.UUID
-	TeamID        uuid.UUID
-	AssignmentID  uuid.UUID
-	Name          string
-	FileKey       string
-	ContentType   string
-	Role          SubmissionRole
-	StudentName   string
-	StudentEmail  string
-	Lti           json.RawMessage
-	ExtractStatus string
-	ExtractedText *string
-	ExtractError  string
-	ExtractedAt   *time.Time
-	CreatedAt     time.Time
-	Source        string
-	ReaderHint    string
-	IsHandWritten bool
-	Pages         json.RawMessage
-	PageCount     int32
-	ExtractWrites int32
-	CsvAnswers    json.RawMessage
-	ViewTokenHash []byte
-	ExternalID    *string
-	UpdatedAt     time.Time
+	ID                   uuid.UUID
+	TeamID               uuid.UUID
+	AssignmentID         uuid.UUID
+	Name                 string
+	FileKey              string
+	ContentType          string
+	Role                 SubmissionRole
+	StudentName          string
+	StudentEmail         string
+	Lti                  json.RawMessage
+	ExtractStatus        string
+	ExtractedText        *string
+	ExtractError         string
+	ExtractedAt          *time.Time
+	CreatedAt            time.Time
+	Source               string
+	ReaderHint           string
+	IsHandWritten        bool
+	Pages                json.RawMessage
+	PageCount            int32
+	ExtractWrites        int32
+	CsvAnswers           json.RawMessage
+	ViewTokenHash        []byte
+	ExternalID           *string
+	UpdatedAt            time.Time
+	Attempt              int32
+	PreviousSubmissionID uuid.NullUUID
+	StudentKey           *string
 }
 
 // A batch of submissions in one statement, one array element per row, all
@@ -388,6 +397,9 @@ func (q *Queries) InsertSubmissions(ctx context.Context, db DBTX, arg InsertSubm
 			&i.ViewTokenHash,
 			&i.ExternalID,
 			&i.UpdatedAt,
+			&i.Attempt,
+			&i.PreviousSubmissionID,
+			&i.StudentKey,
 		); err != nil {
 			return nil, err
 		}
@@ -402,7 +414,7 @@ func (q *Queries) InsertSubmissions(ctx context.Context, db DBTX, arg InsertSubm
 const listSubmissions = `-- name: ListSubmissions :many
 SELECT id, assignment_id, name, file_key, role, student_name, student_email, source,
        extract_status, extract_error, left(coalesce(extracted_text, ''), 200)::text AS preview,
-       page_count, is_hand_written, created_at, updated_at
+       page_count, is_hand_written, attempt, previous_submission_id, created_at, updated_at
 FROM submissions
 WHERE assignment_id = $1 AND team_id = $2
 ORDER BY created_at, id
@@ -414,21 +426,23 @@ type ListSubmissionsParams struct {
 }
 
 type ListSubmissionsRow struct {
-	ID            uuid.UUID
-	AssignmentID  uuid.UUID
-	Name          string
-	FileKey       string
-	Role          SubmissionRole
-	StudentName   string
-	StudentEmail  string
-	Source        string
-	ExtractStatus string
-	ExtractError  string
-	Preview       string
-	PageCount     int32
-	IsHandWritten bool
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	ID                   uuid.UUID
+	AssignmentID         uuid.UUID
+	Name                 string
+	FileKey              string
+	Role                 SubmissionRole
+	StudentName          string
+	StudentEmail         string
+	Source               string
+	ExtractStatus        string
+	ExtractError         string
+	Preview              string
+	PageCount            int32
+	IsHandWritten        bool
+	Attempt              int32
+	PreviousSubmissionID uuid.NullUUID
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
 }
 
 // The submissions table of an assignment: no full text, a preview of it.
@@ -455,6 +469,8 @@ func (q *Queries) ListSubmissions(ctx context.Context, db DBTX, arg ListSubmissi
 			&i.Preview,
 			&i.PageCount,
 			&i.IsHandWritten,
+			&i.Attempt,
+			&i.PreviousSubmissionID,
 			&i.CreatedAt,
 			&i.UpdatedAt,
 		); err != nil {
@@ -529,7 +545,7 @@ SET name = coalesce($1, name),
     student_email = coalesce($3, student_email),
     updated_at = now()
 WHERE id = $4 AND team_id = $5
-RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at
+RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key
 `
 
 type UpdateSubmissionDetailsParams struct {
@@ -576,6 +592,9 @@ func (q *Queries) UpdateSubmissionDetails(ctx context.Context, db DBTX, arg Upda
 		&i.ViewTokenHash,
 		&i.ExternalID,
 		&i.UpdatedAt,
+		&i.Attempt,
+		&i.PreviousSubmissionID,
+		&i.StudentKey,
 	)
 	return i, err
 }

@@ -64,17 +64,22 @@ type Limits struct {
 }
 
 // Link is an assignment's student link as its teacher sees it. The student
-// page is /submit/{Token}.
+// page is /submit/{Token}. AllowResubmission off (the default), a student
+// submits through the link once; on, each later submission is kept as their
+// next attempt (see Submit).
 type Link struct {
-	Enabled bool   `json:"enabled"`
-	Token   string `json:"token"`
+	Enabled           bool   `json:"enabled"`
+	Token             string `json:"token"`
+	AllowResubmission bool   `json:"allowResubmission"`
 }
 
 // Change is what a teacher changes about a link: Enabled turns it on or off
-// (nil leaves it), Rotate replaces its token so the old link stops working.
+// and AllowResubmission lets students submit again (nil leaves either);
+// Rotate replaces its token so the old link stops working.
 type Change struct {
-	Enabled *bool
-	Rotate  bool
+	Enabled           *bool
+	AllowResubmission *bool
+	Rotate            bool
 }
 
 // Assignment is the part of an assignment a student sees.
@@ -102,27 +107,30 @@ func (s *Service) Get(ctx context.Context, a team.Actor, assignmentID uuid.UUID)
 		return Link{}, store.NotFound(fmt.Errorf("student link of assignment %s: %w", assignmentID, err))
 	}
 	if row.StudentLinkToken != nil {
-		return Link{Enabled: row.StudentLinkEnabled, Token: *row.StudentLinkToken}, nil
+		return Link{Enabled: row.StudentLinkEnabled, Token: *row.StudentLinkToken, AllowResubmission: row.AllowResubmission}, nil
 	}
 	return s.Update(ctx, a, assignmentID, Change{})
 }
 
-// Update turns the link of one of the actor's assignments on or off and
-// rotates its token. Turning it off keeps the token, so turning it on again
-// restores the same link; rotating makes a new one. An assignment without a
-// link gets one.
+// Update turns the link of one of the actor's assignments on or off,
+// allows or stops resubmission and rotates its token. Turning it off keeps
+// the token, so turning it on again restores the same link; rotating makes
+// a new one. An assignment without a link gets one.
 func (s *Service) Update(ctx context.Context, a team.Actor, assignmentID uuid.UUID, ch Change) (Link, error) {
-	var enabled pgtype.Bool
-	if ch.Enabled != nil {
-		enabled = pgtype.Bool{Bool: *ch.Enabled, Valid: true}
+	optional := func(b *bool) pgtype.Bool {
+		if b == nil {
+			return pgtype.Bool{}
+		}
+		return pgtype.Bool{Bool: *b, Valid: true}
 	}
 	row, err := store.Q.UpdateStudentLink(ctx, s.Pool, store.UpdateStudentLinkParams{
-		Rotate: ch.Rotate, NewToken: newToken(), Enabled: enabled, ID: assignmentID, TeamID: a.TeamID,
+		Rotate: ch.Rotate, NewToken: newToken(), Enabled: optional(ch.Enabled),
+		AllowResubmission: optional(ch.AllowResubmission), ID: assignmentID, TeamID: a.TeamID,
 	})
 	if err != nil {
 		return Link{}, store.NotFound(fmt.Errorf("update student link of assignment %s: %w", assignmentID, err))
 	}
-	return Link{Enabled: row.StudentLinkEnabled, Token: *row.StudentLinkToken}, nil
+	return Link{Enabled: row.StudentLinkEnabled, Token: *row.StudentLinkToken, AllowResubmission: row.AllowResubmission}, nil
 }
 
 // Open returns the assignment a student link leads to while it is on, or a

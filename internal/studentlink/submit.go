@@ -61,9 +61,12 @@ type Submitted struct {
 // Submit creates a student's submission: the link must be on and lead to
 // in.AssignmentID, the student give a name and an email address, and the one
 // file be an upload this link issued (Upload) that arrived in the store and
-// was not submitted before. The submission (source student, role student),
-// its function result and its extraction job are created in one transaction.
-// addr is the student's client address, for the rate limits.
+// was not submitted before. A student (their email, whatever its case) who
+// submitted through the link before is refused with MsgAlreadySubmitted
+// unless the assignment allows resubmission; then the submission is their
+// next attempt, linked to the one before. The submission (source student,
+// role student), its function result and its extraction job are created in
+// one transaction. addr is the student's client address, for the rate limits.
 func (s *Service) Submit(ctx context.Context, addr string, in SubmitInput) (Submitted, error) {
 	asg, err := s.limited(ctx, "submit", addr, in.LinkToken)
 	if err != nil {
@@ -103,10 +106,19 @@ func (s *Service) Submit(ctx context.Context, addr string, in SubmitInput) (Subm
 		if used {
 			return apperr.New(apperr.Invalid, MsgFileSubmitted)
 		}
+		// Once per student, or as their next attempt (attempt.go).
+		at, err := nextAttempt(ctx, tx, asg, studentKey(sub.StudentEmail, sub.StudentName))
+		if err != nil {
+			return err
+		}
 		subs, results, err := s.Submissions.CreateTx(ctx, tx, asg.TeamID, asg, []submission.NewSubmission{sub})
 		if err != nil {
 			return fmt.Errorf("create student submission: %w", err)
 		}
+		if err := at.record(ctx, tx, subs[0].ID); err != nil {
+			return err
+		}
+		subs[0].Attempt, subs[0].PreviousSubmissionID = at.shown()
 		out = Submitted{Assignment: PublicAssignment(asg), FunctionResults: results, Submissions: subs, ViewToken: viewToken}
 		return nil
 	})

@@ -187,7 +187,9 @@ func (s *Service) ListLoaded(ctx context.Context, a team.Actor, assignmentID uui
 			ID: r.ID, AssignmentID: r.AssignmentID, Name: r.Name, Location: r.FileKey,
 			StudentName: r.StudentName, StudentEmail: r.StudentEmail, SubmissionRole: string(r.Role),
 			Source: r.Source, Status: r.ExtractStatus, Error: r.ExtractError, Preview: r.Preview,
-			PageCount: int(r.PageCount), IsHandWritten: r.IsHandWritten, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+			PageCount: int(r.PageCount), IsHandWritten: r.IsHandWritten,
+			Attempt: int(r.Attempt), PreviousSubmissionID: previous(r.PreviousSubmissionID),
+			CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 		}
 	}
 	return out, nil

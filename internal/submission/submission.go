@@ -98,12 +98,18 @@ type Submission struct {
 	Status         string `json:"status"`
 	// Error is the teacher-facing reason of a failed extraction, or a
 	// warning about a ready one ("No text found on 1 of 4 pages").
-	Error         string    `json:"error"`
-	Preview       string    `json:"preview"`
-	PageCount     int       `json:"pageCount"`
-	IsHandWritten bool      `json:"isHandWritten"`
-	CreatedAt     time.Time `json:"createdAt"`
-	UpdatedAt     time.Time `json:"updatedAt"`
+	Error         string `json:"error"`
+	Preview       string `json:"preview"`
+	PageCount     int    `json:"pageCount"`
+	IsHandWritten bool   `json:"isHandWritten"`
+	// Attempt is 1, or for a student who submitted through the link again
+	// (the assignment allows resubmission), their attempt's number;
+	// PreviousSubmissionID is then their attempt before this one (nil once
+	// that one is deleted).
+	Attempt              int        `json:"attempt"`
+	PreviousSubmissionID *uuid.UUID `json:"previousSubmissionId"`
+	CreatedAt            time.Time  `json:"createdAt"`
+	UpdatedAt            time.Time  `json:"updatedAt"`
 }
 
 // Page is one page of a submission's text and where it came from
@@ -327,8 +333,18 @@ func fromRow(r store.Submission) Submission {
 		ID: r.ID, AssignmentID: r.AssignmentID, Name: r.Name, Location: r.FileKey,
 		StudentName: r.StudentName, StudentEmail: r.StudentEmail, SubmissionRole: string(r.Role),
 		Source: r.Source, Status: r.ExtractStatus, Error: r.ExtractError, Preview: Preview(text),
-		PageCount: int(r.PageCount), IsHandWritten: r.IsHandWritten, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		PageCount: int(r.PageCount), IsHandWritten: r.IsHandWritten,
+		Attempt: int(r.Attempt), PreviousSubmissionID: previous(r.PreviousSubmissionID),
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
+}
+
+// previous is a submission's previous attempt, or nil.
+func previous(id uuid.NullUUID) *uuid.UUID {
+	if !id.Valid {
+		return nil
+	}
+	return &id.UUID
 }
 
 // Preview is the first PreviewLength characters of text.

@@ -2,20 +2,22 @@
 -- tokens of the submissions made through it (package studentlink).
 
 -- name: GetStudentLink :one
-SELECT student_link_token, student_link_enabled FROM assignments
+SELECT student_link_token, student_link_enabled, allow_resubmission FROM assignments
 WHERE id = @id AND team_id = @team_id;
 
 -- name: UpdateStudentLink :one
 -- Gives the assignment new_token when it has none yet or rotate is set, and
--- sets enabled when given; a link made here starts enabled. Under the row
--- lock a concurrent first call sees the token the other one set.
+-- sets enabled and allow_resubmission when given; a link made here starts
+-- enabled. Under the row lock a concurrent first call sees the token the
+-- other one set.
 UPDATE assignments SET
     student_link_token = CASE WHEN @rotate::boolean OR student_link_token IS NULL
         THEN @new_token::text ELSE student_link_token END,
     student_link_enabled = COALESCE(sqlc.narg(enabled)::boolean,
-        student_link_enabled OR student_link_token IS NULL)
+        student_link_enabled OR student_link_token IS NULL),
+    allow_resubmission = COALESCE(sqlc.narg(allow_resubmission)::boolean, allow_resubmission)
 WHERE id = @id AND team_id = @team_id
-RETURNING student_link_token, student_link_enabled;
+RETURNING student_link_token, student_link_enabled, allow_resubmission;
 
 -- name: GetAssignmentByStudentLink :one
 -- An assignment by the token of its student link, only while the link is on.

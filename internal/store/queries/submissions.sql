@@ -60,7 +60,7 @@ RETURNING *;
 -- The submissions table of an assignment: no full text, a preview of it.
 SELECT id, assignment_id, name, file_key, role, student_name, student_email, source,
        extract_status, extract_error, left(coalesce(extracted_text, ''), 200)::text AS preview,
-       page_count, is_hand_written, created_at, updated_at
+       page_count, is_hand_written, attempt, previous_submission_id, created_at, updated_at
 FROM submissions
 WHERE assignment_id = @assignment_id AND team_id = @team_id
 ORDER BY created_at, id;
