@@ -142,7 +142,9 @@ func run() error {
 	studentFiles := &files.Service{Blob: blobs, TTL: cfg.SignedURLTTL, Pool: pool}
 	studentLinks := &studentlink.Service{Pool: pool, Files: studentFiles,
 		Submissions: &submission.Service{Pool: pool, Jobs: jobClient, Files: studentFiles},
-		Limits:      studentlink.Limits{Limiter: limiter, PerLink: cfg.StudentLimitLink, PerAddr: cfg.StudentLimitAddr}}
+		Limits: studentlink.Limits{Limiter: limiter, PerLink: cfg.StudentLimitLink, LinkGrowth: cfg.StudentLinkGrowth,
+			LinkMax: cfg.StudentLinkMax, PerAddr: cfg.StudentLimitAddr,
+			PerSubmitter: cfg.StudentLimitSubmitter, PerStudent: cfg.StudentLimitStudent}}
 	googleClassroom, err := classroom.FromConfig(cfg, pool, blobs, &submission.Service{Pool: pool, Jobs: jobClient, Files: studentFiles}, log)
 	if err != nil {
 		return fmt.Errorf("google classroom: %w", err)

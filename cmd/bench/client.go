@@ -242,6 +242,7 @@ func (t *teacher) putFile(ctx context.Context, asgID, name string, data []byte) 
 	}
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPut, up.SignedURL, bytes.NewReader(data))
 	req.Header.Set("Content-Type", "text/plain")
+	req.Header.Set("If-None-Match", "*") // signed into S3 upload URLs (write once)
 	res, err := t.client.Do(req)
 	if err != nil {
 		return "", err

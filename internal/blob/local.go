@@ -98,7 +98,8 @@ func NewLocal(cfg Config) (*Local, error) {
 
 // PresignPut returns a signed URL accepting one PUT of the file with the header
 // Content-Type equal to contentType, and of exactly size bytes unless size is
-// UnknownSize, until ttl has passed.
+// UnknownSize, until ttl has passed. The URL writes once: once a file is stored under
+// key, every later PUT is refused with 412 and the file stays as it was.
 func (l *Local) PresignPut(_ context.Context, key, contentType string, size int64, ttl time.Duration) (string, error) {
 	if err := errors.Join(checkKey(key), checkContentType(contentType), checkUploadSize(size, l.maxUpload), checkTTL(ttl)); err != nil {
 		return "", fmt.Errorf("presign put %s: %w", key, err)
@@ -124,7 +125,7 @@ func (l *Local) Put(_ context.Context, key string, r io.Reader, size int64, cont
 	if err := errors.Join(checkKey(key), checkContentType(contentType), checkSize(size)); err != nil {
 		return fmt.Errorf("put %s: %w", key, err)
 	}
-	if err := l.write(key, r, size, contentType); err != nil {
+	if err := l.write(key, r, size, contentType, true); err != nil {
 		return fmt.Errorf("put %s: %w", key, err)
 	}
 	return nil
@@ -196,7 +197,9 @@ func (l *Local) KeyFromURL(fileURL string) (string, error) {
 // ServeHTTP serves signed PUTs (uploads, at most the upload limit and exactly the signed
 // size) and signed GETs and HEADs (downloads) of files under MountPath. A bad or expired
 // signature, or a Content-Length other than the signed one, gives 403; a missing file
-// 404; an oversized body 413; a body shorter than signed 400; any other method 405.
+// 404; an oversized body 413; a body shorter than signed 400; a PUT to a key that already
+// holds a file 412 (uploads write once, as S3's conditional write does); any other
+// method 405.
 func (l *Local) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// A stored file is never a page of the app: no script, no forms, no same-origin
 	// access even when a browser is talked into rendering one.
@@ -244,9 +247,12 @@ func (l *Local) serveUpload(w http.ResponseWriter, r *http.Request, key string) 
 		http.Error(w, "file too large", http.StatusRequestEntityTooLarge)
 		return
 	}
-	err := l.write(key, http.MaxBytesReader(w, r.Body, limit), size, contentType)
+	err := l.write(key, http.MaxBytesReader(w, r.Body, limit), size, contentType, false)
 	var tooLarge *http.MaxBytesError
 	switch {
+	case errors.Is(err, ErrExists):
+		// The upload helper shows error.message; the body was not read.
+		writeJSONError(w, http.StatusPreconditionFailed, "already_uploaded", MsgAlreadyUploaded)
 	case errors.As(err, &tooLarge):
 		http.Error(w, "file too large", http.StatusRequestEntityTooLarge)
 	case errors.Is(err, ErrInvalidSize):
@@ -254,15 +260,21 @@ func (l *Local) serveUpload(w http.ResponseWriter, r *http.Request, key string) 
 	case errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT):
 		// The upload helper shows error.message: the teacher learns why.
 		slog.ErrorContext(r.Context(), "storage: upload failed: disk full", "key", key, "dir", l.dir, "err", err)
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.WriteHeader(http.StatusInsufficientStorage)
-		_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": "storage_full", "message": MsgStorageFull}})
+		writeJSONError(w, http.StatusInsufficientStorage, "storage_full", MsgStorageFull)
 	case err != nil:
 		slog.ErrorContext(r.Context(), "storage: upload failed", "key", key, "err", err)
 		http.Error(w, "upload failed", http.StatusInternalServerError)
 	default:
 		w.WriteHeader(http.StatusOK)
 	}
+}
+
+// writeJSONError answers status with the API's error shape, whose message the upload
+// helper shows.
+func writeJSONError(w http.ResponseWriter, status int, code, message string) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": code, "message": message}})
 }
 
 // serveDownload streams the file under key with its stored content type. Without a valid
@@ -353,9 +365,23 @@ func (l *Local) sign(method, key, contentType string, size, expires int64) []byt
 	return mac.Sum(nil)
 }
 
-// write stores r under key atomically: the bytes go to a temporary file that is renamed
-// into place only once complete, so a failed write leaves nothing behind.
-func (l *Local) write(key string, r io.Reader, size int64, contentType string) error {
+// write stores r under key atomically: the bytes go to a temporary file that is moved
+// into place only once complete, so a failed write leaves nothing behind. With replace
+// false (a signed upload) a key that already holds a file gives ErrExists and the file
+// stays as it was: checked before the body is read, and again, atomically, when the
+// bytes are linked into place, so of two uploads racing for one key exactly one wins.
+//
+// The metadata is put in place before the bytes, so a reader that sees the bytes also
+// sees their content type. A losing upload may rewrite it first, but only with the same
+// content type: the type is signed into the upload URL, and each key is signed once.
+func (l *Local) write(key string, r io.Reader, size int64, contentType string, replace bool) error {
+	if !replace {
+		if _, err := os.Lstat(l.dataPath(key)); err == nil {
+			return ErrExists
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("look for an existing file: %w", err)
+		}
+	}
 	meta, err := json.Marshal(localMeta{ContentType: contentType})
 	if err != nil {
 		return fmt.Errorf("encode metadata: %w", err)
@@ -373,6 +399,9 @@ func (l *Local) write(key string, r io.Reader, size int64, contentType string) e
 	// Metadata first: a reader that sees the new bytes also sees their content type.
 	if err := renameInto(metaTmp, l.metaPath(key)); err != nil {
 		return err
+	}
+	if !replace {
+		return linkInto(dataTmp, l.dataPath(key))
 	}
 	return renameInto(dataTmp, l.dataPath(key))
 }
@@ -443,6 +472,22 @@ func (l *Local) dataPath(key string) string {
 // metaPath is where the metadata of a checked key lives.
 func (l *Local) metaPath(key string) string {
 	return filepath.Join(l.dir, "meta", filepath.FromSlash(key)+".json")
+}
+
+// linkInto puts a finished temporary file at dst unless a file is already there
+// (ErrExists), creating dst's directory. A hard link, unlike a rename, never replaces
+// its target; the temporary name is removed by the caller.
+func linkInto(tmp, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o750); err != nil {
+		return fmt.Errorf("create directory: %w", err)
+	}
+	if err := os.Link(tmp, dst); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return ErrExists
+		}
+		return fmt.Errorf("move into place: %w", err)
+	}
+	return nil
 }
 
 // renameInto moves a finished temporary file to dst, creating dst's directory.

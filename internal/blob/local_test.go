@@ -46,12 +46,16 @@ func setup(t *testing.T) localBundle {
 }
 
 // do sends one request with an optional Content-Type and returns the response, body read.
+// A PUT carries "If-None-Match: *", as the app's upload helper sends it.
 func do(t *testing.T, method, url, contentType string, body io.Reader) (*http.Response, []byte) {
 	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), method, url, body)
 	require.NoError(t, err)
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
+	}
+	if method == http.MethodPut {
+		req.Header.Set(WriteOnceHeader, WriteOnceValue)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)

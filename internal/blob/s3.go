@@ -89,10 +89,12 @@ func NewS3(ctx context.Context, cfg Config) (*S3, error) {
 }
 
 // PresignPut returns a SigV4 URL accepting a PUT of the file with the header Content-Type
-// equal to contentType and Content-Length equal to size until ttl has passed. Both
-// headers are signed, so the bucket itself refuses a body of another length. size is
-// required (UnknownSize gives ErrSizeRequired): without it the bucket would take a file
-// of any size.
+// equal to contentType, Content-Length equal to size and If-None-Match equal to "*"
+// (WriteOnceHeader) until ttl has passed. All three headers are signed, so the bucket
+// itself refuses a body of another length, and the PUT is a conditional write: once an
+// object is stored under key, the bucket answers every later PUT with 412 and keeps the
+// object. size is required (UnknownSize gives ErrSizeRequired): without it the bucket
+// would take a file of any size.
 func (s *S3) PresignPut(ctx context.Context, key, contentType string, size int64, ttl time.Duration) (string, error) {
 	if size == UnknownSize {
 		return "", fmt.Errorf("presign put %s: %w", key, ErrSizeRequired)
@@ -105,6 +107,7 @@ func (s *S3) PresignPut(ctx context.Context, key, contentType string, size int64
 		Key:           &key,
 		ContentType:   &contentType,
 		ContentLength: &size, // signed: the SigV4 signer covers a positive Content-Length
+		IfNoneMatch:   aws.String(WriteOnceValue),
 	}, s3.WithPresignExpires(ttl))
 	if err != nil {
 		return "", fmt.Errorf("presign put %s: %w", key, err)
@@ -115,8 +118,10 @@ func (s *S3) PresignPut(ctx context.Context, key, contentType string, size int64
 	if got, err := s.KeyFromURL(fileURL); err != nil || got != key {
 		return "", fmt.Errorf("presign put %s: presigned url %s does not map back to the key", key, fileURL)
 	}
-	if !signsHeader(req.SignedHeader, "Content-Length") {
-		return "", fmt.Errorf("presign put %s: content-length is not among the signed headers", key)
+	for _, h := range []string{"Content-Length", WriteOnceHeader} {
+		if !signsHeader(req.SignedHeader, h) {
+			return "", fmt.Errorf("presign put %s: %s is not among the signed headers", key, strings.ToLower(h))
+		}
 	}
 	return req.URL, nil
 }

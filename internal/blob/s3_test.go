@@ -143,6 +143,37 @@ func TestS3Gateway(t *testing.T) {
 		require.Equal(t, int64(testMaxUpload), b.store.MaxUploadBytes())
 	})
 
+	t.Run("a signed upload writes once", func(t *testing.T) {
+		t.Parallel()
+		key, err := NewKey("assignments/0b6f4c2e-5d7a-4c4b-9a34-2f0e1d9c8b7a/submissions/student/", "essay.txt")
+		require.NoError(t, err)
+		first, second := []byte("the essay that was graded"), []byte("a different essay text!!!")
+		putURL, err := b.store.PresignPut(t.Context(), key, "text/plain", int64(len(first)), 15*time.Minute)
+		require.NoError(t, err)
+
+		// If-None-Match is signed: a PUT without it is refused before anything is stored.
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPut, putURL, bytes.NewReader(first))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "text/plain")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, http.StatusForbidden, resp.StatusCode)
+
+		resp, respBody := do(t, http.MethodPut, putURL, "text/plain", bytes.NewReader(first))
+		require.Equal(t, http.StatusOK, resp.StatusCode, string(respBody))
+		// The same URL, still valid: the bucket refuses to replace the object.
+		resp, respBody = do(t, http.MethodPut, putURL, "text/plain", bytes.NewReader(second))
+		require.Equal(t, http.StatusPreconditionFailed, resp.StatusCode, string(respBody))
+
+		r, err := b.store.Get(t.Context(), key)
+		require.NoError(t, err)
+		got, err := io.ReadAll(r)
+		require.NoError(t, err)
+		require.NoError(t, r.Close())
+		require.Equal(t, first, got, "the teacher downloads the bytes that were graded")
+	})
+
 	t.Run("put get delete", func(t *testing.T) {
 		t.Parallel()
 		ctx := t.Context()
@@ -243,7 +274,7 @@ func TestS3AddressesAWS(t *testing.T) {
 	require.Equal(t, virtual, fileURL)
 	q, err := url.ParseQuery(query)
 	require.NoError(t, err)
-	require.Equal(t, "content-length;content-type;host", q.Get("X-Amz-SignedHeaders"))
+	require.Equal(t, "content-length;content-type;host;if-none-match", q.Get("X-Amz-SignedHeaders"))
 	require.Equal(t, DefaultMaxUploadBytes, store.MaxUploadBytes())
 
 	for _, ok := range []string{virtual, virtual + "?X-Amz-Signature=00", "https://s3.eu-west-1.amazonaws.com/markwell-files/" + key} {

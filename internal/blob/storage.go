@@ -42,6 +42,22 @@ var (
 	// ErrInvalidTTL is wrapped by the presign methods when the lifetime is not positive or
 	// longer than MaxTTL.
 	ErrInvalidTTL = errors.New("storage: invalid signed url lifetime")
+	// ErrExists is wrapped when an upload through a signed URL finds a file already stored
+	// under its key: signed uploads write once and never replace a file.
+	ErrExists = errors.New("storage: a file is already stored under this key")
+)
+
+// MsgAlreadyUploaded answers a second upload to a key that already holds a file (Local
+// answers it with 412, as S3 answers its conditional write): the file sent first stays.
+const MsgAlreadyUploaded = "This upload link has already been used, and the file sent with it cannot be replaced. To send a different file, upload it again."
+
+// WriteOnceHeader and WriteOnceValue are the header and value a browser sends with every
+// PUT to a signed upload URL. S3 signs the header into the URL (a conditional write: the
+// bucket refuses the PUT with 412 when the key already holds an object); Local accepts it
+// and writes once whether or not it is sent.
+const (
+	WriteOnceHeader = "If-None-Match"
+	WriteOnceValue  = "*"
 )
 
 const (
@@ -64,17 +80,20 @@ const (
 // Blob stores files by key and signs URLs for browsers. Local and S3 implement it.
 type Blob interface {
 	// PresignPut returns a URL the browser PUTs the file's bytes to, with the header
-	// Content-Type set to exactly contentType, within ttl. size, when not UnknownSize, is
-	// part of the signature: a body of any other length is refused by the store itself.
-	// It must be 1..MaxUploadBytes(). The URL without its query string is the file URL
-	// (see FileURL).
+	// Content-Type set to exactly contentType and WriteOnceHeader set to WriteOnceValue,
+	// within ttl. size, when not UnknownSize, is part of the signature: a body of any other
+	// length is refused by the store itself. It must be 1..MaxUploadBytes(). The URL
+	// writes once: a PUT to a key that already holds a file is refused (412) and the file
+	// stays as it was. The URL without its query string is the file URL (see FileURL).
 	PresignPut(ctx context.Context, key, contentType string, size int64, ttl time.Duration) (string, error)
 	// MaxUploadBytes is the largest file a presigned PUT may carry.
 	MaxUploadBytes() int64
 	// PresignGet returns a URL that reads the file for ttl.
 	PresignGet(ctx context.Context, key string, ttl time.Duration) (string, error)
-	// Put stores the bytes of r under key; size must be their exact number (S3 needs the
-	// length up front).
+	// Put stores the bytes of r under key, replacing any file there; size must be their
+	// exact number (S3 needs the length up front). It is for trusted server-side writers
+	// (a job writing page images again on a retry): uploads through signed URLs never
+	// replace a file.
 	Put(ctx context.Context, key string, r io.Reader, size int64, contentType string) error
 	// Get opens the file stored under key; the caller closes it. A missing file gives an
 	// error wrapping ErrNotFound.

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/ratelimit"
 )
@@ -139,9 +140,18 @@ type Config struct {
 	AILimitTeam    ratelimit.Rule
 	// StudentLimitLink and StudentLimitAddr cap the uploads and the
 	// submissions made through one assignment's student link, and from one
-	// client address, per window (each route counted on its own).
-	StudentLimitLink ratelimit.Rule
-	StudentLimitAddr ratelimit.Rule
+	// client address, per window (each route counted on its own). The link's
+	// cap is a base: it grows by StudentLinkGrowth for each distinct address
+	// that sent through the link in its window, up to StudentLinkMax.
+	StudentLimitLink  ratelimit.Rule
+	StudentLimitAddr  ratelimit.Rule
+	StudentLinkGrowth int
+	StudentLinkMax    int
+	// StudentLimitSubmitter caps one client address on one link, so one
+	// holder of the link cannot use up its quota; StudentLimitStudent caps
+	// the submissions of one student (by email) through one link.
+	StudentLimitSubmitter ratelimit.Rule
+	StudentLimitStudent   ratelimit.Rule
 }
 
 // Production reports whether the app runs in production mode.
@@ -222,9 +232,14 @@ func (r *reader) size(key string, def int64) int64 {
 
 // count reads a whole number of at least 0, 0 by default.
 func (r *reader) count(key string) int {
+	return r.countOr(key, 0)
+}
+
+// countOr reads a whole number of at least 0, def by default.
+func (r *reader) countOr(key string, def int) int {
 	v := r.str(key, "")
 	if v == "" {
-		return 0
+		return def
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 0 || n > 1_000_000_000 {
@@ -298,6 +313,11 @@ func load(lookup func(string) (string, bool)) (Config, error) {
 		StudentLimitLink:  r.rule("STUDENT_RATE_LIMIT_LINK", "300/1h"),
 		StudentLimitAddr:  r.rule("STUDENT_RATE_LIMIT_ADDR", "200/10m"),
 
+		StudentLinkGrowth:     r.countOr("STUDENT_RATE_LIMIT_LINK_GROWTH", 25),
+		StudentLinkMax:        r.countOr("STUDENT_RATE_LIMIT_LINK_MAX", 3000),
+		StudentLimitSubmitter: r.rule("STUDENT_RATE_LIMIT_SUBMITTER", "100/1h"),
+		StudentLimitStudent:   r.rule("STUDENT_RATE_LIMIT_STUDENT", "10/1h"),
+
 		AuthBasePath:       strings.TrimRight(r.str("AUTH_BASE_PATH", "/api/auth"), "/"),
 		SessionMaxAge:      r.duration("SESSION_MAX_AGE", 30*24*time.Hour),
 		SessionUpdateAge:   r.duration("SESSION_UPDATE_AGE", 24*time.Hour),
@@ -347,6 +367,11 @@ func load(lookup func(string) (string, bool)) (Config, error) {
 		r.errs = append(r.errs, fmt.Errorf("LOG_LEVEL: %q must be debug, info, warn or error", c.LogLevel))
 	}
 	r.check(c.JobRescueAfter > c.JobTimeout, "JOB_RESCUE_AFTER: must be longer than JOB_TIMEOUT (%s)", c.JobTimeout)
+	// An upload URL must not outlive the upload's record: a PUT after the
+	// clean-up would store a file nothing knows of.
+	r.check(c.SignedURLTTL < files.UnsubmittedUploadAge, "SIGNED_URL_TTL: must be shorter than %s, after which student uploads never submitted are deleted", files.UnsubmittedUploadAge)
+	r.check(c.StudentLinkMax == 0 || c.StudentLinkMax >= c.StudentLimitLink.Limit,
+		"STUDENT_RATE_LIMIT_LINK_MAX: must be 0 (no cap) or at least the count of STUDENT_RATE_LIMIT_LINK (%d)", c.StudentLimitLink.Limit)
 	if _, err := ParseQueues(c.WorkerQueues); err != nil {
 		r.errs = append(r.errs, fmt.Errorf("WORKER_QUEUES: %w", err))
 	}

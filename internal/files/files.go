@@ -109,12 +109,33 @@ func (s *Service) PresignUpload(ctx context.Context, scope Scope, team uuid.UUID
 	return Upload{SignedURL: signed, FileURL: s.Blob.FileURL(key), Key: key}, nil
 }
 
+// UnsubmittedUploadAge is how long a file uploaded through a student link
+// is kept when no submission names it: the purge_link_uploads job then
+// deletes the file and its records. Signed URLs expire long before
+// (config refuses a SIGNED_URL_TTL as long).
+const UnsubmittedUploadAge = 24 * time.Hour
+
+// LinkUpload names the student link that signs an upload (the caller
+// resolved it from the link's token).
+type LinkUpload struct {
+	// Team and Assignment are the link's assignment and its team.
+	Team, Assignment uuid.UUID
+	// Generation is the link's generation when it signed the upload
+	// (assignments.student_link_generation): a submission through a later
+	// generation of the link refuses the file.
+	Generation int32
+	// Addr is the student's client address, kept a day (docs/security.md).
+	Addr string
+}
+
 // PresignStudentUpload signs a PUT for a file a student submits through the
-// link of assignment (of team; the caller resolved the link). The file goes
-// to the assignment's submissions/student/ folder whatever folder the file
-// name carries, its size is required, and the key is recorded as issued
-// through the link, so only this assignment's student submission takes it.
-func (s *Service) PresignStudentUpload(ctx context.Context, team, assignment uuid.UUID, req UploadRequest) (Upload, error) {
+// link. The file goes to the assignment's submissions/student/ folder
+// whatever folder the file name carries, its size is required, and the key
+// is recorded as issued through the link, with the link's generation and
+// the student's address, so only this assignment's student submission
+// through the same generation of the link takes it.
+func (s *Service) PresignStudentUpload(ctx context.Context, link LinkUpload, req UploadRequest) (Upload, error) {
+	team, assignment := link.Team, link.Assignment
 	fileName, fileType := strings.TrimSpace(req.FileName), strings.TrimSpace(req.FileType)
 	if fileName == "" || fileType == "" {
 		return Upload{}, apperr.New(apperr.Invalid, "fileName and fileType are required")
@@ -138,8 +159,16 @@ func (s *Service) PresignStudentUpload(ctx context.Context, team, assignment uui
 	if err != nil {
 		return Upload{}, fmt.Errorf("presign put %s: %w", key, err)
 	}
-	err = store.Q.FilesRecordUpload(ctx, s.Pool, store.FilesRecordUploadParams{
-		Key: key, TeamID: team, AssignmentID: uuid.NullUUID{UUID: assignment, Valid: true}, ByStudent: true,
+	err = store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		err := store.Q.FilesRecordUpload(ctx, tx, store.FilesRecordUploadParams{
+			Key: key, TeamID: team, AssignmentID: uuid.NullUUID{UUID: assignment, Valid: true}, ByStudent: true,
+		})
+		if err != nil {
+			return err
+		}
+		return store.Q.RecordLinkUpload(ctx, tx, store.RecordLinkUploadParams{
+			Key: key, AssignmentID: assignment, LinkGeneration: link.Generation, Addr: link.Addr,
+		})
 	})
 	if err != nil {
 		return Upload{}, fmt.Errorf("record student upload %s: %w", key, err)

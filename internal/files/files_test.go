@@ -45,7 +45,7 @@ func TestS3UploadsSignTheSize(t *testing.T) {
 	require.True(t, strings.HasPrefix(up.Key, "chats/"+team.String()+"/"), up.Key)
 	u, err := url.Parse(up.SignedURL)
 	require.NoError(t, err)
-	require.Equal(t, "content-length;content-type;host", u.Query().Get("X-Amz-SignedHeaders"))
+	require.Equal(t, "content-length;content-type;host;if-none-match", u.Query().Get("X-Amz-SignedHeaders"), "a conditional write")
 
 	_, err = svc.PresignUpload(t.Context(), Teacher, team, UploadRequest{FileName: "chats/notes.pdf", FileType: "application/pdf"})
 	requireInvalid(t, err, "fileSize is required: send the file's size in bytes with the upload request.")

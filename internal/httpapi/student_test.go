@@ -29,6 +29,8 @@ func studentLinkService(t *testing.T, cfg config.Config, blobs blob.Blob) *stude
 		Pool: subs.Pool, Files: subs.Files, Submissions: subs,
 		Limits: studentlink.Limits{
 			Limiter: &ratelimit.Limiter{Pool: subs.Pool}, PerLink: cfg.StudentLimitLink, PerAddr: cfg.StudentLimitAddr,
+			LinkGrowth: cfg.StudentLinkGrowth, LinkMax: cfg.StudentLinkMax,
+			PerSubmitter: cfg.StudentLimitSubmitter, PerStudent: cfg.StudentLimitStudent,
 		},
 	}
 }

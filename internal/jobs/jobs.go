@@ -81,6 +81,7 @@ func NewWorkers(d Deps) *river.Workers {
 	river.AddWorker(w, &GradeSubmissionWorker{deps: d})
 	river.AddWorker(w, &SweepRunsWorker{deps: d})
 	river.AddWorker(w, &CheckAgreementWorker{deps: d})
+	river.AddWorker(w, &PurgeLinkUploadsWorker{deps: d})
 	return w
 }
 
@@ -124,7 +125,10 @@ func NewWorkerClient(pool *pgxpool.Pool, workers *river.Workers, o WorkerOptions
 		Logger:               log,
 		FetchPollInterval:    o.FetchPollInterval,
 		PollOnly:             o.PollOnly,
-		PeriodicJobs:         periodicJobs(),
+		PeriodicJobs: append(periodicJobs(),
+			river.NewPeriodicJob(river.PeriodicInterval(PurgeLinkUploadsEvery), func() (river.JobArgs, *river.InsertOpts) {
+				return PurgeLinkUploadsArgs{}, nil
+			}, nil)),
 	}
 	c, err := river.NewClient(riverpgxv5.New(pool), cfg)
 	if err != nil {

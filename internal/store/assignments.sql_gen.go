@@ -45,7 +45,7 @@ func (q *Queries) AssignmentSubmissionIDs(ctx context.Context, db DBTX, arg Assi
 const createAssignment = `-- name: CreateAssignment :one
 INSERT INTO assignments (team_id, name, type, is_hand_written, provide_instant_feedback, created_by)
 VALUES ($1, $2, $3, $4, $5, $6)
-RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission
+RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission, student_link_generation
 `
 
 type CreateAssignmentParams struct {
@@ -86,12 +86,13 @@ func (q *Queries) CreateAssignment(ctx context.Context, db DBTX, arg CreateAssig
 		&i.AgreementStatus,
 		&i.SummaryStatus,
 		&i.AllowResubmission,
+		&i.StudentLinkGeneration,
 	)
 	return i, err
 }
 
 const getAssignment = `-- name: GetAssignment :one
-SELECT id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission FROM assignments WHERE id = $1 AND team_id = $2
+SELECT id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission, student_link_generation FROM assignments WHERE id = $1 AND team_id = $2
 `
 
 type GetAssignmentParams struct {
@@ -121,12 +122,13 @@ func (q *Queries) GetAssignment(ctx context.Context, db DBTX, arg GetAssignmentP
 		&i.AgreementStatus,
 		&i.SummaryStatus,
 		&i.AllowResubmission,
+		&i.StudentLinkGeneration,
 	)
 	return i, err
 }
 
 const getAssignmentWithFunction = `-- name: GetAssignmentWithFunction :one
-SELECT a.id, a.team_id, a.folder_id, a.name, a.type, a.is_hand_written, a.provide_instant_feedback, a.class_summary, a.created_by, a.created_at, a.updated_at, a.student_link_token, a.student_link_enabled, a.answer_boxes, a.agreement, a.agreement_status, a.summary_status, a.allow_resubmission,
+SELECT a.id, a.team_id, a.folder_id, a.name, a.type, a.is_hand_written, a.provide_instant_feedback, a.class_summary, a.created_by, a.created_at, a.updated_at, a.student_link_token, a.student_link_enabled, a.answer_boxes, a.agreement, a.agreement_status, a.summary_status, a.allow_resubmission, a.student_link_generation,
        ARRAY(SELECT s.id FROM submissions s
              WHERE s.assignment_id = a.id AND s.team_id = a.team_id
              ORDER BY s.created_at, s.id)::uuid[] AS submission_ids,
@@ -171,6 +173,7 @@ func (q *Queries) GetAssignmentWithFunction(ctx context.Context, db DBTX, arg Ge
 		&i.Assignment.AgreementStatus,
 		&i.Assignment.SummaryStatus,
 		&i.Assignment.AllowResubmission,
+		&i.Assignment.StudentLinkGeneration,
 		&i.SubmissionIds,
 		&i.Function.ID,
 		&i.Function.TeamID,
@@ -188,7 +191,7 @@ func (q *Queries) GetAssignmentWithFunction(ctx context.Context, db DBTX, arg Ge
 }
 
 const getAssignmentWithSubmissionIDs = `-- name: GetAssignmentWithSubmissionIDs :one
-SELECT a.id, a.team_id, a.folder_id, a.name, a.type, a.is_hand_written, a.provide_instant_feedback, a.class_summary, a.created_by, a.created_at, a.updated_at, a.student_link_token, a.student_link_enabled, a.answer_boxes, a.agreement, a.agreement_status, a.summary_status, a.allow_resubmission,
+SELECT a.id, a.team_id, a.folder_id, a.name, a.type, a.is_hand_written, a.provide_instant_feedback, a.class_summary, a.created_by, a.created_at, a.updated_at, a.student_link_token, a.student_link_enabled, a.answer_boxes, a.agreement, a.agreement_status, a.summary_status, a.allow_resubmission, a.student_link_generation,
        ARRAY(SELECT s.id FROM submissions s
              WHERE s.assignment_id = a.id AND s.team_id = a.team_id
              ORDER BY s.created_at, s.id)::uuid[] AS submission_ids
@@ -230,6 +233,7 @@ func (q *Queries) GetAssignmentWithSubmissionIDs(ctx context.Context, db DBTX, a
 		&i.Assignment.AgreementStatus,
 		&i.Assignment.SummaryStatus,
 		&i.Assignment.AllowResubmission,
+		&i.Assignment.StudentLinkGeneration,
 		&i.SubmissionIds,
 	)
 	return i, err
@@ -314,7 +318,7 @@ UPDATE assignments
 SET name = $1, is_hand_written = $2,
     provide_instant_feedback = $3, updated_at = now()
 WHERE id = $4 AND team_id = $5
-RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission
+RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission, student_link_generation
 `
 
 type UpdateAssignmentParams struct {
@@ -353,6 +357,7 @@ func (q *Queries) UpdateAssignment(ctx context.Context, db DBTX, arg UpdateAssig
 		&i.AgreementStatus,
 		&i.SummaryStatus,
 		&i.AllowResubmission,
+		&i.StudentLinkGeneration,
 	)
 	return i, err
 }

@@ -169,6 +169,7 @@ type Assignment struct {
 	AgreementStatus        string
 	SummaryStatus          string
 	AllowResubmission      bool
+	StudentLinkGeneration  int32
 }
 
 type Assistant struct {
@@ -265,6 +266,14 @@ type GoogleToken struct {
 	EncryptedToken []byte
 	Scopes         string
 	UpdatedAt      time.Time
+}
+
+type LinkUpload struct {
+	Key            string
+	AssignmentID   uuid.UUID
+	LinkGeneration int32
+	Addr           string
+	CreatedAt      time.Time
 }
 
 type ModelCall struct {

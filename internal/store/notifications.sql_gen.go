@@ -284,7 +284,7 @@ func (q *Queries) NotificationSharedRubric(ctx context.Context, db DBTX, id uuid
 }
 
 const notificationSourceAssignment = `-- name: NotificationSourceAssignment :one
-SELECT id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission FROM assignments WHERE id = $1
+SELECT id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission, student_link_generation FROM assignments WHERE id = $1
 `
 
 // The shared assignment, read for a copy; reached only through a
@@ -311,6 +311,7 @@ func (q *Queries) NotificationSourceAssignment(ctx context.Context, db DBTX, id 
 		&i.AgreementStatus,
 		&i.SummaryStatus,
 		&i.AllowResubmission,
+		&i.StudentLinkGeneration,
 	)
 	return i, err
 }

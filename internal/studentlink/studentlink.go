@@ -55,12 +55,30 @@ type Service struct {
 }
 
 // Limits are the student routes' rate limits. Uploads and submissions are
-// counted apart, per link (its assignment) and per client address; a nil
-// Limiter or a zero Rule turns a limit off.
+// counted apart. One holder of a link must not lock the class out, so a
+// client address (an IPv6 address by its /64 network) is limited on its own,
+// everywhere and on each link, and the link's quota grows with the number of
+// addresses sending through it. A nil Limiter or a zero Rule turns a limit
+// off.
 type Limits struct {
 	Limiter *ratelimit.Limiter
+	// PerLink is the link's quota, every address together, before it grows
+	// (its window is the quota's window).
 	PerLink ratelimit.Rule
+	// LinkGrowth raises the link's quota by this many calls for each
+	// distinct address that sent through the link in PerLink's window, up to
+	// LinkMax calls (0: no cap).
+	LinkGrowth int
+	LinkMax    int
+	// PerAddr caps one address over every link (a school's classes behind
+	// one address share it).
 	PerAddr ratelimit.Rule
+	// PerSubmitter caps one address on one link: past it, that address
+	// waits, and the link's quota is not touched.
+	PerSubmitter ratelimit.Rule
+	// PerStudent caps the submissions of one student (their email, or their
+	// name without one) through one link.
+	PerStudent ratelimit.Rule
 }
 
 // Link is an assignment's student link as its teacher sees it. The student
@@ -160,29 +178,41 @@ func (s *Service) assignmentOf(ctx context.Context, linkToken string) (store.Ass
 
 // Upload signs the upload of one file a student sends through a link, into
 // the assignment's submissions/student/ folder; addr is the student's client
-// address, for the rate limits.
+// address, for the rate limits. The upload belongs to the link's current
+// generation: once the link is rotated or turned off, it can no longer be
+// submitted (see checkLinkUpload).
 func (s *Service) Upload(ctx context.Context, addr, linkToken string, req files.UploadRequest) (files.Upload, error) {
 	asg, err := s.limited(ctx, "upload", addr, linkToken)
 	if err != nil {
 		return files.Upload{}, err
 	}
-	return s.Files.PresignStudentUpload(ctx, asg.TeamID, asg.ID, req)
+	return s.Files.PresignStudentUpload(ctx, files.LinkUpload{
+		Team: asg.TeamID, Assignment: asg.ID, Generation: asg.StudentLinkGeneration, Addr: addr,
+	}, req)
 }
 
 // limited counts one call of kind ("upload", "submit") from addr, resolves
-// the link and counts the call against it: past either limit the answer is
-// 429 with MsgTooMany. The address is counted first, so calls with made-up
-// tokens are limited too.
+// the link and counts the call against it: past any limit the answer is 429
+// with MsgTooMany. The address is counted first, everywhere (PerAddr), so
+// calls with made-up tokens are limited too; then on this link
+// (PerSubmitter); then, only when the address is within its own limits,
+// against the link's quota, which its first call in the window raises.
 func (s *Service) limited(ctx context.Context, kind, addr, linkToken string) (store.Assignment, error) {
 	l := s.Limits
-	if err := l.Limiter.Allow(ctx, l.PerAddr, "student:"+kind+":addr:"+addr, MsgTooMany); err != nil {
+	from := submitterOf(addr)
+	if err := l.Limiter.Allow(ctx, l.PerAddr, "student:"+kind+":addr:"+from, MsgTooMany); err != nil {
 		return store.Assignment{}, err
 	}
 	asg, err := s.assignmentOf(ctx, linkToken)
 	if err != nil {
 		return store.Assignment{}, err
 	}
-	if err := l.Limiter.Allow(ctx, l.PerLink, "student:"+kind+":link:"+asg.ID.String(), MsgTooMany); err != nil {
+	link := "student:" + kind + ":link:" + asg.ID.String()
+	if err := l.Limiter.Allow(ctx, l.PerSubmitter, link+":addr:"+from, MsgTooMany); err != nil {
+		return store.Assignment{}, err
+	}
+	quota := ratelimit.SharedRule{Base: l.PerLink, PerMember: l.LinkGrowth, Max: l.LinkMax}
+	if err := l.Limiter.AllowShared(ctx, quota, link, from, MsgTooMany); err != nil {
 		return store.Assignment{}, err
 	}
 	return asg, nil

@@ -85,6 +85,9 @@ func (s *Service) Submit(ctx context.Context, addr string, in SubmitInput) (Subm
 		return Submitted{}, err
 	}
 	sub.Key, sub.ContentType = stored[0].Key, stored[0].ContentType
+	if err := s.checkLinkUpload(ctx, asg, sub); err != nil {
+		return Submitted{}, err
+	}
 	viewToken := newToken()
 	sub.ViewTokenHash = hashToken(viewToken)
 

@@ -60,10 +60,14 @@ describe('withoutQuery', () => {
 
 describe('uploadFile', () => {
   it('PUTs the bytes with their media type and ends its progress at 1', async () => {
-    const puts: { contentType: string | null; size: number }[] = [];
+    const puts: { contentType: string | null; ifNoneMatch: string | null; size: number }[] = [];
     server.use(
       http.put('/files/upload/*', async ({ request }) => {
-        puts.push({ contentType: request.headers.get('Content-Type'), size: (await request.arrayBuffer()).byteLength });
+        puts.push({
+          contentType: request.headers.get('Content-Type'),
+          ifNoneMatch: request.headers.get('If-None-Match'),
+          size: (await request.arrayBuffer()).byteLength,
+        });
         return new HttpResponse(null, { status: 200 });
       }),
     );
@@ -71,7 +75,8 @@ describe('uploadFile', () => {
 
     await uploadFile(SIGNED_URL, essay(), 'application/pdf', { onProgress: (fraction) => progress.push(fraction) });
 
-    expect(puts).toEqual([{ contentType: 'application/pdf', size: 4096 }]);
+    // If-None-Match: * is signed into S3 upload URLs: without it the bucket refuses the PUT.
+    expect(puts).toEqual([{ contentType: 'application/pdf', ifNoneMatch: '*', size: 4096 }]);
     expect(progress.at(-1)).toBe(1);
     expect(progress.every((fraction) => fraction >= 0 && fraction <= 1)).toBe(true);
   });
@@ -79,6 +84,11 @@ describe('uploadFile', () => {
   it.each([
     [new HttpResponse('<Error>AccessDenied</Error>', { status: 403 }), 403, 'The upload link was refused or has expired. Please try again.'],
     [new HttpResponse('too big', { status: 413 }), 413, 'This file is larger than the upload limit.'],
+    [
+      new HttpResponse('<Error><Code>PreconditionFailed</Code></Error>', { status: 412 }),
+      412,
+      'This upload link has already been used, and the file sent with it cannot be replaced. To send a different file, upload it again.',
+    ],
     [new HttpResponse('oops', { status: 502 }), 502, 'The upload failed (status 502). Please try again.'],
     [
       HttpResponse.json({ error: { code: 'invalid', message: 'The file is not the size that was signed.' } }, { status: 400 }),

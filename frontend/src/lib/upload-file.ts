@@ -49,6 +49,9 @@ function messageFor(xhr: XMLHttpRequest): string {
       return 'This file is larger than the upload limit.';
     case 403:
       return 'The upload link was refused or has expired. Please try again.';
+    case 409:
+    case 412:
+      return 'This upload link has already been used, and the file sent with it cannot be replaced. To send a different file, upload it again.';
     default:
       return `The upload failed (status ${xhr.status}). Please try again.`;
   }
@@ -59,8 +62,10 @@ function cancelled(): DOMException {
 }
 
 /**
- * Sends `file` to a signed URL with PUT and `Content-Type: contentType`, reporting progress as a
- * fraction from 0 to 1 (1 once the storage has accepted it). Uses XMLHttpRequest because fetch
+ * Sends `file` to a signed URL with PUT, `Content-Type: contentType` and `If-None-Match: *`,
+ * reporting progress as a fraction from 0 to 1 (1 once the storage has accepted it). Upload URLs
+ * write once: S3 signs `If-None-Match: *` into the URL (a conditional write) and answers 412 to a
+ * second PUT, as the local store does. Uses XMLHttpRequest because fetch
  * reports no upload progress. Rejects with an {@link UploadError}; a cancelled upload (`signal`)
  * rejects with an AbortError DOMException.
  */
@@ -83,6 +88,7 @@ export function uploadFile(
     };
     xhr.open('PUT', signedUrl);
     xhr.setRequestHeader('Content-Type', contentType);
+    xhr.setRequestHeader('If-None-Match', '*');
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress?.(Math.min(1, event.loaded / event.total));
     };
