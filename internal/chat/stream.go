@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -22,10 +22,14 @@ import (
 	"github.com/markwell/markwell/internal/team"
 )
 
-// ContextBudget is the context window, in estimated tokens (characters ÷ 4),
-// a streamed chat is trimmed to: the oldest turns are left out first; the
-// system prompt, the assistant's files and file messages are always sent.
-const ContextBudget = 24_000
+// ContextBudget is the most a streamed chat sends the model, in estimated
+// tokens (Tokens): everything counts against it, the system prompt (the
+// assistant's or tool's or workflow's instructions, the assistant's files,
+// the document instruction and the current document) and every message,
+// files read in the chat (system messages) included. The system prompt and
+// the last message must fit, or the request is refused; earlier messages
+// fill what is left, newest first, files read in the chat before the turns.
+const ContextBudget = 32_000
 
 // documentEvery is the least time between two reports of a document being
 // written; a finished section is reported at once.
@@ -33,6 +37,27 @@ const documentEvery = 150 * time.Millisecond
 
 // MsgNoMessages refuses a stream request without a message.
 const MsgNoMessages = "Send at least one message"
+
+// TooLongMessage refuses a stream whose system prompt and last message
+// alone come to tokens, over budget.
+func TooLongMessage(tokens, budget int) string {
+	return fmt.Sprintf("This is too much for the AI to read at once: the instructions, the assistant's files, "+
+		"the document and your last message come to about %s tokens, and at most %s can be sent. "+
+		"Shorten the document or your message, or use an assistant with shorter files.", count(tokens), count(budget))
+}
+
+// count writes n with thousands separators.
+func count(n int) string {
+	s := strconv.Itoa(n)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
 
 // documentChatPrompt is the system prompt of a document chat without an
 // assistant.
@@ -57,7 +82,8 @@ type Prompt struct {
 	// document instruction.
 	System   string
 	Messages []llm.Message
-	// OmittedTurns counts the oldest messages left out to fit ContextBudget.
+	// OmittedTurns counts the earlier messages left out to fit
+	// ContextBudget.
 	OmittedTurns int
 	// WorkflowPrompt is the user message a workflow run composed from its
 	// inputs (the conversation's last message); "" otherwise.
@@ -104,7 +130,8 @@ type Reply struct {
 // compose as the last user message, so messages may then be empty;
 // otherwise there must be at least one. An assistant with a tool or a
 // workflow is refused, as is a tool and a different workflow. The
-// conversation is trimmed to ContextBudget from its oldest turns.
+// whole prompt is held to ContextBudget (see Trim): over it with the system
+// prompt and the last message alone, it is refused (400).
 func (s *Service) Prompt(ctx context.Context, a team.Actor, ask Ask, messages []Message) (Prompt, error) {
 	if s.Model == nil {
 		return Prompt{}, apperr.New(apperr.Upstream, "Chat is not available: no AI model is configured")
@@ -159,7 +186,10 @@ func (s *Service) Prompt(ctx context.Context, a team.Actor, ask Ask, messages []
 	if doc := strings.TrimSpace(ask.Document); doc != "" {
 		system += "\n\n" + currentDocumentIntro + "\n<document>\n" + doc + "\n</document>"
 	}
-	msgs, omitted := Trim(system, messages, ContextBudget)
+	msgs, omitted, err := Trim(system, messages, ContextBudget)
+	if err != nil {
+		return Prompt{}, err
+	}
 	p := Prompt{System: system, OmittedTurns: omitted, WorkflowPrompt: composed, Messages: make([]llm.Message, len(msgs))}
 	for i, m := range msgs {
 		p.Messages[i] = llm.Message{Role: llm.Role(m.Role), Text: m.Content}
@@ -182,36 +212,42 @@ func assistantPrompt(prompt string, files []assistant.File) string {
 	return b.String()
 }
 
-// Tokens estimates the tokens of s: its characters ÷ 4, rounded up.
-func Tokens(s string) int { return (utf8.RuneCountInString(s) + 3) / 4 }
+// Tokens estimates the tokens of s: its UTF-8 bytes ÷ 4, rounded up. That
+// is characters ÷ 4 for English, and stays on the safe side for scripts a
+// tokenizer spends more tokens on (a CJK character is 3 bytes).
+func Tokens(s string) int { return (len(s) + 3) / 4 }
 
 // Trim returns the messages that fit budget tokens along with system, and
-// how many were left out. It leaves out the oldest user and assistant
-// messages first; system messages (files the teacher attached in the chat)
-// and the last message are always kept, even past the budget.
-func Trim(system string, messages []Message, budget int) (kept []Message, omitted int) {
+// how many were left out. The system prompt and the last message are always
+// sent: when they alone come to more than budget, Trim refuses (400,
+// TooLongMessage). The earlier messages share what is left: the files read
+// in the chat (system messages) first, newest first, then the user and
+// assistant turns, newest first; once one does not fit, every older one of
+// its kind is left out too, so the conversation kept has no gaps.
+func Trim(system string, messages []Message, budget int) (kept []Message, omitted int, err error) {
 	used := Tokens(system)
-	for i, m := range messages {
-		if m.Role == roleSystem || i == len(messages)-1 {
-			used += Tokens(m.Content)
-		}
+	if n := len(messages); n > 0 {
+		used += Tokens(messages[n-1].Content)
+	}
+	if used > budget {
+		return nil, 0, apperr.New(apperr.Invalid, TooLongMessage(used, budget))
 	}
 	drop := make([]bool, len(messages))
-	// Walk from the newest; once a turn does not fit, every older one goes
-	// too, so the conversation kept has no gaps.
-	full := false
-	for i := len(messages) - 2; i >= 0; i-- {
-		m := messages[i]
-		if m.Role == roleSystem {
-			continue
+	for _, files := range []bool{true, false} {
+		full := false
+		for i := len(messages) - 2; i >= 0; i-- {
+			m := messages[i]
+			if (m.Role == roleSystem) != files {
+				continue
+			}
+			if !full && used+Tokens(m.Content) <= budget {
+				used += Tokens(m.Content)
+				continue
+			}
+			full = true
+			drop[i] = true
+			omitted++
 		}
-		if !full && used+Tokens(m.Content) <= budget {
-			used += Tokens(m.Content)
-			continue
-		}
-		full = true
-		drop[i] = true
-		omitted++
 	}
 	kept = make([]Message, 0, len(messages)-omitted)
 	for i, m := range messages {
@@ -219,7 +255,7 @@ func Trim(system string, messages []Message, budget int) (kept []Message, omitte
 			kept = append(kept, m)
 		}
 	}
-	return kept, omitted
+	return kept, omitted, nil
 }
 
 // Stream asks s.Model for the answer to p and hands it on as it arrives:

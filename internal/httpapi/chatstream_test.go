@@ -161,15 +161,16 @@ func TestChatStreamTrimsOldTurns(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	b.signIn(t, "Ada", "ada.streamtrim@school.test")
-	long := strings.Repeat("word ", chat.MaxMessageLength/5) // 25,000 tokens: one turn fills the budget
+	long := strings.Repeat("word ", chat.MaxMessageLength/5) // 25,000 tokens: two such turns are over the budget
 	msgs := []map[string]any{
 		{"role": "user", "content": long}, {"role": "assistant", "content": "Noted."},
+		{"role": "user", "content": long}, {"role": "assistant", "content": "Noted again."},
 		{"role": "user", "content": "Thanks"}, {"role": "assistant", "content": "Welcome."},
 		{"role": "user", "content": "What is a volcano?"},
 	}
 	events := readEvents(t, b.openStream(t, context.Background(), map[string]any{"messages": msgs}), nil)
 	require.Equal(t, "meta", events[0].name)
-	require.Equal(t, 1.0, events[0].data["omittedTurns"], "the long first question is left out, the later turns fit")
+	require.Equal(t, 1.0, events[0].data["omittedTurns"], "the first long question is left out, the later turns fit")
 	require.Equal(t, "done", events[len(events)-1].name)
 }
 
