@@ -75,6 +75,8 @@ export async function startStack({ adminURL, outDir }) {
     SIGNIN_RATE_LIMIT: '10000/1m',
     AI_RATE_LIMIT_TEACHER: '10000/1m',
     AI_RATE_LIMIT_TEAM: '100000/24h',
+    AI_TOKEN_LIMIT_TEACHER: 'off',
+    AI_TOKEN_LIMIT_TEAM: 'off',
     STUDENT_RATE_LIMIT_LINK: '100000/1h',
     STUDENT_RATE_LIMIT_ADDR: '100000/1h',
     LOG_LEVEL: 'info',

@@ -139,6 +139,9 @@ func run() error {
 
 	limiter := &ratelimit.Limiter{Pool: pool}
 	go purgeRateCounters(ctx, limiter, log)
+	// The tokens of the teachers' calls count against their AI budget.
+	budget := cfg.AIBudget(limiter)
+	model = budget.Meter(model)
 	studentFiles := &files.Service{Blob: blobs, TTL: cfg.SignedURLTTL, Pool: pool}
 	studentLinks := &studentlink.Service{Pool: pool, Files: studentFiles,
 		Submissions: &submission.Service{Pool: pool, Jobs: jobClient, Files: studentFiles},
@@ -161,11 +164,11 @@ func run() error {
 			Library:     &library.Service{Pool: pool, Jobs: jobClient},
 			Rubrics:     &rubric.Service{Pool: pool},
 			Assignments: assignments,
-			Results:     &result.Service{Pool: pool, Assignments: assignments, Model: model, Jobs: jobClient},
+			Results:     &result.Service{Pool: pool, Assignments: assignments, Model: model, Jobs: jobClient, Budget: budget},
 			AnswerBoxes: &answerbox.Service{Pool: pool, Jobs: jobClient, Blob: blobs, TTL: cfg.SignedURLTTL},
 			Submissions: &submission.Service{Pool: pool, Jobs: jobClient, Files: &files.Service{Blob: blobs, TTL: cfg.SignedURLTTL, Pool: pool}},
 			Assist:      &assist.Service{LLM: model},
-			AIBudget:    &ratelimit.AIBudget{Limiter: limiter, Teacher: cfg.AILimitTeacher, Team: cfg.AILimitTeam},
+			AIBudget:    budget,
 			StudentLink: studentLinks,
 			Classroom:   googleClassroom,
 			Attachments: &attachment.Service{Files: &files.Service{Blob: blobs, TTL: cfg.SignedURLTTL, Pool: pool}, Blob: blobs, MaxBytes: cfg.MaxUploadBytes, Log: log},

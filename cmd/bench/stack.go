@@ -161,6 +161,8 @@ func startStack(ctx context.Context, root, admin, logDir string, o stackOptions)
 		"SIGNIN_RATE_LIMIT":       "100000/1m",
 		"AI_RATE_LIMIT_TEACHER":   "100000/1m",
 		"AI_RATE_LIMIT_TEAM":      "1000000/24h",
+		"AI_TOKEN_LIMIT_TEACHER":  "off",
+		"AI_TOKEN_LIMIT_TEAM":     "off",
 		"STUDENT_RATE_LIMIT_LINK": "100000/1h",
 		"STUDENT_RATE_LIMIT_ADDR": "100000/1h",
 		"LOG_LEVEL":               "info",

@@ -33,6 +33,7 @@ import (
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/logging"
 	"github.com/markwell/markwell/internal/migrate"
+	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/store"
 )
 
@@ -106,6 +107,7 @@ func run() error {
 	}
 	workers := jobs.NewWorkers(jobs.Deps{
 		Pool: pool, Blob: blobs, OCR: ocrPool, LLM: model, Prices: cfg.LLMPrices, Log: log, GradeTimeout: gradeTimeout,
+		Budget:      cfg.AIBudget(&ratelimit.Limiter{Pool: pool}),
 		ReadOptions: extract.Options{Limits: extract.Limits{MaxFileBytes: cfg.MaxUploadBytes}},
 	})
 	client, err := jobs.NewWorkerClient(pool, workers, jobs.WorkerOptions{

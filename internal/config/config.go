@@ -138,6 +138,11 @@ type Config struct {
 	// window and a team makes per window (model cost is not unbounded).
 	AILimitTeacher ratelimit.Rule
 	AILimitTeam    ratelimit.Rule
+	// AITokenLimitTeacher and AITokenLimitTeam cap the AI tokens (prompt and
+	// answer) a teacher uses per window through the API, and a team uses
+	// per window, grading included.
+	AITokenLimitTeacher ratelimit.Rule
+	AITokenLimitTeam    ratelimit.Rule
 	// StudentLimitLink and StudentLimitAddr cap the uploads and the
 	// submissions made through one assignment's student link, and from one
 	// client address, per window (each route counted on its own). The link's
@@ -312,6 +317,9 @@ func load(lookup func(string) (string, bool)) (Config, error) {
 		AILimitTeam:       r.rule("AI_RATE_LIMIT_TEAM", "2000/24h"),
 		StudentLimitLink:  r.rule("STUDENT_RATE_LIMIT_LINK", "300/1h"),
 		StudentLimitAddr:  r.rule("STUDENT_RATE_LIMIT_ADDR", "200/10m"),
+		// the AI budget's tokens, prompt and answer together
+		AITokenLimitTeacher: r.rule("AI_TOKEN_LIMIT_TEACHER", "2000000/24h"),
+		AITokenLimitTeam:    r.rule("AI_TOKEN_LIMIT_TEAM", "20000000/24h"),
 
 		StudentLinkGrowth:     r.countOr("STUDENT_RATE_LIMIT_LINK_GROWTH", 25),
 		StudentLinkMax:        r.countOr("STUDENT_RATE_LIMIT_LINK_MAX", 3000),

@@ -36,3 +36,11 @@ func (c Config) ModelLimit(pool *pgxpool.Pool) llm.Limiter {
 	}
 	return &ratelimit.ModelLimiter{Pool: pool, Bucket: ratelimit.DefaultModelBucket, RPM: c.LLMRPM, TPM: c.LLMTPM}
 }
+
+// AIBudget is the teachers' and teams' AI budget (AI_RATE_LIMIT_TEACHER,
+// AI_RATE_LIMIT_TEAM, AI_TOKEN_LIMIT_TEACHER, AI_TOKEN_LIMIT_TEAM) counted
+// by l, the same for the API and the workers.
+func (c Config) AIBudget(l *ratelimit.Limiter) *ratelimit.AIBudget {
+	return &ratelimit.AIBudget{Limiter: l, Teacher: c.AILimitTeacher, Team: c.AILimitTeam,
+		TeacherTokens: c.AITokenLimitTeacher, TeamTokens: c.AITokenLimitTeam}
+}

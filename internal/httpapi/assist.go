@@ -24,7 +24,9 @@ func (h *assistHandlers) register(g *gin.RouterGroup) {
 }
 
 // spendAI counts each call against the teacher's and the team's AI budget,
-// answering 429 with Retry-After past either.
+// answering 429 with Retry-After past either (calls or tokens), and names
+// them as the payer of the model calls the handler makes, so a model client
+// from AIBudget.Meter counts the tokens they use.
 func spendAI(budget *ratelimit.AIBudget) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		a := actor(c)
@@ -32,6 +34,7 @@ func spendAI(budget *ratelimit.AIBudget) gin.HandlerFunc {
 			fail(c, err)
 			return
 		}
+		c.Request = c.Request.WithContext(ratelimit.WithPayer(c.Request.Context(), a.UserID, a.TeamID))
 		c.Next()
 	}
 }

@@ -172,7 +172,7 @@ func TestAICallsAreLimitedPerTeam(t *testing.T) {
 	require.Equal(t, 200, res.StatusCode)
 	res, body := lb.do(t, "POST", "/api/v1/ai-assist/suggest-criteria", map[string]any{"question": "Why?"})
 	require.Equal(t, 429, res.StatusCode)
-	require.Equal(t, ratelimit.MsgAITeam, body["error"].(map[string]any)["message"])
+	require.Equal(t, "Your team has used all of today's 1 AI call; they renew at 00:00 UTC.", body["error"].(map[string]any)["message"])
 }
 
 func TestHSTSAndANarrowCSP(t *testing.T) {

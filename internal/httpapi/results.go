@@ -47,9 +47,15 @@ type gradeOneBody struct {
 	ProcessName  string `json:"processName"`
 }
 
+// gradeOne answers {status}, and {status, message} when a student's instant
+// feedback waits for the teacher (the team's AI budget is spent).
 func (h *resultHandlers) gradeOne(c *gin.Context, a team.Actor, in *gradeOneBody) (gin.H, error) {
-	status, err := h.svc.GradeOne(c, a, in.SubmissionID.UUID(), in.AssignmentID.UUID(), in.ProcessName)
-	return gin.H{"status": status}, err
+	g, err := h.svc.Grade(c, a, in.SubmissionID.UUID(), in.AssignmentID.UUID(), in.ProcessName)
+	out := gin.H{"status": g.Status}
+	if g.Message != "" {
+		out["message"] = g.Message
+	}
+	return out, err
 }
 
 type resultRef struct {

@@ -94,7 +94,8 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 	require.NoError(t, err)
 	jobsUI := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "jobs dashboard") })
 	assignments := &assignment.Service{Pool: testdb.Pool(t), AnswerMedia: answerbox.Signer{Blob: blobs, TTL: time.Minute}}
-	model := b.demoModel(t)
+	budget := cfg.AIBudget(&ratelimit.Limiter{Pool: testdb.Pool(t)})
+	model := budget.Meter(b.demoModel(t))
 	b.chats = &chat.Service{Pool: testdb.Pool(t), Blob: blobs, Model: model}
 	b.router = httpapi.NewRouter(httpapi.Deps{
 		Config: cfg, Pool: testdb.Pool(t), Log: log,
@@ -109,11 +110,10 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 			Library:     &library.Service{Pool: testdb.Pool(t), Jobs: insertClient(t)},
 			Rubrics:     &rubric.Service{Pool: testdb.Pool(t)},
 			Assignments: assignments,
-			Results:     &result.Service{Pool: testdb.Pool(t), Assignments: assignments, Model: model, Jobs: insertClient(t)},
+			Results:     &result.Service{Pool: testdb.Pool(t), Assignments: assignments, Model: model, Jobs: insertClient(t), Budget: budget},
 			AnswerBoxes: &answerbox.Service{Pool: testdb.Pool(t), Jobs: insertClient(t), Blob: blobs, TTL: time.Minute},
 			Assist:      &assist.Service{LLM: model},
-			AIBudget: &ratelimit.AIBudget{Limiter: &ratelimit.Limiter{Pool: testdb.Pool(t)},
-				Teacher: cfg.AILimitTeacher, Team: cfg.AILimitTeam},
+			AIBudget:    budget,
 			StudentLink: studentLinkService(t, cfg, blobs),
 			Submissions: submissionService(t, blobs),
 			Classroom:   classroomService(t, cfg, blobs),

@@ -104,6 +104,7 @@ func (w *GradeSubmissionWorker) Work(ctx context.Context, job *river.Job[GradeSu
 		return err
 	}
 	res, usage, err := grading.Run(ctx, w.deps.LLM, in)
+	w.spendTokens(ctx, t.TeamID, usage)
 	if err != nil {
 		return w.failAttempt(ctx, job, err, usage)
 	}
@@ -142,9 +143,19 @@ func (w *GradeSubmissionWorker) save(ctx context.Context, t store.RunTargetRow, 
 		return fmt.Errorf("save result of submission %s: %w", t.ID, err)
 	}
 	if n == 0 {
-		w.deps.logger().Info("grading result already written: nothing saved", "submission", t.ID)
+		// the answer is discarded, but the calls were made: count them
+		w.deps.logger().Info("grading result already written: nothing saved but the usage", "submission", t.ID)
+		w.addUsage(ctx, t.ID, u)
 	}
 	return nil
+}
+
+// spendTokens counts a run's tokens (also of a failed or discarded run)
+// against the team's AI budget. A failure to count is logged.
+func (w *GradeSubmissionWorker) spendTokens(ctx context.Context, teamID uuid.UUID, u llm.Usage) {
+	if err := w.deps.Budget.SpendTokens(context.WithoutCancel(ctx), uuid.Nil, teamID, u.PromptTokens+u.CompletionTokens); err != nil {
+		w.deps.logger().Warn("count grading tokens against the team's AI budget", "team", teamID, "err", err)
+	}
 }
 
 // failAttempt decides what a failed run means: a rate limit snoozes the
@@ -173,8 +184,9 @@ func (w *GradeSubmissionWorker) failAttempt(ctx context.Context, job *river.Job[
 	return err
 }
 
-// addUsage counts what an attempt that will run again cost, so a result's
-// usage covers every call of its run. A failure to count is logged: it
+// addUsage counts what calls no guarded write counted cost (an attempt
+// that will run again, a run whose answer was discarded), so a result's
+// usage covers every call made for it. A failure to count is logged: it
 // must not turn a retry into a failure.
 func (w *GradeSubmissionWorker) addUsage(ctx context.Context, id uuid.UUID, u llm.Usage) {
 	if u.Calls == 0 {
@@ -189,14 +201,19 @@ func (w *GradeSubmissionWorker) addUsage(ctx context.Context, id uuid.UUID, u ll
 	}
 }
 
-// fail marks the result failed with a reason the teacher understands.
+// fail marks the result failed with a reason the teacher understands. A
+// result no longer in progress is left as it is, but what the run cost is
+// counted on it all the same.
 func (w *GradeSubmissionWorker) fail(ctx context.Context, id uuid.UUID, reason string, u llm.Usage) error {
-	_, err := store.Q.FailRun(context.WithoutCancel(ctx), w.deps.Pool, store.FailRunParams{
+	n, err := store.Q.FailRun(context.WithoutCancel(ctx), w.deps.Pool, store.FailRunParams{
 		Error: reason, Model: u.Model, ModelCalls: int32(u.Calls), PromptTokens: int32(u.PromptTokens),
 		CompletionTokens: int32(u.CompletionTokens), CostUsd: w.deps.Prices.Cost(u), SubmissionID: id,
 	})
 	if err != nil {
 		return fmt.Errorf("mark result of submission %s failed: %w", id, err)
+	}
+	if n == 0 {
+		w.addUsage(ctx, id, u)
 	}
 	return nil
 }

@@ -15,19 +15,25 @@ import (
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
+	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/result"
 )
 
-// Two jobs for one submission (grade-all pressed twice, a job rescued while
-// its first run is alive) run side by side: both ask the model, the result
-// is written once.
+// Two jobs for one submission (a job rescued while its first run is alive,
+// the extraction queueing it while grade-all did) run side by side: both
+// ask the model, the result is written once, and both runs' calls, tokens
+// and cost are counted: on the result, and against the team's AI budget.
 func TestGradeSubmission_TwoJobsForOneSubmissionWriteTheResultOnce(t *testing.T) {
 	t.Parallel()
 	g := setupGrading(t, fakellm.Options{Latency: 300 * time.Millisecond}, llm.Config{})
+	prices, err := llm.ParsePrices(fakellm.DefaultModel + "=1000000/2000000") // a dollar a prompt token, two a completion token
+	require.NoError(t, err)
+	budget := &ratelimit.AIBudget{Limiter: &ratelimit.Limiter{Pool: g.pool}, TeamTokens: ratelimit.Rule{Limit: 1_000_000, Window: 24 * time.Hour}}
+	g.deps.Prices, g.deps.Budget = prices, budget
 	asgID := g.define(t, assignment.TypeGrade)
 	ids := g.submit(t, asgID, texts(photosynthesis)...)
 	g.runMany(t, asgID, ids)
-	_, err := g.insert.Insert(context.Background(), jobs.GradeSubmissionArgs{SubmissionID: ids[0]}, nil)
+	_, err = g.insert.Insert(context.Background(), jobs.GradeSubmissionArgs{SubmissionID: ids[0]}, nil)
 	require.NoError(t, err)
 	jobRows := g.handedTo(t, "grade_submission")
 	require.Len(t, jobRows, 2)
@@ -40,9 +46,21 @@ func TestGradeSubmission_TwoJobsForOneSubmissionWriteTheResultOnce(t *testing.T)
 	s := g.stored(t, ids[0])
 	require.Equal(t, grading.StatusGraded, s.Status)
 	require.Equal(t, 1, s.Writes, "written once")
-	require.Equal(t, 1, s.Calls, "the usage of the run that wrote it")
+	require.Equal(t, 2, s.Calls, "the run whose answer was discarded is counted too")
 	fr := g.waitFinished(t, asgID, ids)[0]
 	require.Equal(t, 6.0, *fr.TotalPoints)
+
+	var prompt, completion int
+	var cost float64
+	require.NoError(t, g.pool.QueryRow(context.Background(), `SELECT prompt_tokens, completion_tokens, cost_usd
+		FROM function_results WHERE submission_id = $1`, ids[0]).Scan(&prompt, &completion, &cost))
+	require.Equal(t, int64(2), g.demo.Stats().Answered, "the two runs asked the same and were answered alike")
+	require.Positive(t, prompt)
+	require.Zero(t, prompt%2, "two runs' prompt tokens")
+	require.Zero(t, completion%2, "two runs' completion tokens")
+	require.InDelta(t, float64(prompt)+2*float64(completion), cost, 1e-6, "the discarded run's cost is recorded")
+	_, tokens := budget.TeamUsage(context.Background(), g.actor.TeamID)
+	require.Equal(t, int64(prompt+completion), tokens.Used, "both runs' tokens count against the team's budget")
 }
 
 // A finished job that runs again (a crash between the write and River

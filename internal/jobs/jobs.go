@@ -17,6 +17,7 @@ import (
 
 	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/llm"
+	"github.com/markwell/markwell/internal/ratelimit"
 )
 
 // Queue names. Operators scale them apart: extract is cheap CPU, ocr is one
@@ -62,6 +63,10 @@ type Deps struct {
 	LLM llm.Client
 	// Prices turn a run's token usage into money (LLM_PRICES).
 	Prices llm.Prices
+	// Budget counts each grading run's tokens against its team's AI
+	// budget (the calls were counted when grading was asked for); nil
+	// counts nothing.
+	Budget *ratelimit.AIBudget
 	Log    *slog.Logger
 	// GradeTimeout bounds one grading attempt; 0 means DefaultGradeTimeout.
 	// River rescues a grading job left running by a killed worker only

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/markwell/markwell/internal/apperr"
@@ -67,6 +67,16 @@ type Limiter struct {
 // ErrLimited is wrapped by the errors Allow returns when a limit is hit.
 var ErrLimited = errors.New("rate limited")
 
+// window returns the clock's now and the fixed window of rule it falls in.
+func (l *Limiter) window(rule Rule) (now, start, end time.Time) {
+	now = time.Now()
+	if l.Now != nil {
+		now = l.Now()
+	}
+	start = now.Truncate(rule.Window)
+	return now, start, start.Add(rule.Window)
+}
+
 // Allow counts one hit of key under rule. Past the limit it returns a
 // RateLimited apperr carrying message and the time until the window ends
 // (the Retry-After). A database failure lets the hit through: a limit is
@@ -76,24 +86,102 @@ func (l *Limiter) Allow(ctx context.Context, rule Rule, key, message string) err
 	if l == nil || rule.Limit == 0 {
 		return nil
 	}
-	now := time.Now()
-	if l.Now != nil {
-		now = l.Now()
-	}
-	start := now.Truncate(rule.Window)
-	end := start.Add(rule.Window)
+	now, start, end := l.window(rule)
 	n, err := store.Q.HitRateCounter(ctx, l.Pool, store.HitRateCounterParams{
 		Key: key, WindowStart: start, N: 1, ExpiresAt: end,
 	})
 	if err != nil {
 		return nil //nolint:nilerr // see the doc comment: fail open
 	}
-	if int(n) > rule.Limit {
-		e := apperr.RateLimitedAfter(message, end.Sub(now))
-		e.Err = fmt.Errorf("%w: %s over %s", ErrLimited, key, rule)
-		return e
+	if n > int64(rule.Limit) {
+		return limited(message, end.Sub(now), key, rule)
 	}
 	return nil
+}
+
+// Usage is a counter's state in its current window.
+type Usage struct {
+	// Used is the count so far (it may pass the limit: Add never refuses).
+	Used int64
+	// Limit is the rule's.
+	Limit int64
+	// Ends is when the window ends and the count starts again at zero.
+	Ends time.Time
+	// Window is the rule's window.
+	Window time.Duration
+}
+
+// Left is what the window still allows, never below zero.
+func (u Usage) Left() int64 { return max(u.Limit-u.Used, 0) }
+
+// Used reads key's count in rule's current window. A database failure
+// reads as nothing used (fail open, as Allow).
+func (l *Limiter) Used(ctx context.Context, rule Rule, key string) Usage {
+	if l == nil || rule.Limit == 0 {
+		return Usage{Window: rule.Window}
+	}
+	_, start, end := l.window(rule)
+	u := Usage{Limit: int64(rule.Limit), Ends: end, Window: rule.Window}
+	n, err := store.Q.RateCounter(ctx, l.Pool, store.RateCounterParams{Key: key, WindowStart: start})
+	if err == nil {
+		u.Used = n
+	}
+	return u
+}
+
+// Add adds n (tokens a call used, known only after it) to key's count in
+// rule's current window, without refusing: the next call is refused once
+// the count has reached the limit.
+func (l *Limiter) Add(ctx context.Context, rule Rule, key string, n int64) error {
+	if l == nil || rule.Limit == 0 || n <= 0 {
+		return nil
+	}
+	_, start, end := l.window(rule)
+	if _, err := store.Q.HitRateCounter(ctx, l.Pool, store.HitRateCounterParams{
+		Key: key, WindowStart: start, N: n, ExpiresAt: end,
+	}); err != nil {
+		return fmt.Errorf("add %d to %s: %w", n, key, err)
+	}
+	return nil
+}
+
+// Take counts n hits of key under rule all at once, through db (a
+// transaction: when it rolls back, the hits are given back), or none of
+// them when they do not all fit; it then returns the counter's state and
+// false. Unlike Allow, a database failure is an error: inside a
+// transaction the caller's work cannot go on anyway.
+func (l *Limiter) Take(ctx context.Context, db store.DBTX, rule Rule, key string, n int64) (Usage, bool, error) {
+	if l == nil || rule.Limit == 0 || n <= 0 {
+		return Usage{Window: rule.Window}, true, nil
+	}
+	_, start, end := l.window(rule)
+	u := Usage{Limit: int64(rule.Limit), Ends: end, Window: rule.Window}
+	if n <= u.Limit {
+		count, err := store.Q.TakeRateCounter(ctx, db, store.TakeRateCounterParams{
+			Key: key, WindowStart: start, N: n, ExpiresAt: end, Max: u.Limit,
+		})
+		switch {
+		case err == nil:
+			u.Used = count
+			return u, true, nil
+		case !errors.Is(err, pgx.ErrNoRows):
+			return u, false, fmt.Errorf("take %d from %s: %w", n, key, err)
+		}
+	}
+	count, err := store.Q.RateCounter(ctx, db, store.RateCounterParams{Key: key, WindowStart: start})
+	if err != nil {
+		return u, false, fmt.Errorf("read %s: %w", key, err)
+	}
+	u.Used = count
+	return u, false, nil
+}
+
+// limited is the RateLimited error of key past rule: message for the
+// user, retry after wait.
+func limited(message string, wait time.Duration, key string, rule Rule) error {
+	e := apperr.RateLimitedAfter(message, wait)
+	e.Err = fmt.Errorf("%w: %s over %s", ErrLimited, key, rule)
+	return e
 }
 
 // Purge deletes counters whose window has ended.
@@ -109,29 +197,5 @@ func (l *Limiter) Purge(ctx context.Context) (int64, error) {
 	return n, nil
 }
 
-// The messages a limited teacher sees.
-const (
-	MsgAITeacher = "You have made many AI requests in a short time. Please wait a moment and try again."
-	MsgAITeam    = "Your team has used today's AI allowance. It renews tomorrow."
-	MsgSignIn    = "Too many sign-in attempts from your network. Please wait a minute and try again."
-)
-
-// AIBudget caps the AI calls a teacher makes per window and their team
-// makes per window, so model cost is bounded.
-type AIBudget struct {
-	Limiter *Limiter
-	Teacher Rule
-	Team    Rule
-}
-
-// Spend counts one AI call of teacher in team, or returns a RateLimited
-// error with a Retry-After and a message the UI shows.
-func (b *AIBudget) Spend(ctx context.Context, teacher, team uuid.UUID) error {
-	if b == nil {
-		return nil
-	}
-	if err := b.Limiter.Allow(ctx, b.Teacher, "ai:teacher:"+teacher.String(), MsgAITeacher); err != nil {
-		return err
-	}
-	return b.Limiter.Allow(ctx, b.Team, "ai:team:"+team.String(), MsgAITeam)
-}
+// MsgSignIn is what a client address past its sign-in attempts is told.
+const MsgSignIn = "Too many sign-in attempts from your network. Please wait a minute and try again."

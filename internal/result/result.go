@@ -23,6 +23,7 @@ import (
 	"github.com/markwell/markwell/internal/grading"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
+	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
@@ -39,6 +40,9 @@ type Service struct {
 	Model llm.Client
 	// Jobs queues the grading and agreement jobs with the rows they work on.
 	Jobs *jobs.Client
+	// Budget counts each graded submission against its team's AI budget;
+	// nil counts nothing.
+	Budget *ratelimit.AIBudget
 
 	totals totalsMemo
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/grading"
 	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
 )
@@ -30,10 +31,19 @@ const (
 	MsgAlreadyRequested = "Your work is already being graded."
 )
 
+// MsgFeedbackWaits tells a student that their instant feedback waits for
+// the teacher: the team's AI budget is spent, and the work is saved.
+const MsgFeedbackWaits = "Your work is saved. Instant feedback is not available right now, so your teacher " +
+	"will grade your work, and your feedback will appear on this page then."
+
 // RunMany starts the AI on submissions of an assignment (grade-all and
-// grade-selected): in one transaction every selected result takes the
-// type's in-progress status and one grading job per submission is queued.
-// A submission whose text is still being read is graded when it is ready.
+// grade-selected): in one transaction every selected result not already in
+// progress takes the type's in-progress status, is counted against the
+// team's AI budget (one call each; all or none: past it, 429 with how many
+// calls are left and when they renew, and nothing is queued) and has one
+// grading job queued. A result already in progress is not queued again;
+// it comes back with its status, like the others, in the order asked. A
+// submission whose text is still being read is graded when it is ready.
 func (s *Service) RunMany(ctx context.Context, a team.Actor, assignmentID uuid.UUID, submissionIDs []uuid.UUID) ([]FunctionResult, error) {
 	ids := unique(submissionIDs)
 	switch {
@@ -55,7 +65,7 @@ func (s *Service) RunMany(ctx context.Context, a team.Actor, assignmentID uuid.U
 	var rows []store.FunctionResult
 	err = store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		var err error
-		rows, err = s.start(ctx, tx, a.TeamID, assignmentID, string(asg.Type), ids)
+		rows, err = s.startIdle(ctx, tx, a.TeamID, assignmentID, string(asg.Type), ids)
 		return err
 	})
 	if err != nil {
@@ -68,8 +78,49 @@ func (s *Service) RunMany(ctx context.Context, a team.Actor, assignmentID uuid.U
 	return out, nil
 }
 
-// start puts results in progress and queues their jobs; an id that is not
-// a submission of the assignment makes the whole call not found.
+// startIdle locks the results of ids, counts those not in progress against
+// the team's AI budget and starts them; the rest are left as they are (a
+// job is queued for them already). It returns every result as it now is,
+// in the order of ids; an id that is not a submission of the assignment
+// makes the whole call not found.
+func (s *Service) startIdle(ctx context.Context, tx pgx.Tx, teamID, assignmentID uuid.UUID, typ string, ids []uuid.UUID) ([]store.FunctionResult, error) {
+	cur, err := store.Q.LockRuns(ctx, tx, store.LockRunsParams{AssignmentID: assignmentID, TeamID: teamID, SubmissionIds: ids})
+	if err != nil {
+		return nil, fmt.Errorf("lock results on assignment %s: %w", assignmentID, err)
+	}
+	if len(cur) != len(ids) {
+		return nil, apperr.ErrNotFound
+	}
+	bySubmission := make(map[uuid.UUID]store.FunctionResult, len(cur))
+	for _, r := range cur {
+		bySubmission[r.SubmissionID] = r
+	}
+	var idle []uuid.UUID
+	for _, id := range ids {
+		if !grading.IsInProgress(bySubmission[id].Status) {
+			idle = append(idle, id)
+		}
+	}
+	if len(idle) > 0 {
+		if err := s.Budget.Grade(ctx, tx, teamID, len(idle)); err != nil {
+			return nil, err
+		}
+		started, err := s.start(ctx, tx, teamID, assignmentID, typ, idle)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range started {
+			bySubmission[r.SubmissionID] = r
+		}
+	}
+	out := make([]store.FunctionResult, len(ids))
+	for i, id := range ids {
+		out[i] = bySubmission[id]
+	}
+	return out, nil
+}
+
+// start puts results in progress and queues their jobs.
 func (s *Service) start(ctx context.Context, tx pgx.Tx, teamID, assignmentID uuid.UUID, typ string, ids []uuid.UUID) ([]store.FunctionResult, error) {
 	rows, err := store.Q.StartRuns(ctx, tx, store.StartRunsParams{
 		Status: grading.InProgressStatus(typ), AssignmentID: assignmentID, TeamID: teamID, SubmissionIds: ids,
@@ -90,60 +141,89 @@ func (s *Service) start(ctx context.Context, tx pgx.Tx, teamID, assignmentID uui
 	return rows, nil
 }
 
-// GradeOne starts the AI on one submission (gradeOnePub). processName must
-// be the assignment type's. A student (an actor without a user: the view
-// token's) may only ask when instant feedback is on, and only once.
+// Graded is what asking for one submission's grading answers.
+type Graded struct {
+	// Status is the result's status: in progress once started.
+	Status string
+	// Message, for a student, says that their instant feedback waits for
+	// the teacher (the team's AI budget is spent); "" otherwise.
+	Message string
+}
+
+// GradeOne is Grade's status alone.
 func (s *Service) GradeOne(ctx context.Context, a team.Actor, submissionID, assignmentID uuid.UUID, processName string) (string, error) {
+	g, err := s.Grade(ctx, a, submissionID, assignmentID, processName)
+	return g.Status, err
+}
+
+// Grade starts the AI on one submission (gradeOnePub). processName must
+// be the assignment type's. A result already in progress is not started
+// again: its status is the answer. A student (an actor without a user: the
+// view token's) may only ask when instant feedback is on, and only once.
+// The run counts one call against the team's AI budget; past it, a
+// teacher gets 429 with how much is left and when it renews, while a
+// student's work stays saved and unstarted for the teacher to grade, and
+// the answer's Message says so.
+func (s *Service) Grade(ctx context.Context, a team.Actor, submissionID, assignmentID uuid.UUID, processName string) (Graded, error) {
 	asg, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID})
 	if err != nil {
-		return "", store.NotFound(fmt.Errorf("load assignment %s: %w", assignmentID, err))
+		return Graded{}, store.NotFound(fmt.Errorf("load assignment %s: %w", assignmentID, err))
 	}
 	typ := string(asg.Type)
 	if processName != grading.ProcessFor(typ) {
-		return "", apperr.New(apperr.Invalid, MsgWrongProcess)
+		return Graded{}, apperr.New(apperr.Invalid, MsgWrongProcess)
 	}
 	student := a.UserID == uuid.Nil
 	if student && !asg.ProvideInstantFeedback {
-		return "", apperr.New(apperr.Forbidden, MsgNoInstant)
+		return Graded{}, apperr.New(apperr.Forbidden, MsgNoInstant)
+	}
+	// a student's page asks once; asking again (or asking while a run is
+	// under way) must not run, and bill, the AI again
+	started := func(status string) bool {
+		return grading.IsInProgress(status) || (student && status != "" && status != grading.StatusReadyToGrade)
 	}
 	cur, err := store.Q.GetSubmissionResult(ctx, s.Pool, store.GetSubmissionResultParams{
 		SubmissionID: submissionID, AssignmentID: assignmentID, TeamID: a.TeamID,
 	})
 	if err != nil {
-		return "", store.NotFound(fmt.Errorf("load result of submission %s: %w", submissionID, err))
+		return Graded{}, store.NotFound(fmt.Errorf("load result of submission %s: %w", submissionID, err))
 	}
-	if student && cur.Status != "" && cur.Status != grading.StatusReadyToGrade {
-		// a student's page asks once; asking again must not run (and bill) the AI again
-		return cur.Status, nil
+	if started(cur.Status) {
+		return Graded{Status: cur.Status}, nil
 	}
 	if _, err := s.Assignments.GetFunction(ctx, a, assignmentID, ""); err != nil {
 		if errors.Is(err, apperr.ErrNotFound) {
-			return "", apperr.New(apperr.Invalid, MsgNoFunction)
+			return Graded{}, apperr.New(apperr.Invalid, MsgNoFunction)
 		}
-		return "", err
+		return Graded{}, err
 	}
-	var status string
+	var out Graded
 	err = store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
-		if student {
-			// the row lock makes requests at once (a double click, a
-			// reload) take turns: only the first starts a run
-			locked, err := store.Q.LockFunctionResult(ctx, tx, store.LockFunctionResultParams{ID: cur.ID, TeamID: a.TeamID})
-			if err != nil {
-				return store.NotFound(fmt.Errorf("lock result of submission %s: %w", submissionID, err))
-			}
-			if locked.Status != "" && locked.Status != grading.StatusReadyToGrade {
-				status = locked.Status
+		// the row lock makes requests at once (a double click, a reload)
+		// take turns: only the first starts a run
+		locked, err := store.Q.LockFunctionResult(ctx, tx, store.LockFunctionResultParams{ID: cur.ID, TeamID: a.TeamID})
+		if err != nil {
+			return store.NotFound(fmt.Errorf("lock result of submission %s: %w", submissionID, err))
+		}
+		if started(locked.Status) {
+			out.Status = locked.Status
+			return nil
+		}
+		if err := s.Budget.Grade(ctx, tx, a.TeamID, 1); err != nil {
+			if student && errors.Is(err, ratelimit.ErrLimited) {
+				out = Graded{Status: locked.Status, Message: MsgFeedbackWaits}
 				return nil
 			}
+			return err
 		}
 		rows, err := s.start(ctx, tx, a.TeamID, assignmentID, typ, []uuid.UUID{submissionID})
 		if err != nil {
 			return err
 		}
-		status = rows[0].Status
+		out.Status = rows[0].Status
 		return nil
 	})
-	return status, err
+	return out, err
 }
 
 // unique returns ids without repeats, in their first order.

@@ -298,7 +298,7 @@ type Notification struct {
 type RateCounter struct {
 	Key         string
 	WindowStart time.Time
-	Count       int32
+	Count       int64
 	ExpiresAt   time.Time
 }
 

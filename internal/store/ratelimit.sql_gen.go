@@ -20,20 +20,20 @@ RETURNING count
 type HitRateCounterParams struct {
 	Key         string
 	WindowStart time.Time
-	N           int32
+	N           int64
 	ExpiresAt   time.Time
 }
 
 // Adds n to the counter of key in the window that starts at window_start
 // and returns the new count.
-func (q *Queries) HitRateCounter(ctx context.Context, db DBTX, arg HitRateCounterParams) (int32, error) {
+func (q *Queries) HitRateCounter(ctx context.Context, db DBTX, arg HitRateCounterParams) (int64, error) {
 	row := db.QueryRow(ctx, hitRateCounter,
 		arg.Key,
 		arg.WindowStart,
 		arg.N,
 		arg.ExpiresAt,
 	)
-	var count int32
+	var count int64
 	err := row.Scan(&count)
 	return count, err
 }
@@ -48,4 +48,53 @@ func (q *Queries) PurgeRateCounters(ctx context.Context, db DBTX, now time.Time)
 		return 0, err
 	}
 	return result.RowsAffected(), nil
+}
+
+const rateCounter = `-- name: RateCounter :one
+SELECT coalesce((SELECT count FROM rate_counters WHERE key = $1 AND window_start = $2), 0)::bigint AS count
+`
+
+type RateCounterParams struct {
+	Key         string
+	WindowStart time.Time
+}
+
+// The count of key in the window that starts at window_start (0 when none).
+func (q *Queries) RateCounter(ctx context.Context, db DBTX, arg RateCounterParams) (int64, error) {
+	row := db.QueryRow(ctx, rateCounter, arg.Key, arg.WindowStart)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
+const takeRateCounter = `-- name: TakeRateCounter :one
+INSERT INTO rate_counters (key, window_start, count, expires_at)
+VALUES ($1, $2, $3, $4)
+ON CONFLICT (key, window_start) DO UPDATE SET count = rate_counters.count + EXCLUDED.count
+WHERE rate_counters.count + EXCLUDED.count <= $5::bigint
+RETURNING count
+`
+
+type TakeRateCounterParams struct {
+	Key         string
+	WindowStart time.Time
+	N           int64
+	ExpiresAt   time.Time
+	Max         int64
+}
+
+// Adds n to the counter of key in the window that starts at window_start
+// only if the count stays at most @max, and returns the new count; no row
+// when it would not (the caller checks n <= @max itself).
+func (q *Queries) TakeRateCounter(ctx context.Context, db DBTX, arg TakeRateCounterParams) (int64, error) {
+	row := db.QueryRow(ctx, takeRateCounter,
+		arg.Key,
+		arg.WindowStart,
+		arg.N,
+		arg.ExpiresAt,
+		arg.Max,
+	)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
 }

@@ -17,7 +17,7 @@ const addRunUsage = `-- name: AddRunUsage :exec
 UPDATE function_results
 SET model_calls = model_calls + $1, prompt_tokens = prompt_tokens + $2,
     completion_tokens = completion_tokens + $3, cost_usd = cost_usd + $4
-WHERE submission_id = $5 AND status IN ('grading', 'rubric-grading', 'annotating')
+WHERE submission_id = $5
 `
 
 type AddRunUsageParams struct {
@@ -28,8 +28,10 @@ type AddRunUsageParams struct {
 	SubmissionID     uuid.UUID
 }
 
-// What an attempt that will be retried (or snoozed) cost: counted on the
-// result so its usage covers every call of the run.
+// What model calls cost that no guarded write counted: an attempt that
+// will be retried (or snoozed), or a run whose answer was discarded (the
+// result was written already, or the teacher moved on). Counted on the
+// result whatever its status, so its usage covers every call made for it.
 func (q *Queries) AddRunUsage(ctx context.Context, db DBTX, arg AddRunUsageParams) error {
 	_, err := db.Exec(ctx, addRunUsage,
 		arg.ModelCalls,
@@ -437,6 +439,72 @@ func (q *Queries) LockFunctionResult(ctx context.Context, db DBTX, arg LockFunct
 		&i.StatusAt,
 	)
 	return i, err
+}
+
+const lockRuns = `-- name: LockRuns :many
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at FROM function_results
+WHERE assignment_id = $1 AND team_id = $2
+  AND submission_id = ANY($3::uuid[])
+ORDER BY id
+FOR UPDATE
+`
+
+type LockRunsParams struct {
+	AssignmentID  uuid.UUID
+	TeamID        uuid.UUID
+	SubmissionIds []uuid.UUID
+}
+
+// The selected results of an assignment, locked for the rest of the
+// transaction (in one order, so two grade-alls take turns): grading starts
+// only those not already in progress.
+func (q *Queries) LockRuns(ctx context.Context, db DBTX, arg LockRunsParams) ([]FunctionResult, error) {
+	rows, err := db.Query(ctx, lockRuns, arg.AssignmentID, arg.TeamID, arg.SubmissionIds)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []FunctionResult{}
+	for rows.Next() {
+		var i FunctionResult
+		if err := rows.Scan(
+			&i.ID,
+			&i.TeamID,
+			&i.AssignmentID,
+			&i.SubmissionID,
+			&i.FunctionID,
+			&i.Status,
+			&i.Feedback,
+			&i.HighlightedText,
+			&i.CriteriaLevels,
+			&i.CriteriaPoints,
+			&i.CriteriaFeedback,
+			&i.OverallComments,
+			&i.IsBenchmark,
+			&i.Answers,
+			&i.Error,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.Flags,
+			&i.DroppedHighlights,
+			&i.Model,
+			&i.ModelCalls,
+			&i.PromptTokens,
+			&i.CompletionTokens,
+			&i.CostUsd,
+			&i.ResultWrites,
+			&i.GradedAt,
+			&i.ReviewedAt,
+			&i.StatusAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const resultWaitingForText = `-- name: ResultWaitingForText :one

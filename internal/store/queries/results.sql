@@ -19,6 +19,16 @@ WHERE assignment_id = @assignment_id AND team_id = @team_id
   AND submission_id = ANY(@submission_ids::uuid[])
 RETURNING *;
 
+-- name: LockRuns :many
+-- The selected results of an assignment, locked for the rest of the
+-- transaction (in one order, so two grade-alls take turns): grading starts
+-- only those not already in progress.
+SELECT * FROM function_results
+WHERE assignment_id = @assignment_id AND team_id = @team_id
+  AND submission_id = ANY(@submission_ids::uuid[])
+ORDER BY id
+FOR UPDATE;
+
 -- name: RunTarget :one
 -- What a grading job needs to know about its submission, by id alone (the
 -- API scoped it when it queued the job).
@@ -142,12 +152,14 @@ WHERE id = @id AND team_id = @team_id;
 SELECT * FROM rubrics WHERE team_id = @team_id AND id = ANY(@ids::uuid[]);
 
 -- name: AddRunUsage :exec
--- What an attempt that will be retried (or snoozed) cost: counted on the
--- result so its usage covers every call of the run.
+-- What model calls cost that no guarded write counted: an attempt that
+-- will be retried (or snoozed), or a run whose answer was discarded (the
+-- result was written already, or the teacher moved on). Counted on the
+-- result whatever its status, so its usage covers every call made for it.
 UPDATE function_results
 SET model_calls = model_calls + @model_calls, prompt_tokens = prompt_tokens + @prompt_tokens,
     completion_tokens = completion_tokens + @completion_tokens, cost_usd = cost_usd + @cost_usd
-WHERE submission_id = @submission_id AND status IN ('grading', 'rubric-grading', 'annotating');
+WHERE submission_id = @submission_id;
 
 -- name: GetSubmissionResultWithFunction :one
 -- A submission's function result with its assignment's definition, in one
