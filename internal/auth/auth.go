@@ -73,6 +73,9 @@ type Service struct {
 	log       *slog.Logger
 	now       func() time.Time
 	sessions  *sessionCache
+	// afterLookup, when set (by tests), runs after a session lookup read
+	// the database and before it is remembered.
+	afterLookup func()
 }
 
 // New checks c and returns a Service.

@@ -82,6 +82,7 @@ func (s *Service) Session(ctx context.Context, token string) (Session, error) {
 	if sess, ok := s.sessions.get(string(key), now); ok && now.Sub(sess.Expires.Add(-s.maxAge)) < s.updateAge {
 		return sess, nil // remembered, and not due to be extended
 	}
+	gen := s.sessions.begin()
 	row, err := store.Q.GetSessionUser(ctx, s.pool, store.GetSessionUserParams{TokenHash: key, Now: now})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Session{}, ErrNoSession
@@ -98,12 +99,17 @@ func (s *Service) Session(ctx context.Context, token string) (Session, error) {
 		}
 		sess.Expires, sess.Extended = expires, true
 	}
-	s.sessions.put(string(key), sess, now)
+	if s.afterLookup != nil {
+		s.afterLookup()
+	}
+	s.sessions.put(string(key), sess, now, gen)
 	return sess, nil
 }
 
-// ForgetSessions makes the next lookup of every session read the database:
-// a caller that changed users' teams calls it (SessionCacheTTL).
+// ForgetSessions makes the next lookup of every session read the database,
+// and keeps lookups under way from remembering what they read: a caller
+// that changed users' teams calls it once the change is committed
+// (SessionCacheTTL).
 func (s *Service) ForgetSessions() { s.sessions.forgetAll() }
 
 // UpdateSessionData stores data (any JSON value) with the session of token
@@ -115,8 +121,8 @@ func (s *Service) UpdateSessionData(ctx context.Context, token string, data json
 	if len(data) == 0 || !json.Valid(data) {
 		return Session{}, errors.New("auth: session data must be JSON")
 	}
-	s.sessions.forget(string(hashToken(token)))
 	_, err := store.Q.UpdateSessionData(ctx, s.pool, store.UpdateSessionDataParams{TokenHash: hashToken(token), Data: data, Now: s.now()})
+	s.sessions.forget(string(hashToken(token))) // after the write: see sessionCache
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Session{}, ErrNoSession
 	}
@@ -132,8 +138,9 @@ func (s *Service) DeleteSession(ctx context.Context, token string) error {
 	if !wellFormed(token) {
 		return nil
 	}
-	s.sessions.forget(string(hashToken(token)))
-	if err := store.Q.DeleteSession(ctx, s.pool, hashToken(token)); err != nil {
+	err := store.Q.DeleteSession(ctx, s.pool, hashToken(token))
+	s.sessions.forget(string(hashToken(token))) // after the write: see sessionCache
+	if err != nil {
 		return fmt.Errorf("delete session: %w", err)
 	}
 	return nil
