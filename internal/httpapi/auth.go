@@ -201,13 +201,16 @@ func requireUser() gin.HandlerFunc {
 	}
 }
 
-// operatorEmail is Deps.CurrentEmail from the session. In production with
-// the development sign-in on, only verified emails count, so nobody becomes
-// an operator by typing an operator's address.
-func operatorEmail(cfg config.Config) func(c *gin.Context) (string, bool) {
+// operatorEmail is Deps.CurrentEmail from the session. Only an email a
+// provider verified counts, so nobody becomes an operator by signing in
+// with an operator's address that their provider does not vouch for (an
+// OpenID Connect issuer answering email_verified false or nothing, or the
+// development sign-in in production). Outside production the development
+// sign-in counts as verified (auth.FromConfig).
+func operatorEmail() func(c *gin.Context) (string, bool) {
 	return func(c *gin.Context) (string, bool) {
 		u, ok := currentUser(c)
-		if !ok || (cfg.Production() && cfg.DevSignIn && !u.EmailVerified) {
+		if !ok || !u.EmailVerified {
 			return "", false
 		}
 		return u.Email, true

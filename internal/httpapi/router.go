@@ -65,7 +65,7 @@ func NewRouter(d Deps) *gin.Engine {
 	}
 	r.Use(ah.sessions())
 	if d.CurrentEmail == nil {
-		d.CurrentEmail = operatorEmail(d.Config)
+		d.CurrentEmail = operatorEmail()
 	}
 	if d.Registry != nil {
 		// On the app port only operators see the metrics; Prometheus scrapes
