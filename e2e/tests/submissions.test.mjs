@@ -290,7 +290,8 @@ test('students submit through the link: result page with instant feedback, thank
     await page.goto(`${baseURL}/assignment/${instantId}`);
     const card = page.getByRole('region', { name: 'Student submission link' });
     await card.getByRole('switch', { name: 'Accept submissions through this link' }).waitFor();
-    assert.equal(await card.getByRole('switch').isChecked(), true, 'a new link is on');
+    assert.equal(await card.getByRole('switch', { name: 'Accept submissions through this link' }).isChecked(), true, 'a new link is on');
+    assert.equal(await card.getByRole('switch', { name: 'Allow resubmission' }).isChecked(), false, 'each student submits once by default');
     await card.getByRole('button', { name: 'Copy link' }).click();
     await toast(page, 'Link copied');
     const link = await page.evaluate(() => navigator.clipboard.readText());
@@ -345,6 +346,34 @@ test('students submit through the link: result page with instant feedback, thank
     const row = await waitReady(page, 'volcano.txt');
     await row.getByRole('cell').getByText('Maya Student').waitFor();
     await row.getByText('maya.student@pupils.test').waitFor();
+
+    // Maya submits again (her email in another case): refused with a sentence, as the link does
+    // not allow resubmission …
+    await sp.goto(link);
+    await sp.getByRole('textbox', { name: 'Your name' }).fill('Maya Student');
+    await sp.getByRole('textbox', { name: 'Your email' }).fill('Maya.Student@pupils.test');
+    const redo = join(tmp, 'volcano-v2.txt');
+    writeFileSync(redo, 'Volcanoes erupt when magma, gas and pressure build up under the crust.\n');
+    await pickFiles(sp, sp.getByRole('button', { name: 'Choose a file' }), [redo]);
+    await sp.getByRole('button', { name: 'Submit' }).click();
+    await toast(sp, 'You have already submitted this assignment. Ask your teacher if you need to submit again.');
+    assert.match(sp.url(), /\/submit\/[^/]+$/, 'the student stays on the form');
+    // … until the teacher allows it: then it is her attempt 2, with its own result page.
+    await card.getByRole('switch', { name: 'Allow resubmission' }).click();
+    await toast(page, 'Students can now submit again');
+    assert.equal(await card.getByRole('switch', { name: 'Allow resubmission' }).isChecked(), true);
+    await sp.getByRole('button', { name: 'Submit' }).click();
+    await sp.waitForURL(new RegExp(`/student/view-result/${instantId}/[0-9a-f-]{36}$`));
+    assert.notEqual(sp.url().split('/').pop(), submissionId, 'a new submission');
+    await sp.getByRole('heading', { name: 'Your feedback', level: 2 }).waitFor({ timeout: READ_TIMEOUT });
+    await sp.getByText('Volcanoes erupt when magma, gas and pressure').first().waitFor();
+    // The teacher sees both attempts, the second linked to the first.
+    await page.reload();
+    const second = await waitReady(page, 'volcano-v2.txt');
+    await second.getByText('Attempt 2', { exact: false }).waitFor();
+    await second.getByRole('link', { name: 'See attempt 1' }).waitFor();
+    await (await waitReady(page, 'volcano.txt')).getByText('Attempt 1', { exact: true }).waitFor();
+    await shotBoth(page, 'student-attempts');
 
     // Without instant feedback: the thank-you page, no query string.
     await page.goto(`${baseURL}/assignment/${quietId}`);

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { studentKeys } from './keys';
-import type { StudentLink } from './types';
+import { readStudentLink, type StudentLink } from './types';
 
 /**
  * Fetches an assignment's student link (`POST db/assignment/student-link/get`); the server makes
@@ -16,7 +16,7 @@ export async function getStudentLink(
     { assignmentId },
     options,
   );
-  return { enabled: data?.enabled === true, token: data?.token ?? '' };
+  return readStudentLink(data);
 }
 
 /** Query options for an assignment's student link. */
@@ -27,7 +27,7 @@ export function studentLinkQueryOptions(assignmentId: string) {
   });
 }
 
-/** An assignment's student link: whether it is on, and its token. */
+/** An assignment's student link: whether it is on, its token, and whether students may resubmit. */
 export function useStudentLink(assignmentId: string) {
   return useQuery(studentLinkQueryOptions(assignmentId));
 }

@@ -1,27 +1,19 @@
 /** Where a submission stands: read by a worker after upload, or failed with a reason. */
 export type SubmissionStatus = 'queued' | 'extracting' | 'ready' | 'failed';
 
-/** One page of a submission's text and how it was read (text layer, OCR, vision model …). */
-export interface SubmissionPage {
-  text: string;
-  source: string;
-}
-
-/** A submission as the view-only call returns it, with its full text. */
+/**
+ * A submission as the view-only call returns it to a student: their own work's text and what the
+ * result page says about it, nothing else (docs/api-submissions.md, "What a view token reads").
+ */
 export interface StudentSubmission {
   _id: string;
-  assignmentId: string;
   name: string;
   studentName: string;
-  studentEmail: string;
   status: SubmissionStatus;
   /** Why reading failed, or a warning such as 'No text found on 1 of 4 pages'. */
   error: string;
   pageCount: number;
   text?: string;
-  pages?: SubmissionPage[];
-  createdAt: string;
-  updatedAt: string;
 }
 
 /** The part of an assignment a student link shows (`student/link`). */
@@ -37,9 +29,16 @@ export interface LinkAssignment {
 export interface StudentLink {
   enabled: boolean;
   token: string;
+  /** Off: each student submits once. On: a later submission is kept as their next attempt. */
+  allowResubmission: boolean;
 }
 
 /** True while a worker has yet to finish reading the submission. */
 export function isBeingRead(submission: Pick<StudentSubmission, 'status'> | undefined): boolean {
   return submission?.status === 'queued' || submission?.status === 'extracting';
+}
+
+/** A student link as the server sent it, with every field present. */
+export function readStudentLink(data: Partial<StudentLink> | undefined): StudentLink {
+  return { enabled: data?.enabled === true, token: data?.token ?? '', allowResubmission: data?.allowResubmission === true };
 }

@@ -9,7 +9,7 @@ import { apiError } from '../testing/fixtures';
 import { StudentLinkCard } from './StudentLinkCard';
 
 /** A fake backend for one assignment's link: records update bodies and answers like the server. */
-function setup(initial: StudentLink = { enabled: true, token: 'tok-1' }) {
+function setup(initial: StudentLink = { enabled: true, token: 'tok-1', allowResubmission: false }) {
   let link = initial;
   const updates: unknown[] = [];
   server.use(
@@ -19,11 +19,12 @@ function setup(initial: StudentLink = { enabled: true, token: 'tok-1' }) {
       return HttpResponse.json({ data: link });
     }),
     http.post('/api/v1/db/assignment/student-link/update', async ({ request }) => {
-      const body = (await request.json()) as { enabled?: boolean; rotate?: boolean };
+      const body = (await request.json()) as { enabled?: boolean; rotate?: boolean; allowResubmission?: boolean };
       updates.push(body);
       link = {
         enabled: body.enabled ?? link.enabled,
         token: body.rotate ? `tok-${updates.length + 1}` : link.token,
+        allowResubmission: body.allowResubmission ?? link.allowResubmission,
       };
       return HttpResponse.json({ data: link });
     }),
@@ -63,13 +64,43 @@ describe('StudentLinkCard', () => {
   });
 
   it('turns a link that is off back on', async () => {
-    const { user, updates } = setup({ enabled: false, token: 'tok-1' });
+    const { user, updates } = setup({ enabled: false, token: 'tok-1', allowResubmission: false });
     expect(await screen.findByText(/students cannot submit through it/)).toBeInTheDocument();
 
     await user.click(screen.getByRole('switch', { name: 'Accept submissions through this link' }));
 
     expect(await screen.findByText(/can submit their work without signing in/)).toBeInTheDocument();
     expect(updates).toEqual([{ assignmentId: 'a1', enabled: true }]);
+  });
+
+  it('lets students submit again when the teacher allows resubmission, and stops it again', async () => {
+    const { user, updates } = setup();
+    const toggle = await screen.findByRole('switch', { name: 'Allow resubmission' });
+    expect(toggle).not.toBeChecked();
+    expect(toggle).toHaveAccessibleDescription('Each student (by email) can submit once. Turn this on to let students submit again.');
+
+    await user.click(toggle);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Students can now submit again');
+    expect(screen.getByRole('switch', { name: 'Allow resubmission' })).toBeChecked();
+    expect(screen.getByRole('switch', { name: 'Allow resubmission' })).toHaveAccessibleDescription(
+      'A student who submits again keeps their earlier work: the new submission is listed as their next attempt.',
+    );
+    expect(screen.getByRole('switch', { name: 'Accept submissions through this link' })).toBeChecked();
+    expect(updates).toEqual([{ assignmentId: 'a1', allowResubmission: true }]);
+
+    await user.click(screen.getByRole('switch', { name: 'Allow resubmission' }));
+
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'Allow resubmission' })).not.toBeChecked());
+    expect(updates).toEqual([
+      { assignmentId: 'a1', allowResubmission: true },
+      { assignmentId: 'a1', allowResubmission: false },
+    ]);
+  });
+
+  it('shows resubmission on when the server says so', async () => {
+    setup({ enabled: true, token: 'tok-1', allowResubmission: true });
+    expect(await screen.findByRole('switch', { name: 'Allow resubmission' })).toBeChecked();
   });
 
   it('creates a new link only after confirmation', async () => {

@@ -29,12 +29,14 @@ export interface StudentLinkCardProps {
 
 /**
  * The teacher's student submission link for an assignment: the link with "Copy link", a switch
- * that turns it on or off, and "Create a new link" (after a confirmation: the old link stops
- * working).
+ * that turns it on or off, a switch that lets students submit again ("Allow resubmission": each
+ * later submission is kept as the student's next attempt), and "Create a new link" (after a
+ * confirmation: the old link stops working).
  */
 export function StudentLinkCard({ assignmentId }: StudentLinkCardProps) {
   const headingId = useId();
   const stateId = useId();
+  const resubmitId = useId();
   const { showToast } = useToast();
   const link = useStudentLink(assignmentId);
   const update = useUpdateStudentLink();
@@ -50,6 +52,21 @@ export function StudentLinkCard({ assignmentId }: StudentLinkCardProps) {
       {
         onSuccess: (next) =>
           showToast({ type: 'success', message: next.enabled ? 'Student link turned on' : 'Student link turned off' }),
+        onError: failed,
+      },
+    );
+  };
+
+  const setAllowResubmission = (allowResubmission: boolean) => {
+    if (update.isPending) return;
+    update.mutate(
+      { assignmentId, allowResubmission },
+      {
+        onSuccess: (next) =>
+          showToast({
+            type: 'success',
+            message: next.allowResubmission ? 'Students can now submit again' : 'Each student can now submit once',
+          }),
         onError: failed,
       },
     );
@@ -88,7 +105,7 @@ export function StudentLinkCard({ assignmentId }: StudentLinkCardProps) {
       />
     );
   } else {
-    const { enabled, token } = link.data;
+    const { enabled, token, allowResubmission } = link.data;
     const url = studentLinkUrl(token);
     body = (
       <>
@@ -126,6 +143,23 @@ export function StudentLinkCard({ assignmentId }: StudentLinkCardProps) {
           {enabled
             ? 'Students who open this link can submit their work without signing in.'
             : 'This link is turned off: students cannot submit through it.'}
+        </Typography>
+        <FormControlLabel
+          control={
+            <Switch
+              checked={allowResubmission}
+              onChange={(event) => setAllowResubmission(event.target.checked)}
+              disabled={update.isPending}
+              slotProps={{ input: { 'aria-describedby': resubmitId } }}
+            />
+          }
+          label="Allow resubmission"
+          sx={{ ml: -1, mt: 2, display: 'flex', '& .MuiFormControlLabel-label': { fontWeight: 500 } }}
+        />
+        <Typography id={resubmitId} variant="body2" color="text.secondary">
+          {allowResubmission
+            ? "A student who submits again keeps their earlier work: the new submission is listed as their next attempt."
+            : 'Each student (by email) can submit once. Turn this on to let students submit again.'}
         </Typography>
         <Button onClick={() => setConfirmRotate(true)} disabled={update.isPending} sx={{ mt: 1.5, ml: -1.5 }}>
           Create a new link

@@ -230,6 +230,18 @@ describe('student submission page', () => {
     );
   });
 
+  it('says so when the student has already submitted, and stays on the form', async () => {
+    const { user, router } = setup();
+    const already = 'You have already submitted this assignment. Ask your teacher if you need to submit again.';
+    server.use(http.post('/api/v1/db/assignment/update-submissions-from-student', () => apiError(409, 'conflict', already)));
+    await fillIn(user);
+
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(already);
+    expect(router.state.location.pathname).toBe('/submit/tok-1');
+  });
+
   it('says why a file is refused', async () => {
     const { user } = setup();
     server.use(http.post('/api/v1/s3-pub-upload', () => apiError(400, 'invalid', 'This file is larger than the 50 MB limit.')));

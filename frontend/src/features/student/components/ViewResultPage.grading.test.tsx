@@ -30,9 +30,9 @@ function setup({ type = 'prompt', instant = false, statuses }: { type?: string; 
     http.post('/api/v1/db/functionResult/get-view-only', async ({ request }) => {
       seen.results.push(await request.json());
       const status = statuses[Math.min(seen.results.length - 1, statuses.length - 1)];
-      return HttpResponse.json({
-        data: { functionResult: { _id: 'r1', status, feedback: status === 'graded' ? 'Well argued.' : '', error: status === 'failed' ? 'The AI service timed out.' : '' } },
-      });
+      // As the server answers a view token: the status only until the result is finished.
+      const functionResult = status === 'graded' ? { status, feedback: 'Well argued.', updatedAt: '2026-03-01T10:00:00Z' } : { status };
+      return HttpResponse.json({ data: { functionResult } });
     }),
     http.post('/api/v1/lambda/gradeOnePub', async ({ request }) => {
       seen.gradeOne.push(await request.json());
@@ -42,12 +42,13 @@ function setup({ type = 'prompt', instant = false, statuses }: { type?: string; 
       const body = (await request.json()) as { viewToken?: string };
       seen.functions.push(body);
       if (body.viewToken !== 'vt-1') return apiError(404, 'not_found', 'Not found');
-      return HttpResponse.json({ data: { function: { _id: 'f1', prompt: 'Be kind' } } });
+      // A prompt assignment's definition as a student reads it: its type, never the prompt.
+      return HttpResponse.json({ data: { function: { type: 'prompt' } } });
     }),
   );
   const routes = createStudentRoutes({
     renderResult: (view) => (
-      <p>{`Result view: ${view.type}, ${String(view.result.status)}, “${String(view.result.feedback)}”, prompt ${String(view.fn.prompt)}, text ${view.text}`}</p>
+      <p>{`Result view: ${view.type}, ${String(view.result.status)}, “${String(view.result.feedback)}”, definition ${String(view.fn.type)}, text ${view.text}`}</p>
     ),
   });
   renderRoutes(routes, { initialEntries: [PATH] });
@@ -65,7 +66,7 @@ describe('student result page: grading', () => {
 
     // Polled every 3 s until graded.
     expect(
-      await screen.findByText('Result view: prompt, graded, “Well argued.”, prompt Be kind, text My essay.', {}, { timeout: 8000 }),
+      await screen.findByText('Result view: prompt, graded, “Well argued.”, definition prompt, text My essay.', {}, { timeout: 8000 }),
     ).toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Your feedback' })).toBeInTheDocument();
     expect(seen.gradeOne).toEqual([{ submissionId: 's1', processName: 'PromptProcess', assignmentId: 'a1', viewToken: 'vt-1' }]);

@@ -26,11 +26,12 @@ export interface StudentWork {
 export type SubmitStage = { step: 'uploading'; progress: number } | { step: 'saving' } | null;
 
 /**
- * The message for a failed submission: the server's own words for a refused file (400) or a
- * rate limit (429), the spec's generic message for anything else.
+ * The message for a failed submission: the server's own words for a refused file (400), a student
+ * who has already submitted (409) or a rate limit (429), the spec's generic message for anything
+ * else.
  */
 export function submitErrorMessage(error: unknown): string {
-  const refused = error instanceof ApiError && (error.status === 400 || error.status === 429);
+  const refused = error instanceof ApiError && (error.status === 400 || error.status === 409 || error.status === 429);
   return refused ? errorMessage(error, SUBMIT_FAILED_MESSAGE) : SUBMIT_FAILED_MESSAGE;
 }
 

@@ -14,17 +14,12 @@ export const LINK_ASSIGNMENT: LinkAssignment = {
 export function submission(overrides: Partial<StudentSubmission> = {}): StudentSubmission {
   return {
     _id: 's1',
-    assignmentId: 'a1',
     name: 'essay.pdf',
     studentName: 'Sam Student',
-    studentEmail: 'sam@school.org',
     status: 'ready',
     error: '',
     pageCount: 1,
     text: 'My essay.',
-    pages: [{ text: 'My essay.', source: 'text-layer' }],
-    createdAt: '2025-01-01T10:00:00Z',
-    updatedAt: '2025-01-01T10:00:00Z',
     ...overrides,
   };
 }

@@ -31,6 +31,8 @@ export function normalizeSubmission(raw: unknown): Submission | null {
     preview: text(raw.preview),
     pageCount: typeof raw.pageCount === 'number' && Number.isFinite(raw.pageCount) ? raw.pageCount : 0,
     isHandWritten: raw.isHandWritten === true,
+    attempt: typeof raw.attempt === 'number' && Number.isInteger(raw.attempt) && raw.attempt > 0 ? raw.attempt : 1,
+    previousSubmissionId: typeof raw.previousSubmissionId === 'string' && raw.previousSubmissionId ? raw.previousSubmissionId : null,
     createdAt: text(raw.createdAt),
     updatedAt: text(raw.updatedAt),
   };

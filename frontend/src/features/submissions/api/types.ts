@@ -29,6 +29,13 @@ export interface Submission {
   preview: string;
   pageCount: number;
   isHandWritten: boolean;
+  /**
+   * 1, or for a student who submitted through the link again (the link allows resubmission), the
+   * number of their attempt; `previousSubmissionId` is then their attempt before this one (null
+   * once that one is deleted).
+   */
+  attempt: number;
+  previousSubmissionId: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -45,6 +45,36 @@ describe('submissions table', { timeout: 30_000 }, () => {
     expect(screen.getByText('4 submissions')).toBeInTheDocument();
   });
 
+  it("labels a student's attempts and links each to the one before", async () => {
+    const student = { studentName: 'Sam Student', studentEmail: 'sam@pupils.test', source: 'student', submissionRole: 'student' } as const;
+    fakeBackend({
+      submissions: [
+        submission('s1', 'draft.txt', student),
+        submission('s2', 'essay-again.txt', { ...student, attempt: 2, previousSubmissionId: 's1' }),
+        submission('s3', 'lab.txt', { ...student, studentName: 'Kim', studentEmail: 'kim@pupils.test', attempt: 3, previousSubmissionId: 'deleted' }),
+        submission('s4', 'notes.txt', { studentName: 'Ann' }),
+      ],
+    });
+    renderSubmissions(PAGE);
+    const table = await screen.findByRole('table', { name: 'Submissions' });
+    const row = (name: RegExp) => within(table).getByRole('row', { name });
+
+    expect(row(/essay-again\.txt/)).toHaveTextContent('Attempt 2 · See attempt 1');
+    expect(within(row(/essay-again\.txt/)).getByRole('link', { name: 'See attempt 1' })).toHaveAttribute(
+      'href',
+      `/assignment/${ASSIGNMENT_ID}/submission/s1`,
+    );
+    // The first attempt stays, labelled as such.
+    expect(row(/draft\.txt/)).toHaveTextContent('Attempt 1');
+    expect(within(row(/draft\.txt/)).queryByRole('link', { name: /See attempt/ })).not.toBeInTheDocument();
+    // An earlier attempt that was deleted has no link.
+    expect(row(/lab\.txt/)).toHaveTextContent('Attempt 3');
+    expect(within(row(/lab\.txt/)).queryByRole('link', { name: /See attempt/ })).not.toBeInTheDocument();
+    // A submission made once says nothing about attempts.
+    expect(row(/notes\.txt/)).not.toHaveTextContent('Attempt');
+    expect(screen.getByText('4 submissions')).toBeInTheDocument();
+  });
+
   it('sorts by each column, both ways', async () => {
     fakeBackend({ submissions: sample() });
     const user = userEvent.setup();

@@ -93,6 +93,38 @@ function StudentCell({ submission }: { submission: Submission }) {
 }
 
 /**
+ * Which attempt a student's submission through the link is, when they submitted more than once:
+ * "Attempt 2" with a link to the review of the attempt before it (while it is still there), and
+ * "Attempt 1" on a first attempt that has a later one.
+ */
+function AttemptLine({
+  submission,
+  previous,
+  hasLater,
+  reviewPath,
+}: {
+  submission: Submission;
+  previous: Submission | undefined;
+  hasLater: boolean;
+  reviewPath: (submission: Submission) => string;
+}) {
+  if (submission.attempt <= 1 && !hasLater) return null;
+  return (
+    <Typography variant="body2" color="text.secondary" sx={{ fontWeight: 400, overflowWrap: 'anywhere' }}>
+      {`Attempt ${submission.attempt}`}
+      {previous && (
+        <>
+          {' · '}
+          <Link component={RouterLink} to={reviewPath(previous)} underline="always" color="inherit">
+            {`See attempt ${previous.attempt}`}
+          </Link>
+        </>
+      )}
+    </Typography>
+  );
+}
+
+/**
  * The submissions of an assignment as a table: sortable by every column, with a checkbox per row
  * (and one for all), the result's status and points, and an actions menu. The name links to the
  * review screen and a click anywhere else on the row goes there too. On a phone the student,
@@ -115,6 +147,8 @@ export function SubmissionsTable({
   const wide = useMediaQuery((theme: Theme) => theme.breakpoints.up('sm'), { defaultMatches: true });
   const columns = wide ? COLUMNS : COLUMNS.filter((c) => c.id !== 'status');
   const rows = sortSubmissions(submissions, sort, results);
+  const byId = new Map(submissions.map((s) => [s._id, s]));
+  const earlier = new Set(submissions.map((s) => s.previousSubmissionId).filter((id): id is string => id !== null));
   const selectedCount = submissions.filter((s) => selected.has(s._id)).length;
   const allSelected = submissions.length > 0 && selectedCount === submissions.length;
 
@@ -192,6 +226,12 @@ export function SubmissionsTable({
                 >
                   {s.name}
                 </Link>
+                <AttemptLine
+                  submission={s}
+                  previous={s.previousSubmissionId ? byId.get(s.previousSubmissionId) : undefined}
+                  hasLater={earlier.has(s._id)}
+                  reviewPath={reviewPath}
+                />
                 {studentLabel(s) && studentLabel(s) !== s.name && (
                   <Typography variant="body2" color="text.secondary" sx={{ display: { sm: 'none' }, overflowWrap: 'anywhere' }}>
                     {studentLabel(s)}

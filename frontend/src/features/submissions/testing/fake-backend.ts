@@ -30,6 +30,8 @@ export function submission(id: string, name: string, overrides: Partial<Submissi
     preview: `The text of ${name}`,
     pageCount: 1,
     isHandWritten: false,
+    attempt: 1,
+    previousSubmissionId: null,
     createdAt: '2026-03-01T10:00:00Z',
     updatedAt: '2026-03-01T10:00:00Z',
     ...overrides,
