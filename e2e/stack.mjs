@@ -79,6 +79,9 @@ export async function startStack({ adminURL, outDir }) {
     AI_TOKEN_LIMIT_TEAM: 'off',
     STUDENT_RATE_LIMIT_LINK: '100000/1h',
     STUDENT_RATE_LIMIT_ADDR: '100000/1h',
+    STUDENT_RATE_LIMIT_LINK_MAX: '0',
+    STUDENT_RATE_LIMIT_SUBMITTER: 'off',
+    STUDENT_RATE_LIMIT_STUDENT: 'off',
     LOG_LEVEL: 'info',
   };
   const procs = [];

@@ -156,16 +156,19 @@ func startStack(ctx context.Context, root, admin, logDir string, o stackOptions)
 		"METRICS_ADDR": fmt.Sprintf("127.0.0.1:%d", metricsPort),
 		// The API serves net/http/pprof here (a loopback address, like
 		// METRICS_ADDR) so the benchmark can profile it under load.
-		"PPROF_ADDR":              fmt.Sprintf("127.0.0.1:%d", pprofPort),
-		"MIGRATE_ON_START":        "false",
-		"SIGNIN_RATE_LIMIT":       "100000/1m",
-		"AI_RATE_LIMIT_TEACHER":   "100000/1m",
-		"AI_RATE_LIMIT_TEAM":      "1000000/24h",
-		"AI_TOKEN_LIMIT_TEACHER":  "off",
-		"AI_TOKEN_LIMIT_TEAM":     "off",
-		"STUDENT_RATE_LIMIT_LINK": "100000/1h",
-		"STUDENT_RATE_LIMIT_ADDR": "100000/1h",
-		"LOG_LEVEL":               "info",
+		"PPROF_ADDR":                   fmt.Sprintf("127.0.0.1:%d", pprofPort),
+		"MIGRATE_ON_START":             "false",
+		"SIGNIN_RATE_LIMIT":            "100000/1m",
+		"AI_RATE_LIMIT_TEACHER":        "100000/1m",
+		"AI_RATE_LIMIT_TEAM":           "1000000/24h",
+		"AI_TOKEN_LIMIT_TEACHER":       "off",
+		"AI_TOKEN_LIMIT_TEAM":          "off",
+		"STUDENT_RATE_LIMIT_LINK":      "100000/1h",
+		"STUDENT_RATE_LIMIT_ADDR":      "100000/1h",
+		"STUDENT_RATE_LIMIT_LINK_MAX":  "0",
+		"STUDENT_RATE_LIMIT_SUBMITTER": "off",
+		"STUDENT_RATE_LIMIT_STUDENT":   "off",
+		"LOG_LEVEL":                    "info",
 	}
 	if o.RPM > 0 {
 		env["LLM_RPM"] = strconv.Itoa(o.RPM)
