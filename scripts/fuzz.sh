@@ -22,6 +22,7 @@ targets=(
   "./internal/extract FuzzDOCXBody"
   "./internal/extract FuzzPPTX"
   "./internal/extract FuzzPPTXSlide"
+  "./internal/docx FuzzRender"
 )
 # shellcheck source=scripts/fuzz-race.sh
 . scripts/fuzz-race.sh

@@ -18,6 +18,7 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/blob"
+	"github.com/markwell/markwell/internal/bounded"
 	"github.com/markwell/markwell/internal/catalog"
 	"github.com/markwell/markwell/internal/chatdoc"
 	"github.com/markwell/markwell/internal/llm"
@@ -90,6 +91,9 @@ type Service struct {
 	Blob blob.Blob
 	// Model answers streamed chats (stream.go).
 	Model llm.Client
+	// Exports bounds the Word exports (export.go); nil is the process's
+	// gate (NewExportGate).
+	Exports *bounded.Gate
 }
 
 // Save creates the actor's chat (id uuid.Nil) or replaces the actor's chat

@@ -6,10 +6,13 @@
 package docx
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/gomutex/godocx"
 	gdocx "github.com/gomutex/godocx/docx"
@@ -69,36 +72,128 @@ const (
 
 var parser = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Linkify))
 
+// Options of an export.
+type Options struct {
+	// Images reads the images the document names that are not data: URLs; nil refuses them (*ImageError).
+	Images ImageSource
+	// Limits bound the export; zero fields take DefaultLimits.
+	Limits Limits
+}
+
 // FromMarkdown writes md as a .docx to w: headings 1–6, paragraphs, bold, italic, bold-italic, inline code and code
 // blocks (monospace), block quotes (indented), nested bulleted and numbered lists, GFM tables, links (real
 // hyperlinks, external relationship), horizontal rules, hard line breaks, and images (data: URLs decoded here; any
 // other src goes to images, nil images → *ImageError). Raw HTML in the markdown is written as text, never
-// interpreted. Nothing is written to w when the export fails (for example on an *ImageError).
+// interpreted. Nothing is written to w when the export fails (for example on an *ImageError). It is Write with
+// DefaultLimits.
 func FromMarkdown(ctx context.Context, w io.Writer, md string, images ImageSource) error {
-	root, err := godocx.NewDocument()
-	if err != nil {
-		return fmt.Errorf("docx: new document: %w", err)
-	}
-	src := []byte(md)
-	doc := parser.Parser().Parse(text.NewReader(src))
-	b := &builder{ctx: ctx, root: root, src: src, images: images}
-	if err := b.blocks(doc); err != nil {
+	return Write(ctx, w, md, Options{Images: images})
+}
+
+// Write is FromMarkdown with options. The conversion (Render) runs in its own goroutine and Write returns as soon
+// as ctx ends, with ctx's error, even while the conversion is inside a step that does not watch ctx (an image
+// source, goldmark's parse); the conversion then stops at its next check and its output is dropped.
+func Write(ctx context.Context, w io.Writer, md string, o Options) error {
+	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := root.Write(w); err != nil {
-		return fmt.Errorf("docx: write: %w", err)
+	type result struct {
+		doc []byte
+		err error
 	}
-	return nil
+	done := make(chan result, 1)
+	go func() {
+		doc, err := Render(ctx, md, o)
+		done <- result{doc, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return r.err
+		}
+		if _, err := w.Write(r.doc); err != nil {
+			return fmt.Errorf("docx: write: %w", err)
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Render converts md on the calling goroutine and returns the .docx. The source is checked first (prescan) so
+// that goldmark's parse, which cannot be stopped, is bounded; the walk then checks ctx at every node and each
+// limit as it goes. A document past a limit is a *LimitError; a failed image an *ImageError; an ended ctx its
+// error.
+func Render(ctx context.Context, md string, o Options) ([]byte, error) {
+	lim := o.Limits.withDefaults()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	src := []byte(md)
+	if err := prescan(src, lim); err != nil {
+		return nil, err
+	}
+	root, err := godocx.NewDocument()
+	if err != nil {
+		return nil, fmt.Errorf("docx: new document: %w", err)
+	}
+	doc := parser.Parser().Parse(text.NewReader(src))
+	b := &builder{ctx: ctx, lim: lim, root: root, src: src, images: o.Images}
+	if err := b.blocks(doc); err != nil {
+		return nil, err
+	}
+	if err := b.enter(); err != nil {
+		return nil, err
+	}
+	b.flush()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := &cappedBuffer{max: lim.OutputBytes}
+	if err := root.Write(out); err != nil {
+		if out.full {
+			return nil, lim.tooLargeOutput()
+		}
+		return nil, fmt.Errorf("docx: write: %w", err)
+	}
+	return out.buf.Bytes(), nil
+}
+
+// cappedBuffer is a buffer that refuses to grow past max bytes.
+type cappedBuffer struct {
+	buf  bytes.Buffer
+	max  int
+	full bool
+}
+
+var errOutputFull = errors.New("docx: output limit reached")
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	if c.buf.Len()+len(p) > c.max {
+		c.full = true
+		return 0, errOutputFull
+	}
+	return c.buf.Write(p)
 }
 
 // builder walks the goldmark AST into a godocx document.
 type builder struct {
-	ctx     context.Context
-	root    *gdocx.RootDoc
-	src     []byte
-	images  ImageSource
-	nImages int
-	quote   int // block quote depth
+	ctx    context.Context
+	lim    Limits
+	root   *gdocx.RootDoc
+	src    []byte
+	images ImageSource
+	quote  int // block quote depth
+	lists  int // list depth
+	// counts of what the limits cap
+	nParas, nLinks, nLists, nItems, nCells, nCodeLines int
+	media                                              media
+	// the run text is being written into (see text)
+	cur      *ctypes.Run
+	curPara  *gdocx.Paragraph
+	curStyle style
+	curText  *ctypes.Text
+	pend     strings.Builder
 }
 
 // listCtx is the list a paragraph belongs to: numId and level, and whether this paragraph carries the number.
@@ -108,12 +203,18 @@ type listCtx struct {
 	depth        int // number of enclosing lists (0 = none)
 }
 
+// enter is called for every node the walk renders: it stops the walk when ctx has ended or the document has
+// more paragraphs than its limit.
+func (b *builder) enter() error {
+	if b.nParas > b.lim.Paragraphs {
+		return b.lim.tooManyParagraphs()
+	}
+	return b.ctx.Err()
+}
+
 // blocks renders every child block of n.
 func (b *builder) blocks(n ast.Node) error {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		if err := b.ctx.Err(); err != nil {
-			return err
-		}
 		if err := b.block(c, nil); err != nil {
 			return err
 		}
@@ -123,6 +224,7 @@ func (b *builder) blocks(n ast.Node) error {
 
 // para adds a body paragraph indented for the current quote depth and list context.
 func (b *builder) para(lc *listCtx) *gdocx.Paragraph {
+	b.nParas++
 	p := b.root.AddEmptyParagraph()
 	left := b.quote * quoteIndent
 	switch {
@@ -145,6 +247,9 @@ func (b *builder) para(lc *listCtx) *gdocx.Paragraph {
 
 // block renders one block node; lc is non-nil inside a list item.
 func (b *builder) block(n ast.Node, lc *listCtx) error {
+	if err := b.enter(); err != nil {
+		return err
+	}
 	switch n := n.(type) {
 	case *ast.Heading:
 		p := b.para(nil)
@@ -166,18 +271,19 @@ func (b *builder) block(n ast.Node, lc *listCtx) error {
 			Val: stypes.BorderStyleSingle, Size: &sz, Space: &space, Color: &color}}
 		return nil
 	case *ast.CodeBlock, *ast.FencedCodeBlock:
-		b.code(b.para(lc), n)
 		if lc != nil {
-			lc.first = false
+			defer func() { lc.first = false }()
 		}
-		return nil
+		return b.code(b.para(lc), n)
 	case *ast.HTMLBlock:
-		b.rawHTMLBlock(b.para(lc), n)
 		if lc != nil {
-			lc.first = false
+			defer func() { lc.first = false }()
 		}
-		return nil
+		return b.rawHTMLBlock(b.para(lc), n)
 	case *ast.Blockquote:
+		if b.quote+b.lists >= b.lim.Depth {
+			return b.lim.tooDeep()
+		}
 		b.quote++
 		defer func() { b.quote-- }()
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -202,6 +308,14 @@ func (b *builder) block(n ast.Node, lc *listCtx) error {
 
 // list renders a (possibly nested) list with its own numbering instance; level is the nesting depth.
 func (b *builder) list(n *ast.List, parent *listCtx) error {
+	if b.quote+b.lists >= b.lim.Depth {
+		return b.lim.tooDeep()
+	}
+	if b.nLists++; b.nLists > b.lim.Lists {
+		return b.lim.tooManyLists()
+	}
+	b.lists++
+	defer func() { b.lists-- }()
 	abstract := 2 // godocx: 2 = multilevel bullets
 	if n.IsOrdered() {
 		abstract = 1 // godocx: 1 = multilevel decimal / letter / roman
@@ -212,11 +326,11 @@ func (b *builder) list(n *ast.List, parent *listCtx) error {
 	}
 	numID := b.root.NewListInstance(abstract)
 	for item := n.FirstChild(); item != nil; item = item.NextSibling() {
+		if b.nItems++; b.nItems > b.lim.ListItems {
+			return b.lim.tooManyListItems()
+		}
 		lc := &listCtx{numID: numID, level: level, first: true, depth: level + 1}
 		for c := item.FirstChild(); c != nil; c = c.NextSibling() {
-			if err := b.ctx.Err(); err != nil {
-				return err
-			}
 			if err := b.block(c, lc); err != nil {
 				return err
 			}
@@ -230,25 +344,45 @@ func (b *builder) list(n *ast.List, parent *listCtx) error {
 
 // table renders a GFM table with a grid style; header cells are bold.
 func (b *builder) table(n *east.Table) error {
+	if rows := n.ChildCount(); rows > b.lim.TableRows {
+		return b.lim.tooManyRows()
+	}
+	for row := n.FirstChild(); row != nil; row = row.NextSibling() {
+		cols := row.ChildCount()
+		if cols > b.lim.TableColumns {
+			return b.lim.tooManyColumns()
+		}
+		if b.nCells += cols; b.nCells > b.lim.TableCells {
+			return b.lim.tooManyCells()
+		}
+	}
 	t := b.root.AddTable()
 	t.Style("TableGrid")
 	for row := n.FirstChild(); row != nil; row = row.NextSibling() {
 		_, header := row.(*east.TableHeader)
 		r := t.AddRow()
 		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
+			if err := b.enter(); err != nil {
+				return err
+			}
+			b.nParas++
 			p := r.AddCell().AddEmptyPara()
 			if err := b.inlines(p, cell, style{bold: header}); err != nil {
 				return err
 			}
 		}
 	}
+	b.nParas++
 	b.root.AddEmptyParagraph() // Word merges adjacent tables; keep a separator
 	return nil
 }
 
-// code writes a code block as one monospace paragraph with a line break per source line.
-func (b *builder) code(p *gdocx.Paragraph, n ast.Node) {
+// code writes a code block as one monospace paragraph with a line break per source line (a run per line).
+func (b *builder) code(p *gdocx.Paragraph, n ast.Node) error {
 	lines := n.Lines()
+	if b.nCodeLines += lines.Len(); b.nCodeLines > b.lim.CodeLines {
+		return b.lim.tooManyCodeLines()
+	}
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
 		line := string(seg.Value(b.src))
@@ -259,10 +393,14 @@ func (b *builder) code(p *gdocx.Paragraph, n ast.Node) {
 			r.AddBreak(nil)
 		}
 	}
+	return nil
 }
 
-// rawHTMLBlock writes an HTML block's source as literal text, one line per source line.
-func (b *builder) rawHTMLBlock(p *gdocx.Paragraph, n *ast.HTMLBlock) {
+// rawHTMLBlock writes an HTML block's source as literal text, one line per source line (counted as code lines).
+func (b *builder) rawHTMLBlock(p *gdocx.Paragraph, n *ast.HTMLBlock) error {
+	if b.nCodeLines += n.Lines().Len() + 1; b.nCodeLines > b.lim.CodeLines {
+		return b.lim.tooManyCodeLines()
+	}
 	var lines []string
 	for i := 0; i < n.Lines().Len(); i++ {
 		seg := n.Lines().At(i)
@@ -277,6 +415,7 @@ func (b *builder) rawHTMLBlock(p *gdocx.Paragraph, n *ast.HTMLBlock) {
 			r.AddBreak(nil)
 		}
 	}
+	return nil
 }
 
 func trimNewline(s string) string {

@@ -63,6 +63,26 @@ func storeSource(t testing.TB) ImageSource {
 	}
 }
 
+// manyImages shows n different images, store://key-0 to key-(n-1).
+func manyImages(n int) string {
+	var sb strings.Builder
+	for i := range n {
+		fmt.Fprintf(&sb, "![x](store://key-%d)\n", i)
+	}
+	return sb.String()
+}
+
+// distinctSource serves a different small PNG for every store://key-N.
+func distinctSource(t testing.TB) ImageSource {
+	return func(_ context.Context, src string) ([]byte, string, error) {
+		var n int
+		if _, err := fmt.Sscanf(src, "store://key-%d", &n); err != nil {
+			return nil, "", errors.New("not found")
+		}
+		return pngBytes(t, 10+n, 10), "image/png", nil
+	}
+}
+
 func export(t testing.TB, md string, src ImageSource) xDoc {
 	t.Helper()
 	var buf bytes.Buffer
@@ -179,7 +199,7 @@ func TestFromMarkdownImageFailures(t *testing.T) {
 		"not an image": {"![x](data:image/png;base64,aGVsbG8=)", nil, "data:image/png;base64,aGVsbG8=", "not a PNG"},
 		"not image type": {"![x](data:text/html;base64,PHA+)", nil, "data:text/html;base64,PHA+",
 			"not an image"},
-		"too many": {strings.Repeat("![x](store://key-1)\n", MaxImages+1), storeSource(t), "store://key-1",
+		"too many": {manyImages(MaxImages + 1), distinctSource(t), fmt.Sprintf("store://key-%d", MaxImages),
 			"more than"},
 	}
 	for name, tc := range cases {

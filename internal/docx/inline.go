@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	gdocx "github.com/gomutex/godocx/docx"
+	"github.com/gomutex/godocx/wml/ctypes"
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 )
@@ -14,7 +15,44 @@ type style struct {
 	bold, italic, code, strike bool
 }
 
-// run adds text with st's formatting to p.
+// text writes s with st's formatting at the end of p. Text goes into p's last run when that run is the text's
+// run and has the same formatting, so a stretch of same-formatted text is one run whatever the number of source
+// lines it spans (a run per line would cost a document of short lines hundreds of megabytes and seconds).
+func (b *builder) text(p *gdocx.Paragraph, s string, st style) {
+	kids := p.GetCT().Children
+	if b.cur == nil || b.curPara != p || b.curStyle != st || len(kids) == 0 || kids[len(kids)-1].Run != b.cur {
+		b.flush()
+		b.run(p, "", st)
+		kids = p.GetCT().Children
+		b.cur, b.curPara, b.curStyle = kids[len(kids)-1].Run, p, st
+		b.curText = b.cur.Children[0].Text
+	}
+	if b.curText == nil { // after a line break
+		b.curText = ctypes.TextFromString("")
+		b.cur.Children = append(b.cur.Children, ctypes.RunChild{Text: b.curText})
+	}
+	b.pend.WriteString(s)
+}
+
+// lineBreak ends the line of text in p's last run (written with st's formatting).
+func (b *builder) lineBreak(p *gdocx.Paragraph, st style) {
+	b.text(p, "", st)
+	b.flush()
+	b.cur.Children = append(b.cur.Children, ctypes.RunChild{Break: &ctypes.Break{}})
+}
+
+// flush stores the text gathered by text in its run.
+func (b *builder) flush() {
+	if b.curText == nil {
+		return
+	}
+	s := b.pend.String()
+	b.pend.Reset()
+	*b.curText = *ctypes.TextFromString(s)
+	b.curText = nil
+}
+
+// run adds a run of text with st's formatting to p.
 func (b *builder) run(p *gdocx.Paragraph, s string, st style) *gdocx.Run {
 	r := p.AddText(s)
 	if st.bold {
@@ -44,17 +82,20 @@ func (b *builder) inlines(p *gdocx.Paragraph, n ast.Node, st style) error {
 
 // inline renders one inline node.
 func (b *builder) inline(p *gdocx.Paragraph, n ast.Node, st style) error {
+	if err := b.enter(); err != nil {
+		return err
+	}
 	switch n := n.(type) {
 	case *ast.Text:
-		r := b.run(p, string(n.Segment.Value(b.src)), st)
+		b.text(p, string(n.Segment.Value(b.src)), st)
 		switch {
 		case n.HardLineBreak():
-			r.AddBreak(nil)
+			b.lineBreak(p, st)
 		case n.SoftLineBreak():
-			b.run(p, " ", st)
+			b.text(p, " ", st)
 		}
 	case *ast.String:
-		b.run(p, string(n.Value), st)
+		b.text(p, string(n.Value), st)
 	case *ast.Emphasis:
 		inner := st
 		if n.Level >= 2 {
@@ -70,17 +111,23 @@ func (b *builder) inline(p *gdocx.Paragraph, n ast.Node, st style) error {
 	case *ast.CodeSpan:
 		inner := st
 		inner.code = true
-		b.run(p, b.plain(n), inner)
+		b.text(p, b.plain(n), inner)
 	case *ast.RawHTML:
 		var sb strings.Builder
 		for i := 0; i < n.Segments.Len(); i++ {
 			seg := n.Segments.At(i)
 			sb.Write(seg.Value(b.src))
 		}
-		b.run(p, sb.String(), st)
+		b.text(p, sb.String(), st)
 	case *ast.Link:
+		if b.nLinks++; b.nLinks > b.lim.Links {
+			return b.lim.tooManyLinks()
+		}
 		b.link(p, string(n.Destination), b.plain(n), st)
 	case *ast.AutoLink:
+		if b.nLinks++; b.nLinks > b.lim.Links {
+			return b.lim.tooManyLinks()
+		}
 		dest := string(n.URL(b.src))
 		if n.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(dest), "mailto:") {
 			dest = "mailto:" + dest
@@ -102,7 +149,7 @@ func (b *builder) link(p *gdocx.Paragraph, dest, label string, st style) {
 	}
 	u, err := url.Parse(dest)
 	if err != nil || !(u.Scheme == "http" || u.Scheme == "https" || u.Scheme == "mailto") {
-		b.run(p, label, st)
+		b.text(p, label, st)
 		return
 	}
 	h := p.AddLink(label, u.String())
