@@ -62,6 +62,8 @@ func main() {
 const defaultGCPercent = 400
 
 func run() error {
+	// GOGC is the Go runtime's own variable, not Markwell's configuration:
+	// the runtime has read it already; only its absence is asked here.
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(defaultGCPercent)
 	}
@@ -142,20 +144,22 @@ func run() error {
 	// The tokens of the teachers' calls count against their AI budget.
 	budget := cfg.AIBudget(limiter)
 	model = budget.Meter(model)
-	studentFiles := &files.Service{Blob: blobs, TTL: cfg.SignedURLTTL, Pool: pool}
-	studentLinks := &studentlink.Service{Pool: pool, Files: studentFiles,
-		Submissions: &submission.Service{Pool: pool, Jobs: jobClient, Files: studentFiles},
+	// One file service and one submission service, shared by every route.
+	fileSvc := &files.Service{Blob: blobs, TTL: cfg.SignedURLTTL, Pool: pool}
+	submissions := &submission.Service{Pool: pool, Jobs: jobClient, Files: fileSvc}
+	studentLinks := &studentlink.Service{Pool: pool, Files: fileSvc,
+		Submissions: submissions,
 		Limits: studentlink.Limits{Limiter: limiter, PerLink: cfg.StudentLimitLink, LinkGrowth: cfg.StudentLinkGrowth,
 			LinkMax: cfg.StudentLinkMax, PerAddr: cfg.StudentLimitAddr,
 			PerSubmitter: cfg.StudentLimitSubmitter, PerStudent: cfg.StudentLimitStudent}}
-	googleClassroom, err := classroom.FromConfig(cfg, pool, blobs, &submission.Service{Pool: pool, Jobs: jobClient, Files: studentFiles}, log)
+	googleClassroom, err := classroom.FromConfig(cfg, pool, blobs, submissions, log)
 	if err != nil {
 		return fmt.Errorf("google classroom: %w", err)
 	}
 	assignments := &assignment.Service{Pool: pool, AnswerMedia: answerbox.Signer{Blob: blobs, TTL: cfg.SignedURLTTL}}
 	router := httpapi.NewRouter(httpapi.Deps{
 		Config: cfg, Pool: pool, Log: log, Registry: reg, Limiter: limiter,
-		Files:       &files.Service{Blob: blobs, TTL: cfg.SignedURLTTL, Pool: pool},
+		Files:       fileSvc,
 		BlobHandler: blobHandler,
 		JobsUI:      jobsUI,
 		Auth:        authSvc,
@@ -166,12 +170,12 @@ func run() error {
 			Assignments: assignments,
 			Results:     &result.Service{Pool: pool, Assignments: assignments, Model: model, Jobs: jobClient, Budget: budget},
 			AnswerBoxes: &answerbox.Service{Pool: pool, Jobs: jobClient, Blob: blobs, TTL: cfg.SignedURLTTL},
-			Submissions: &submission.Service{Pool: pool, Jobs: jobClient, Files: &files.Service{Blob: blobs, TTL: cfg.SignedURLTTL, Pool: pool}},
+			Submissions: submissions,
 			Assist:      &assist.Service{LLM: model},
 			AIBudget:    budget,
 			StudentLink: studentLinks,
 			Classroom:   googleClassroom,
-			Attachments: &attachment.Service{Files: &files.Service{Blob: blobs, TTL: cfg.SignedURLTTL, Pool: pool}, Blob: blobs, MaxBytes: cfg.MaxUploadBytes, Log: log},
+			Attachments: &attachment.Service{Files: fileSvc, Blob: blobs, MaxBytes: cfg.MaxUploadBytes, Log: log},
 			Assistants:  &assistant.Service{Pool: pool, Blob: blobs},
 			Chats:       &chat.Service{Pool: pool, Blob: blobs, Model: model},
 		},
@@ -197,7 +201,7 @@ func run() error {
 			errc <- metricsSrv.ListenAndServe()
 		}()
 	}
-	if addr := os.Getenv("PPROF_ADDR"); addr != "" {
+	if addr := cfg.PprofAddr; addr != "" {
 		// Opt-in profiling for benchmarks (cmd/bench): net/http/pprof on an
 		// address of its own, never on the app port.
 		pprofSrv := &http.Server{Addr: addr, Handler: pprofMux(), ReadHeaderTimeout: 10 * time.Second}

@@ -50,7 +50,7 @@ func run() error {
 		return err
 	}
 	queuesFlag := flag.String("queues", cfg.WorkerQueues, "queues and concurrency, e.g. ai=64,ocr=2 (known: default, extract, ocr, ai)")
-	addr := flag.String("addr", envOr("WORKER_ADDR", "127.0.0.1:9091"), "address for /healthz and /metrics (empty: none)")
+	addr := flag.String("addr", cfg.WorkerAddr, "address for /healthz and /metrics (empty: none)")
 	flag.Parse()
 	queues, err := config.ParseQueues(*queuesFlag)
 	if err != nil {
@@ -99,14 +99,8 @@ func run() error {
 		defer func() { _ = closePool() }()
 		ocrPool = p
 	}
-	// GRADE_JOB_TIMEOUT bounds one grading attempt, and so how long the
-	// grading jobs of a killed worker wait to be rescued (docs/faults.md).
-	gradeTimeout, err := durationEnv("GRADE_JOB_TIMEOUT", jobs.DefaultGradeTimeout)
-	if err != nil {
-		return err
-	}
 	workers := jobs.NewWorkers(jobs.Deps{
-		Pool: pool, Blob: blobs, OCR: ocrPool, LLM: model, Prices: cfg.LLMPrices, Log: log, GradeTimeout: gradeTimeout,
+		Pool: pool, Blob: blobs, OCR: ocrPool, LLM: model, Prices: cfg.LLMPrices, Log: log, GradeTimeout: cfg.GradeJobTimeout,
 		Budget:      cfg.AIBudget(&ratelimit.Limiter{Pool: pool}),
 		ReadOptions: extract.Options{Limits: extract.Limits{MaxFileBytes: cfg.MaxUploadBytes}},
 	})
@@ -166,24 +160,4 @@ func checkModel(ctx context.Context, model *llm.OpenAI, cfg config.Config, log *
 		return
 	}
 	log.Info("model endpoint reachable", "base_url", cfg.LLMBaseURL, "model", cfg.LLMModel, "models", models, "demo", cfg.DemoModel)
-}
-
-// durationEnv reads a positive duration from the environment variable k.
-func durationEnv(k string, def time.Duration) (time.Duration, error) {
-	v := os.Getenv(k)
-	if v == "" {
-		return def, nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("%s: %q must be a positive duration such as 10m", k, v)
-	}
-	return d, nil
-}
-
-func envOr(k, def string) string {
-	if v := os.Getenv(k); v != "" {
-		return v
-	}
-	return def
 }

@@ -83,6 +83,12 @@ type Config struct {
 	JobTimeout time.Duration
 	// JobRescueAfter is when a job left running by a dead worker is picked up again.
 	JobRescueAfter time.Duration
+	// WorkerAddr is where a worker serves /healthz and /metrics (its
+	// --addr flag overrides it; --addr= turns them off).
+	WorkerAddr string
+	// GradeJobTimeout bounds one grading attempt, and so how long the
+	// grading jobs of a killed worker wait to be rescued (docs/faults.md).
+	GradeJobTimeout time.Duration
 	// JobsPollOnly makes workers poll for jobs instead of LISTENing for
 	// PostgreSQL notifications (River's PollOnly), for connections through a
 	// transaction-pooling PgBouncer, where LISTEN does not work.
@@ -131,6 +137,9 @@ type Config struct {
 	// MetricsAddr is where the API serves /metrics to Prometheus (loopback by
 	// default; empty turns it off). On the app port only operators see them.
 	MetricsAddr string
+	// PprofAddr, when set, serves net/http/pprof on an address of its own
+	// (benchmarks only, never the app port); empty turns it off.
+	PprofAddr string
 
 	// SignInLimit caps sign-in attempts per client address.
 	SignInLimit ratelimit.Rule
@@ -158,6 +167,10 @@ type Config struct {
 	StudentLimitSubmitter ratelimit.Rule
 	StudentLimitStudent   ratelimit.Rule
 }
+
+// DefaultGradeJobTimeout is GRADE_JOB_TIMEOUT's default: a few model
+// calls, each with its own timeout (jobs.DefaultGradeTimeout).
+const DefaultGradeJobTimeout = 10 * time.Minute
 
 // Production reports whether the app runs in production mode.
 func (c Config) Production() bool { return c.Env == "production" }
@@ -220,6 +233,26 @@ func (r *reader) duration(key string, def time.Duration) time.Duration {
 		return def
 	}
 	return d
+}
+
+// addr reads a listen address, host:port (the host may be empty, as in
+// :9091); def by default.
+func (r *reader) addr(key, def string) string {
+	v := r.str(key, def)
+	if v == "" {
+		return ""
+	}
+	_, port, err := net.SplitHostPort(v)
+	if err == nil {
+		if n, perr := strconv.Atoi(port); perr != nil || n < 0 || n > 65535 {
+			err = errors.New("bad port")
+		}
+	}
+	if err != nil {
+		r.errs = append(r.errs, fmt.Errorf("%s: %q is not a listen address host:port (e.g. 127.0.0.1:9091)", key, v))
+		return def
+	}
+	return v
 }
 
 func (r *reader) size(key string, def int64) int64 {
@@ -309,9 +342,12 @@ func load(lookup func(string) (string, bool)) (Config, error) {
 		JobTimeout:        r.duration("JOB_TIMEOUT", 5*time.Minute),
 		JobRescueAfter:    r.duration("JOB_RESCUE_AFTER", 7*time.Minute),
 		JobsPollOnly:      r.boolean("JOBS_POLL_ONLY", false),
+		WorkerAddr:        r.addr("WORKER_ADDR", "127.0.0.1:9091"),
+		GradeJobTimeout:   r.duration("GRADE_JOB_TIMEOUT", DefaultGradeJobTimeout),
 		LogLevel:          strings.ToLower(r.str("LOG_LEVEL", "info")),
 		ShutdownTimeout:   r.duration("SHUTDOWN_TIMEOUT", 30*time.Second),
 		MetricsAddr:       r.str("METRICS_ADDR", "127.0.0.1:9090"),
+		PprofAddr:         r.addr("PPROF_ADDR", ""),
 		SignInLimit:       r.rule("SIGNIN_RATE_LIMIT", "20/1m"),
 		AILimitTeacher:    r.rule("AI_RATE_LIMIT_TEACHER", "30/1m"),
 		AILimitTeam:       r.rule("AI_RATE_LIMIT_TEAM", "2000/24h"),
