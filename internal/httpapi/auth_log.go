@@ -6,7 +6,6 @@ import (
 	"mime"
 	"net/http"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -23,7 +22,7 @@ const (
 // (form-encoded level, code and metadata). Each IP may send a few a minute;
 // bodies are capped; entries are logged at warn.
 func (h *authHandlers) clientLog(c *gin.Context) {
-	if !h.logs.allow(c.ClientIP(), time.Now()) {
+	if !h.logs.Allow(c.ClientIP(), time.Now()) {
 		fail(c, apperr.New(apperr.RateLimited, "Too many client logs; try again later."))
 		return
 	}
@@ -82,68 +81,4 @@ func clip(s string) string {
 		return s[:logMaxValue] + "…"
 	}
 	return s
-}
-
-// logLimiter is a token bucket per IP (perIP entries per window, refilled
-// evenly) under a global bucket that bounds the total, whatever the IPs.
-type logLimiter struct {
-	mu      sync.Mutex
-	rate    float64 // tokens per second, per IP
-	burst   float64
-	global  bucket
-	gRate   float64
-	gBurst  float64
-	buckets map[string]*bucket
-}
-
-type bucket struct {
-	tokens float64
-	last   time.Time
-}
-
-func newLogLimiter(perIP int, window time.Duration, total int) *logLimiter {
-	return &logLimiter{
-		rate: float64(perIP) / window.Seconds(), burst: float64(perIP),
-		gRate: float64(total) / window.Seconds(), gBurst: float64(total),
-		global:  bucket{tokens: float64(total)},
-		buckets: map[string]*bucket{},
-	}
-}
-
-func (b *bucket) take(now time.Time, rate, burst float64) bool {
-	if !b.last.IsZero() {
-		b.tokens = min(burst, b.tokens+now.Sub(b.last).Seconds()*rate)
-	}
-	b.last = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
-}
-
-// allow reports whether ip may log now, spending a token when it may.
-func (l *logLimiter) allow(ip string, now time.Time) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.buckets) >= 10000 {
-		// Forget buckets that have refilled; they hold nothing worth keeping.
-		for k, b := range l.buckets {
-			if b.tokens+now.Sub(b.last).Seconds()*l.rate >= l.burst {
-				delete(l.buckets, k)
-			}
-		}
-		if len(l.buckets) >= 10000 {
-			clear(l.buckets)
-		}
-	}
-	b := l.buckets[ip]
-	if b == nil {
-		b = &bucket{tokens: l.burst}
-		l.buckets[ip] = b
-	}
-	if !b.take(now, l.rate, l.burst) {
-		return false
-	}
-	return l.global.take(now, l.gRate, l.gBurst)
 }

@@ -2,7 +2,8 @@
 // process shares one count and adding processes never raises a limit:
 // [Limiter] counts requests in fixed windows (abuse guards and AI budgets),
 // [ModelLimiter] admits model calls under the provider's requests- and
-// tokens-per-minute limit in a sliding window.
+// tokens-per-minute limit in a sliding window. [Local] is the one count
+// kept in a process's memory, for requests not worth a database write.
 package ratelimit
 
 import (

@@ -1,0 +1,89 @@
+package httpapi
+
+import (
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/auth"
+)
+
+// csrfProtect refuses state-changing requests whose CSRF token (the
+// X-CSRF-Token header, or the csrfToken field of a form or of an auth JSON
+// body) does not match the csrf cookie, or whose cookie was not minted for
+// the request's session (or, without a session, anonymously).
+func (h *authHandlers) csrfProtect() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		switch c.Request.Method {
+		case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		default:
+			c.Next()
+			return
+		}
+		submitted := c.GetHeader(CSRFHeader)
+		if submitted == "" {
+			if f, ok := c.Get(formKey); ok {
+				submitted = f.(*authForm).str("csrfToken")
+			} else if isForm(c.Request) {
+				submitted = c.PostForm("csrfToken")
+			}
+		}
+		st := loadSession(c)
+		if st.err != nil {
+			// Without the session the token's binding cannot be checked.
+			fail(c, st.err)
+			return
+		}
+		cookie, _ := c.Cookie(CSRFCookie)
+		if h.svc == nil || !h.svc.VerifyCSRF(cookie, submitted, st.live()) {
+			body := gin.H{"error": gin.H{"code": apperr.Forbidden, "message": "Invalid CSRF token"}}
+			if strings.HasPrefix(c.Request.URL.Path, h.base+"/") {
+				// NextAuth's client reads url from every auth answer.
+				body["url"] = h.signInPage(url.Values{"csrf": {"true"}})
+			}
+			logger(c).Info("request refused: invalid CSRF token", "path", c.Request.URL.Path,
+				"had_token", submitted != "", "had_cookie", cookie != "", "signed_in", st.ok)
+			c.AbortWithStatusJSON(http.StatusForbidden, body)
+			return
+		}
+		c.Next()
+	}
+}
+
+func isForm(r *http.Request) bool {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return mt == "application/x-www-form-urlencoded" || mt == "multipart/form-data"
+}
+
+// csrf is GET {base}/csrf: the token of the csrf cookie when that cookie was
+// minted for the request's session (or, signed out, anonymously); otherwise
+// a new token, with its cookie.
+func (h *authHandlers) csrf(c *gin.Context) {
+	st := loadSession(c)
+	if st.err != nil {
+		fail(c, st.err)
+		return
+	}
+	cookie, _ := c.Cookie(CSRFCookie)
+	token, fresh := h.svc.CSRFToken(cookie, st.live())
+	if fresh != "" {
+		h.setCSRFCookie(c, fresh)
+	}
+	c.JSON(http.StatusOK, gin.H{"csrfToken": token})
+}
+
+func (h *authHandlers) setCSRFCookie(c *gin.Context, value string) {
+	h.setCookie(c, &http.Cookie{Name: CSRFCookie, Value: value, Path: "/"})
+}
+
+// renewCSRF replaces the csrf cookie with a new token bound to sess (nil
+// when the response ends the session), so no token outlives its session.
+// Clients fetch the new token from {base}/csrf.
+func (h *authHandlers) renewCSRF(c *gin.Context, sess *auth.Session) {
+	_, cookie := h.svc.NewCSRFToken(sess)
+	h.setCSRFCookie(c, cookie)
+}
