@@ -21,6 +21,14 @@ import (
 // JPEG or PNG.
 var ErrNoSuchPage = errors.New("answerbox: no such page")
 
+// ErrPageTooLarge is a page of more than MaxPagePixels: decoding it would
+// take gigabytes (a small PNG can say it is 30,000 pixels square).
+var ErrPageTooLarge = errors.New("answerbox: page too large")
+
+// MaxPagePixels caps width × height of a page image, read from its header
+// before it is decoded (as extract caps images it reads).
+const MaxPagePixels = 50_000_000
+
 // Renderer turns one page of a submission's file into an image: PDFs with
 // pdftoppm at 100 dpi, JPEG and PNG as they are (a JPEG turned upright by
 // its EXIF orientation). The zero value finds pdftoppm in PATH.
@@ -47,6 +55,9 @@ func (r Renderer) Page(ctx context.Context, data []byte, page int) (image.Image,
 	}
 	if page != 0 {
 		return nil, ErrNoSuchPage
+	}
+	if err := checkPixels(data); err != nil {
+		return nil, err
 	}
 	img, format, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
@@ -97,11 +108,27 @@ func (r Renderer) pdfPage(ctx context.Context, data []byte, page int) (image.Ima
 	if err != nil {
 		return nil, fmt.Errorf("read page %d from pdftoppm: %w", page, err)
 	}
+	if err := checkPixels(jpg); err != nil {
+		return nil, fmt.Errorf("page %d from pdftoppm: %w", page, err)
+	}
 	img, err := jpeg.Decode(bytes.NewReader(jpg))
 	if err != nil {
 		return nil, fmt.Errorf("decode page %d from pdftoppm: %w", page, err)
 	}
 	return img, nil
+}
+
+// checkPixels refuses an image whose header says it has more than
+// MaxPagePixels; data that is not an image is ErrNoSuchPage.
+func checkPixels(data []byte) error {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("%w: not an image: %w", ErrNoSuchPage, err)
+	}
+	if int64(cfg.Width)*int64(cfg.Height) > MaxPagePixels {
+		return fmt.Errorf("%w: %d × %d pixels", ErrPageTooLarge, cfg.Width, cfg.Height)
+	}
+	return nil
 }
 
 // EncodeJPEG encodes img as a JPEG.

@@ -14,12 +14,43 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/blob"
+	"github.com/markwell/markwell/internal/bounded"
+	"github.com/markwell/markwell/internal/process"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
 )
 
 // MsgNoPage is a page image asked of a page the submission does not have.
 const MsgNoPage = "This submission has no such page"
+
+// MsgPageTooLarge refuses a page of more than MaxPagePixels.
+const MsgPageTooLarge = "This page is too large to show (more than 50 megapixels)."
+
+// The bounds of rendering pages in one API process: at most PageSlots at
+// once (others wait up to PageWait, then 429 with MsgPagesBusy), each within
+// PageTimeout (MsgPageSlow).
+const (
+	PageSlots   = 2
+	PageWait    = 2 * time.Second
+	PageTimeout = 30 * time.Second
+)
+
+// MsgPagesBusy and MsgPageSlow refuse a page image (see PageSlots).
+const (
+	MsgPagesBusy = "Too many pages are being prepared right now. Please try again in a few seconds."
+	MsgPageSlow  = "The page took too long to prepare. Please try again later."
+)
+
+// NewPageGate returns a gate with the page bounds above; the API process
+// shares one (Service.Pages).
+func NewPageGate() *bounded.Gate {
+	return bounded.New(bounded.Config{Slots: PageSlots, Wait: PageWait, Timeout: PageTimeout,
+		Busy: MsgPagesBusy, Slow: MsgPageSlow})
+}
+
+// processPages bounds the services whose Pages is nil: every one of this
+// process.
+var processPages = NewPageGate()
 
 // Service keeps assignments' answer-box templates and shows the pages they
 // are drawn on. Every method takes the actor from the session; ids of other
@@ -33,6 +64,9 @@ type Service struct {
 	Blob   blob.Blob
 	TTL    time.Duration
 	Render Renderer
+	// Pages bounds the page images rendered at once; nil is the process's
+	// gate (NewPageGate).
+	Pages *bounded.Gate
 }
 
 // Sample is the submission whose pages the teacher draws the template on.
@@ -81,7 +115,7 @@ func (s *Service) Update(ctx context.Context, a team.Actor, assignmentID uuid.UU
 		if err != nil {
 			return store.NotFound(fmt.Errorf("load assignment %s: %w", assignmentID, err))
 		}
-		if asg.Type != store.AssignmentTypeGrade || !asg.IsHandWritten {
+		if !process.AnswerBoxes(string(asg.Type), asg.IsHandWritten) {
 			return apperr.New(apperr.Invalid, MsgNotHandwrittenGrade)
 		}
 		qs, err := ParseQuestions(asg.Questions)
@@ -135,10 +169,21 @@ func (s *Service) PageImage(ctx context.Context, a team.Actor, submissionID uuid
 		return "", apperr.New(apperr.Invalid, MsgNoPage)
 	}
 	p := &Pages{Store: s.Blob, Render: s.Render, Assignment: src.AssignmentID, Submission: src.ID, FileKey: src.FileKey}
-	_, key, err := p.Image(ctx, page)
+	gate := s.Pages
+	if gate == nil {
+		gate = processPages
+	}
+	var key string
+	err = gate.Run(ctx, func(ctx context.Context) error {
+		var err error
+		_, key, err = p.Image(ctx, page)
+		return err
+	})
 	switch {
 	case errors.Is(err, ErrNoSuchPage):
 		return "", apperr.Wrap(apperr.Invalid, MsgNoPage, err)
+	case errors.Is(err, ErrPageTooLarge):
+		return "", apperr.Wrap(apperr.Invalid, MsgPageTooLarge, err)
 	case errors.Is(err, blob.ErrNotFound):
 		return "", apperr.Wrap(apperr.Invalid, "The uploaded file is missing. Please upload it again.", err)
 	case err != nil:

@@ -22,6 +22,7 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/blob"
+	"github.com/markwell/markwell/internal/bounded"
 	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/input"
@@ -37,7 +38,25 @@ const (
 	DefaultTimeout = 90 * time.Second
 	// maxNameLen caps a file name quoted in a marker or a message.
 	maxNameLen = 200
+	// Slots is how many calls read files at once in one API process (each
+	// reads up to Concurrency files at once); others wait up to Wait, then
+	// are refused with MsgBusy (429, Retry-After).
+	Slots = 2
+	Wait  = 2 * time.Second
 )
+
+// MsgBusy refuses a call while Slots others are reading.
+const MsgBusy = "Too many files are being read right now. Please try again in a few seconds."
+
+// NewGate returns a gate with the bounds above; the API process shares one
+// (Service.Gate).
+func NewGate() *bounded.Gate {
+	return bounded.New(bounded.Config{Slots: Slots, Wait: Wait, Busy: MsgBusy})
+}
+
+// processGate bounds the calls of the services whose Gate is nil: every one
+// of this process.
+var processGate = NewGate()
 
 // Service reads attachments.
 type Service struct {
@@ -57,6 +76,9 @@ type Service struct {
 	// Log records failures that are not the file's fault; nil is
 	// slog.Default().
 	Log *slog.Logger
+	// Gate bounds the calls reading at once; nil is the process's gate
+	// (NewGate).
+	Gate *bounded.Gate
 }
 
 // Request is one call: the files' locations (blob keys, or this store's
@@ -116,6 +138,30 @@ func (s *Service) Read(ctx context.Context, team uuid.UUID, req Request) (Result
 		return Result{}, fmt.Errorf("check attachments: %w", err)
 	}
 
+	// The reading runs through the gate: at most Slots calls at once, and
+	// the caller is answered as soon as its client goes away (the reads stop
+	// with their context).
+	var res Result
+	if err := s.gate().Run(ctx, func(ctx context.Context) error {
+		var err error
+		res, err = s.read(ctx, req, claims, stored)
+		return err
+	}); err != nil {
+		return Result{}, err // res may still be written by reads that outlived their caller
+	}
+	return res, nil
+}
+
+func (s *Service) gate() *bounded.Gate {
+	if s.Gate != nil {
+		return s.Gate
+	}
+	return processGate
+}
+
+// read reads the stored files, Concurrency at a time, within the call's
+// Timeout.
+func (s *Service) read(ctx context.Context, req Request, claims []files.Claim, stored []files.StoredFile) (Result, error) {
 	timeout := s.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout

@@ -341,3 +341,98 @@ func TestFilesAreReadTwoAtATimeWithinTheCallsTime(t *testing.T) {
 	require.Equal(t, "Could not read 3 of the 3 files.", res.Message)
 	require.Equal(t, "[Could not read n.txt: it took too long to read]", res.TextArray[2])
 }
+
+// stuckReader reads a file only once release is closed, whatever its context
+// says (a reader busy in a step that does not watch it); started gets a
+// value as each read begins.
+type stuckReader struct {
+	started chan struct{}
+	release chan struct{}
+}
+
+func newStuckReader(t *testing.T) *stuckReader {
+	r := &stuckReader{started: make(chan struct{}, 16), release: make(chan struct{})}
+	t.Cleanup(func() {
+		select {
+		case <-r.release:
+		default:
+			close(r.release)
+		}
+	})
+	return r
+}
+
+func (r *stuckReader) Extract(_ context.Context, in extract.Input) (extract.Result, error) {
+	r.started <- struct{}{}
+	<-r.release
+	data, _ := io.ReadAll(in.Body)
+	return extract.Result{Text: string(data)}, nil
+}
+
+// TestCallsReadingAtOnceAreBoundedPerProcess: with Slots calls reading,
+// another waits Wait and is refused with 429, Retry-After and a sentence.
+func TestCallsReadingAtOnceAreBoundedPerProcess(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	a := b.teacher(t)
+	link := b.upload(t, a, "chats/n.txt", "text/plain", []byte("note")).Key
+	r := newStuckReader(t)
+	svc := *b.svc
+	svc.Reader = r
+	svc.Gate = attachment.NewGate() // this test's own
+	errs := make(chan error, attachment.Slots)
+	for range attachment.Slots {
+		go func() {
+			_, err := svc.Read(b.ctx, a.TeamID, attachment.Request{Links: []string{link}})
+			errs <- err
+		}()
+		<-r.started
+	}
+
+	start := time.Now()
+	_, err := svc.Read(b.ctx, a.TeamID, attachment.Request{Links: []string{link}})
+	var ae *apperr.Error
+	require.ErrorAs(t, err, &ae)
+	require.Equal(t, apperr.RateLimited, ae.Code)
+	require.Equal(t, attachment.MsgBusy, ae.Message)
+	require.Equal(t, attachment.Wait, ae.RetryAfter)
+	require.GreaterOrEqual(t, time.Since(start), attachment.Wait)
+
+	close(r.release)
+	for range attachment.Slots {
+		require.NoError(t, <-errs)
+	}
+	res, err := svc.Read(b.ctx, a.TeamID, attachment.Request{Links: []string{link}})
+	require.NoError(t, err)
+	require.Equal(t, []string{"note"}, res.TextArray)
+}
+
+// TestReadReturnsWhenTheCallerLeaves: a caller whose client goes away is
+// answered at once, although a read is stuck; the slot frees when it ends.
+func TestReadReturnsWhenTheCallerLeaves(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	a := b.teacher(t)
+	link := b.upload(t, a, "chats/n.txt", "text/plain", []byte("note")).Key
+	r := newStuckReader(t)
+	svc := *b.svc
+	svc.Reader = r
+	svc.Gate = attachment.NewGate()
+	ctx, cancel := context.WithCancel(b.ctx)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := svc.Read(ctx, a.TeamID, attachment.Request{Links: []string{link}})
+		errc <- err
+	}()
+	<-r.started
+	cancel()
+	select {
+	case err := <-errc:
+		require.ErrorIs(t, err, context.Canceled)
+	case <-time.After(2 * time.Second):
+		t.Fatal("Read kept its caller waiting after the client left")
+	}
+	require.Equal(t, 1, svc.Gate.Running())
+	close(r.release)
+	require.Eventually(t, func() bool { return svc.Gate.Running() == 0 }, 2*time.Second, 5*time.Millisecond)
+}
