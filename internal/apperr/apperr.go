@@ -25,6 +25,33 @@ const (
 	Internal     Code = "internal"
 )
 
+// SignInCode names a sign-in failure as NextAuth names it. It is not an
+// HTTP answer: it travels to the sign-in page as ?error=<SignInCode>, and
+// the page shows a message for each.
+type SignInCode string
+
+// The sign-in codes.
+const (
+	// SignInOAuthSignin: the sign-in at the provider could not be started
+	// (for example, its discovery document could not be fetched).
+	SignInOAuthSignin SignInCode = "OAuthSignin"
+	// SignInOAuthCallback: the provider's answer was refused (unknown or
+	// replayed state, failed code exchange, an id_token whose signature,
+	// audience, expiry or nonce does not check out, or the user declined).
+	SignInOAuthCallback SignInCode = "OAuthCallbackError"
+	// SignInAccountNotLinked: the email belongs to an existing user, but this
+	// provider did not verify it, so the accounts are not linked.
+	SignInAccountNotLinked SignInCode = "AccountNotLinkedError"
+	// SignInCredentials: the development sign-in's name or email is not usable.
+	SignInCredentials SignInCode = "CredentialsSignin"
+	// SignInCallback: signing in failed on our side (e.g. the database).
+	SignInCallback SignInCode = "Callback"
+	// SignInSessionRequired: the page needs a signed-in user.
+	SignInSessionRequired SignInCode = "SessionRequired"
+	// SignInConfiguration: the server is not configured for this sign-in.
+	SignInConfiguration SignInCode = "Configuration"
+)
+
 // Error is an error with a code and a message safe to show a user.
 type Error struct {
 	Code    Code
@@ -62,6 +89,41 @@ func Invalidf(format string, args ...any) *Error {
 // after d.
 func RateLimitedAfter(message string, d time.Duration) *Error {
 	return &Error{Code: RateLimited, Message: message, RetryAfter: d}
+}
+
+// SignInError is a sign-in failure: a SignInCode for the user, a cause for
+// the log.
+type SignInError struct {
+	// Code names the failure for the sign-in page.
+	Code SignInCode
+	// Err is the cause, for the log only.
+	Err error
+}
+
+// Error describes the failure for the log.
+func (e *SignInError) Error() string {
+	if e.Err == nil {
+		return "sign-in: " + string(e.Code)
+	}
+	return fmt.Sprintf("sign-in: %s: %v", e.Code, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *SignInError) Unwrap() error { return e.Err }
+
+// SignInFailed is a sign-in failure with code, caused by err.
+func SignInFailed(code SignInCode, err error) *SignInError {
+	return &SignInError{Code: code, Err: err}
+}
+
+// SignInCodeOf returns the SignInCode in err's chain, or SignInCallback
+// (a failure on our side) when it has none.
+func SignInCodeOf(err error) SignInCode {
+	var e *SignInError
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return SignInCallback
 }
 
 // ErrNotFound is the one not-found answer: ids of other teams look exactly

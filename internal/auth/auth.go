@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/store"
 )
@@ -170,60 +171,8 @@ func (s *Service) PurgeExpired(ctx context.Context) (sessions, attempts int64, e
 	return sessions, attempts, nil
 }
 
-// Code names a sign-in failure as NextAuth names it; it travels to the
-// sign-in page as ?error=<Code>, and the page shows a message for each.
-type Code string
-
-// The codes.
-const (
-	// CodeOAuthSignin: the sign-in at the provider could not be started
-	// (for example, its discovery document could not be fetched).
-	CodeOAuthSignin Code = "OAuthSignin"
-	// CodeOAuthCallback: the provider's answer was refused (unknown or
-	// replayed state, failed code exchange, an id_token whose signature,
-	// audience, expiry or nonce does not check out, or the user declined).
-	CodeOAuthCallback Code = "OAuthCallbackError"
-	// CodeAccountNotLinked: the email belongs to an existing user, but this
-	// provider did not verify it, so the accounts are not linked.
-	CodeAccountNotLinked Code = "AccountNotLinkedError"
-	// CodeCredentialsSignin: the development sign-in's name or email is not usable.
-	CodeCredentialsSignin Code = "CredentialsSignin"
-	// CodeCallback: signing in failed on our side (e.g. the database).
-	CodeCallback Code = "Callback"
-	// CodeSessionRequired: the page needs a signed-in user.
-	CodeSessionRequired Code = "SessionRequired"
-	// CodeConfiguration: the server is not configured for this sign-in.
-	CodeConfiguration Code = "Configuration"
-)
-
-// Error is a sign-in failure: a Code for the user, a cause for the log.
-type Error struct {
-	// Code names the failure for the sign-in page.
-	Code Code
-	// Err is the cause, for the log only.
-	Err error
-}
-
-// Error describes the failure for the log.
-func (e *Error) Error() string {
-	if e.Err == nil {
-		return "sign-in: " + string(e.Code)
-	}
-	return fmt.Sprintf("sign-in: %s: %v", e.Code, e.Err)
-}
-
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Err }
-
-func fail(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Err: fmt.Errorf(format, args...)}
-}
-
-// CodeOf returns the Code of err, or CodeCallback when err is not an *Error.
-func CodeOf(err error) Code {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	return CodeCallback
+// fail is a sign-in failure with code (apperr's sign-in codes) and a cause
+// for the log.
+func fail(code apperr.SignInCode, format string, args ...any) *apperr.SignInError {
+	return apperr.SignInFailed(code, fmt.Errorf(format, args...))
 }

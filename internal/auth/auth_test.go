@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
+	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/testdb"
 )
@@ -311,15 +312,15 @@ func TestCredentialsRefusals(t *testing.T) {
 	b := setup(t)
 	for _, email := range []string{"", "ada", "ada@", "@school.test", "Ada <ada@school.test>", "ada@school", strings.Repeat("a", 250) + "@school.test"} {
 		_, err := b.svc.SignInWithCredentials(b.ctx, "Ada", email)
-		require.Equal(t, auth.CodeCredentialsSignin, auth.CodeOf(err), email)
+		require.Equal(t, apperr.SignInCredentials, apperr.SignInCodeOf(err), email)
 	}
 	_, err := b.svc.SignInWithCredentials(b.ctx, strings.Repeat("n", 201), b.email("ada"))
-	require.Equal(t, auth.CodeCredentialsSignin, auth.CodeOf(err))
+	require.Equal(t, apperr.SignInCredentials, apperr.SignInCodeOf(err))
 
 	// Without the development sign-in configured, it does not exist.
 	off := setup(t, auth.NewOIDC(auth.OIDCConfig{ID: "oidc", Name: "SSO", Issuer: "http://127.0.0.1:1"}))
 	_, err = off.svc.SignInWithCredentials(off.ctx, "Ada", off.email("ada"))
-	require.Equal(t, auth.CodeConfiguration, auth.CodeOf(err))
+	require.Equal(t, apperr.SignInConfiguration, apperr.SignInCodeOf(err))
 }
 
 func TestFirstSignInCreatesOwnTeam(t *testing.T) {
@@ -352,7 +353,7 @@ func TestLinkByVerifiedEmailAcrossProviders(t *testing.T) {
 
 	// An issuer that did not verify it: refused, not linked.
 	_, err = b.svc.SignIn(b.ctx, b.identity("other", "x-1", email, false))
-	require.Equal(t, auth.CodeAccountNotLinked, auth.CodeOf(err))
+	require.Equal(t, apperr.SignInAccountNotLinked, apperr.SignInCodeOf(err))
 
 	var providers []string
 	rows, err := b.pool.Query(b.ctx, "SELECT provider FROM accounts WHERE user_id = $1 ORDER BY provider", google.ID)

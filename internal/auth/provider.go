@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/input"
 
 	"context"
@@ -95,20 +96,20 @@ func (Credentials) Type() string { return TypeCredentials }
 
 // Authorize checks a name and an email and returns the identity they make;
 // the subject is the lower-cased email, so the same email is the same
-// account. A bad email is a CodeCredentialsSignin error.
+// account. A bad email is an apperr.SignInCredentials error.
 func (c Credentials) Authorize(name, email string) (Identity, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	name = input.Name(name)
 	if email == "" || len(email) > input.MaxEmail {
-		return Identity{}, fail(CodeCredentialsSignin, "email is empty or too long")
+		return Identity{}, fail(apperr.SignInCredentials, "email is empty or too long")
 	}
 	at := strings.LastIndexByte(email, '@')
 	addr, err := mail.ParseAddress(email)
 	if err != nil || addr.Address != email || at < 1 || !strings.Contains(email[at+1:], ".") {
-		return Identity{}, fail(CodeCredentialsSignin, "%q is not an email address", email)
+		return Identity{}, fail(apperr.SignInCredentials, "%q is not an email address", email)
 	}
 	if len([]rune(name)) > input.MaxName {
-		return Identity{}, fail(CodeCredentialsSignin, "name is longer than 200 characters")
+		return Identity{}, fail(apperr.SignInCredentials, "name is longer than 200 characters")
 	}
 	return Identity{Provider: c.ID(), Subject: email, Email: email, EmailVerified: c.Verified, Name: name}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"golang.org/x/oauth2"
 
+	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
 )
@@ -20,7 +21,7 @@ import (
 //
 //   - the account (provider, subject) is known: its user;
 //   - else a user with the same email exists: the account is linked to them
-//     when the provider verified the email, else CodeAccountNotLinked;
+//     when the provider verified the email, else apperr.SignInAccountNotLinked;
 //   - else a new user.
 //
 // Then the team: when a pending invite exists for a verified email, the user
@@ -34,7 +35,7 @@ import (
 func (s *Service) SignIn(ctx context.Context, id Identity) (User, error) {
 	id.Email = strings.ToLower(strings.TrimSpace(id.Email))
 	if id.Provider == "" || id.Subject == "" || id.Email == "" {
-		return User{}, fail(CodeCallback, "identity is incomplete (provider %q, subject %q, email %q)", id.Provider, id.Subject, id.Email)
+		return User{}, fail(apperr.SignInCallback, "identity is incomplete (provider %q, subject %q, email %q)", id.Provider, id.Subject, id.Email)
 	}
 	var u User
 	var err error
@@ -48,11 +49,11 @@ func (s *Service) SignIn(ctx context.Context, id Identity) (User, error) {
 		}
 	}
 	if err != nil {
-		var e *Error
+		var e *apperr.SignInError
 		if errors.As(err, &e) {
 			return User{}, err
 		}
-		return User{}, &Error{Code: CodeCallback, Err: err}
+		return User{}, &apperr.SignInError{Code: apperr.SignInCallback, Err: err}
 	}
 	return u, nil
 }
@@ -113,7 +114,7 @@ func (s *Service) findOrCreateUser(ctx context.Context, tx pgx.Tx, id Identity) 
 	switch {
 	case err == nil:
 		if !id.EmailVerified {
-			return store.User{}, fail(CodeAccountNotLinked, "%s did not verify the email of user %s", id.Provider, u.ID)
+			return store.User{}, fail(apperr.SignInAccountNotLinked, "%s did not verify the email of user %s", id.Provider, u.ID)
 		}
 		if err := link(u); err != nil {
 			return store.User{}, fmt.Errorf("link account: %w", err)
@@ -175,12 +176,12 @@ func (s *Service) placeInTeam(ctx context.Context, tx pgx.Tx, u store.User, id I
 }
 
 // SignInWithCredentials is the development sign-in: it checks name and email
-// and signs the person in. It fails with CodeConfiguration when the
-// development sign-in is off and CodeCredentialsSignin for a bad email.
+// and signs the person in. It fails with apperr.SignInConfiguration when the
+// development sign-in is off and apperr.SignInCredentials for a bad email.
 func (s *Service) SignInWithCredentials(ctx context.Context, name, email string) (User, error) {
 	p, ok := s.byID["credentials"].(Credentials)
 	if !ok {
-		return User{}, fail(CodeConfiguration, "the development sign-in is off")
+		return User{}, fail(apperr.SignInConfiguration, "the development sign-in is off")
 	}
 	id, err := p.Authorize(name, email)
 	if err != nil {
@@ -202,7 +203,7 @@ func randomString() string {
 func (s *Service) BeginOAuth(ctx context.Context, providerID, redirectURL, callbackURL string) (authURL, state string, err error) {
 	p, ok := s.byID[providerID].(OAuthProvider)
 	if !ok {
-		return "", "", fail(CodeConfiguration, "%q is not an OAuth provider", providerID)
+		return "", "", fail(apperr.SignInConfiguration, "%q is not an OAuth provider", providerID)
 	}
 	a := Attempt{
 		State: randomString(), Nonce: randomString(), Verifier: oauth2.GenerateVerifier(),
@@ -210,13 +211,13 @@ func (s *Service) BeginOAuth(ctx context.Context, providerID, redirectURL, callb
 	}
 	authURL, err = p.AuthCodeURL(ctx, a)
 	if err != nil {
-		return "", "", &Error{Code: CodeOAuthSignin, Err: err}
+		return "", "", &apperr.SignInError{Code: apperr.SignInOAuthSignin, Err: err}
 	}
 	if err := store.Q.CreateSigninAttempt(ctx, s.pool, store.CreateSigninAttemptParams{
 		StateHash: hashToken(a.State), Provider: providerID, Nonce: a.Nonce, CodeVerifier: a.Verifier,
 		CallbackUrl: callbackURL, ExpiresAt: s.now().Add(AttemptTTL),
 	}); err != nil {
-		return "", "", &Error{Code: CodeOAuthSignin, Err: fmt.Errorf("store sign-in attempt: %w", err)}
+		return "", "", &apperr.SignInError{Code: apperr.SignInOAuthSignin, Err: fmt.Errorf("store sign-in attempt: %w", err)}
 	}
 	return authURL, a.State, nil
 }
@@ -237,36 +238,36 @@ type OAuthReturn struct {
 // attempt (a state works once), exchanges the code with the PKCE verifier,
 // verifies the id_token and its nonce, and signs the person in. It returns
 // the attempt's callback URL whenever the attempt was found, also with an
-// error; failures are CodeOAuthCallback, CodeAccountNotLinked or CodeCallback.
+// error; failures are apperr.SignInOAuthCallback, apperr.SignInAccountNotLinked or apperr.SignInCallback.
 func (s *Service) FinishOAuth(ctx context.Context, r OAuthReturn) (User, string, error) {
 	if r.State == "" {
-		return User{}, "", fail(CodeOAuthCallback, "no state")
+		return User{}, "", fail(apperr.SignInOAuthCallback, "no state")
 	}
 	row, err := store.Q.TakeSigninAttempt(ctx, s.pool, hashToken(r.State))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return User{}, "", fail(CodeOAuthCallback, "unknown or already used state")
+		return User{}, "", fail(apperr.SignInOAuthCallback, "unknown or already used state")
 	}
 	if err != nil {
-		return User{}, "", &Error{Code: CodeCallback, Err: fmt.Errorf("take sign-in attempt: %w", err)}
+		return User{}, "", &apperr.SignInError{Code: apperr.SignInCallback, Err: fmt.Errorf("take sign-in attempt: %w", err)}
 	}
 	cb := row.CallbackUrl
 	switch {
 	case !row.ExpiresAt.After(s.now()):
-		return User{}, cb, fail(CodeOAuthCallback, "the sign-in attempt expired at %s", row.ExpiresAt)
+		return User{}, cb, fail(apperr.SignInOAuthCallback, "the sign-in attempt expired at %s", row.ExpiresAt)
 	case row.Provider != r.Provider:
-		return User{}, cb, fail(CodeOAuthCallback, "the attempt began at %q but returned to %q", row.Provider, r.Provider)
+		return User{}, cb, fail(apperr.SignInOAuthCallback, "the attempt began at %q but returned to %q", row.Provider, r.Provider)
 	case r.Error != "":
-		return User{}, cb, fail(CodeOAuthCallback, "the provider answered %q", r.Error)
+		return User{}, cb, fail(apperr.SignInOAuthCallback, "the provider answered %q", r.Error)
 	case r.Code == "":
-		return User{}, cb, fail(CodeOAuthCallback, "no code")
+		return User{}, cb, fail(apperr.SignInOAuthCallback, "no code")
 	}
 	p, ok := s.byID[r.Provider].(OAuthProvider)
 	if !ok {
-		return User{}, cb, fail(CodeOAuthCallback, "%q is not an OAuth provider", r.Provider)
+		return User{}, cb, fail(apperr.SignInOAuthCallback, "%q is not an OAuth provider", r.Provider)
 	}
 	id, err := p.Exchange(ctx, Attempt{State: r.State, Nonce: row.Nonce, Verifier: row.CodeVerifier, RedirectURL: r.RedirectURL, CallbackURL: cb}, r.Code)
 	if err != nil {
-		return User{}, cb, &Error{Code: CodeOAuthCallback, Err: err}
+		return User{}, cb, &apperr.SignInError{Code: apperr.SignInOAuthCallback, Err: err}
 	}
 	u, err := s.SignIn(ctx, id)
 	return u, cb, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/auth"
 )
 
@@ -26,7 +27,7 @@ func (h *authHandlers) signin(c *gin.Context) {
 	authURL, state, err := h.svc.BeginOAuth(c, p.ID(), h.redirectURL(p.ID()), cb)
 	if err != nil {
 		logger(c).Error("oauth sign-in could not start", "provider", p.ID(), "err", err)
-		h.respondURL(c, http.StatusOK, h.signInPage(url.Values{"error": {string(auth.CodeOf(err))}, "callbackUrl": {cb}}))
+		h.respondURL(c, http.StatusOK, h.signInPage(url.Values{"error": {string(apperr.SignInCodeOf(err))}, "callbackUrl": {cb}}))
 		return
 	}
 	h.setCookie(c, &http.Cookie{Name: StateCookie, Value: state, Path: h.base, MaxAge: int(auth.AttemptTTL.Seconds())})
@@ -40,8 +41,8 @@ func (h *authHandlers) oauthCallback(c *gin.Context) {
 	bound, _ := c.Cookie(StateCookie)
 	h.clearCookie(c, StateCookie, h.base)
 	refuse := func(err error, cb string) {
-		code := auth.CodeOf(err)
-		if code == auth.CodeCallback {
+		code := apperr.SignInCodeOf(err)
+		if code == apperr.SignInCallback {
 			logger(c).Error("oauth sign-in failed", "provider", provider, "err", err)
 		} else {
 			logger(c).Warn("oauth sign-in refused", "provider", provider, "code", code, "err", err)
@@ -54,12 +55,12 @@ func (h *authHandlers) oauthCallback(c *gin.Context) {
 	}
 	p, ok := h.svc.Provider(provider)
 	if !ok || p.Type() != auth.TypeOAuth {
-		refuse(&auth.Error{Code: auth.CodeOAuthCallback, Err: errors.New("no such OAuth provider")}, "")
+		refuse(&apperr.SignInError{Code: apperr.SignInOAuthCallback, Err: errors.New("no such OAuth provider")}, "")
 		return
 	}
 	state := c.Query("state")
 	if state == "" || subtle.ConstantTimeCompare([]byte(state), []byte(bound)) != 1 {
-		refuse(&auth.Error{Code: auth.CodeOAuthCallback, Err: errors.New("the state does not match this browser's sign-in")}, "")
+		refuse(&apperr.SignInError{Code: apperr.SignInOAuthCallback, Err: errors.New("the state does not match this browser's sign-in")}, "")
 		return
 	}
 	u, cb, err := h.svc.FinishOAuth(c, auth.OAuthReturn{
@@ -92,7 +93,7 @@ func (h *authHandlers) credentialsCallback(c *gin.Context) {
 	}
 	if p.Type() != auth.TypeCredentials {
 		// Identity providers return by GET; form_post is not supported.
-		h.respondURL(c, http.StatusBadRequest, h.signInPage(url.Values{"error": {string(auth.CodeOAuthCallback)}, "callbackUrl": {cb}}))
+		h.respondURL(c, http.StatusBadRequest, h.signInPage(url.Values{"error": {string(apperr.SignInOAuthCallback)}, "callbackUrl": {cb}}))
 		return
 	}
 	u, err := h.svc.SignInWithCredentials(c, f.str("name"), f.str("email"))
@@ -100,9 +101,9 @@ func (h *authHandlers) credentialsCallback(c *gin.Context) {
 		err = h.startSession(c, u)
 	}
 	if err != nil {
-		code := auth.CodeOf(err)
+		code := apperr.SignInCodeOf(err)
 		status := http.StatusUnauthorized
-		if code == auth.CodeCallback {
+		if code == apperr.SignInCallback {
 			status = http.StatusInternalServerError
 			logger(c).Error("development sign-in failed", "err", err)
 		} else {
