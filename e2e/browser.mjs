@@ -7,9 +7,13 @@ import { join } from 'node:path';
 export const baseURL = process.env.BASE_URL;
 export const outDir = process.env.E2E_OUTPUT;
 
-/** launch starts headless chromium with the flags this environment needs. */
-export function launch() {
-  return chromium.launch({
+/**
+ * launch starts headless chromium with the flags this environment needs. Every context it makes
+ * watches for Content-Security-Policy violations (watchCSP), and closing the browser throws when
+ * any page had one, so a test file whose pages break the policy fails.
+ */
+export async function launch() {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
     args: [
@@ -22,6 +26,47 @@ export function launch() {
       '--disable-quic',
       '--no-first-run',
     ],
+  });
+  const violations = [];
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const ctx = await newContext(options);
+    await watchCSP(ctx, violations);
+    return ctx;
+  };
+  const close = browser.close.bind(browser);
+  browser.close = async (options) => {
+    await close(options);
+    if (violations.length > 0) {
+      throw new Error(`Content-Security-Policy violations (${violations.length}):\n  ${violations.join('\n  ')}`);
+    }
+  };
+  browser.cspViolations = violations;
+  return browser;
+}
+
+/** The marker a page's CSP violation is logged with. */
+const CSP_MARK = 'markwell-e2e CSP violation:';
+
+/**
+ * watchCSP records in `violations` every Content-Security-Policy violation in ctx's pages: an inline
+ * style without the page's nonce (emotion's tags carry it), an image from outside the file store, a
+ * script, a connection. The page reports each `securitypolicyviolation` event on the console; the
+ * browser's own "Refused to …" messages count too.
+ */
+export async function watchCSP(ctx, violations) {
+  await ctx.addInitScript((mark) => {
+    document.addEventListener(
+      'securitypolicyviolation',
+      (e) => console.error(`${mark} ${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile || '?'}:${e.lineNumber} ${e.sample || ''}`),
+      true,
+    );
+  }, CSP_MARK);
+  ctx.on('console', (msg) => {
+    const text = msg.text();
+    if (msg.type() === 'error' && (text.startsWith(CSP_MARK) || /^Refused to (apply|load|execute|connect|frame)/.test(text))) {
+      violations.push(`${msg.page()?.url() ?? '?'}: ${text}`);
+    }
   });
 }
 

@@ -97,7 +97,7 @@ func NewRouter(d Deps) *gin.Engine {
 	v1.POST("/getSignedURL", requireUser(), handle(fh.signedURL))
 	signedInRoutes(v1.Group("", signedInOrViewToken(d.Services)), d.Services, d.Auth)
 
-	r.NoRoute(spa(d.Config.StaticDir, contentSecurityPolicy(d.Config)))
+	r.NoRoute(spa(d.Config.StaticDir, contentSecurityPolicy(d.Config, fileStoreOrigin(d))))
 	return r
 }
 

@@ -1,31 +1,52 @@
 package httpapi
 
 import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"net/http"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/config"
 )
 
+// NoncePlaceholder is what frontend/index.html carries where each served
+// copy gets its own CSP nonce:
+// <meta property="csp-nonce" nonce="__CSP_NONCE__" />. The frontend gives
+// it to emotion (MUI's styling engine), whose <style> tags then carry it.
+const NoncePlaceholder = "__CSP_NONCE__"
+
+// cspPolicy is the SPA's Content-Security-Policy, but for the nonce that
+// each HTML response gets.
+type cspPolicy struct {
+	// before and after surround the style nonce.
+	before, after string
+}
+
+// header is the policy with nonce.
+func (p cspPolicy) header(nonce string) string {
+	return p.before + nonce + p.after
+}
+
 // contentSecurityPolicy keeps the SPA to its own origin: no inline scripts,
-// no third-party code. Styles are inline because MUI injects them. The
-// browser talks only to Markwell (and to the S3 bucket its files live in,
-// when there is one); forms post only to Markwell, whose sign-in redirects
-// to the configured identity providers.
-func contentSecurityPolicy(cfg config.Config) string {
-	connect := []string{"'self'"}
-	if cfg.S3Bucket != "" {
-		if cfg.S3Endpoint != "" {
-			connect = append(connect, origin(cfg.S3Endpoint))
-		} else {
-			connect = append(connect, "https://*.amazonaws.com")
-		}
+// no third-party code, no inline styles but those that carry the response's
+// nonce (emotion's). Images come from Markwell, data: and blob: URLs (made
+// in the page) and the file store (fileOrigin, the S3 bucket's origin; ""
+// for the local store, which is Markwell itself). The browser talks only to
+// Markwell and the file store; forms post only to Markwell, whose sign-in
+// redirects to the configured identity providers.
+func contentSecurityPolicy(cfg config.Config, fileOrigin string) cspPolicy {
+	files := []string{"'self'"}
+	if fileOrigin != "" {
+		files = append(files, fileOrigin)
 	}
 	form := []string{"'self'"}
 	if cfg.GoogleClientID != "" {
@@ -34,9 +55,36 @@ func contentSecurityPolicy(cfg config.Config) string {
 	if cfg.OIDCIssuer != "" {
 		form = append(form, origin(cfg.OIDCIssuer))
 	}
-	return "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-		"img-src 'self' data: blob: https:; font-src 'self' data:; connect-src " + strings.Join(connect, " ") + "; " +
-		"frame-ancestors 'none'; base-uri 'self'; object-src 'none'; form-action " + strings.Join(form, " ")
+	return cspPolicy{
+		before: "default-src 'self'; script-src 'self'; style-src 'self' 'nonce-",
+		after: "'; img-src " + strings.Join(files, " ") + " data: blob:; font-src 'self' data:; " +
+			"connect-src " + strings.Join(files, " ") + "; " +
+			"frame-ancestors 'none'; base-uri 'self'; object-src 'none'; form-action " + strings.Join(form, " "),
+	}
+}
+
+// fileStoreOrigin is the origin the browser reaches stored files at: ""
+// for the local store (Markwell itself), else the S3 bucket's origin as the
+// store addresses it (from a signed URL), or as the configuration names it
+// when no store is at hand.
+func fileStoreOrigin(d Deps) string {
+	cfg := d.Config
+	if cfg.S3Bucket == "" {
+		return ""
+	}
+	if d.Files != nil && d.Files.Blob != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if u, err := d.Files.Blob.PresignGet(ctx, "csp/origin", time.Minute); err == nil {
+			if o := origin(u); o != "'none'" {
+				return o
+			}
+		}
+	}
+	if cfg.S3Endpoint != "" {
+		return origin(cfg.S3Endpoint)
+	}
+	return "https://" + cfg.S3Bucket + ".s3." + cfg.S3Region + ".amazonaws.com"
 }
 
 // origin is the scheme and host of an absolute URL.
@@ -48,36 +96,46 @@ func origin(raw string) string {
 	return u.Scheme + "://" + u.Host
 }
 
+// newNonce is a fresh CSP nonce: 128 random bits, base64url.
+func newNonce() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b) // crypto/rand never fails on supported platforms
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
 // spa serves the built frontend: real files as they are, any other page path
-// as index.html so the client router handles it. Unknown API paths get a
-// JSON 404.
-func spa(dir, csp string) gin.HandlerFunc {
+// (and /index.html) as index.html, with a fresh nonce in the page and in its
+// CSP, so the client router handles it. Unknown API paths get a JSON 404.
+func spa(dir string, csp cspPolicy) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		p := c.Request.URL.Path
 		if strings.HasPrefix(p, "/api/") || strings.HasPrefix(p, "/admin/") || strings.HasPrefix(p, "/files/") {
-			c.JSON(http.StatusNotFound, gin.H{"error": gin.H{"code": "not_found", "message": "Not found"}})
+			notFound(c)
 			return
 		}
 		if c.Request.Method != http.MethodGet && c.Request.Method != http.MethodHead {
-			c.JSON(http.StatusNotFound, gin.H{"error": gin.H{"code": "not_found", "message": "Not found"}})
+			notFound(c)
 			return
 		}
 		clean := path.Clean("/" + p)
 		file := filepath.Join(dir, filepath.FromSlash(clean))
-		if st, err := os.Stat(file); err == nil && !st.IsDir() {
+		if st, err := os.Stat(file); err == nil && !st.IsDir() && clean != "/index.html" {
 			if strings.HasPrefix(clean, "/assets/") {
 				c.Header("Cache-Control", "public, max-age=31536000, immutable")
 			}
 			c.File(file)
 			return
 		}
-		index := filepath.Join(dir, "index.html")
-		if _, err := os.Stat(index); err != nil {
+		page, err := os.ReadFile(filepath.Join(dir, "index.html"))
+		if err != nil {
 			c.String(http.StatusServiceUnavailable, "The frontend is not built. Run `make dev` (or `npm --prefix frontend run build`).")
 			return
 		}
-		c.Header("Cache-Control", "no-cache")
-		c.Header("Content-Security-Policy", csp)
-		c.File(index)
+		// Each copy holds its own nonce: never stored, never revalidated (a
+		// 304 would pair an old page with a new policy).
+		nonce := newNonce()
+		c.Header("Cache-Control", "no-store")
+		c.Header("Content-Security-Policy", csp.header(nonce))
+		c.Data(http.StatusOK, "text/html; charset=utf-8", bytes.ReplaceAll(page, []byte(NoncePlaceholder), []byte(nonce)))
 	}
 }

@@ -1,9 +1,14 @@
+import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { SessionProvider } from '../features/auth/session/SessionProvider';
+import { createEmotionCache } from './emotion-cache';
 import { theme } from './theme';
+
+/** MUI's styles, with this page's CSP nonce (see emotion-cache.ts). */
+const emotionCache = createEmotionCache();
 
 /** Props for {@link AppProviders}. */
 export interface AppProvidersProps {
@@ -13,14 +18,19 @@ export interface AppProvidersProps {
   sessionRefetchInterval?: number;
 }
 
-/** App-wide providers: server-state cache, MUI theme and baseline styles, the session. */
+/**
+ * App-wide providers: emotion's cache (its style tags carry the page's CSP nonce), server-state
+ * cache, MUI theme and baseline styles, the session.
+ */
 export function AppProviders({ queryClient, children, sessionRefetchInterval }: AppProvidersProps) {
   return (
-    <QueryClientProvider client={queryClient}>
-      <ThemeProvider theme={theme}>
-        <CssBaseline />
-        <SessionProvider refetchInterval={sessionRefetchInterval}>{children}</SessionProvider>
-      </ThemeProvider>
-    </QueryClientProvider>
+    <CacheProvider value={emotionCache}>
+      <QueryClientProvider client={queryClient}>
+        <ThemeProvider theme={theme}>
+          <CssBaseline />
+          <SessionProvider refetchInterval={sessionRefetchInterval}>{children}</SessionProvider>
+        </ThemeProvider>
+      </QueryClientProvider>
+    </CacheProvider>
   );
 }
