@@ -40,14 +40,14 @@ func (h *authHandlers) csrfProtect() gin.HandlerFunc {
 		}
 		cookie, _ := c.Cookie(CSRFCookie)
 		if h.svc == nil || !h.svc.VerifyCSRF(cookie, submitted, st.live()) {
-			body := gin.H{"error": gin.H{"code": apperr.Forbidden, "message": "Invalid CSRF token"}}
+			var extra gin.H
 			if strings.HasPrefix(c.Request.URL.Path, h.base+"/") {
 				// NextAuth's client reads url from every auth answer.
-				body["url"] = h.signInPage(url.Values{"csrf": {"true"}})
+				extra = gin.H{"url": h.signInPage(url.Values{"csrf": {"true"}})}
 			}
 			logger(c).Info("request refused: invalid CSRF token", "path", c.Request.URL.Path,
 				"had_token", submitted != "", "had_cookie", cookie != "", "signed_in", st.ok)
-			c.AbortWithStatusJSON(http.StatusForbidden, body)
+			failWith(c, apperr.New(apperr.Forbidden, "Invalid CSRF token"), extra)
 			return
 		}
 		c.Next()

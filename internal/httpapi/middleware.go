@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"log/slog"
 	"mime"
@@ -63,8 +64,9 @@ func recoverer() gin.HandlerFunc {
 				if r == http.ErrAbortHandler {
 					panic(r)
 				}
-				logger(c).Error("panic", "panic", r)
-				c.AbortWithStatusJSON(http.StatusInternalServerError, gin.H{"error": gin.H{"code": "internal", "message": "Something went wrong. Please try again."}})
+				// An internal error: logged with the panic, the user sees
+				// only that something went wrong (500).
+				fail(c, fmt.Errorf("panic: %v", r))
 			}
 		}()
 		c.Next()

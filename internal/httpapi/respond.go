@@ -35,8 +35,15 @@ func ok(c *gin.Context, data any) {
 }
 
 // fail writes {"error": {code, message}}, logging internal causes and never
-// showing them.
+// showing them. It is the one writer of error answers.
 func fail(c *gin.Context, err error) {
+	failWith(c, err, nil)
+}
+
+// failWith is fail with more top-level fields beside "error", for answers
+// whose clients read them (NextAuth's client reads url from every auth
+// answer, errors included).
+func failWith(c *gin.Context, err error, extra gin.H) {
 	if errors.Is(err, context.Canceled) && c.Request.Context().Err() != nil {
 		// The client went away (a page navigated on); nothing failed.
 		logger(c).Info("request abandoned by the client", "err", err)
@@ -56,7 +63,19 @@ func fail(c *gin.Context, err error) {
 	if e.RetryAfter > 0 {
 		c.Header("Retry-After", strconv.Itoa(int(math.Ceil(e.RetryAfter.Seconds()))))
 	}
-	c.AbortWithStatusJSON(status, gin.H{"error": gin.H{"code": e.Code, "message": e.Message}})
+	body := gin.H{"error": gin.H{"code": e.Code, "message": e.Message}}
+	for k, v := range extra {
+		if k != "error" {
+			body[k] = v
+		}
+	}
+	c.AbortWithStatusJSON(status, body)
+}
+
+// notFound answers 404 with apperr.ErrNotFound's body: the answer of unknown
+// API paths, and of pages a caller may not know exist.
+func notFound(c *gin.Context) {
+	fail(c, apperr.ErrNotFound)
 }
 
 // bind decodes a JSON body, answering 400 with a clear message when it does

@@ -130,7 +130,7 @@ func operatorOnly(d Deps) gin.HandlerFunc {
 				return
 			}
 		}
-		c.AbortWithStatusJSON(http.StatusNotFound, gin.H{"error": gin.H{"code": "not_found", "message": "Not found"}})
+		notFound(c)
 	}
 }
 
