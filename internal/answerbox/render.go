@@ -22,7 +22,9 @@ import (
 var ErrNoSuchPage = errors.New("answerbox: no such page")
 
 // ErrPageTooLarge is a page of more than MaxPagePixels: decoding it would
-// take gigabytes (a small PNG can say it is 30,000 pixels square).
+// take gigabytes (a small PNG can say it is 30,000 pixels square). Its errors
+// also wrap ErrNoSuchPage: a job cropping answers skips such a page, as one
+// it cannot render.
 var ErrPageTooLarge = errors.New("answerbox: page too large")
 
 // MaxPagePixels caps width × height of a page image, read from its header
@@ -126,7 +128,7 @@ func checkPixels(data []byte) error {
 		return fmt.Errorf("%w: not an image: %w", ErrNoSuchPage, err)
 	}
 	if int64(cfg.Width)*int64(cfg.Height) > MaxPagePixels {
-		return fmt.Errorf("%w: %d × %d pixels", ErrPageTooLarge, cfg.Width, cfg.Height)
+		return fmt.Errorf("%w (%w): %d × %d pixels", ErrPageTooLarge, ErrNoSuchPage, cfg.Width, cfg.Height)
 	}
 	return nil
 }

@@ -39,6 +39,7 @@ func TestAPageImageIsCheckedBeforeItIsDecoded(t *testing.T) {
 
 	_, err = answerbox.Renderer{}.Page(context.Background(), bomb, 0)
 	require.ErrorIs(t, err, answerbox.ErrPageTooLarge)
+	require.ErrorIs(t, err, answerbox.ErrNoSuchPage, "a job cropping answers skips it")
 
 	var buf bytes.Buffer
 	require.NoError(t, png.Encode(&buf, image.NewGray(image.Rect(0, 0, 40, 30))))

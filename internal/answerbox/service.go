@@ -180,10 +180,10 @@ func (s *Service) PageImage(ctx context.Context, a team.Actor, submissionID uuid
 		return err
 	})
 	switch {
-	case errors.Is(err, ErrNoSuchPage):
-		return "", apperr.Wrap(apperr.Invalid, MsgNoPage, err)
 	case errors.Is(err, ErrPageTooLarge):
 		return "", apperr.Wrap(apperr.Invalid, MsgPageTooLarge, err)
+	case errors.Is(err, ErrNoSuchPage):
+		return "", apperr.Wrap(apperr.Invalid, MsgNoPage, err)
 	case errors.Is(err, blob.ErrNotFound):
 		return "", apperr.Wrap(apperr.Invalid, "The uploaded file is missing. Please upload it again.", err)
 	case err != nil:

@@ -142,13 +142,10 @@ func Render(ctx context.Context, md string, o Options) ([]byte, error) {
 	if err := b.blocks(doc); err != nil {
 		return nil, err
 	}
-	if err := b.enter(); err != nil {
+	if err := b.enter(); err != nil { // the last paragraphs, and ctx once more before the write
 		return nil, err
 	}
 	b.flush()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	out := &cappedBuffer{max: lim.OutputBytes}
 	if err := root.Write(out); err != nil {
 		if out.full {
