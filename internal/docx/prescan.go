@@ -24,9 +24,13 @@ func prescan(src []byte, lim Limits) error {
 	return scanLinks(src, lim)
 }
 
-// scanLines checks each line's container markers and each chunk's inline marks.
+// scanLines checks each line's container markers, each chunk's inline marks, and refuses a chunk that holds a table
+// delimiter row ("|---|---|") and more pipe rows than a table may have: goldmark would parse a table of 80,000 rows
+// (linear, but half a second) before the walk refuses it. A table never spans a blank line either; rows without a
+// pipe are left to the walk's count.
 func scanLines(src []byte, lim Limits) error {
-	work, marks := 0, 0
+	work, marks, pipeRows := 0, 0, 0
+	delimiter := false
 	for start := 0; start < len(src); {
 		end := start
 		for end < len(src) && src[end] != '\n' {
@@ -36,7 +40,7 @@ func scanLines(src []byte, lim Limits) error {
 		start = end + 1
 		if blank(line) { // a paragraph (any inline block) never spans a blank line
 			work += marks * marks
-			marks = 0
+			marks, pipeRows, delimiter = 0, 0, false
 			if work > lim.MarkWork {
 				return lim.tooManyMarks()
 			}
@@ -45,9 +49,18 @@ func scanLines(src []byte, lim Limits) error {
 		if containerDepth(line) > lim.Depth {
 			return lim.tooDeep()
 		}
+		pipe := false
 		for _, c := range line {
 			if isMark[c] {
 				marks++
+			}
+			pipe = pipe || c == '|'
+		}
+		if pipe {
+			pipeRows++
+			delimiter = delimiter || delimiterRow(line)
+			if delimiter && pipeRows > lim.TableRows+1 { // the header and the delimiter row are not rows
+				return lim.tooManyRows()
 			}
 		}
 	}
@@ -55,6 +68,22 @@ func scanLines(src []byte, lim Limits) error {
 		return lim.tooManyMarks()
 	}
 	return nil
+}
+
+// delimiterRow reports whether line looks like a table's delimiter row: cells of dashes with optional colons,
+// separated by pipes ("|---|:-:|", "--- | ---").
+func delimiterRow(line []byte) bool {
+	dashes := false
+	for _, c := range line {
+		switch c {
+		case '-':
+			dashes = true
+		case '|', ':', ' ', '\t', '\r', '>':
+		default:
+			return false
+		}
+	}
+	return dashes
 }
 
 // isMark marks the bytes that start or end inline constructs goldmark pairs up: emphasis and strikethrough
