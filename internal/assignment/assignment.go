@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -20,6 +19,7 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/input"
+	"github.com/markwell/markwell/internal/process"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
 )
@@ -32,7 +32,9 @@ const (
 	TypePrompt         = string(store.AssignmentTypePrompt)
 )
 
-// Types lists the assignment types.
+// Types lists the built-in assignment types (internal/grading registers
+// them); a type is valid when the process registry knows it
+// (process.Known).
 var Types = []string{TypeGrade, TypeFeedback, TypeRubricFeedback, TypePrompt}
 
 // MaxNameLength caps an assignment's name, in characters.
@@ -144,7 +146,7 @@ func (s *Service) Create(ctx context.Context, a team.Actor, in Input) (Assignmen
 	if err != nil {
 		return Assignment{}, err
 	}
-	if !slices.Contains(Types, in.Type) {
+	if !process.Known(in.Type) {
 		return Assignment{}, apperr.New(apperr.Invalid, MsgUnknownType)
 	}
 	row, err := store.Q.CreateAssignment(ctx, s.Pool, store.CreateAssignmentParams{
@@ -165,7 +167,7 @@ func (s *Service) Update(ctx context.Context, a team.Actor, id uuid.UUID, in Inp
 	if err != nil {
 		return Assignment{}, err
 	}
-	if in.Type != "" && !slices.Contains(Types, in.Type) {
+	if in.Type != "" && !process.Known(in.Type) {
 		return Assignment{}, apperr.New(apperr.Invalid, MsgUnknownType)
 	}
 	cur, err := s.load(ctx, a, id)

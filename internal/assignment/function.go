@@ -12,6 +12,7 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/input"
+	"github.com/markwell/markwell/internal/process"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
@@ -211,7 +212,7 @@ func (s *Service) FunctionIn(ctx context.Context, db store.DBTX, a team.Actor, r
 	if err != nil {
 		return Function{}, err
 	}
-	if f.Type == TypeRubricFeedback && row.RubricID.Valid {
+	if process.Uses(f.Type, process.PartRubric) && row.RubricID.Valid {
 		rr, err := store.Q.GetRubric(ctx, db, store.GetRubricParams{ID: row.RubricID.UUID, TeamID: a.TeamID})
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
@@ -282,8 +283,10 @@ func validateFunction(ctx context.Context, db store.DBTX, a team.Actor, typ stri
 	if err := input.Length("Context", v.context, input.MaxLongText); err != nil {
 		return valid{}, err
 	}
-	switch typ {
-	case TypeFeedback:
+	if !process.Known(typ) {
+		return valid{}, fmt.Errorf("assignment type %q has no function", typ)
+	}
+	if process.Uses(typ, process.PartHighlights) {
 		hs, err := ValidateHighlighters(in.Highlights)
 		if err != nil {
 			return valid{}, err
@@ -291,7 +294,8 @@ func validateFunction(ctx context.Context, db store.DBTX, a team.Actor, typ stri
 		if v.highlights, err = json.Marshal(hs); err != nil {
 			return valid{}, fmt.Errorf("encode highlights: %w", err)
 		}
-	case TypeGrade:
+	}
+	if process.Uses(typ, process.PartQuestions) {
 		qs, err := validateQuestions(ctx, db, a, in.Questions)
 		if err != nil {
 			return valid{}, err
@@ -299,7 +303,8 @@ func validateFunction(ctx context.Context, db store.DBTX, a team.Actor, typ stri
 		if v.questions, err = json.Marshal(qs); err != nil {
 			return valid{}, fmt.Errorf("encode questions: %w", err)
 		}
-	case TypeRubricFeedback:
+	}
+	if process.Uses(typ, process.PartRubric) {
 		raw := strings.TrimSpace(in.RubricID)
 		if raw == "" {
 			return valid{}, apperr.New(apperr.Invalid, MsgChooseRubric)
@@ -309,15 +314,14 @@ func validateFunction(ctx context.Context, db store.DBTX, a team.Actor, typ stri
 			return valid{}, err
 		}
 		v.rubricID = uuid.NullUUID{UUID: id, Valid: true}
-	case TypePrompt:
+	}
+	if process.Uses(typ, process.PartPrompt) {
 		if v.prompt = strings.TrimSpace(in.Prompt); v.prompt == "" {
 			return valid{}, apperr.New(apperr.Invalid, MsgPromptEmpty)
 		}
 		if err := input.Length("Prompt", v.prompt, input.MaxLongText); err != nil {
 			return valid{}, err
 		}
-	default:
-		return valid{}, fmt.Errorf("assignment type %q has no function", typ)
 	}
 	return v, nil
 }

@@ -2,6 +2,7 @@ package assignment
 
 import (
 	"encoding/json"
+	"github.com/markwell/markwell/internal/process"
 	"time"
 )
 
@@ -185,18 +186,15 @@ type StudentLevelRange struct {
 // levels (rubric-feedback) reads it.
 func (f Function) ForStudentView(levels []int) StudentFunction {
 	out := StudentFunction{Type: f.Type}
-	if f.Type == TypeFeedback || f.Type == TypeRubricFeedback {
+	if process.Uses(f.Type, process.PartHighlights) || process.Uses(f.Type, process.PartRubric) {
 		for _, h := range f.Highlights {
 			out.Highlights = append(out.Highlights, StudentHighlighter{Key: h.Key, Color: h.Color, Title: h.Title})
 		}
 	}
-	switch f.Type {
-	case TypeGrade:
+	if process.Uses(f.Type, process.PartQuestions) {
 		out.Questions = studentQuestions(f.Questions)
-	case TypeRubricFeedback:
-		if f.Rubric == nil {
-			break
-		}
+	}
+	if process.Uses(f.Type, process.PartRubric) && f.Rubric != nil {
 		r := &StudentRubric{Name: f.Rubric.Name, Criteria: make([]StudentRubricCriterion, len(f.Rubric.Criteria))}
 		for i, c := range f.Rubric.Criteria {
 			// The level the page shows: the result's, within the levels

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/highlight"
+	"github.com/markwell/markwell/internal/process"
 )
 
 // maxPassages caps the passages taken from one answer; more are dropped
@@ -45,7 +47,7 @@ type passageAnswer struct {
 type feedbackAnswer struct {
 	Passages  []passageAnswer `json:"passages"`
 	Feedback  string          `json:"feedback"`
-	Injection injectionReport `json:"injection"`
+	Injection InjectionReport `json:"injection"`
 }
 
 // passagesSchema asks for passages under one of keys.
@@ -64,7 +66,7 @@ func passagesSchema(keys []string) map[string]any {
 	}
 }
 
-func planFeedback(in Input) (*proc, error) {
+func planFeedback(in Input) (*Call, error) {
 	hs := in.Function.Highlights
 	if len(hs) == 0 {
 		return nil, &setupError{reason: "This assignment has no highlighters yet."}
@@ -75,17 +77,17 @@ func planFeedback(in Input) (*proc, error) {
 		keys[i] = h.Key
 		spec.Highlighters = append(spec.Highlighters, specHighlighter{Key: h.Key, Title: clip(h.Title, maxSpecText), Description: clip(h.Description, maxSpecText)})
 	}
-	p := &proc{
-		task:         TaskFeedback,
-		instructions: feedbackInstructions,
-		schema: objectOrdered(map[string]any{
+	p := &Call{
+		Task:         TaskFeedback,
+		Instructions: feedbackInstructions,
+		Schema: objectOrdered(map[string]any{
 			"passages":  passagesSchema(keys),
 			"feedback":  map[string]any{"type": "string", "description": "Overall feedback on the submission."},
-			"injection": injectionSchema,
+			"injection": InjectionSchema,
 		}, []string{"passages", "feedback", "injection"}),
-		spec: spec,
-		ask:  "Annotate the submission with the highlighters, then give overall feedback.",
-		grading: func(r Result) (string, bool) {
+		Spec: spec,
+		Ask:  "Annotate the submission with the highlighters, then give overall feedback.",
+		Grading: func(r Result) (string, bool) {
 			if strings.TrimSpace(r.HighlightedText) == "" && strings.TrimSpace(r.Feedback) == "" {
 				return "", false
 			}
@@ -93,10 +95,10 @@ func planFeedback(in Input) (*proc, error) {
 			return s, err == nil
 		},
 	}
-	p.finish = func(raw json.RawMessage) (Result, injectionReport, error) {
+	p.Finish = func(raw json.RawMessage) (Result, InjectionReport, error) {
 		var a feedbackAnswer
 		if err := json.Unmarshal(raw, &a); err != nil {
-			return Result{}, injectionReport{}, fmt.Errorf("the answer is not the JSON object the schema asks for (%v)", err)
+			return Result{}, InjectionReport{}, fmt.Errorf("the answer is not the JSON object the schema asks for (%v)", err)
 		}
 		tagged, dropped := place(in.Text, a.Passages, keys)
 		return Result{Feedback: clip(a.Feedback, maxFeedback), HighlightedText: tagged, DroppedHighlights: dropped}, a.Injection, nil
@@ -129,3 +131,48 @@ func examplePassages(tagged string) []passageAnswer {
 	}
 	return out
 }
+
+// FeedbackType is the feedback assignment type: FeedbackProcess,
+// passages highlighted under the assignment's highlighters.
+type FeedbackType struct{}
+
+// Name implements process.Type.
+func (FeedbackType) Name() string { return assignment.TypeFeedback }
+
+// Process implements process.Type.
+func (FeedbackType) Process() string { return ProcessFeedback }
+
+// InProgressStatus implements process.Type.
+func (FeedbackType) InProgressStatus() string { return StatusAnnotating }
+
+// DoneStatus implements process.Type.
+func (FeedbackType) DoneStatus() string { return StatusAnnotated }
+
+// Plan implements Planner.
+func (FeedbackType) Plan(in Input) (*Call, error) { return planFeedback(in) }
+
+// Edit implements Editor: the feedback, and the highlights when they
+// changed (same text, the assignment's highlighters).
+func (FeedbackType) Edit(fn assignment.Function, cur, next Result) (Result, error) {
+	out := cur
+	out.Feedback = next.Feedback
+	if next.HighlightedText != cur.HighlightedText {
+		if err := highlight.Validate(next.HighlightedText, HighlightKeys(fn), highlight.Plain(cur.HighlightedText)); err != nil {
+			return Result{}, err
+		}
+		out.HighlightedText = next.HighlightedText
+	}
+	return out, nil
+}
+
+// HighlightKeys are the keys of fn's highlighters.
+func HighlightKeys(fn assignment.Function) []string {
+	keys := make([]string, len(fn.Highlights))
+	for i, h := range fn.Highlights {
+		keys[i] = h.Key
+	}
+	return keys
+}
+
+// Parts implements process.Definer.
+func (FeedbackType) Parts() []process.Part { return []process.Part{process.PartHighlights} }

@@ -9,8 +9,11 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/markwell/markwell/internal/agreement"
 	"github.com/markwell/markwell/internal/answerbox"
+	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/process"
 	"github.com/markwell/markwell/internal/rubric"
 )
 
@@ -79,7 +82,7 @@ type gradeSpec struct {
 type gradeAnswer struct {
 	Answers   map[string]nodeAnswer `json:"answers"`
 	Feedback  string                `json:"feedback"`
-	Injection injectionReport       `json:"injection"`
+	Injection InjectionReport       `json:"injection"`
 }
 
 type nodeAnswer struct {
@@ -87,7 +90,7 @@ type nodeAnswer struct {
 	Feedback string          `json:"feedback"`
 }
 
-func planGrade(in Input) (*proc, error) {
+func planGrade(in Input) (*Call, error) {
 	qs := in.Function.Questions
 	nodes := flatten(qs, nil)
 	if len(nodes) == 0 {
@@ -128,26 +131,26 @@ func planGrade(in Input) (*proc, error) {
 	if len(images) > 0 {
 		ask += fmt.Sprintf(" %d image(s) of handwritten answers come with this message, numbered in order as the assignment's \"images\" lists.", len(images))
 	}
-	p := &proc{
-		task:         TaskGrade,
-		instructions: gradeInstructions,
-		schema: objectOrdered(map[string]any{
+	p := &Call{
+		Task:         TaskGrade,
+		Instructions: gradeInstructions,
+		Schema: objectOrdered(map[string]any{
 			"answers":   objectOrdered(props, order),
 			"feedback":  map[string]any{"type": "string", "description": "Overall feedback on the submission."},
-			"injection": injectionSchema,
+			"injection": InjectionSchema,
 		}, []string{"answers", "feedback", "injection"}),
-		spec:    spec,
-		ask:     ask,
-		images:  images,
-		grading: func(r Result) (string, bool) { return gradeExample(r, qs, nodes) },
+		Spec:    spec,
+		Ask:     ask,
+		Images:  images,
+		Grading: func(r Result) (string, bool) { return gradeExample(r, qs, nodes) },
 	}
-	p.finish = func(raw json.RawMessage) (Result, injectionReport, error) {
+	p.Finish = func(raw json.RawMessage) (Result, InjectionReport, error) {
 		var a gradeAnswer
 		if err := json.Unmarshal(raw, &a); err != nil {
-			return Result{}, injectionReport{}, fmt.Errorf("the answer is not the JSON object the schema asks for (%v)", err)
+			return Result{}, InjectionReport{}, fmt.Errorf("the answer is not the JSON object the schema asks for (%v)", err)
 		}
 		if err := checkGrade(a, nodes); err != nil {
-			return Result{}, injectionReport{}, err
+			return Result{}, InjectionReport{}, err
 		}
 		tree := shape(stored, qs)
 		for _, n := range nodes {
@@ -161,7 +164,7 @@ func planGrade(in Input) (*proc, error) {
 		total(tree, qs)
 		answers, err := json.Marshal(tree)
 		if err != nil {
-			return Result{}, injectionReport{}, fmt.Errorf("encode answers: %w", err)
+			return Result{}, InjectionReport{}, fmt.Errorf("encode answers: %w", err)
 		}
 		return Result{Feedback: clip(a.Feedback, maxFeedback), Answers: answers}, a.Injection, nil
 	}
@@ -262,3 +265,178 @@ func gradeExample(r Result, qs []assignment.Question, nodes []gradeNode) (string
 	s, err := encode(a)
 	return s, err == nil
 }
+
+// GradeType is the grade assignment type: GradeProcessV2, criteria
+// booleans per answer, points computed by [Retotal].
+type GradeType struct{}
+
+// Name implements process.Type.
+func (GradeType) Name() string { return assignment.TypeGrade }
+
+// Process implements process.Type.
+func (GradeType) Process() string { return ProcessGrade }
+
+// InProgressStatus implements process.Type.
+func (GradeType) InProgressStatus() string { return StatusGrading }
+
+// DoneStatus implements process.Type.
+func (GradeType) DoneStatus() string { return StatusGraded }
+
+// Plan implements Planner.
+func (GradeType) Plan(in Input) (*Call, error) { return planGrade(in) }
+
+// AnswerBoxes implements process.AnswerBoxer: handwritten grade
+// assignments have answer boxes.
+func (GradeType) AnswerBoxes(handwritten bool) bool { return handwritten }
+
+// ImportsCSV implements process.CSVImporter.
+func (GradeType) ImportsCSV() bool { return true }
+
+// Edit implements Editor: the overall feedback and the answers tree (its
+// criteria, feedback and adjustments, merged into the stored tree).
+func (GradeType) Edit(fn assignment.Function, cur, next Result) (Result, error) {
+	out := cur
+	out.Feedback = next.Feedback
+	if isNull(next.Answers) {
+		return out, nil
+	}
+	if err := checkEditAdjustments(next.Answers); err != nil {
+		return Result{}, err
+	}
+	merged, err := MergeAnswers(cur.Answers, next.Answers, fn.Questions)
+	if err != nil {
+		return Result{}, err
+	}
+	out.Answers = merged
+	return out, nil
+}
+
+// Toggle implements Toggler.
+func (GradeType) Toggle(fn assignment.Function, answers json.RawMessage, path []int, criterion int) (json.RawMessage, float64, error) {
+	return Toggle(answers, fn.Questions, path, criterion)
+}
+
+// Score implements Scorer: the points of the criteria met under the
+// current criteria, plus adjustments; a result never graded has none.
+func (GradeType) Score(fn assignment.Function, r *Result, retotal RetotalFunc) (float64, float64, bool) {
+	if isNull(r.Answers) {
+		return 0, 0, false
+	}
+	answers, total, most, err := retotal(r.Answers, fn.Questions)
+	if err != nil {
+		return 0, 0, false // answers of another shape: shown as stored, without totals
+	}
+	r.Answers = answers
+	return total, most, true
+}
+
+// Agreement implements AgreementChecker: one boolean criterion per
+// question criterion, depth first.
+func (GradeType) Agreement(fn assignment.Function) ([]agreement.Criterion, func(teacher, ai Result) []agreement.Judgement) {
+	var criteria []agreement.Criterion
+	var points []float64
+	var walk func(qs []assignment.Question, prefix string)
+	walk = func(qs []assignment.Question, prefix string) {
+		for i, q := range qs {
+			label := prefix + strconv.Itoa(i+1)
+			for j, c := range q.Criteria {
+				criteria = append(criteria, agreement.Criterion{
+					Label: fmt.Sprintf("Q%s criterion %d: %s", label, j+1, c.Description), Kind: agreement.KindBoolean,
+				})
+				points = append(points, c.Points)
+			}
+			walk(q.Subquestions, label+".")
+		}
+	}
+	walk(fn.Questions, "")
+	if len(criteria) == 0 {
+		return nil, nil
+	}
+	return criteria, func(teacher, ai Result) []agreement.Judgement {
+		t, m := flatCriteria(teacher.Answers, fn.Questions), flatCriteria(ai.Answers, fn.Questions)
+		out := make([]agreement.Judgement, 0, len(criteria))
+		for i := range criteria {
+			tv, av := boolAt(t, i), boolAt(m, i)
+			out = append(out, agreement.Judgement{
+				CriterionIndex: i, Teacher: tv, AI: av, TeacherPoints: tv * points[i], AIPoints: av * points[i],
+			})
+		}
+		return out
+	}
+}
+
+// flatCriteria lists an answers tree's criteria booleans depth first,
+// aligned with the questions' criteria (missing ones are false), in the
+// order Agreement lists them.
+func flatCriteria(raw json.RawMessage, qs []assignment.Question) []bool {
+	var nodes []struct {
+		Grade struct {
+			Criteria []bool `json:"criteria"`
+		} `json:"grade"`
+		Subanswers json.RawMessage `json:"subanswers"`
+	}
+	_ = json.Unmarshal(raw, &nodes) // another shape reads as nothing met
+	var out []bool
+	for i, q := range qs {
+		var got []bool
+		var subs json.RawMessage
+		if i < len(nodes) {
+			got, subs = nodes[i].Grade.Criteria, nodes[i].Subanswers
+		}
+		for j := range q.Criteria {
+			out = append(out, j < len(got) && got[j])
+		}
+		out = append(out, flatCriteria(subs, q.Subquestions)...)
+	}
+	return out
+}
+
+func at[T int | float64](s []T, i int) float64 {
+	if i < len(s) {
+		return float64(s[i])
+	}
+	return 0
+}
+
+func boolAt(s []bool, i int) float64 {
+	if i < len(s) && s[i] {
+		return 1
+	}
+	return 0
+}
+
+// Limits on a teacher's edit of a grade result's answers.
+const (
+	// MaxEditAdjustment bounds a grade adjustment a teacher saves, either way.
+	MaxEditAdjustment = 10000
+	// MsgEditAdjustment refuses one out of bounds.
+	MsgEditAdjustment = "A grade adjustment must be a number from -10000 to 10000"
+)
+
+// checkEditAdjustments refuses grade adjustments out of bounds anywhere in
+// an edited answers tree.
+func checkEditAdjustments(answers json.RawMessage) error {
+	var nodes []struct {
+		Grade *struct {
+			GradeAdjustment float64 `json:"gradeAdjustment"`
+		} `json:"grade"`
+		Subanswers json.RawMessage `json:"subanswers"`
+	}
+	if err := json.Unmarshal(answers, &nodes); err != nil {
+		return apperr.New(apperr.Invalid, "The answers do not match this assignment's questions")
+	}
+	for _, n := range nodes {
+		if n.Grade != nil && (n.Grade.GradeAdjustment < -MaxEditAdjustment || n.Grade.GradeAdjustment > MaxEditAdjustment) {
+			return apperr.New(apperr.Invalid, MsgEditAdjustment)
+		}
+		if !isNull(n.Subanswers) {
+			if err := checkEditAdjustments(n.Subanswers); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Parts implements process.Definer.
+func (GradeType) Parts() []process.Part { return []process.Part{process.PartQuestions} }

@@ -36,6 +36,7 @@ import (
 
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/llm"
+	"github.com/markwell/markwell/internal/process"
 	"github.com/markwell/markwell/internal/rubric"
 )
 
@@ -70,17 +71,11 @@ const (
 )
 
 // ProcessFor is the process that grades an assignment of type
-// assignmentType, or "" for an unknown type.
+// assignmentType (the registry's [process.Type.Process]), or "" for an
+// unknown type.
 func ProcessFor(assignmentType string) string {
-	switch assignmentType {
-	case assignment.TypeGrade:
-		return ProcessGrade
-	case assignment.TypeFeedback:
-		return ProcessFeedback
-	case assignment.TypeRubricFeedback:
-		return ProcessRubricFeedback
-	case assignment.TypePrompt:
-		return ProcessPrompt
+	if t, ok := process.Lookup(assignmentType); ok {
+		return t.Process()
 	}
 	return ""
 }
@@ -89,13 +84,8 @@ func ProcessFor(assignmentType string) string {
 // assignmentType while the AI works on it: grading (grade, prompt),
 // rubric-grading or annotating; "" for an unknown type.
 func InProgressStatus(assignmentType string) string {
-	switch assignmentType {
-	case assignment.TypeGrade, assignment.TypePrompt:
-		return StatusGrading
-	case assignment.TypeRubricFeedback:
-		return StatusRubricGrading
-	case assignment.TypeFeedback:
-		return StatusAnnotating
+	if t, ok := process.Lookup(assignmentType); ok {
+		return t.InProgressStatus()
 	}
 	return ""
 }
@@ -103,18 +93,15 @@ func InProgressStatus(assignmentType string) string {
 // DoneStatus is the status of a result the AI finished: annotated for
 // feedback, graded for the other types; "" for an unknown type.
 func DoneStatus(assignmentType string) string {
-	switch assignmentType {
-	case assignment.TypeFeedback:
-		return StatusAnnotated
-	case assignment.TypeGrade, assignment.TypePrompt, assignment.TypeRubricFeedback:
-		return StatusGraded
+	if t, ok := process.Lookup(assignmentType); ok {
+		return t.DoneStatus()
 	}
 	return ""
 }
 
 // IsInProgress reports whether status says the AI is working.
 func IsInProgress(status string) bool {
-	return status == StatusGrading || status == StatusRubricGrading || status == StatusAnnotating
+	return process.IsInProgress(status)
 }
 
 // DefaultExampleBudget is the approximate number of tokens graded examples
@@ -236,10 +223,10 @@ func Run(ctx context.Context, model llm.Client, in Input) (Result, llm.Usage, er
 		u, err := model.CompleteJSON(ctx, req, &raw)
 		total.Add(u)
 		var res Result
-		var report injectionReport
+		var report InjectionReport
 		problem := err // what the model is told on a retry
 		if err == nil {
-			if res, report, problem = p.finish(raw); problem != nil {
+			if res, report, problem = p.Finish(raw); problem != nil {
 				err = fmt.Errorf("%w: %w", llm.ErrBadOutput, problem)
 			}
 		}
@@ -248,9 +235,9 @@ func Run(ctx context.Context, model llm.Client, in Input) (Result, llm.Usage, er
 			res.Flags = mergeFlags(DetectInjection(in.Text), report)
 			return res, total, nil
 		case !errors.Is(err, llm.ErrBadOutput):
-			return Result{}, total, fmt.Errorf("grading %s: %w", p.task, err)
+			return Result{}, total, fmt.Errorf("grading %s: %w", p.Task, err)
 		case attempt >= 2:
-			return Result{}, total, fmt.Errorf("grading %s: %w: %w", p.task, ErrInvalidOutput, err)
+			return Result{}, total, fmt.Errorf("grading %s: %w: %w", p.Task, ErrInvalidOutput, err)
 		}
 		req = retryRequest(req, raw, problem)
 	}

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/markwell/markwell/internal/llm"
+	"github.com/markwell/markwell/internal/process"
 )
 
 // A prompt's material is fenced: every block starts with a line
@@ -124,48 +125,52 @@ func encode(v any) (string, error) {
 	return strings.TrimSpace(buf.String()), nil
 }
 
-// proc is one process's part of a run.
-type proc struct {
-	task string
-	// instructions is the process's system prompt, before the guard.
-	instructions string
-	schema       map[string]any
-	// spec is the assignment, sent as the ASSIGNMENT block.
-	spec any
-	// ask ends the user's message.
-	ask string
-	// images go with the user's message (handwritten answers).
-	images []string
-	// grading renders the teacher's grading of an example; false leaves
+// Call is how a process asks the model about one submission: what
+// [Planner.Plan] returns, and [Run] sends (with the fences, the examples
+// and the submission) and checks.
+type Call struct {
+	// Task names the structured-output schema (the demo model reads it).
+	Task string
+	// Instructions is the process's system prompt, before the guard.
+	Instructions string
+	// Schema is the strict JSON schema of the answer; its object must hold
+	// "injection" ([InjectionSchema]).
+	Schema map[string]any
+	// Spec is the assignment, sent as the ASSIGNMENT block.
+	Spec any
+	// Ask ends the user's message.
+	Ask string
+	// Images go with the user's message (handwritten answers).
+	Images []string
+	// Grading renders the teacher's grading of an example; false leaves
 	// the example out.
-	grading func(Result) (string, bool)
-	// finish checks an answer against the assignment and makes the result.
-	finish func(raw json.RawMessage) (Result, injectionReport, error)
+	Grading func(Result) (string, bool)
+	// Finish checks an answer against the assignment and makes the result;
+	// an error is told to the model, which answers once more.
+	Finish func(raw json.RawMessage) (Result, InjectionReport, error)
 }
 
-// plan picks the process for the assignment's type.
-func plan(in Input) (*proc, error) {
-	switch ProcessFor(in.Function.Type) {
-	case ProcessGrade:
-		return planGrade(in)
-	case ProcessFeedback:
-		return planFeedback(in)
-	case ProcessRubricFeedback:
-		return planRubric(in)
-	case ProcessPrompt:
-		return planPrompt(in)
+// plan asks the assignment type's process for its call.
+func plan(in Input) (*Call, error) {
+	t, ok := process.Lookup(in.Function.Type)
+	if !ok {
+		return nil, &setupError{reason: "This assignment's type cannot be graded by the AI."}
 	}
-	return nil, &setupError{reason: "This assignment's type cannot be graded by the AI."}
+	p, ok := t.(Planner)
+	if !ok {
+		return nil, &setupError{reason: "This assignment's type cannot be graded by the AI."}
+	}
+	return p.Plan(in)
 }
 
 // request builds the model request: the system prompt with the guard, and
 // one user message with the fenced assignment, examples and submission.
-func (p *proc) request(in Input) (llm.Request, error) {
+func (p *Call) request(in Input) (llm.Request, error) {
 	text, cut := clipText(in.Text, MaxText)
-	if strings.TrimSpace(text) == "" && len(p.images) == 0 {
+	if strings.TrimSpace(text) == "" && len(p.Images) == 0 {
 		return llm.Request{}, errNoText
 	}
-	spec, err := encode(p.spec)
+	spec, err := encode(p.Spec)
 	if err != nil {
 		return llm.Request{}, err
 	}
@@ -184,19 +189,22 @@ func (p *proc) request(in Input) (llm.Request, error) {
 	if cut {
 		fmt.Fprintf(&b, "The submission was longer than %d characters and has been cut there; evaluate what is shown.\n", MaxText)
 	}
-	b.WriteString(p.ask)
+	b.WriteString(p.Ask)
 	return llm.Request{
-		Task:     p.task,
-		System:   p.instructions + "\n\n" + guard(nonce),
-		Schema:   p.schema,
-		Messages: []llm.Message{{Role: llm.RoleUser, Text: b.String(), ImageURLs: p.images}},
+		Task:     p.Task,
+		System:   p.Instructions + "\n\n" + guard(nonce),
+		Schema:   p.Schema,
+		Messages: []llm.Message{{Role: llm.RoleUser, Text: b.String(), ImageURLs: p.Images}},
 	}, nil
 }
 
 // examples renders the calibration examples that fit the budget (about 4
 // characters a token), in order; one that does not fit is left out and
 // the next ones are tried.
-func (p *proc) examples(in Input, nonce string) string {
+func (p *Call) examples(in Input, nonce string) string {
+	if p.Grading == nil {
+		return ""
+	}
 	budget := in.ExampleBudget
 	if budget <= 0 {
 		budget = DefaultExampleBudget
@@ -205,7 +213,7 @@ func (p *proc) examples(in Input, nonce string) string {
 	var b strings.Builder
 	n := 0
 	for _, ex := range in.Examples {
-		g, ok := p.grading(ex.Result)
+		g, ok := p.Grading(ex.Result)
 		if !ok || strings.TrimSpace(ex.Text) == "" {
 			continue
 		}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/input"
+	"github.com/markwell/markwell/internal/process"
 )
 
 const promptInstructions = `You give a student feedback on their submission for a teacher. The assignment holds the teacher's prompt ("prompt"), which says what feedback to give and how, and sometimes context about the task ("context"). Follow the teacher's prompt as closely as you can for this submission: its focus, length, tone and format. Address the student. Markdown is allowed (short paragraphs, lists, bold). Quote the submission where that helps.`
@@ -17,24 +19,24 @@ type promptSpec struct {
 
 type promptAnswer struct {
 	Feedback  string          `json:"feedback"`
-	Injection injectionReport `json:"injection"`
+	Injection InjectionReport `json:"injection"`
 }
 
-func planPrompt(in Input) (*proc, error) {
+func planPrompt(in Input) (*Call, error) {
 	prompt := strings.TrimSpace(in.Function.Prompt)
 	if prompt == "" {
 		return nil, &setupError{reason: "This assignment has no prompt yet."}
 	}
-	p := &proc{
-		task:         TaskPrompt,
-		instructions: promptInstructions,
-		schema: objectOrdered(map[string]any{
+	p := &Call{
+		Task:         TaskPrompt,
+		Instructions: promptInstructions,
+		Schema: objectOrdered(map[string]any{
 			"feedback":  map[string]any{"type": "string", "description": "The feedback, following the teacher's prompt (Markdown allowed)."},
-			"injection": injectionSchema,
+			"injection": InjectionSchema,
 		}, []string{"feedback", "injection"}),
-		spec: promptSpec{Prompt: clip(prompt, maxSpecText), Context: clip(in.Function.Context, maxSpecText)},
-		ask:  "Write the feedback on the submission that the teacher's prompt asks for.",
-		grading: func(r Result) (string, bool) {
+		Spec: promptSpec{Prompt: clip(prompt, maxSpecText), Context: clip(in.Function.Context, maxSpecText)},
+		Ask:  "Write the feedback on the submission that the teacher's prompt asks for.",
+		Grading: func(r Result) (string, bool) {
 			if strings.TrimSpace(r.Feedback) == "" {
 				return "", false
 			}
@@ -42,15 +44,44 @@ func planPrompt(in Input) (*proc, error) {
 			return s, err == nil
 		},
 	}
-	p.finish = func(raw json.RawMessage) (Result, injectionReport, error) {
+	p.Finish = func(raw json.RawMessage) (Result, InjectionReport, error) {
 		var a promptAnswer
 		if err := json.Unmarshal(raw, &a); err != nil {
-			return Result{}, injectionReport{}, fmt.Errorf("the answer is not the JSON object the schema asks for (%v)", err)
+			return Result{}, InjectionReport{}, fmt.Errorf("the answer is not the JSON object the schema asks for (%v)", err)
 		}
 		if strings.TrimSpace(a.Feedback) == "" {
-			return Result{}, injectionReport{}, fmt.Errorf("feedback is empty")
+			return Result{}, InjectionReport{}, fmt.Errorf("feedback is empty")
 		}
 		return Result{Feedback: clip(a.Feedback, input.MaxLongText)}, a.Injection, nil
 	}
 	return p, nil
 }
+
+// PromptType is the prompt assignment type: PromptProcess, free-form
+// feedback following the teacher's prompt.
+type PromptType struct{}
+
+// Name implements process.Type.
+func (PromptType) Name() string { return assignment.TypePrompt }
+
+// Process implements process.Type.
+func (PromptType) Process() string { return ProcessPrompt }
+
+// InProgressStatus implements process.Type.
+func (PromptType) InProgressStatus() string { return StatusGrading }
+
+// DoneStatus implements process.Type.
+func (PromptType) DoneStatus() string { return StatusGraded }
+
+// Plan implements Planner.
+func (PromptType) Plan(in Input) (*Call, error) { return planPrompt(in) }
+
+// Edit implements Editor: the feedback.
+func (PromptType) Edit(_ assignment.Function, cur, next Result) (Result, error) {
+	out := cur
+	out.Feedback = next.Feedback
+	return out, nil
+}
+
+// Parts implements process.Definer.
+func (PromptType) Parts() []process.Part { return []process.Part{process.PartPrompt} }

@@ -6,6 +6,11 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/markwell/markwell/internal/agreement"
+	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/highlight"
+	"github.com/markwell/markwell/internal/process"
 	"github.com/markwell/markwell/internal/rubric"
 )
 
@@ -49,10 +54,10 @@ type rubricAnswer struct {
 	Criteria        map[string]rubricCriterionAnswer `json:"criteria"`
 	OverallComments string                           `json:"overallComments"`
 	Passages        []passageAnswer                  `json:"passages"`
-	Injection       injectionReport                  `json:"injection"`
+	Injection       InjectionReport                  `json:"injection"`
 }
 
-func planRubric(in Input) (*proc, error) {
+func planRubric(in Input) (*Call, error) {
 	if in.Function.Rubric == nil {
 		return nil, &setupError{reason: "This assignment's rubric is missing. Please choose a rubric."}
 	}
@@ -90,26 +95,26 @@ func planRubric(in Input) (*proc, error) {
 		}
 		props[num] = objectOrdered(item, order)
 	}
-	p := &proc{
-		task:         TaskRubricFeedback,
-		instructions: rubricInstructions,
-		schema: objectOrdered(map[string]any{
+	p := &Call{
+		Task:         TaskRubricFeedback,
+		Instructions: rubricInstructions,
+		Schema: objectOrdered(map[string]any{
 			"criteria":        object(props),
 			"overallComments": map[string]any{"type": "string"},
 			"passages":        passagesSchema(keys),
-			"injection":       injectionSchema,
+			"injection":       InjectionSchema,
 		}, []string{"criteria", "overallComments", "passages", "injection"}),
-		spec:    spec,
-		ask:     "Assess the submission against every rubric criterion, highlight the passages that show why, then give overall comments.",
-		grading: func(res Result) (string, bool) { return rubricExample(r, res) },
+		Spec:    spec,
+		Ask:     "Assess the submission against every rubric criterion, highlight the passages that show why, then give overall comments.",
+		Grading: func(res Result) (string, bool) { return rubricExample(r, res) },
 	}
-	p.finish = func(raw json.RawMessage) (Result, injectionReport, error) {
+	p.Finish = func(raw json.RawMessage) (Result, InjectionReport, error) {
 		var a rubricAnswer
 		if err := json.Unmarshal(raw, &a); err != nil {
-			return Result{}, injectionReport{}, fmt.Errorf("the answer is not the JSON object the schema asks for (%v)", err)
+			return Result{}, InjectionReport{}, fmt.Errorf("the answer is not the JSON object the schema asks for (%v)", err)
 		}
 		if err := checkRubric(a, r); err != nil {
-			return Result{}, injectionReport{}, err
+			return Result{}, InjectionReport{}, err
 		}
 		n := len(r.Criteria)
 		res := Result{CriteriaLevels: make([]int, n), CriteriaFeedback: make([]string, n), OverallComments: clip(a.OverallComments, maxFeedback)}
@@ -195,3 +200,82 @@ func rubricExample(r rubric.Rubric, res Result) (string, bool) {
 	s, err := encode(a)
 	return s, err == nil
 }
+
+// RubricFeedbackType is the rubric-feedback assignment type:
+// RubricFeedbackProcess, a level (and points) per rubric criterion.
+type RubricFeedbackType struct{}
+
+// Name implements process.Type.
+func (RubricFeedbackType) Name() string { return assignment.TypeRubricFeedback }
+
+// Process implements process.Type.
+func (RubricFeedbackType) Process() string { return ProcessRubricFeedback }
+
+// InProgressStatus implements process.Type.
+func (RubricFeedbackType) InProgressStatus() string { return StatusRubricGrading }
+
+// DoneStatus implements process.Type.
+func (RubricFeedbackType) DoneStatus() string { return StatusGraded }
+
+// Plan implements Planner.
+func (RubricFeedbackType) Plan(in Input) (*Call, error) { return planRubric(in) }
+
+// Edit implements Editor: one level, points and feedback per criterion
+// (a criterion without ranges is worth its level, whatever was sent), and
+// the highlights when they changed.
+func (RubricFeedbackType) Edit(fn assignment.Function, cur, next Result) (Result, error) {
+	if fn.Rubric == nil {
+		return Result{}, apperr.New(apperr.Invalid, assignment.MsgChooseRubric)
+	}
+	if err := ValidateRubric(*fn.Rubric, next.CriteriaLevels, next.CriteriaPoints, next.CriteriaFeedback); err != nil {
+		return Result{}, err
+	}
+	out := cur
+	out.CriteriaLevels = next.CriteriaLevels
+	out.CriteriaPoints = RubricPoints(*fn.Rubric, next.CriteriaLevels, next.CriteriaPoints)
+	out.CriteriaFeedback = next.CriteriaFeedback
+	if next.HighlightedText != cur.HighlightedText {
+		if err := highlight.Validate(next.HighlightedText, RubricHighlightKeys(*fn.Rubric), highlight.Plain(cur.HighlightedText)); err != nil {
+			return Result{}, err
+		}
+		out.HighlightedText = next.HighlightedText
+	}
+	return out, nil
+}
+
+// Score implements Scorer: the points of the levels given; none without
+// a rubric or levels.
+func (RubricFeedbackType) Score(fn assignment.Function, r *Result, _ RetotalFunc) (float64, float64, bool) {
+	if fn.Rubric == nil || len(r.CriteriaLevels) == 0 {
+		return 0, 0, false
+	}
+	total, most := RubricTotals(*fn.Rubric, r.CriteriaLevels, r.CriteriaPoints)
+	return total, most, true
+}
+
+// Agreement implements AgreementChecker: one level criterion per rubric
+// criterion; none without a rubric.
+func (RubricFeedbackType) Agreement(fn assignment.Function) ([]agreement.Criterion, func(teacher, ai Result) []agreement.Judgement) {
+	if fn.Rubric == nil {
+		return nil, nil
+	}
+	r := *fn.Rubric
+	criteria := make([]agreement.Criterion, len(r.Criteria))
+	for i, c := range r.Criteria {
+		criteria[i] = agreement.Criterion{Label: c.CriterionDescription, Kind: agreement.KindLevels, Levels: len(c.LevelDescriptions)}
+	}
+	return criteria, func(teacher, ai Result) []agreement.Judgement {
+		out := make([]agreement.Judgement, 0, len(criteria))
+		for i := range criteria {
+			out = append(out, agreement.Judgement{
+				CriterionIndex: i,
+				Teacher:        at(teacher.CriteriaLevels, i), AI: at(ai.CriteriaLevels, i),
+				TeacherPoints: at(teacher.CriteriaPoints, i), AIPoints: at(ai.CriteriaPoints, i),
+			})
+		}
+		return out
+	}
+}
+
+// Parts implements process.Definer.
+func (RubricFeedbackType) Parts() []process.Part { return []process.Part{process.PartRubric} }

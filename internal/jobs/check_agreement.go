@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -123,97 +122,12 @@ func (w *CheckAgreementWorker) check(ctx context.Context, a CheckAgreementArgs) 
 }
 
 // judgeFor returns an assignment's criteria and how to compare a teacher's
-// result with the AI's on them; nil for types without criteria.
+// result with the AI's on them, as its type's grading.AgreementChecker
+// says; nil for types without criteria.
 func judgeFor(fn assignment.Function) ([]agreement.Criterion, func(teacher, ai grading.Result) []agreement.Judgement) {
-	switch {
-	case fn.Type == assignment.TypeRubricFeedback && fn.Rubric != nil:
-		r := *fn.Rubric
-		criteria := make([]agreement.Criterion, len(r.Criteria))
-		for i, c := range r.Criteria {
-			criteria[i] = agreement.Criterion{Label: c.CriterionDescription, Kind: agreement.KindLevels, Levels: len(c.LevelDescriptions)}
-		}
-		return criteria, func(teacher, ai grading.Result) []agreement.Judgement {
-			out := make([]agreement.Judgement, 0, len(criteria))
-			for i := range criteria {
-				out = append(out, agreement.Judgement{
-					CriterionIndex: i,
-					Teacher:        at(teacher.CriteriaLevels, i), AI: at(ai.CriteriaLevels, i),
-					TeacherPoints: at(teacher.CriteriaPoints, i), AIPoints: at(ai.CriteriaPoints, i),
-				})
-			}
-			return out
-		}
-	case fn.Type == assignment.TypeGrade:
-		var criteria []agreement.Criterion
-		var points []float64
-		var walk func(qs []assignment.Question, prefix string)
-		walk = func(qs []assignment.Question, prefix string) {
-			for i, q := range qs {
-				label := prefix + strconv.Itoa(i+1)
-				for j, c := range q.Criteria {
-					criteria = append(criteria, agreement.Criterion{
-						Label: fmt.Sprintf("Q%s criterion %d: %s", label, j+1, c.Description), Kind: agreement.KindBoolean,
-					})
-					points = append(points, c.Points)
-				}
-				walk(q.Subquestions, label+".")
-			}
-		}
-		walk(fn.Questions, "")
-		if len(criteria) == 0 {
-			return nil, nil
-		}
-		return criteria, func(teacher, ai grading.Result) []agreement.Judgement {
-			t, m := flatCriteria(teacher.Answers, fn.Questions), flatCriteria(ai.Answers, fn.Questions)
-			out := make([]agreement.Judgement, 0, len(criteria))
-			for i := range criteria {
-				tv, av := boolAt(t, i), boolAt(m, i)
-				out = append(out, agreement.Judgement{
-					CriterionIndex: i, Teacher: tv, AI: av, TeacherPoints: tv * points[i], AIPoints: av * points[i],
-				})
-			}
-			return out
-		}
+	c, ok := grading.AgreementFor(fn.Type)
+	if !ok {
+		return nil, nil
 	}
-	return nil, nil
-}
-
-// flatCriteria lists an answers tree's criteria booleans depth first,
-// aligned with the questions' criteria (missing ones are false), in the
-// order judgeFor lists them.
-func flatCriteria(raw json.RawMessage, qs []assignment.Question) []bool {
-	var nodes []struct {
-		Grade struct {
-			Criteria []bool `json:"criteria"`
-		} `json:"grade"`
-		Subanswers json.RawMessage `json:"subanswers"`
-	}
-	_ = json.Unmarshal(raw, &nodes) // another shape reads as nothing met
-	var out []bool
-	for i, q := range qs {
-		var got []bool
-		var subs json.RawMessage
-		if i < len(nodes) {
-			got, subs = nodes[i].Grade.Criteria, nodes[i].Subanswers
-		}
-		for j := range q.Criteria {
-			out = append(out, j < len(got) && got[j])
-		}
-		out = append(out, flatCriteria(subs, q.Subquestions)...)
-	}
-	return out
-}
-
-func at[T int | float64](s []T, i int) float64 {
-	if i < len(s) {
-		return float64(s[i])
-	}
-	return 0
-}
-
-func boolAt(s []bool, i int) float64 {
-	if i < len(s) && s[i] {
-		return 1
-	}
-	return 0
+	return c.Agreement(fn)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/grading"
 	"github.com/markwell/markwell/internal/llm"
+	"github.com/markwell/markwell/internal/process"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
 )
@@ -241,7 +242,7 @@ func (w *GradeSubmissionWorker) input(ctx context.Context, t store.RunTargetRow)
 			in.Examples = append(in.Examples, ExampleFromBenchmark(b))
 		}
 	}
-	if fn.Type == assignment.TypeGrade && (t.IsHandWritten || t.AssignmentHandWritten) {
+	if process.AnswerBoxes(fn.Type, t.IsHandWritten || t.AssignmentHandWritten) {
 		if in.AnswerImages, err = w.answerImages(ctx, t.Answers); err != nil {
 			return in, err
 		}

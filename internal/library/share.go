@@ -143,9 +143,7 @@ func (s *Service) Notifications(ctx context.Context, a team.Actor) ([]Notificati
 			Item:      Item{ID: r.ItemID, Name: r.ItemName},
 			CreatedAt: r.CreatedAt,
 		}
-		if r.ItemType.Valid {
-			out[i].Item.Type = string(r.ItemType.AssignmentType)
-		}
+		out[i].Item.Type = string(r.ItemType) // "" when the item is not an assignment
 	}
 	return out, nil
 }

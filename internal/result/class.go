@@ -10,7 +10,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/markwell/markwell/internal/apperr"
-	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/grading"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/store"
@@ -65,7 +64,7 @@ func (s *Service) CheckAgreement(ctx context.Context, a team.Actor, assignmentID
 	if err != nil {
 		return store.NotFound(fmt.Errorf("load assignment %s: %w", assignmentID, err))
 	}
-	if t := string(asg.Type); t != assignment.TypeGrade && t != assignment.TypeRubricFeedback {
+	if _, ok := grading.AgreementFor(string(asg.Type)); !ok {
 		return apperr.New(apperr.Invalid, MsgAgreementTypes)
 	}
 	bench, err := store.Q.ListBenchmarks(ctx, s.Pool, store.ListBenchmarksParams{AssignmentID: assignmentID, TeamID: a.TeamID})

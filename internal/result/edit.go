@@ -4,15 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/markwell/markwell/internal/apperr"
-	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/grading"
-	"github.com/markwell/markwell/internal/highlight"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
 )
@@ -25,7 +24,7 @@ const (
 	// MaxHighlighted caps highlightedText in bytes.
 	MaxHighlighted = 2 << 20
 	// MaxAdjustment bounds a grade adjustment either way.
-	MaxAdjustment = 10000
+	MaxAdjustment = grading.MaxEditAdjustment
 )
 
 // Messages users see.
@@ -35,7 +34,7 @@ const (
 	MsgNotGrade        = "Criteria can only be toggled on a grade assignment's result"
 	MsgNotPrompt       = "Only a prompt assignment's feedback can be edited here"
 	MsgStillRunning    = "The AI is still working on this result. Please wait until it has finished."
-	MsgAdjustment      = "A grade adjustment must be a number from -10000 to 10000"
+	MsgAdjustment      = grading.MsgEditAdjustment
 )
 
 // Edit is a teacher's edit of a result (functionResult/update): the whole
@@ -102,64 +101,50 @@ func (s *Service) Update(ctx context.Context, a team.Actor, e Edit) (FunctionRes
 	return s.present(ctx, a, saved)
 }
 
-// applyEdit checks the fields the assignment's type uses and puts them in p.
-// It reads through tx, the caller's transaction (never a second connection).
+// applyEdit checks the fields the assignment's type lets a teacher edit
+// (its grading.Editor) and puts them in p. It reads through tx, the
+// caller's transaction (never a second connection).
 func (s *Service) applyEdit(ctx context.Context, tx pgx.Tx, a team.Actor, typ string, cur store.FunctionResult, e Edit, p *store.SaveTeacherEditParams) error {
 	fn, err := s.Assignments.GetFunctionIn(ctx, tx, a, cur.AssignmentID, typ)
 	if err != nil {
 		return err
 	}
-	switch typ {
-	case assignment.TypeGrade:
-		p.Feedback = e.Feedback
-		if len(e.Answers) == 0 || string(e.Answers) == "null" {
-			return nil
-		}
-		if err := checkAdjustments(e.Answers); err != nil {
+	editor, ok := grading.EditorFor(typ)
+	if !ok {
+		return nil // only the overall comments and the status
+	}
+	stored := storedResult(cur)
+	out, err := editor.Edit(fn, stored, grading.Result{
+		Feedback: e.Feedback, HighlightedText: e.HighlightedText, CriteriaLevels: e.CriteriaLevels,
+		CriteriaPoints: e.CriteriaPoints, CriteriaFeedback: e.CriteriaFeedback, Answers: e.Answers,
+	})
+	if err != nil {
+		return err
+	}
+	p.Feedback, p.HighlightedText, p.Answers = out.Feedback, out.HighlightedText, out.Answers
+	if !slices.Equal(out.CriteriaLevels, stored.CriteriaLevels) || !slices.Equal(out.CriteriaPoints, stored.CriteriaPoints) ||
+		!slices.Equal(out.CriteriaFeedback, stored.CriteriaFeedback) {
+		if p.CriteriaLevels, err = json.Marshal(out.CriteriaLevels); err != nil {
 			return err
 		}
-		merged, err := grading.MergeAnswers(cur.Answers, e.Answers, fn.Questions)
-		if err != nil {
+		if p.CriteriaPoints, err = json.Marshal(out.CriteriaPoints); err != nil {
 			return err
 		}
-		p.Answers = merged
-	case assignment.TypeFeedback:
-		p.Feedback = e.Feedback
-		if e.HighlightedText != cur.HighlightedText {
-			if err := highlight.Validate(e.HighlightedText, highlightKeys(fn), highlight.Plain(cur.HighlightedText)); err != nil {
-				return err
-			}
-			p.HighlightedText = e.HighlightedText
-		}
-	case assignment.TypeRubricFeedback:
-		if fn.Rubric == nil {
-			return apperr.New(apperr.Invalid, assignment.MsgChooseRubric)
-		}
-		if err := grading.ValidateRubric(*fn.Rubric, e.CriteriaLevels, e.CriteriaPoints, e.CriteriaFeedback); err != nil {
+		if p.CriteriaFeedback, err = json.Marshal(out.CriteriaFeedback); err != nil {
 			return err
 		}
-		var err error
-		if p.CriteriaLevels, err = json.Marshal(e.CriteriaLevels); err != nil {
-			return err
-		}
-		// a criterion without ranges is worth its level, whatever was sent
-		points := grading.RubricPoints(*fn.Rubric, e.CriteriaLevels, e.CriteriaPoints)
-		if p.CriteriaPoints, err = json.Marshal(points); err != nil {
-			return err
-		}
-		if p.CriteriaFeedback, err = json.Marshal(e.CriteriaFeedback); err != nil {
-			return err
-		}
-		if e.HighlightedText != cur.HighlightedText {
-			if err := highlight.Validate(e.HighlightedText, grading.RubricHighlightKeys(*fn.Rubric), highlight.Plain(cur.HighlightedText)); err != nil {
-				return err
-			}
-			p.HighlightedText = e.HighlightedText
-		}
-	case assignment.TypePrompt:
-		p.Feedback = e.Feedback
 	}
 	return nil
+}
+
+// storedResult is a stored result's editable fields, as a type's Editor
+// reads them; lists stored in another shape read as empty.
+func storedResult(cur store.FunctionResult) grading.Result {
+	r := grading.Result{Feedback: cur.Feedback, HighlightedText: cur.HighlightedText, Answers: cur.Answers}
+	_ = json.Unmarshal(cur.CriteriaLevels, &r.CriteriaLevels)
+	_ = json.Unmarshal(cur.CriteriaPoints, &r.CriteriaPoints)
+	_ = json.Unmarshal(cur.CriteriaFeedback, &r.CriteriaFeedback)
+	return r
 }
 
 // editStatus is the status an edit leaves: reviewed, or back to the type's
@@ -172,39 +157,6 @@ func editStatus(want, typ string) (string, error) {
 		return want, nil
 	}
 	return "", apperr.New(apperr.Invalid, MsgBadStatus)
-}
-
-// checkAdjustments refuses grade adjustments out of bounds anywhere in an
-// edited answers tree.
-func checkAdjustments(answers json.RawMessage) error {
-	var nodes []struct {
-		Grade *struct {
-			GradeAdjustment float64 `json:"gradeAdjustment"`
-		} `json:"grade"`
-		Subanswers json.RawMessage `json:"subanswers"`
-	}
-	if err := json.Unmarshal(answers, &nodes); err != nil {
-		return apperr.New(apperr.Invalid, "The answers do not match this assignment's questions")
-	}
-	for _, n := range nodes {
-		if n.Grade != nil && (n.Grade.GradeAdjustment < -MaxAdjustment || n.Grade.GradeAdjustment > MaxAdjustment) {
-			return apperr.New(apperr.Invalid, MsgAdjustment)
-		}
-		if len(n.Subanswers) > 0 && string(n.Subanswers) != "null" {
-			if err := checkAdjustments(n.Subanswers); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func highlightKeys(fn assignment.Function) []string {
-	keys := make([]string, len(fn.Highlights))
-	for i, h := range fn.Highlights {
-		keys[i] = h.Key
-	}
-	return keys
 }
 
 // Toggle is gradeFunction/toggleCriterion's input.
@@ -231,10 +183,11 @@ func (s *Service) ToggleCriterion(ctx context.Context, a team.Actor, t Toggle) (
 		if err != nil {
 			return err
 		}
-		if fn.Type != assignment.TypeGrade {
+		toggler, ok := grading.Type(fn.Type).(grading.Toggler)
+		if !ok {
 			return apperr.New(apperr.Invalid, MsgNotGrade)
 		}
-		answers, delta, err := grading.Toggle(cur.Answers, fn.Questions, t.Path, t.CriterionIndex)
+		answers, delta, err := toggler.Toggle(fn, cur.Answers, t.Path, t.CriterionIndex)
 		if err != nil {
 			return err
 		}

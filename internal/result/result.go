@@ -24,7 +24,6 @@ import (
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/ratelimit"
-	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
 )
@@ -156,11 +155,11 @@ func (s *Service) presentWith(ctx context.Context, row store.FunctionResult, fn 
 	return one[0], nil
 }
 
-// scorer computes totals with an assignment's current definition.
+// scorer computes totals with an assignment's current definition, as
+// its type's grading.Scorer says.
 type scorer struct {
-	typ       string
-	questions []assignment.Question
-	rubric    *rubric.Rubric
+	scorer grading.Scorer
+	fn     assignment.Function
 	// memo remembers grade totals under def, the questions as stored; an
 	// empty def (a definition not read from the database) computes them
 	// every time.
@@ -171,44 +170,37 @@ type scorer struct {
 // scorer scores results of an assignment of type typ with its definition
 // fn (nil when it has none yet: no totals).
 func (s *Service) scorer(typ string, fn *assignment.Function) scorer {
-	sc := scorer{typ: typ, memo: &s.totals}
-	if fn != nil && (typ == assignment.TypeGrade || typ == assignment.TypeRubricFeedback) {
-		sc.questions, sc.rubric, sc.def = fn.Questions, fn.Rubric, fn.QuestionsKey()
+	sc := scorer{memo: &s.totals}
+	if fn == nil {
+		return sc
+	}
+	if g, ok := grading.ScorerFor(typ); ok {
+		sc.scorer, sc.fn, sc.def = g, *fn, fn.QuestionsKey()
 	}
 	return sc
 }
 
-// retotal is grading.Retotal with the scorer's questions, remembered when
-// it can be.
-func (sc scorer) retotal(answers json.RawMessage) (json.RawMessage, float64, float64, error) {
+// retotal is grading.Retotal, remembered when it can be.
+func (sc scorer) retotal(answers json.RawMessage, questions []assignment.Question) (json.RawMessage, float64, float64, error) {
 	if sc.def == "" {
-		return grading.Retotal(answers, sc.questions)
+		return grading.Retotal(answers, questions)
 	}
-	return sc.memo.retotal(sc.def, answers, sc.questions)
+	return sc.memo.retotal(sc.def, answers, questions)
 }
 
 // score sets a result's totals. Grade points come from its criteria
 // booleans and the current criteria; a result the AI never graded has none.
 func (sc scorer) score(fr *FunctionResult) {
-	switch sc.typ {
-	case assignment.TypeGrade:
-		if len(fr.Answers) == 0 || string(fr.Answers) == "null" {
-			return
-		}
-		answers, total, most, err := sc.retotal(fr.Answers)
-		if err != nil {
-			return // answers of another shape: shown as stored, without totals
-		}
-		fr.Answers, fr.TotalPoints, fr.MaxPoints = answers, &total, &most
-	case assignment.TypeRubricFeedback:
-		if sc.rubric == nil {
-			return
-		}
-		levels, points, ok := rubricScores(*fr)
-		if !ok || len(levels) == 0 {
-			return
-		}
-		total, most := grading.RubricTotals(*sc.rubric, levels, points)
-		fr.TotalPoints, fr.MaxPoints = &total, &most
+	if sc.scorer == nil {
+		return
 	}
+	r := grading.Result{Answers: fr.Answers}
+	if levels, points, ok := rubricScores(*fr); ok {
+		r.CriteriaLevels, r.CriteriaPoints = levels, points
+	}
+	total, most, ok := sc.scorer.Score(sc.fn, &r, sc.retotal)
+	if !ok {
+		return
+	}
+	fr.Answers, fr.TotalPoints, fr.MaxPoints = r.Answers, &total, &most
 }

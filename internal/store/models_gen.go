@@ -13,50 +13,6 @@ import (
 	"github.com/google/uuid"
 )
 
-type AssignmentType string
-
-const (
-	AssignmentTypeGrade          AssignmentType = "grade"
-	AssignmentTypeFeedback       AssignmentType = "feedback"
-	AssignmentTypeRubricFeedback AssignmentType = "rubric-feedback"
-	AssignmentTypePrompt         AssignmentType = "prompt"
-)
-
-func (e *AssignmentType) Scan(src interface{}) error {
-	switch s := src.(type) {
-	case []byte:
-		*e = AssignmentType(s)
-	case string:
-		*e = AssignmentType(s)
-	default:
-		return fmt.Errorf("unsupported scan type for AssignmentType: %T", src)
-	}
-	return nil
-}
-
-type NullAssignmentType struct {
-	AssignmentType AssignmentType
-	Valid          bool // Valid is true if AssignmentType is not NULL
-}
-
-// Scan implements the Scanner interface.
-func (ns *NullAssignmentType) Scan(value interface{}) error {
-	if value == nil {
-		ns.AssignmentType, ns.Valid = "", false
-		return nil
-	}
-	ns.Valid = true
-	return ns.AssignmentType.Scan(value)
-}
-
-// Value implements the driver Valuer interface.
-func (ns NullAssignmentType) Value() (driver.Value, error) {
-	if !ns.Valid {
-		return nil, nil
-	}
-	return string(ns.AssignmentType), nil
-}
-
 type NotificationKind string
 
 const (

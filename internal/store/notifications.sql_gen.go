@@ -144,7 +144,7 @@ type NotificationListRow struct {
 	SenderEmail string
 	ItemID      uuid.UUID
 	ItemName    string
-	ItemType    NullAssignmentType
+	ItemType    AssignmentType
 }
 
 // A user's shared items, open first then newest; an item whose source was

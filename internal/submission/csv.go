@@ -17,6 +17,7 @@ import (
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/csvimport"
 	"github.com/markwell/markwell/internal/files"
+	"github.com/markwell/markwell/internal/process"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
 )
@@ -225,7 +226,7 @@ func (s *Service) readCSV(ctx context.Context, a team.Actor, assignmentID uuid.U
 	if err != nil {
 		return csvFile{}, err
 	}
-	if string(asg.Type) != assignment.TypeGrade {
+	if !process.ImportsCSV(string(asg.Type)) {
 		return csvFile{}, apperr.New(apperr.Invalid, MsgCSVType)
 	}
 	if typ != "" && typ != string(asg.Type) {
