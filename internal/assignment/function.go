@@ -206,27 +206,98 @@ func (s *Service) GetFunctionIn(ctx context.Context, db store.DBTX, a team.Actor
 }
 
 // FunctionIn turns a stored definition of a's team into its API shape,
-// with the rubric of a rubric-feedback one read through db and embedded.
+// with its rubric (a type whose definition has one) read through db and
+// embedded, by the one rule of [LoadFunction].
 func (s *Service) FunctionIn(ctx context.Context, db store.DBTX, a team.Actor, row store.Function) (Function, error) {
 	f, err := FunctionFromRow(row)
 	if err != nil {
 		return Function{}, err
 	}
-	if process.Uses(f.Type, process.PartRubric) && row.RubricID.Valid {
-		rr, err := store.Q.GetRubric(ctx, db, store.GetRubricParams{ID: row.RubricID.UUID, TeamID: a.TeamID})
-		switch {
-		case errors.Is(err, pgx.ErrNoRows):
-		case err != nil:
-			return Function{}, fmt.Errorf("load rubric %s: %w", row.RubricID.UUID, err)
-		default:
-			r, err := rubric.FromRow(rr)
-			if err != nil {
-				return Function{}, err
-			}
-			f.Rubric = &r
-		}
+	if !process.Uses(f.Type, process.PartRubric) || f.RubricID == nil {
+		return f, nil
 	}
+	rubrics, err := loadRubrics(ctx, db, a.TeamID, []uuid.UUID{*f.RubricID})
+	if err != nil {
+		return Function{}, err
+	}
+	embedRubric(&f, rubrics)
 	return f, nil
+}
+
+// LoadFunction reads an assignment's definition by ids the caller has
+// scoped (a job's), with its rubric embedded as FunctionIn does and the
+// rubrics its questions use, by id. An assignment without a definition
+// answers apperr.ErrNotFound.
+func LoadFunction(ctx context.Context, db store.DBTX, teamID, assignmentID uuid.UUID) (Function, map[uuid.UUID]rubric.Rubric, error) {
+	row, err := store.Q.GetAssignmentFunction(ctx, db, store.GetAssignmentFunctionParams{AssignmentID: assignmentID, TeamID: teamID})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Function{}, nil, apperr.ErrNotFound
+	}
+	if err != nil {
+		return Function{}, nil, fmt.Errorf("load function of assignment %s: %w", assignmentID, err)
+	}
+	f, err := FunctionFromRow(row)
+	if err != nil {
+		return Function{}, nil, err
+	}
+	ids := questionRubricIDs(f.Questions)
+	if f.RubricID != nil && process.Uses(f.Type, process.PartRubric) {
+		ids = append(ids, *f.RubricID)
+	}
+	rubrics, err := loadRubrics(ctx, db, teamID, ids)
+	if err != nil {
+		return Function{}, nil, err
+	}
+	embedRubric(&f, rubrics)
+	return f, rubrics, nil
+}
+
+// embedRubric is the one rule for a definition's rubric: a type whose
+// definition has one gets it when it is still there; a deleted rubric (or
+// one no longer the team's) leaves the definition without one, which the
+// grading reports ("This assignment's rubric is missing") and an edit
+// refuses (MsgChooseRubric).
+func embedRubric(f *Function, rubrics map[uuid.UUID]rubric.Rubric) {
+	if f.RubricID == nil || !process.Uses(f.Type, process.PartRubric) {
+		return
+	}
+	if r, ok := rubrics[*f.RubricID]; ok {
+		f.Rubric = &r
+	}
+}
+
+// loadRubrics reads the team's rubrics among ids, by id.
+func loadRubrics(ctx context.Context, db store.DBTX, teamID uuid.UUID, ids []uuid.UUID) (map[uuid.UUID]rubric.Rubric, error) {
+	out := map[uuid.UUID]rubric.Rubric{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := store.Q.GetRubricsByIDs(ctx, db, store.GetRubricsByIDsParams{TeamID: teamID, Ids: ids})
+	if err != nil {
+		return nil, fmt.Errorf("load rubrics: %w", err)
+	}
+	for _, r := range rows {
+		rb, err := rubric.FromRow(r)
+		if err != nil {
+			return nil, err
+		}
+		out[r.ID] = rb
+	}
+	return out, nil
+}
+
+// questionRubricIDs are the rubrics questions use (Question.RubricID).
+func questionRubricIDs(qs []Question) []uuid.UUID {
+	var out []uuid.UUID
+	for _, q := range qs {
+		if q.RubricID != nil {
+			if id, err := uuid.Parse(*q.RubricID); err == nil {
+				out = append(out, id)
+			}
+		}
+		out = append(out, questionRubricIDs(q.Subquestions)...)
+	}
+	return out
 }
 
 // FunctionFromRow turns a stored function into its API shape (without the

@@ -14,6 +14,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/markwell/markwell/internal/answerbox"
+	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/grading"
 	"github.com/markwell/markwell/internal/llm"
@@ -251,60 +252,15 @@ func (w *GradeSubmissionWorker) input(ctx context.Context, t store.RunTargetRow)
 }
 
 // LoadFunction loads an assignment's definition by ids the caller has
-// scoped, with its rubric (rubric-feedback) and the rubrics its questions
-// use (grade). An assignment without one answers errNoDefinition.
+// scoped, with its rubric and the rubrics its questions use
+// (assignment.LoadFunction: one loader, one rule for a deleted rubric). An
+// assignment without one answers errNoDefinition.
 func LoadFunction(ctx context.Context, db store.DBTX, teamID, assignmentID uuid.UUID) (assignment.Function, map[uuid.UUID]rubric.Rubric, error) {
-	row, err := store.Q.GetAssignmentFunction(ctx, db, store.GetAssignmentFunctionParams{AssignmentID: assignmentID, TeamID: teamID})
-	if errors.Is(err, pgx.ErrNoRows) {
-		return assignment.Function{}, nil, errNoDefinition
+	fn, rubrics, err := assignment.LoadFunction(ctx, db, teamID, assignmentID)
+	if errors.Is(err, apperr.ErrNotFound) {
+		return fn, nil, errNoDefinition
 	}
-	if err != nil {
-		return assignment.Function{}, nil, fmt.Errorf("load function of assignment %s: %w", assignmentID, err)
-	}
-	fn, err := assignment.FunctionFromRow(row)
-	if err != nil {
-		return fn, nil, err
-	}
-	var ids []uuid.UUID
-	if fn.RubricID != nil {
-		ids = append(ids, *fn.RubricID)
-	}
-	ids = append(ids, questionRubrics(fn.Questions)...)
-	rubrics := map[uuid.UUID]rubric.Rubric{}
-	if len(ids) > 0 {
-		rows, err := store.Q.GetRubricsByIDs(ctx, db, store.GetRubricsByIDsParams{TeamID: teamID, Ids: ids})
-		if err != nil {
-			return fn, nil, fmt.Errorf("load rubrics of assignment %s: %w", assignmentID, err)
-		}
-		for _, r := range rows {
-			rb, err := rubric.FromRow(r)
-			if err != nil {
-				return fn, nil, err
-			}
-			rubrics[r.ID] = rb
-		}
-	}
-	if fn.RubricID != nil {
-		r, ok := rubrics[*fn.RubricID]
-		if !ok {
-			return fn, nil, errNoDefinition // the rubric was deleted
-		}
-		fn.Rubric = &r
-	}
-	return fn, rubrics, nil
-}
-
-func questionRubrics(qs []assignment.Question) []uuid.UUID {
-	var out []uuid.UUID
-	for _, q := range qs {
-		if q.RubricID != nil {
-			if id, err := uuid.Parse(*q.RubricID); err == nil {
-				out = append(out, id)
-			}
-		}
-		out = append(out, questionRubrics(q.Subquestions)...)
-	}
-	return out
+	return fn, rubrics, err
 }
 
 // ExampleFromBenchmark turns a teacher-checked result into a graded example.
