@@ -1,5 +1,5 @@
 import { Navigate, type RouteObject } from 'react-router';
-import { assignmentRoutes } from '../features/assignments/routes';
+import { assignmentRoutes } from './processes';
 import { assistantRoutes } from '../features/assistants/routes';
 import { RequireAuth } from '../features/auth/components/RequireAuth';
 import { SignInPage } from '../features/auth/components/SignInPage';
@@ -8,7 +8,7 @@ import { LibraryPage } from '../features/library/components/LibraryPage';
 import { RubricEditorPage, RubricsPage } from '../features/rubrics';
 import { AcceptInvitePage } from '../features/team/components/AcceptInvitePage';
 import { TeamPage } from '../features/team/components/TeamPage';
-import { toolRoutes } from '../features/tools/routes';
+import { toolRoutesWithChat } from './routes/ToolRoutes';
 import { AppLayout } from './routes/AppLayout';
 import { withAssignmentPanels } from './routes/AssignmentRoute';
 import { NotFoundPage } from './routes/NotFoundPage';
@@ -45,7 +45,7 @@ export const routes: RouteObject[] = [
                   { path: 'rubrics/:rubricId', element: <RubricEditorPage /> },
                   ...assistantRoutes,
                   ...chatRoutes,
-                  ...toolRoutes,
+                  ...toolRoutesWithChat,
                   { path: 'team', element: <TeamPage /> },
                   { path: 'invite/:token', element: <AcceptInvitePage /> },
                 ],

@@ -4,20 +4,16 @@ import type { AssignmentWithResults } from '../../features/assignments/api/get-a
 import { useAssignmentFunction } from '../../features/assignments/api/get-function';
 import { assignmentKeys } from '../../features/assignments/api/keys';
 import { AssignmentPage } from '../../features/assignments/components/page/AssignmentPage';
+import { ASSIGNMENT_PAGE_PATH } from '../../features/assignments/routes';
 import { AnswerBoxesPanel, flattenQuestions, usesAnswerBoxes } from '../../features/answer-boxes';
 import { ClassroomImportButton } from '../../features/classroom';
-import {
-  AgreementPanel,
-  assignmentGradingRefetchInterval,
-  ClassSummaryPanel,
-  normalizeFunctionResults,
-  readAssignmentGrading,
-} from '../../features/results/components';
+import { assignmentGradingRefetchInterval } from '../../features/results/components';
 import { StudentLinkCard } from '../../features/student';
-import { submissionReviewPath, SubmissionsPanel, submissionsRefetchInterval } from '../../features/submissions';
+import { SubmissionsPanel, submissionsRefetchInterval } from '../../features/submissions';
+import { processes } from '../processes';
 
 /** The assignment page's route, which {@link withAssignmentPanels} gives its panels. */
-export const ASSIGNMENT_PAGE_PATH = 'assignment/:assignmentId';
+export { ASSIGNMENT_PAGE_PATH };
 
 function Submissions({ data }: { data: AssignmentWithResults }) {
   const { assignment } = data;
@@ -47,38 +43,6 @@ function AnswerBoxes({ data }: { data: AssignmentWithResults }) {
   return <AnswerBoxesPanel assignment={assignment} questions={questions} readySubmissions={ready} />;
 }
 
-/** Assignment types whose results have criteria and points to summarise and check against the teacher. */
-const SCORED_TYPES = ['grade', 'rubric-feedback'];
-
-/** The class summary and the agreement check of a grade or rubric-feedback assignment. */
-function Insights({ data }: { data: AssignmentWithResults }) {
-  const { assignment } = data;
-  const definition = useAssignmentFunction(assignment._id, assignment.type);
-  const results = useMemo(() => normalizeFunctionResults(data.functionResults), [data.functionResults]);
-  const grading = readAssignmentGrading(assignment);
-  const queryKey = assignmentKeys.detail(assignment._id);
-  return (
-    <>
-      <ClassSummaryPanel
-        assignmentId={assignment._id}
-        assignmentQueryKey={queryKey}
-        type={assignment.type}
-        fn={definition.data}
-        results={results}
-        summary={grading.classSummary}
-      />
-      <AgreementPanel
-        assignmentId={assignment._id}
-        assignmentQueryKey={queryKey}
-        results={results}
-        report={grading.agreement}
-        status={grading.agreementStatus}
-        submissionHref={(submissionId) => submissionReviewPath(assignment._id, submissionId)}
-      />
-    </>
-  );
-}
-
 /** Polls the assignment every 2 s while submissions are read or graded, or an agreement check or summary runs. */
 function refetchInterval(data: AssignmentWithResults | undefined): number | false {
   return submissionsRefetchInterval(data?.submissions, data?.functionResults) || assignmentGradingRefetchInterval(data?.assignment);
@@ -86,7 +50,8 @@ function refetchInterval(data: AssignmentWithResults | undefined): number | fals
 
 /**
  * The assignment page with the panels of other features under it: the submissions, the class
- * summary and agreement check (grade and rubric-feedback), and the student submission link. The
+ * summary and agreement check (the type module's `Summary`, app/processes), and the student
+ * submission link. Its definition is drawn by the type module's `Definition`. The
  * page's one assignment query lists the submissions and their results, and is polled while work
  * is in progress.
  */
@@ -94,14 +59,18 @@ export function AssignmentRoute() {
   return (
     <AssignmentPage
       refetchInterval={refetchInterval}
-      panels={(data) => (
-        <>
-          <Submissions data={data} />
-          {usesAnswerBoxes(data.assignment) && <AnswerBoxes data={data} />}
-          {SCORED_TYPES.includes(data.assignment.type) && <Insights data={data} />}
-          <StudentLinkCard assignmentId={data.assignment._id} />
-        </>
-      )}
+      definitionFor={(type) => processes.get(type)?.Definition}
+      panels={(data) => {
+        const Summary = processes.get(data.assignment.type)?.Summary;
+        return (
+          <>
+            <Submissions data={data} />
+            {usesAnswerBoxes(data.assignment) && <AnswerBoxes data={data} />}
+            {Summary && <Summary data={data} />}
+            <StudentLinkCard assignmentId={data.assignment._id} />
+          </>
+        );
+      }}
     />
   );
 }

@@ -1,16 +1,10 @@
 import Typography from '@mui/material/Typography';
 import type { RouteObject } from 'react-router';
-import {
-  FeedbackReview,
-  GradeReview,
-  normalizeFunctionResult,
-  normalizeResultFunction,
-  PromptReview,
-  RubricReview,
-} from '../../features/results/components';
+import { normalizeFunctionResult, normalizeResultFunction } from '../../features/results/components';
 import { createStudentRoutes, type StudentResultView } from '../../features/student';
+import { processes } from '../processes';
 
-/** A student's finished result, read-only, drawn by the results feature's component for its type. */
+/** A student's finished result, read-only, drawn by its type module's `StudentView` (app/processes). */
 export function StudentResult({ view }: { view: StudentResultView }) {
   const props = {
     result: normalizeFunctionResult(view.result),
@@ -18,18 +12,9 @@ export function StudentResult({ view }: { view: StudentResultView }) {
     text: view.text,
     readOnly: true,
   };
-  switch (view.type) {
-    case 'feedback':
-      return <FeedbackReview {...props} />;
-    case 'rubric-feedback':
-      return <RubricReview {...props} />;
-    case 'prompt':
-      return <PromptReview {...props} />;
-    case 'grade':
-      return <GradeReview {...props} />;
-    default:
-      return <Typography color="text.secondary">Your teacher will share this feedback with you.</Typography>;
-  }
+  const StudentView = processes.get(view.type)?.StudentView;
+  if (!StudentView) return <Typography color="text.secondary">Your teacher will share this feedback with you.</Typography>;
+  return <StudentView {...props} />;
 }
 
 /**

@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { LoadError } from '../../components/LoadError';
 import { PageSpinner } from '../../components/PageSpinner';
@@ -13,23 +13,18 @@ import { useAssignmentFunction } from '../../features/assignments/api/get-functi
 import { assignmentKeys } from '../../features/assignments/api/keys';
 import type { AssignmentFunction } from '../../features/assignments/api/types';
 import {
-  FeedbackReview,
   formatPoints,
   functionResultKeys,
-  GradeReview,
   isFinished,
-  PromptReview,
   ReviewHeader,
   ReviewNotices,
   reviewPosition,
-  RubricReview,
   ShortcutsDialog,
   SubmissionTextPanel,
   useFunctionResult,
   useReviewActions,
   useReviewKeys,
   type FunctionResult,
-  type ResultReviewProps,
 } from '../../features/results';
 import {
   GRADING_STARTED_MESSAGE,
@@ -44,16 +39,10 @@ import {
 } from '../../features/submissions';
 import { ApiError, errorMessage } from '../../lib/api-client';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { processes } from '../processes';
 
 /** The review screen's route, under the app layout. */
 export const SUBMISSION_REVIEW_PATH = 'assignment/:assignmentId/submission/:submissionId';
-
-const REVIEWS: Record<string, (props: ResultReviewProps) => ReactNode> = {
-  grade: GradeReview,
-  feedback: FeedbackReview,
-  'rubric-feedback': RubricReview,
-  prompt: PromptReview,
-};
 
 function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
@@ -113,7 +102,7 @@ function ReviewPage({ data, fn, submission, result }: ReviewPageProps) {
 
   const finished = isFinished(result.status);
   const hasPoints = finished && result.totalPoints !== null && result.maxPoints !== null;
-  const Review = REVIEWS[assignment.type];
+  const Review = processes.get(assignment.type)?.Review;
 
   const startRun = async () => {
     try {
@@ -154,7 +143,7 @@ function ReviewPage({ data, fn, submission, result }: ReviewPageProps) {
           <SubmissionTextPanel text={submission.text} />
         )}
       </Stack>
-      <ShortcutsDialog open={showKeys} onClose={() => setShowKeys(false)} grade={assignment.type === 'grade'} />
+      <ShortcutsDialog open={showKeys} onClose={() => setShowKeys(false)} grade={Boolean(processes.get(assignment.type)?.info.criterionKeys)} />
     </>
   );
 }

@@ -1,18 +1,25 @@
+import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
-import { FeedbackWizard } from './components/feedback/FeedbackWizard';
-import { GradeWizard } from './components/grade/GradeWizard';
+import { newAssignmentPath, type AssignmentType } from '../../lib/assignment-type';
 import { AssignmentPage } from './components/page/AssignmentPage';
-import { PromptForm } from './components/prompt/PromptForm';
-import { RubricFeedbackWizard } from './components/rubric-feedback/RubricFeedbackWizard';
+import type { DefinitionProps } from './components/page/definition-props';
+
+/** The assignment page's route. */
+export const ASSIGNMENT_PAGE_PATH = 'assignment/:assignmentId';
+
+/** What {@link createAssignmentRoutes} takes: each type's wizard and definition (app/processes). */
+export interface AssignmentRoutesOptions {
+  types: readonly { type: AssignmentType; Wizard: ComponentType }[];
+  definitionFor: (type: string) => ComponentType<DefinitionProps> | undefined;
+}
 
 /**
- * The assignment pages, to sit inside the signed-in app layout: the three creation wizards, the
- * prompt form, and the assignment page.
+ * The assignment pages, to sit inside the signed-in app layout: the creation wizard of each type
+ * its module gives, and the assignment page.
  */
-export const assignmentRoutes: RouteObject[] = [
-  { path: 'assignments/new/feedback', element: <FeedbackWizard /> },
-  { path: 'assignments/new/grade', element: <GradeWizard /> },
-  { path: 'assignments/new/rubric-feedback', element: <RubricFeedbackWizard /> },
-  { path: 'assignments/new/prompt', element: <PromptForm /> },
-  { path: 'assignment/:assignmentId', element: <AssignmentPage /> },
-];
+export function createAssignmentRoutes({ types, definitionFor }: AssignmentRoutesOptions): RouteObject[] {
+  return [
+    ...types.map(({ type, Wizard }) => ({ path: newAssignmentPath(type).slice(1), element: <Wizard /> })),
+    { path: ASSIGNMENT_PAGE_PATH, element: <AssignmentPage definitionFor={definitionFor} /> },
+  ];
+}

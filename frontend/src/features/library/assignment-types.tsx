@@ -1,10 +1,11 @@
-import ChatOutlined from '@mui/icons-material/ChatOutlined';
-import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
-import GradingOutlined from '@mui/icons-material/GradingOutlined';
-import RateReviewOutlined from '@mui/icons-material/RateReviewOutlined';
 import TableChartOutlined from '@mui/icons-material/TableChartOutlined';
 import type { SvgIconComponent } from '@mui/icons-material';
-import type { AssignmentType } from './types';
+import {
+  ASSIGNMENT_TYPES as ALL_TYPES,
+  assignmentTypeInfo as assignmentInfo,
+  isAssignmentType,
+  type AssignmentType,
+} from '../../lib/assignment-type';
 
 /** How each kind of item looks in the library. */
 export interface ItemKindMeta {
@@ -17,40 +18,16 @@ export interface ItemKindMeta {
   tint: string;
 }
 
-/** The four assignment types, in the order the New assignment menu lists them. */
-export const ASSIGNMENT_TYPES: AssignmentType[] = ['feedback', 'grade', 'rubric-feedback', 'prompt'];
+/** The assignment types, in the order the New assignment menu lists them. */
+export const ASSIGNMENT_TYPES: AssignmentType[] = [...ALL_TYPES].sort(
+  (a, b) => assignmentInfo(a)!.menuRank - assignmentInfo(b)!.menuRank,
+);
 
-/** Labels, icons and colours of the assignment types. */
-export const ASSIGNMENT_TYPE_META: Record<AssignmentType, ItemKindMeta> = {
-  feedback: {
-    label: 'Feedback',
-    description: 'Highlight and comment on writing',
-    Icon: RateReviewOutlined,
-    color: '#4a4f9c',
-    tint: 'rgba(74, 79, 156, 0.1)',
-  },
-  grade: {
-    label: 'Grade',
-    description: 'Questions with criteria and points',
-    Icon: GradingOutlined,
-    color: '#17616b',
-    tint: 'rgba(23, 97, 107, 0.1)',
-  },
-  'rubric-feedback': {
-    label: 'Rubric feedback',
-    description: 'Assess work against a saved rubric',
-    Icon: FactCheckOutlined,
-    color: '#2e6b3a',
-    tint: 'rgba(46, 107, 58, 0.1)',
-  },
-  prompt: {
-    label: 'Prompt',
-    description: 'Your own instructions to the AI',
-    Icon: ChatOutlined,
-    color: '#8a3f6b',
-    tint: 'rgba(138, 63, 107, 0.1)',
-  },
-};
+/** Labels, icons and colours of an assignment type (lib/assignment-type). */
+function typeMeta(type: AssignmentType): ItemKindMeta {
+  const { label, description, Icon, color, tint } = assignmentInfo(type)!;
+  return { label, description, Icon, color, tint };
+}
 
 /** How a rubric looks in the library. */
 export const RUBRIC_META: ItemKindMeta = {
@@ -63,10 +40,7 @@ export const RUBRIC_META: ItemKindMeta = {
 
 /** Meta of an assignment type, falling back sensibly for a type this build does not know. */
 export function assignmentTypeMeta(type: string): ItemKindMeta {
-  return ASSIGNMENT_TYPE_META[type as AssignmentType] ?? { ...ASSIGNMENT_TYPE_META.grade, label: type };
+  return isAssignmentType(type) ? typeMeta(type) : { ...typeMeta('grade'), label: type };
 }
 
-/** Where the creation page of each assignment type lives. */
-export function newAssignmentPath(type: AssignmentType): string {
-  return `/assignments/new/${type}`;
-}
+export { newAssignmentPath } from '../../lib/assignment-type';

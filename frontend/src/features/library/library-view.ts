@@ -1,3 +1,4 @@
+import { ASSIGNMENT_TYPES, assignmentTypeLabel } from '../../lib/assignment-type';
 import type { AssignmentType, Folder, Library, LibraryAssignment, LibraryRubric } from './types';
 
 /** The type filter: everything, one assignment type, or rubrics only. */
@@ -6,13 +7,9 @@ export type TypeFilter = 'all' | AssignmentType | 'rubrics';
 /** The filter chips, in order. */
 export const TYPE_FILTERS: { value: TypeFilter; label: string }[] = [
   { value: 'all', label: 'All' },
-  { value: 'grade', label: 'Grade' },
-  { value: 'feedback', label: 'Feedback' },
-  { value: 'rubric-feedback', label: 'Rubric feedback' },
-  { value: 'prompt', label: 'Prompt' },
+  ...ASSIGNMENT_TYPES.map((type) => ({ value: type, label: assignmentTypeLabel(type) })),
   { value: 'rubrics', label: 'Rubrics' },
 ];
-
 /** A folder with the assignments it shows under the current filter. */
 export interface FolderView {
   folder: Folder;

@@ -1,7 +1,9 @@
 /** Shapes of the library API (docs/api-authoring.md, "Shapes"). */
 
-/** The four kinds of assignment. */
-export type AssignmentType = 'grade' | 'feedback' | 'rubric-feedback' | 'prompt';
+import type { AssignmentType } from '../../lib/assignment-type';
+
+/** The kinds of assignment: the one list in lib/assignment-type. */
+export type { AssignmentType };
 
 /** An assignment as the library lists it. */
 export interface LibraryAssignment {

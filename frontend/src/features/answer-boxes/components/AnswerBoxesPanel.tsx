@@ -6,6 +6,7 @@ import Alert from '@mui/material/Alert';
 import { useEffect, useId, useRef } from 'react';
 import { LoadError } from '../../../components/LoadError';
 import { errorMessage } from '../../../lib/api-client';
+import { assignmentTypeInfo } from '../../../lib/assignment-type';
 import { useAnswerBoxes } from '../api/get-answer-boxes';
 import type { BoxQuestion } from '../lib/questions';
 import { AnswerBoxEditor } from './AnswerBoxEditor';
@@ -22,9 +23,9 @@ export interface AnswerBoxesPanelProps {
   readySubmissions?: number;
 }
 
-/** True for the assignments whose answers are cropped from boxes: handwritten grade assignments. */
+/** True for the assignments whose answers are cropped from boxes: handwritten assignments of a type that uses them (grade). */
 export function usesAnswerBoxes(assignment: { type: string; isHandWritten: boolean }): boolean {
-  return assignment.type === 'grade' && assignment.isHandWritten;
+  return Boolean(assignmentTypeInfo(assignment.type)?.answerBoxes) && assignment.isHandWritten;
 }
 
 /**

@@ -1,6 +1,6 @@
 import ScienceOutlined from '@mui/icons-material/ScienceOutlined';
 import Alert from '@mui/material/Alert';
-import { useAppConfig } from '../api/get-app-config';
+import { useAppConfig } from '../../../lib/app-config';
 
 /**
  * Says plainly, on every signed-in page, when AI results come from the demo model, so nobody

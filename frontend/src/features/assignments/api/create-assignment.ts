@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { LIBRARY_QUERY_KEY } from './keys';
+import { libraryKeys } from './keys';
 import type { Assignment, AssignmentInput } from './types';
 
 /** Creates an assignment (`POST db/assignment/put`); rejects with the server's 400 message. */
@@ -14,6 +14,6 @@ export function useCreateAssignment() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createAssignment,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: LIBRARY_QUERY_KEY }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: libraryKeys.all }),
   });
 }

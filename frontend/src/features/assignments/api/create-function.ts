@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { assignmentKeys, LIBRARY_QUERY_KEY } from './keys';
+import { assignmentKeys, libraryKeys } from './keys';
 import type { AssignmentFunction, DefinitionInput } from './types';
 
 /** What `db/function/put` takes: the assignment's id and its type-specific definition. */
@@ -23,7 +23,7 @@ export function useCreateFunction() {
     onSuccess: (_fn, input) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: assignmentKeys.definition(input.assignmentId) }),
-        queryClient.invalidateQueries({ queryKey: LIBRARY_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: libraryKeys.all }),
       ]),
   });
 }

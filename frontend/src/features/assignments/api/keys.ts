@@ -11,8 +11,8 @@ export const assignmentKeys = {
   definition: (assignmentId: string) => ['assignments', assignmentId, 'function'] as const,
 };
 
-/** The team library (assignments, rubrics, folders); refreshed when an assignment changes. */
-export const LIBRARY_QUERY_KEY = ['library'] as const;
+/** The team library (lib/query-keys); refreshed when an assignment changes. */
+export { libraryKeys } from '../../../lib/query-keys';
 
 /** The team's rubrics (`GET db/rubric/list`), shared with the rubric screens. */
 export { RUBRIC_LIST_QUERY_KEY } from '../../../lib/rubrics';

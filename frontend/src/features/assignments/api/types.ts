@@ -3,8 +3,10 @@
  * Ids are UUID strings in `_id` fields; timestamps are RFC 3339.
  */
 
-/** The four kinds of assignment (spec §1). */
-export type AssignmentType = 'grade' | 'feedback' | 'rubric-feedback' | 'prompt';
+import type { AssignmentType } from '../../../lib/assignment-type';
+
+/** The kinds of assignment: the one list in lib/assignment-type. */
+export type { AssignmentType };
 
 /** An assignment as `db/assignment/get` returns it. */
 export interface Assignment {

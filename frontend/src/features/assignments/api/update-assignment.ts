@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { assignmentKeys, LIBRARY_QUERY_KEY } from './keys';
+import { assignmentKeys, libraryKeys } from './keys';
 import type { Assignment, AssignmentInput } from './types';
 
 /** What `db/assignment/update` takes: the assignment's id and all of its editable fields. */
@@ -22,7 +22,7 @@ export function useUpdateAssignment() {
     onSuccess: (_assignment, input) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: assignmentKeys.detail(input.id), exact: true }),
-        queryClient.invalidateQueries({ queryKey: LIBRARY_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: libraryKeys.all }),
       ]),
   });
 }

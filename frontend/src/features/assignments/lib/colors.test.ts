@@ -1,6 +1,6 @@
 import { purple, red } from '@mui/material/colors';
 import { describe, expect, it } from 'vitest';
-import { contrastRatio } from '../../results/lib/colors';
+import { contrastRatio } from '../../../lib/highlight-paint';
 import { formatColor, highlightColors, HUES, nextHighlighterColor, parseColor } from './colors';
 
 describe('highlighter colours', () => {

@@ -19,7 +19,7 @@ import {
   teal,
   yellow,
 } from '@mui/material/colors';
-import { highlightPaint } from '../../results/lib/colors';
+import { highlightPaint } from '../../../lib/highlight-paint';
 
 /** Hues a highlighter can take, in the order the colour picker shows them. */
 export const HUES = [

@@ -1,13 +1,3 @@
-import type { AssignmentType } from '../api/types';
-
-/** How each assignment type is named on screen. */
-export const TYPE_LABELS: Record<AssignmentType, string> = {
-  grade: 'Grade',
-  feedback: 'Feedback',
-  'rubric-feedback': 'Rubric feedback',
-  prompt: 'Prompt',
-};
-
 /** "1 point" / "3 points". */
 export function pointsLabel(points: number): string {
   return `${formatPoints(points)} ${points === 1 ? 'point' : 'points'}`;

@@ -1,6 +1,6 @@
 import { configure } from '@testing-library/react';
 import { renderRoutes } from '../../../testing/render-routes';
-import { assignmentRoutes } from '../routes';
+import { assignmentRoutes } from '../../../app/processes';
 
 // These pages are large; on a busy machine a render can outlast Testing Library's 1 s default.
 configure({ asyncUtilTimeout: 5000 });

@@ -1,5 +1,2 @@
-/** Cache keys of the assistant screens; this feature owns every assistant query. */
-export const assistantKeys = {
-  all: ['assistants'] as const,
-  list: () => ['assistants', 'list'] as const,
-};
+/** Cache keys of the assistant screens: the assistant list is shared with the chat (lib/query-keys). */
+export { assistantKeys } from '../../../lib/query-keys';

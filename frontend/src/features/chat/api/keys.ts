@@ -1,10 +1,8 @@
 /**
- * Cache keys of the chat screens. The assistant list and the catalogue belong to other features;
- * the chat keeps its own read of them (only titles and first messages) under its own keys.
+ * Cache keys of the chat screens. The assistant list and the catalogue are shared
+ * resources (lib/assistants, lib/catalog): the chat reads them under their one key.
  */
 export const chatKeys = {
   all: ['chats'] as const,
   list: () => ['chats', 'list'] as const,
-  assistants: () => ['chats', 'assistant-titles'] as const,
-  catalog: () => ['chats', 'catalog'] as const,
 };

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { chatKeys } from './keys';
+import { assistantListQueryOptions } from '../../../lib/assistants';
+import { catalogQueryOptions } from '../../../lib/catalog';
 
 /** What the chat needs of an assistant: its heading and first message. */
 export interface AssistantSummary {
@@ -22,26 +22,14 @@ export interface CatalogSummary {
   workflows: CatalogEntry[];
 }
 
-/** The team's saved assistants and the teacher's own (`POST /api/v1/db/assistant/list`). */
-export async function listAssistants(options: { signal?: AbortSignal } = {}): Promise<AssistantSummary[]> {
-  const data = await api.post<{ assistants?: AssistantSummary[] } | undefined>('/api/v1/db/assistant/list', {}, options);
-  return data?.assistants ?? [];
-}
-
-/** The built-in tools and workflows (`GET /api/v1/catalog`). */
-export async function getCatalog(options: { signal?: AbortSignal } = {}): Promise<CatalogSummary> {
-  const data = await api.get<Partial<CatalogSummary> | undefined>('/api/v1/catalog', options);
-  return { tools: data?.tools ?? [], workflows: data?.workflows ?? [] };
-}
-
-/** The assistants a chat can be held with; `enabled` false waits. */
+/** The assistants a chat can be held with (the shared assistant list, lib/assistants); `enabled` false waits. */
 export function useAssistantSummaries(enabled = true) {
-  return useQuery({ queryKey: chatKeys.assistants(), queryFn: ({ signal }) => listAssistants({ signal }), enabled });
+  return useQuery({ ...assistantListQueryOptions(), enabled });
 }
 
-/** The catalogue; `enabled` false waits. */
+/** The catalogue (shared with the tools page, lib/catalog); `enabled` false waits. */
 export function useCatalog(enabled = true) {
-  return useQuery({ queryKey: chatKeys.catalog(), queryFn: ({ signal }) => getCatalog({ signal }), enabled });
+  return useQuery({ ...catalogQueryOptions(), enabled });
 }
 
 /** A tool of the catalogue by id, or a workflow (a workflow's id continues its chat). */

@@ -19,7 +19,7 @@ export function useCopySharedItem() {
   return useMutation({
     mutationFn: copySharedItem,
     onSuccess: (_data, { notification }) => {
-      void queryClient.invalidateQueries({ queryKey: libraryKeys.notifications });
+      void queryClient.invalidateQueries({ queryKey: libraryKeys.notifications() });
       void invalidateLibrary(queryClient, { rubrics: notification.kind === 'shared-rubric' });
     },
   });

@@ -14,10 +14,10 @@ export function useDismissNotification() {
   return useMutation({
     mutationFn: dismissNotification,
     onSuccess: (_data, { notificationId }) => {
-      queryClient.setQueryData<ShareNotification[]>(libraryKeys.notifications, (list) =>
+      queryClient.setQueryData<ShareNotification[]>(libraryKeys.notifications(), (list) =>
         list?.map((n) => (n._id === notificationId ? { ...n, status: 'closed' as const } : n)),
       );
-      return queryClient.invalidateQueries({ queryKey: libraryKeys.notifications });
+      return queryClient.invalidateQueries({ queryKey: libraryKeys.notifications() });
     },
   });
 }

@@ -16,7 +16,7 @@ export async function getLibrary(options: { signal?: AbortSignal } = {}): Promis
 /** Query options for the library. */
 export function libraryQueryOptions() {
   return queryOptions({
-    queryKey: libraryKeys.library,
+    queryKey: libraryKeys.all,
     queryFn: ({ signal }) => getLibrary({ signal }),
   });
 }

@@ -15,7 +15,7 @@ export async function listNotifications(options: { signal?: AbortSignal } = {}):
 /** Query options for the notifications: polled every 30 s and refetched when the tab regains focus. */
 export function notificationsQueryOptions() {
   return queryOptions({
-    queryKey: libraryKeys.notifications,
+    queryKey: libraryKeys.notifications(),
     queryFn: ({ signal }) => listNotifications({ signal }),
     refetchInterval: NOTIFICATION_POLL_MS,
     refetchOnWindowFocus: 'always',

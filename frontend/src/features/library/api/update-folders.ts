@@ -22,7 +22,7 @@ export function useUpdateFolders() {
     mutationFn: async ({ newFolders }: { newFolders: Folder[] }) =>
       updateFolders({ teamId: await fetchTeamId(queryClient), newFolders }),
     onSuccess: (folders) => {
-      queryClient.setQueryData<Library>(libraryKeys.library, (library) => (library ? { ...library, folders } : library));
+      queryClient.setQueryData<Library>(libraryKeys.all, (library) => (library ? { ...library, folders } : library));
       return invalidateLibrary(queryClient);
     },
   });

@@ -12,7 +12,7 @@ import { useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../../../components/PageHeader';
 import { useCurrentUser } from '../../../lib/current-user';
-import { ASSIGNMENT_TYPE_META, ASSIGNMENT_TYPES, newAssignmentPath } from '../assignment-types';
+import { ASSIGNMENT_TYPES, assignmentTypeMeta, newAssignmentPath } from '../assignment-types';
 import { KindIcon } from './KindIcon';
 
 /** The library's title and its actions: New folder, New rubric, New assignment (a menu of types). */
@@ -83,7 +83,7 @@ function NewAssignmentButton() {
         slotProps={{ list: { 'aria-labelledby': buttonId }, paper: { variant: 'outlined', sx: { mt: 0.5, width: 320, maxWidth: 'calc(100vw - 32px)' } } }}
       >
         {ASSIGNMENT_TYPES.map((type) => {
-          const meta = ASSIGNMENT_TYPE_META[type];
+          const meta = assignmentTypeMeta(type);
           return (
             <MenuItem key={type} component={RouterLink} to={newAssignmentPath(type)} onClick={close} aria-label={meta.label} sx={{ py: 1.25, gap: 0.5 }}>
               <ListItemIcon>

@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { server } from '../../../testing/server';
 import { PENDING_TOAST_KEY } from '../pending-toast';
-import { assignment, fakeBackend, renderLibrary, rubric, TEAM_ID } from '../test-utils';
+import { assignment, fakeBackend, renderLibrary, rubric, TEAM_ID } from '../testing/render';
 import type { Library } from '../types';
 
 function sampleLibrary(): Library {

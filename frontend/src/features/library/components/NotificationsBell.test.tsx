@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { server } from '../../../testing/server';
 import { pageReload } from '../page-reload';
 import { PENDING_TOAST_KEY } from '../pending-toast';
-import { fakeBackend, renderLibrary } from '../test-utils';
+import { fakeBackend, renderLibrary } from '../testing/render';
 import type { ShareNotification } from '../types';
 import { NotificationsBell } from './NotificationsBell';
 

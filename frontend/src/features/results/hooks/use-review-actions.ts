@@ -1,11 +1,12 @@
 import { useToast } from '../../../components/toast';
+import { assignmentTypeInfo } from '../../../lib/assignment-type';
 import { BENCHMARK_FAILED_MESSAGE, BENCHMARK_SET_MESSAGE, useSetBenchmark } from '../api/set-benchmark';
 import type { FunctionResult, ResultStatus } from '../api/types';
 import { useResultEdit } from './use-result-edit';
 
 /** The status a result returns to when a teacher un-reviews it: the AI's done status for its type. */
 export function doneStatus(type: string): ResultStatus {
-  return type === 'feedback' ? 'annotated' : 'graded';
+  return assignmentTypeInfo(type)?.verbs.done ?? 'graded';
 }
 
 /**

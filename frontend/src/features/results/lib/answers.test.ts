@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerNode } from '../api/types';
 import { answerLabel, answersTotal, editAnswer, gradeNodes, maxPointsOf, toggleCriterion } from './answers';
-import { resultFixture } from './testing';
+import { resultFixture } from '../testing/render';
 
 function node(criteria: boolean[], points: number, gradeAdjustment = 0, subanswers: AnswerNode[] = []): AnswerNode {
   return { answerBoxesCoordinates: null, answerMedia: [], subanswers, grade: { points, gradeAdjustment, feedback: '', criteria } };

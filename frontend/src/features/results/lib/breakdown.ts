@@ -1,3 +1,4 @@
+import { assignmentTypeInfo } from '../../../lib/assignment-type';
 import type { AnswerNode, CriterionBreakdown, FunctionResult } from '../api/types';
 import type { QuestionInfo, ResultFunction } from './definition';
 import { isFinished } from './normalize';
@@ -90,8 +91,9 @@ export function criteriaBreakdown(
 ): CriterionBreakdown[] {
   if (!fn) return [];
   const finished = results.filter((r) => isFinished(r.status));
-  if (type === 'grade') return gradeBreakdown(fn.questions ?? [], finished);
-  if (type === 'rubric-feedback') return rubricBreakdown(fn, finished);
+  const criteria = assignmentTypeInfo(type)?.criteria;
+  if (criteria === 'met') return gradeBreakdown(fn.questions ?? [], finished);
+  if (criteria === 'earned') return rubricBreakdown(fn, finished);
   return [];
 }
 

@@ -1,6 +1,6 @@
 import type { RubricCriterion } from '../../../lib/rubrics';
 import type { FunctionResult } from '../api/types';
-import { fallbackColor } from './colors';
+import { fallbackColor } from '../../../lib/highlight-paint';
 
 /**
  * The parts of an assignment's definition (`db/function/get`) the result screens read. Any

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { LIBRARY_QUERY_KEY, rubricKeys } from './keys';
+import { libraryKeys, rubricKeys } from './keys';
 
 /**
  * Refetches the lists that show rubrics: the rubric list and the library. Open rubrics are not
@@ -8,6 +8,6 @@ import { LIBRARY_QUERY_KEY, rubricKeys } from './keys';
 export async function invalidateRubricLists(queryClient: QueryClient): Promise<void> {
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: rubricKeys.list() }),
-    queryClient.invalidateQueries({ queryKey: LIBRARY_QUERY_KEY }),
+    queryClient.invalidateQueries({ queryKey: libraryKeys.all }),
   ]);
 }

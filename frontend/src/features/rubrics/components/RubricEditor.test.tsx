@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../testing/server';
-import { renderRubricRoutes } from '../test-utils';
+import { renderRubricRoutes } from '../testing/render';
 import type { Rubric } from '../types';
 
 const TEAM_ID = 'team-1';

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../testing/server';
-import { renderRubricRoutes } from '../test-utils';
+import { renderRubricRoutes } from '../testing/render';
 
 describe('rubric list', { timeout: 30_000 }, () => {
   it("lists the team's rubrics with their number of criteria, each opening the editor", async () => {

@@ -1,14 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { assignmentTypeInfo } from '../../../lib/assignment-type';
 import { studentKeys } from './keys';
-
-/** The grading process of each assignment type (`lambda/gradeOnePub`'s `processName`). */
-export const PROCESS_NAMES: Record<string, string> = {
-  grade: 'GradeProcessV2',
-  feedback: 'FeedbackProcess',
-  'rubric-feedback': 'RubricFeedbackProcess',
-  prompt: 'PromptProcess',
-};
 
 /** What {@link gradeOne} takes. */
 export interface GradeOneInput {
@@ -24,7 +17,7 @@ export interface GradeOneInput {
  * lambda/gradeOnePub`), authorised by the view token. Resolves to the result's new status.
  */
 export async function gradeOne({ assignmentId, submissionId, type, viewToken }: GradeOneInput): Promise<string> {
-  const processName = PROCESS_NAMES[type];
+  const processName = assignmentTypeInfo(type)?.processName;
   if (!processName) throw new Error(`No grading process for ${type} assignments`);
   const data = await api.post<{ status?: string } | undefined>('/api/v1/lambda/gradeOnePub', {
     submissionId,

@@ -9,8 +9,10 @@ export type SubmissionStatus = 'queued' | 'extracting' | 'ready' | 'failed';
 /** How a submission arrived. */
 export type SubmissionSource = 'upload' | 'csv' | 'student' | 'google';
 
-/** The kinds of assignment; only `grade` takes CSV imports. */
-export type AssignmentType = 'grade' | 'feedback' | 'rubric-feedback' | 'prompt';
+import type { AssignmentType } from '../../../lib/assignment-type';
+
+/** The kinds of assignment: the one list in lib/assignment-type. */
+export type { AssignmentType };
 
 /** A submission as `db/assignment/get` lists it (without its text). */
 export interface Submission {

@@ -2,6 +2,7 @@ import TableChartOutlined from '@mui/icons-material/TableChartOutlined';
 import Button from '@mui/material/Button';
 import { useRef } from 'react';
 import { DisabledWithReason } from '../../../components/DisabledWithReason';
+import { assignmentTypeInfo } from '../../../lib/assignment-type';
 import type { AssignmentQueryKey } from '../api/keys';
 import type { SubmissionsAssignment } from '../api/types';
 import { useCsvImport } from '../hooks/use-csv-import';
@@ -20,14 +21,14 @@ export interface CsvImportButtonProps {
 }
 
 /**
- * "Import CSV" for grade assignments: pick a .csv, which is uploaded and read, then map its
+ * "Import CSV" for the types that take it (grade): pick a .csv, which is uploaded and read, then map its
  * columns in a dialog. Other types show the button disabled with the reason in a tooltip.
  */
 export function CsvImportButton({ assignment, questions, assignmentQueryKey, disabled = false }: CsvImportButtonProps) {
   const input = useRef<HTMLInputElement>(null);
   const csv = useCsvImport(assignment);
 
-  if (assignment.type !== 'grade') {
+  if (!assignmentTypeInfo(assignment.type)?.csvImport) {
     return (
       <DisabledWithReason reason={CSV_UNSUPPORTED_MESSAGE} startIcon={<TableChartOutlined />}>
         Import CSV

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
+import { assignmentTypeInfo } from '../../../lib/assignment-type';
 import type { AssignmentQueryKey } from '../api/keys';
 import { GRADING_STARTED_MESSAGE, useRunFunctionOnMany } from '../api/run-function-on-many';
 import type { Submission, SubmissionsAssignment } from '../api/types';
@@ -34,7 +35,7 @@ export function GradeButtons({ assignment, submissions, chosen, results, assignm
   const { showToast } = useToast();
   const run = useRunFunctionOnMany(assignmentQueryKey);
   const [confirming, setConfirming] = useState<Submission[] | null>(null);
-  const verb = assignment.type === 'feedback' ? 'Annotate' : 'Grade';
+  const verb = assignmentTypeInfo(assignment.type)?.verbs.run ?? 'Grade';
 
   async function start(targets: Submission[]) {
     try {

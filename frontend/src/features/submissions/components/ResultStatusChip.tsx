@@ -5,6 +5,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Tooltip from '@mui/material/Tooltip';
 import type { ResultStatus } from '../api/types';
 import { isInProgress } from '../lib/function-results';
+import { assignmentTypeInfo } from '../../../lib/assignment-type';
 
 const LABELS: Record<ResultStatus, string> = {
   '': 'Not graded',
@@ -30,9 +31,10 @@ const COLORS: Record<ResultStatus, ChipProps['color']> = {
   reviewed: 'success',
 };
 
-/** The result chip's label for `status` ("Not annotated" for a feedback assignment never run). */
+/** The result chip's label for `status` ("Not annotated" for a feedback assignment never run: its type's words). */
 export function resultStatusLabel(status: ResultStatus, type?: string): string {
-  if (status === '' && type === 'feedback') return 'Not annotated';
+  const verbs = assignmentTypeInfo(type)?.verbs;
+  if (status === '' && verbs) return `Not ${verbs.done}`;
   return LABELS[status] ?? LABELS[''];
 }
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Rubric } from '../../../lib/rubrics';
-import { LIBRARY_QUERY_KEY, RUBRIC_LIST_KEY } from './keys';
+import { libraryKeys, RUBRIC_LIST_KEY } from './keys';
 
 /** The longest assignment sheet the server takes, in characters. */
 export const MAX_SHEET_CHARS = 50_000;
@@ -23,7 +23,7 @@ export function useRubricFromSheet() {
     mutationFn: createRubricFromSheet,
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: RUBRIC_LIST_KEY });
-      void queryClient.invalidateQueries({ queryKey: LIBRARY_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: libraryKeys.all });
     },
   });
 }

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { server } from '../../../testing/server';
-import { renderToolsPage, serveCatalog } from '../test-utils';
+import { renderToolsPage, serveCatalog } from '../testing/render';
 
 const BLOB = 'http://localhost:3000/blob/';
 

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../testing/server';
-import { renderToolsPage, serveCatalog } from '../test-utils';
+import { renderToolsPage, serveCatalog } from '../testing/render';
 
 describe('tools catalogue', { timeout: 30_000 }, () => {
   it('lists the tools and the workflows, each card leading to its chat or form', async () => {

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../testing/server';
-import { renderToolRoutes, serveCatalog, serveChatStream, sseEvent } from '../test-utils';
+import { renderToolRoutes, serveCatalog, serveChatStream, sseEvent } from '../testing/render';
 
 const PROMPT = 'Write a lesson plan.\nSubject: Biology\nYear group: Year 8';
 const DOCUMENT = '# Photosynthesis lesson\n\nStarter: what do plants eat?';

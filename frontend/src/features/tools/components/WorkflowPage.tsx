@@ -3,22 +3,42 @@ import SearchOffRounded from '@mui/icons-material/SearchOffRounded';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { useRef, useState } from 'react';
+import { useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
 import { LoadError } from '../../../components/LoadError';
 import { PageHeader } from '../../../components/PageHeader';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { ChatView } from '../../chat';
 import { useCatalog } from '../api/get-catalog';
 import type { Workflow } from '../api/types';
 import { emptyAnswers, workflowInputs, type WorkflowAnswers } from '../lib/workflow-inputs';
 import { WorkflowForm } from './WorkflowForm';
 import { WorkflowSummary } from './WorkflowSummary';
 
+/**
+ * What shows a workflow's run: the chat that writes its document. The chat is another feature's,
+ * so the app hands it in (app/routes/ToolRoutes.tsx) and features stay apart.
+ */
+export interface WorkflowRunViewProps {
+  /** The workflow to run once, with the answers it was started with. */
+  workflow: { id: string; inputs: Record<string, string> };
+  /** The tool the run's chat continues with (the workflow's id). */
+  toolId: string;
+  /** Page heading: the workflow's title. */
+  title: string;
+  /** Shown under the heading: the answers, with a way back to change them. */
+  intro: ReactNode;
+}
+
+/** Props for {@link WorkflowPage}. */
+export interface WorkflowPageProps {
+  /** Draws a run of the workflow (the chat). */
+  RunView: ComponentType<WorkflowRunViewProps>;
+}
+
 /** `/workflows/:workflowId`: the workflow's form, then the document it writes. */
-export function WorkflowPage() {
+export function WorkflowPage({ RunView }: WorkflowPageProps) {
   const { workflowId = '' } = useParams();
   const catalog = useCatalog();
   const workflow = catalog.data?.workflows.find((w) => w.id === workflowId);
@@ -36,7 +56,7 @@ export function WorkflowPage() {
   }
   if (!workflow) return <WorkflowNotFound />;
   // A new instance per workflow, so moving from one workflow to another starts afresh.
-  return <WorkflowRunner key={workflow.id} workflow={workflow} />;
+  return <WorkflowRunner key={workflow.id} workflow={workflow} RunView={RunView} />;
 }
 
 /** A run of the workflow: the answers it was started with, and a key that names its history entry. */
@@ -56,7 +76,7 @@ interface RunState {
  * mounted (hidden) while the form is shown, so "forward" brings the same document back instead
  * of running the workflow again; a reload forgets the run and shows the form.
  */
-function WorkflowRunner({ workflow }: { workflow: Workflow }) {
+function WorkflowRunner({ workflow, RunView }: { workflow: Workflow; RunView: ComponentType<WorkflowRunViewProps> }) {
   const location = useLocation();
   const navigate = useNavigate();
   const [answers, setAnswers] = useState<WorkflowAnswers>(() => emptyAnswers(workflow.fields));
@@ -97,7 +117,7 @@ function WorkflowRunner({ workflow }: { workflow: Workflow }) {
       )}
       {run && (
         <Box key={run.key} hidden={!showing}>
-          <ChatView
+          <RunView
             workflow={{ id: workflow.id, inputs: run.inputs }}
             toolId={workflow.id}
             title={workflow.title}

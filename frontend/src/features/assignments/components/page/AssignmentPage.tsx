@@ -10,25 +10,19 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useState, type ComponentType, type ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { PageSpinner } from '../../../../components/PageSpinner';
 import { ApiError } from '../../../../lib/api-client';
 import { useDocumentTitle } from '../../../../lib/use-document-title';
 import { assignmentQueryOptions, type AssignmentWithResults } from '../../api/get-assignment';
-import type { AssignmentType, AssignmentUsage } from '../../api/types';
-import { TYPE_LABELS } from '../../lib/labels';
+import type { AssignmentUsage } from '../../api/types';
+import { assignmentTypeInfo, assignmentTypeLabel } from '../../../../lib/assignment-type';
+import type { DefinitionProps } from './definition-props';
 import { DetailList } from '../view/DetailList';
 import { DefinitionView } from './DefinitionView';
 import { EditNameDialog } from './EditNameDialog';
 import { Section } from './Section';
-
-const DEFINITION_TITLES: Record<AssignmentType, string> = {
-  grade: 'Questions',
-  feedback: 'Feedback setup',
-  'rubric-feedback': 'Rubric',
-  prompt: 'Prompt',
-};
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
@@ -94,9 +88,19 @@ export interface AssignmentPageProps {
    * submissions are being read), or false to stop. Unset: no polling.
    */
   refetchInterval?: (data: AssignmentWithResults | undefined) => number | false;
+  /** The read-only definition of an assignment of `type`: its type module's (app/processes). */
+  definitionFor?: (type: string) => ComponentType<DefinitionProps> | undefined;
 }
 
-function AssignmentView({ data, panels }: { data: AssignmentWithResults; panels: AssignmentPageProps['panels'] }) {
+function AssignmentView({
+  data,
+  panels,
+  definitionFor,
+}: {
+  data: AssignmentWithResults;
+  panels: AssignmentPageProps['panels'];
+  definitionFor: AssignmentPageProps['definitionFor'];
+}) {
   const { assignment } = data;
   useDocumentTitle(assignment.name);
   const [editing, setEditing] = useState(false);
@@ -112,7 +116,7 @@ function AssignmentView({ data, panels }: { data: AssignmentWithResults; panels:
             {assignment.name}
           </Typography>
           <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 1, mt: 1.5 }} aria-label="Assignment type and settings">
-            <Chip label={TYPE_LABELS[assignment.type]} color="primary" size="small" sx={{ fontWeight: 600 }} />
+            <Chip label={assignmentTypeLabel(assignment.type)} color="primary" size="small" sx={{ fontWeight: 600 }} />
             {assignment.isHandWritten && <Chip icon={<DrawOutlined />} label="Handwritten" size="small" variant="outlined" />}
             {assignment.provideInstantFeedback && (
               <Chip icon={<BoltRounded />} label="Instant feedback" size="small" variant="outlined" />
@@ -132,14 +136,14 @@ function AssignmentView({ data, panels }: { data: AssignmentWithResults; panels:
           gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 2fr) minmax(0, 1fr)' },
         }}
       >
-        <Section title={DEFINITION_TITLES[assignment.type]}>
-          <DefinitionView assignment={assignment} />
+        <Section title={assignmentTypeInfo(assignment.type)?.definitionTitle ?? 'Definition'}>
+          <DefinitionView assignment={assignment} Definition={definitionFor?.(assignment.type)} />
         </Section>
         <Stack spacing={3} sx={{ minWidth: 0 }}>
           <Section title="Details">
             <DetailList
               items={[
-                { term: 'Type', value: TYPE_LABELS[assignment.type] },
+                { term: 'Type', value: assignmentTypeLabel(assignment.type) },
                 { term: 'Handwritten', value: assignment.isHandWritten ? 'Yes' : 'No' },
                 { term: 'Instant feedback', value: assignment.provideInstantFeedback ? 'On' : 'Off' },
                 ...(created ? [{ term: 'Created', value: created }] : []),
@@ -165,7 +169,7 @@ function AssignmentView({ data, panels }: { data: AssignmentWithResults; panels:
  * Route `/assignment/:assignmentId`: an assignment, its definition read-only, and the panels
  * other features add (see {@link AssignmentPageProps}).
  */
-export function AssignmentPage({ panels, refetchInterval }: AssignmentPageProps = {}) {
+export function AssignmentPage({ panels, refetchInterval, definitionFor }: AssignmentPageProps = {}) {
   const { assignmentId = '' } = useParams();
   const query = useQuery({
     ...assignmentQueryOptions(assignmentId),
@@ -191,5 +195,5 @@ export function AssignmentPage({ panels, refetchInterval }: AssignmentPageProps 
       </>
     );
   }
-  return <AssignmentView data={query.data} panels={panels} />;
+  return <AssignmentView data={query.data} panels={panels} definitionFor={definitionFor} />;
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { server } from '../../../../testing/server';
 import type { AgreementReport } from '../../api/types';
 import type { JobStatus } from '../../lib/normalize';
-import { renderResultUi, resultFixture } from '../../lib/testing';
+import { renderResultUi, resultFixture } from '../../testing/render';
 import { AgreementPanel } from './AgreementPanel';
 
 const REPORT: AgreementReport = {

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AnswerNode } from '../../api/types';
-import { resultFixture, renderResultUi } from '../../lib/testing';
+import { resultFixture, renderResultUi } from '../../testing/render';
 import { GradeReview } from './GradeReview';
 
 const fn = {

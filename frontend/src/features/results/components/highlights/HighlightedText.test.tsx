@@ -2,8 +2,8 @@ import { purple } from '@mui/material/colors';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { highlightPaint } from '../../lib/colors';
-import { renderResultUi } from '../../lib/testing';
+import { highlightPaint } from '../../../../lib/highlight-paint';
+import { renderResultUi } from '../../testing/render';
 import { HighlightedText } from './HighlightedText';
 import { attachStyleSheets } from '../../../../testing/styles';
 

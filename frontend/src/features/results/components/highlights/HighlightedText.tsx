@@ -4,7 +4,7 @@ import Paper from '@mui/material/Paper';
 import Popper from '@mui/material/Popper';
 import Typography from '@mui/material/Typography';
 import { useId, useMemo, useState, type KeyboardEvent } from 'react';
-import { highlightPaint } from '../../lib/colors';
+import { highlightPaint } from '../../../../lib/highlight-paint';
 import { highlighterLookup, type HighlighterInfo } from '../../lib/definition';
 import { parseHighlights, type HighlightSpan } from '../../lib/highlights';
 import { HighlighterChip } from './HighlighterChip';

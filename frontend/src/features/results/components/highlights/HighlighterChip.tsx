@@ -1,5 +1,5 @@
 import Box from '@mui/material/Box';
-import { highlightPaint } from '../../lib/colors';
+import { highlightPaint } from '../../../../lib/highlight-paint';
 
 /** Props of {@link HighlighterChip}. */
 export interface HighlighterChipProps {

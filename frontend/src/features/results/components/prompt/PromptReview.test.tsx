@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../../testing/server';
-import { renderResultUi, resultFixture } from '../../lib/testing';
+import { renderResultUi, resultFixture } from '../../testing/render';
 import { PromptReview } from './PromptReview';
 
 const FN = { _id: 'f1', prompt: 'Be kind' };

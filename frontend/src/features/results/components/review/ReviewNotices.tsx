@@ -8,7 +8,8 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useAppConfig } from '../../../app-config/api/get-app-config';
+import { useAppConfig } from '../../../../lib/app-config';
+import { assignmentTypeInfo } from '../../../../lib/assignment-type';
 import type { FunctionResult } from '../../api/types';
 import { isFinished, isInProgress } from '../../lib/normalize';
 
@@ -47,8 +48,9 @@ function InjectionBanner({ passages }: { passages: string[] }) {
 
 /** Where the AI stands when its result is not there to review yet: working, failed, or never run. */
 function Progress({ result, type, onRun, running }: ReviewNoticesProps) {
-  const verb = type === 'feedback' ? 'Annotating' : 'Grading';
-  const action = type === 'feedback' ? 'Annotate' : 'Grade';
+  const verbs = assignmentTypeInfo(type)?.verbs ?? { run: 'Grade', running: 'Grading', done: 'graded' };
+  const verb = verbs.running;
+  const action = verbs.run;
   if (isInProgress(result.status)) {
     return (
       <Paper variant="outlined" role="status" sx={{ p: 3, display: 'flex', alignItems: 'center', gap: 2 }}>
@@ -78,7 +80,7 @@ function Progress({ result, type, onRun, running }: ReviewNoticesProps) {
   if (result.status === '' || result.status === 'ready-to-grade') {
     return (
       <Alert severity="info" action={run}>
-        {type === 'feedback' ? 'This submission has not been annotated yet.' : 'This submission has not been graded yet.'}
+        {`This submission has not been ${verbs.done} yet.`}
       </Alert>
     );
   }

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../../testing/server';
 import type { FunctionResult } from '../../api/types';
-import { renderResultUi, resultFixture } from '../../lib/testing';
+import { renderResultUi, resultFixture } from '../../testing/render';
 import { RubricReview } from './RubricReview';
 
 // Levels are listed best first (docs/api-grading.md). Thesis has no ranges: 3 levels score

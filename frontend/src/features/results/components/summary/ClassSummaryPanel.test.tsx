@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../../testing/server';
 import type { AnswerNode } from '../../api/types';
-import { renderResultUi, resultFixture } from '../../lib/testing';
+import { renderResultUi, resultFixture } from '../../testing/render';
 import { ClassSummaryPanel } from './ClassSummaryPanel';
 
 const FN = {

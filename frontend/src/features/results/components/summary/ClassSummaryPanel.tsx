@@ -7,6 +7,7 @@ import type { QueryKey } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { DisabledWithReason } from '../../../../components/DisabledWithReason';
 import { useToast } from '../../../../components/toast';
+import { assignmentTypeInfo } from '../../../../lib/assignment-type';
 import { SUMMARY_FAILED_MESSAGE, useGenerateSummary } from '../../api/generate-summary';
 import type { ClassSummary, FunctionResult } from '../../api/types';
 import { criteriaBreakdown, pointsDistribution } from '../../lib/breakdown';
@@ -21,7 +22,7 @@ export interface ClassSummaryPanelProps {
   assignmentId: string;
   /** The page's assignment query, refreshed once a summary is stored on the assignment. */
   assignmentQueryKey: QueryKey;
-  /** The assignment's type: grade and rubric-feedback have criteria to summarise. */
+  /** The assignment's type: its info (lib/assignment-type) says how its criteria score. */
   type: string;
   /** The assignment's definition, once loaded. */
   fn: ResultFunction | undefined;
@@ -37,6 +38,7 @@ export interface ClassSummaryPanelProps {
  */
 export function ClassSummaryPanel({ assignmentId, assignmentQueryKey, type, fn, results, summary }: ClassSummaryPanelProps) {
   const rows = useMemo(() => criteriaBreakdown(type, fn, results), [type, fn, results]);
+  const criteria = assignmentTypeInfo(type)?.criteria;
   const distribution = useMemo(() => pointsDistribution(results), [results]);
   const generate = useGenerateSummary(assignmentQueryKey);
   const { showToast } = useToast();
@@ -79,10 +81,10 @@ export function ClassSummaryPanel({ assignmentId, assignmentQueryKey, type, fn, 
           </Box>
           <Box sx={{ minWidth: 0 }}>
             <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
-              {type === 'grade' ? 'Criteria met' : 'Points earned per criterion'}
+              {criteria === 'met' ? 'Criteria met' : 'Points earned per criterion'}
             </Typography>
             {rows.length ? (
-              <CriteriaRates rows={rows} kind={type === 'grade' ? 'met' : 'earned'} />
+              <CriteriaRates rows={rows} kind={criteria === 'met' ? 'met' : 'earned'} />
             ) : (
               <Typography color="text.secondary">This assignment has no criteria.</Typography>
             )}

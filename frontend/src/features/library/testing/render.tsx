@@ -1,10 +1,10 @@
 import { http, HttpResponse } from 'msw';
 import type { ReactNode } from 'react';
 import { useLocation } from 'react-router';
-import { renderRoutes } from '../../testing/render-routes';
-import { server } from '../../testing/server';
-import { LibraryPage } from './components/LibraryPage';
-import type { Folder, Library, LibraryAssignment, LibraryRubric, ShareNotification } from './types';
+import { renderRoutes } from '../../../testing/render-routes';
+import { server } from '../../../testing/server';
+import { LibraryPage } from '../components/LibraryPage';
+import type { Folder, Library, LibraryAssignment, LibraryRubric, ShareNotification } from '../types';
 
 /** The team id the fake backend hands out. */
 export const TEAM_ID = 'team-1';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { renderRoutes } from '../../../testing/render-routes';
 import type { FunctionResult } from '../api/types';
-import { normalizeFunctionResult } from './normalize';
+import { normalizeFunctionResult } from '../lib/normalize';
 
 /** Test helpers of the results feature (used by its tests only). */
 

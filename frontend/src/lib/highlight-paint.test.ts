@@ -1,7 +1,7 @@
 import * as muiColors from '@mui/material/colors';
 import { purple, red } from '@mui/material/colors';
 import { describe, expect, it } from 'vitest';
-import { contrastRatio, HIGHLIGHT_HUES, highlightPaint, MIN_CONTRAST } from './colors';
+import { contrastRatio, HIGHLIGHT_HUES, highlightPaint, MIN_CONTRAST } from './highlight-paint';
 
 /** The hues the feedback wizard offers (and the server accepts), as of the authoring API. */
 const WIZARD_HUES = [

@@ -1,10 +1,10 @@
 import { http, HttpResponse } from 'msw';
 import { useParams } from 'react-router';
-import { renderRoutes } from '../../testing/render-routes';
-import { server } from '../../testing/server';
-import type { Catalog } from './api/types';
-import { ToolsPage } from './components/ToolsPage';
-import { toolRoutes } from './routes';
+import { renderRoutes } from '../../../testing/render-routes';
+import { server } from '../../../testing/server';
+import type { Catalog } from '../api/types';
+import { ToolsPage } from '../components/ToolsPage';
+import { toolRoutesWithChat } from '../../../app/routes/ToolRoutes';
 
 /** The catalogue as the backend sends it (`GET /api/v1/catalog`). */
 export const TEST_CATALOG: Catalog = {
@@ -87,7 +87,7 @@ export function renderToolsPage() {
  * shown, and stand-ins for the pages they lead to; returns the router too.
  */
 export function renderToolRoutes(...entries: string[]) {
-  return renderRoutes([...toolRoutes, { path: '*', element: <PageStub /> }], {
+  return renderRoutes([...toolRoutesWithChat, { path: '*', element: <PageStub /> }], {
     initialEntries: entries,
     initialIndex: entries.length - 1,
   });

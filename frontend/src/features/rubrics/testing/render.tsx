@@ -1,7 +1,7 @@
 import { useParams } from 'react-router';
-import { renderRoutes } from '../../testing/render-routes';
-import { RubricEditorPage } from './components/RubricEditorPage';
-import { RubricsPage } from './components/RubricsPage';
+import { renderRoutes } from '../../../testing/render-routes';
+import { RubricEditorPage } from '../components/RubricEditorPage';
+import { RubricsPage } from '../components/RubricsPage';
 
 function LibraryStub() {
   return <h1>Library stub</h1>;

@@ -1,0 +1,17 @@
+import { GradeDefinition } from '../../features/assignments/components/grade/GradeDefinition';
+import { GradeWizard } from '../../features/assignments/components/grade/GradeWizard';
+import { GradeReview } from '../../features/results/components';
+import { gradeInfo } from '../../lib/assignment-types/grade';
+import { ScoredSummary } from './ScoredSummary';
+import type { AssignmentProcess } from './types';
+
+/** `grade`: questions with criteria and points. */
+export const gradeProcess: AssignmentProcess = {
+  type: 'grade',
+  info: gradeInfo,
+  Wizard: GradeWizard,
+  Definition: GradeDefinition,
+  Review: GradeReview,
+  StudentView: GradeReview,
+  Summary: ScoredSummary,
+};
