@@ -38,7 +38,8 @@ func (CheckAgreementArgs) InsertOpts() river.InsertOpts {
 const MinBenchmarks = 3
 
 // CheckAgreementWorker regrades the benchmarks and stores the report on the
-// assignment. Its regrades are never written to the results.
+// assignment. Its regrades are never written to the results; their tokens
+// count against the team's AI budget.
 type CheckAgreementWorker struct {
 	river.WorkerDefaults[CheckAgreementArgs]
 	deps Deps
@@ -108,7 +109,10 @@ func (w *CheckAgreementWorker) check(ctx context.Context, a CheckAgreementArgs) 
 				in.Examples = append(in.Examples, ExampleFromBenchmark(other))
 			}
 		}
-		res, _, err := grading.Run(ctx, w.deps.LLM, in)
+		res, u, err := grading.Run(ctx, w.deps.LLM, in)
+		// its tokens count against the team's AI budget, also of a failed
+		// regrade; the report has no usage of its own
+		w.deps.spendTokens(ctx, a.TeamID, u)
 		if err != nil {
 			return agreement.Report{}, fmt.Errorf("regrade benchmark %s: %w", b.SubmissionID, err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/markwell/markwell/internal/grading"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
+	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/result"
 )
 
@@ -150,4 +151,41 @@ func TestCheckAgreementOfAGradeAssignmentReportsAccuracy(t *testing.T) {
 	for _, id := range ids {
 		require.Equal(t, 1, g.stored(t, id).Writes)
 	}
+}
+
+// "Check agreement" regrades every benchmark with the model: its tokens
+// count against the team's AI budget like grading's, also when the check
+// fails (its report has no usage of its own to show them on).
+func TestCheckAgreementCountsItsTokensAgainstTheTeamBudget(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	g := setupGrading(t, fakellm.Options{}, llm.Config{})
+	budget := &ratelimit.AIBudget{Limiter: &ratelimit.Limiter{Pool: g.pool}, TeamTokens: ratelimit.Rule{Limit: 1_000_000, Window: 24 * time.Hour}}
+	g.deps.Budget = budget
+	asgID := g.define(t, assignment.TypeGrade)
+	ids := g.submit(t, asgID,
+		newSubmission{name: "Ada", text: photosynthesis},
+		newSubmission{name: "Ben", text: "Water evaporates from the oceans and condensation forms clouds."},
+		newSubmission{name: "Cy", text: "I do not know."})
+	g.startWorker(t, g.deps, aiQueue, 2*time.Minute)
+	g.benchmarks(t, asgID, ids)
+	var graded int64
+	require.NoError(t, g.pool.QueryRow(ctx, `SELECT sum(prompt_tokens + completion_tokens)
+		FROM function_results WHERE assignment_id = $1`, asgID).Scan(&graded))
+	_, before := budget.TeamUsage(ctx, g.actor.TeamID)
+	require.Equal(t, graded, before.Used, "so far, the grading runs' tokens")
+	calls := g.demo.Stats().Requests
+
+	status, _ := g.checkAgreement(t, asgID)
+	require.Equal(t, "done", status)
+	require.Equal(t, calls+3, g.demo.Stats().Requests, "one regrade per benchmark")
+	_, after := budget.TeamUsage(ctx, g.actor.TeamID)
+	require.Greater(t, after.Used, before.Used+graded/2, "three regrades, each with the other benchmarks as examples")
+
+	// A check that fails after its calls counts them too.
+	g.demo.FailNext(fakellm.FaultMalformed, 2)
+	status, _ = g.checkAgreement(t, asgID)
+	require.Equal(t, "failed", status)
+	_, failed := budget.TeamUsage(ctx, g.actor.TeamID)
+	require.Greater(t, failed.Used, after.Used, "the two answers that did not fit")
 }

@@ -106,7 +106,7 @@ func (w *GradeSubmissionWorker) Work(ctx context.Context, job *river.Job[GradeSu
 		return err
 	}
 	res, usage, err := grading.Run(ctx, w.deps.LLM, in)
-	w.spendTokens(ctx, t.TeamID, usage)
+	w.deps.spendTokens(ctx, t.TeamID, usage)
 	if err != nil {
 		return w.failAttempt(ctx, job, err, usage)
 	}
@@ -147,16 +147,17 @@ func (w *GradeSubmissionWorker) save(ctx context.Context, t store.RunTargetRow, 
 	if n == 0 {
 		// the answer is discarded, but the calls were made: count them
 		w.deps.logger().Info("grading result already written: nothing saved but the usage", "submission", t.ID)
-		w.addUsage(ctx, t.ID, u)
+		w.deps.addUsage(ctx, t.ID, u)
 	}
 	return nil
 }
 
-// spendTokens counts a run's tokens (also of a failed or discarded run)
-// against the team's AI budget. A failure to count is logged.
-func (w *GradeSubmissionWorker) spendTokens(ctx context.Context, teamID uuid.UUID, u llm.Usage) {
-	if err := w.deps.Budget.SpendTokens(context.WithoutCancel(ctx), uuid.Nil, teamID, u.PromptTokens+u.CompletionTokens); err != nil {
-		w.deps.logger().Warn("count grading tokens against the team's AI budget", "team", teamID, "err", err)
+// spendTokens counts model calls' tokens (also of a failed or discarded
+// run, transcription or agreement check) against the team's AI budget. A
+// failure to count is logged.
+func (d Deps) spendTokens(ctx context.Context, teamID uuid.UUID, u llm.Usage) {
+	if err := d.Budget.SpendTokens(context.WithoutCancel(ctx), uuid.Nil, teamID, u.PromptTokens+u.CompletionTokens); err != nil {
+		d.logger().Warn("count model tokens against the team's AI budget", "team", teamID, "err", err)
 	}
 }
 
@@ -168,12 +169,12 @@ func (w *GradeSubmissionWorker) failAttempt(ctx context.Context, job *river.Job[
 	id := job.Args.SubmissionID
 	if wait, ok := llm.RetryAfter(err); ok {
 		w.deps.logger().Info("model rate limit: grading snoozed", "submission", id, "wait", wait)
-		w.addUsage(ctx, id, u)
+		w.deps.addUsage(ctx, id, u)
 		return river.JobSnooze(wait)
 	}
 	permanent := grading.Final(err)
 	if !permanent && job.Attempt < job.MaxAttempts {
-		w.addUsage(ctx, id, u)
+		w.deps.addUsage(ctx, id, u)
 		return err
 	}
 	w.deps.logger().Warn("grading failed", "submission", id, "attempt", job.Attempt, "err", err)
@@ -187,19 +188,20 @@ func (w *GradeSubmissionWorker) failAttempt(ctx context.Context, job *river.Job[
 }
 
 // addUsage counts what calls no guarded write counted cost (an attempt
-// that will run again, a run whose answer was discarded), so a result's
-// usage covers every call made for it. A failure to count is logged: it
-// must not turn a retry into a failure.
-func (w *GradeSubmissionWorker) addUsage(ctx context.Context, id uuid.UUID, u llm.Usage) {
+// that will run again, a run whose answer was discarded, the transcription
+// of the submission's pages), so a result's usage covers every call made
+// for it. A failure to count is logged: it must not turn a retry into a
+// failure.
+func (d Deps) addUsage(ctx context.Context, id uuid.UUID, u llm.Usage) {
 	if u.Calls == 0 {
 		return
 	}
-	err := store.Q.AddRunUsage(context.WithoutCancel(ctx), w.deps.Pool, store.AddRunUsageParams{
+	err := store.Q.AddRunUsage(context.WithoutCancel(ctx), d.Pool, store.AddRunUsageParams{
 		ModelCalls: int32(u.Calls), PromptTokens: int32(u.PromptTokens), CompletionTokens: int32(u.CompletionTokens),
-		CostUsd: w.deps.Prices.Cost(u), SubmissionID: id,
+		CostUsd: d.Prices.Cost(u), SubmissionID: id,
 	})
 	if err != nil {
-		w.deps.logger().Warn("count model usage of a retried attempt", "submission", id, "err", err)
+		d.logger().Warn("count model usage on the submission's result", "submission", id, "err", err)
 	}
 }
 
@@ -215,7 +217,7 @@ func (w *GradeSubmissionWorker) fail(ctx context.Context, id uuid.UUID, reason s
 		return fmt.Errorf("mark result of submission %s failed: %w", id, err)
 	}
 	if n == 0 {
-		w.addUsage(ctx, id, u)
+		w.deps.addUsage(ctx, id, u)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
+	"sync"
 
 	"github.com/google/uuid"
 	"github.com/riverqueue/river"
@@ -87,10 +88,16 @@ func (w *TranscribePagesWorker) Work(ctx context.Context, job *river.Job[Transcr
 	if w.deps.LLM == nil {
 		return w.deps.failAttempt(ctx, job.JobRow, id, errNoModel)
 	}
+	vision := &visionReader{model: w.deps.LLM}
 	o := w.deps.ReadOptions
-	o.OCR = &visionReader{model: w.deps.LLM}
+	o.OCR = vision
 	o.Limits.RenderPixels = visionPixels
 	res, err := w.deps.read(ctx, extract.New(o), sub)
+	// Every call counts, also of an attempt that failed or will run again
+	// and of a transcript discarded because another run finished first.
+	u := vision.used()
+	w.deps.spendTokens(ctx, sub.TeamID, u)
+	w.deps.addUsage(ctx, id, u)
 	if err != nil {
 		return w.deps.failAttempt(ctx, job.JobRow, id, err)
 	}
@@ -98,9 +105,20 @@ func (w *TranscribePagesWorker) Work(ctx context.Context, job *river.Job[Transcr
 }
 
 // visionReader is an extract.OCR that asks the vision model to transcribe a
-// page: the Reader hands it greyscale PGM images, sent on as JPEG.
+// page: the Reader hands it greyscale PGM images, sent on as JPEG. It adds
+// up what its calls cost, answered or not.
 type visionReader struct {
 	model llm.Client
+
+	mu    sync.Mutex
+	usage llm.Usage
+}
+
+// used is what the reader's calls have cost so far.
+func (v *visionReader) used() llm.Usage {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.usage
 }
 
 var _ extract.OCR = (*visionReader)(nil)
@@ -118,7 +136,7 @@ func (v *visionReader) Text(ctx context.Context, pgm []byte) (string, error) {
 	var out struct {
 		Text string `json:"text"`
 	}
-	_, err = v.model.CompleteJSON(ctx, llm.Request{
+	u, err := v.model.CompleteJSON(ctx, llm.Request{
 		Task:   TaskTranscribePage,
 		System: transcribePrompt,
 		Messages: []llm.Message{{
@@ -130,6 +148,9 @@ func (v *visionReader) Text(ctx context.Context, pgm []byte) (string, error) {
 		Temperature: llm.Float(0),
 		MaxTokens:   4096,
 	}, &out)
+	v.mu.Lock()
+	v.usage.Add(u)
+	v.mu.Unlock()
 	if err != nil {
 		return "", fmt.Errorf("transcribe page: %w", err)
 	}

@@ -6,12 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/riverqueue/river"
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
+	"github.com/markwell/markwell/internal/ratelimit"
 )
 
 // The demo model serves only the vision model: a page sent to the text
@@ -150,4 +152,79 @@ func TestTranscribePages_HandwrittenTextPDFNeedsNoModel(t *testing.T) {
 	require.Len(t, pages(t, sub), 3)
 	require.Empty(t, b.handedTo(t, "transcribe_pages"))
 	require.Zero(t, srv.Stats().Requests)
+}
+
+// resultUsage reads what a submission's result says its model calls cost.
+func (b *bundle) resultUsage(t *testing.T, id uuid.UUID) (calls, prompt, completion int, cost float64) {
+	t.Helper()
+	require.NoError(t, b.pool.QueryRow(context.Background(), `SELECT model_calls, prompt_tokens, completion_tokens, cost_usd
+		FROM function_results WHERE submission_id = $1`, id).Scan(&calls, &prompt, &completion, &cost))
+	return calls, prompt, completion, cost
+}
+
+// withResult gives a submission its (empty) result, as the API creates one
+// with every submission.
+func (b *bundle) withResult(t *testing.T, id uuid.UUID) {
+	t.Helper()
+	_, err := b.pool.Exec(context.Background(), `INSERT INTO function_results (team_id, assignment_id, submission_id, status)
+		VALUES ($1, $2, $3, '')`, b.teamID, b.asgID, id)
+	require.NoError(t, err)
+}
+
+// usageDeps prices the vision model at a dollar a prompt token and two a
+// completion token, and counts tokens against the team's budget.
+func usageDeps(t *testing.T, b *bundle, deps jobs.Deps) (jobs.Deps, *ratelimit.AIBudget) {
+	t.Helper()
+	prices, err := llm.ParsePrices(visionModel + "=1000000/2000000")
+	require.NoError(t, err)
+	budget := &ratelimit.AIBudget{Limiter: &ratelimit.Limiter{Pool: b.pool}, TeamTokens: ratelimit.Rule{Limit: 1_000_000, Window: 24 * time.Hour}}
+	deps.Prices, deps.Budget = prices, budget
+	return deps, budget
+}
+
+// The teacher sees what reading a handwritten page cost on the submission's
+// result, and its tokens count against the team's AI budget.
+func TestTranscribePages_CallsAreCountedOnTheResultAndTheTeamBudget(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.handwritten(t)
+	srv, deps := b.demoModel(t, fakellm.Options{}, llm.Config{Model: textModel, VisionModel: visionModel})
+	deps, budget := usageDeps(t, b, deps)
+	id, _ := b.add(t, fixture(t, "scanned.pdf", "homework.pdf", "application/pdf"))
+	b.withResult(t, id)
+	b.startWorker(t, deps, allQueues, time.Minute)
+
+	sub := b.waitStatus(t, id)
+	require.Equal(t, "ready", sub.ExtractStatus, sub.ExtractError)
+	require.Equal(t, int64(1), srv.Stats().Tasks[fakellm.TaskTranscribePage])
+	calls, prompt, completion, cost := b.resultUsage(t, id)
+	require.Equal(t, 1, calls, "the page's transcription is on the result")
+	require.Positive(t, prompt)
+	require.Positive(t, completion)
+	require.InDelta(t, float64(prompt)+2*float64(completion), cost, 1e-6)
+	_, tokens := budget.TeamUsage(context.Background(), b.teamID)
+	require.Equal(t, int64(prompt+completion), tokens.Used, "the transcription's tokens count against the team's budget")
+}
+
+// An answer that cannot be used fails the attempt, but the call was made:
+// it is counted on the result and the team's budget like the one that
+// succeeds on the next attempt.
+func TestTranscribePages_AFailedAttemptsCallIsCountedToo(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.handwritten(t)
+	srv, deps := b.demoModel(t, fakellm.Options{}, llm.Config{Model: textModel, VisionModel: visionModel})
+	deps, budget := usageDeps(t, b, deps)
+	srv.FailNext(fakellm.FaultMalformed, 1)
+	id, _ := b.add(t, fixture(t, "scanned.pdf", "homework.pdf", "application/pdf"))
+	b.withResult(t, id)
+	b.startWorker(t, deps, allQueues, time.Minute)
+
+	sub := b.waitStatus(t, id)
+	require.Equal(t, "ready", sub.ExtractStatus, sub.ExtractError)
+	require.Equal(t, int64(1), srv.Stats().Malformed)
+	calls, prompt, completion, _ := b.resultUsage(t, id)
+	require.Equal(t, 2, calls, "the discarded answer is counted too")
+	_, tokens := budget.TeamUsage(context.Background(), b.teamID)
+	require.Equal(t, int64(prompt+completion), tokens.Used)
 }
