@@ -39,20 +39,28 @@ func sessionBody(s auth.Session) gin.H {
 }
 
 func (h *authHandlers) getSession(c *gin.Context) {
+	if st, ok := h.signedIn(c); ok {
+		c.JSON(http.StatusOK, sessionBody(st.sess))
+	}
+}
+
+// signedIn returns the request's session, or answers for NextAuth when
+// there is none: a failed read is an error (NextAuth's client logs it and
+// treats it as signed out), no session is {} (a stale cookie is cleared).
+func (h *authHandlers) signedIn(c *gin.Context) (*sessionState, bool) {
 	st := loadSession(c)
 	if st.err != nil {
-		// NextAuth's client logs a failed fetch and treats it as signed out.
 		fail(c, st.err)
-		return
+		return nil, false
 	}
 	if !st.ok {
 		if st.stale {
 			h.clearCookie(c, SessionCookie, "/")
 		}
 		c.JSON(http.StatusOK, gin.H{})
-		return
+		return nil, false
 	}
-	c.JSON(http.StatusOK, sessionBody(st.sess))
+	return st, true
 }
 
 func (h *authHandlers) providers(c *gin.Context) {
@@ -116,16 +124,8 @@ func (h *authHandlers) signout(c *gin.Context) {
 // updateSession is POST {base}/session: {csrfToken, data} stores data with
 // the session and returns the session; signed out, it returns {}.
 func (h *authHandlers) updateSession(c *gin.Context) {
-	st := loadSession(c)
-	if st.err != nil {
-		fail(c, st.err)
-		return
-	}
-	if !st.ok {
-		if st.stale {
-			h.clearCookie(c, SessionCookie, "/")
-		}
-		c.JSON(http.StatusOK, gin.H{})
+	st, ok := h.signedIn(c)
+	if !ok {
 		return
 	}
 	f := form(c)
