@@ -15,9 +15,9 @@ import (
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/bounded"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/process"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // MsgNoPage is a page image asked of a page the submission does not have.
@@ -83,7 +83,7 @@ type Template struct {
 }
 
 // Get returns an assignment's template and its sample.
-func (s *Service) Get(ctx context.Context, a team.Actor, assignmentID uuid.UUID) (Template, error) {
+func (s *Service) Get(ctx context.Context, a identity.Actor, assignmentID uuid.UUID) (Template, error) {
 	asg, err := store.Q.AnswerBoxAssignment(ctx, s.Pool, store.AnswerBoxAssignmentParams{ID: assignmentID, TeamID: a.TeamID})
 	if err != nil {
 		return Template{}, store.NotFound(fmt.Errorf("load assignment %s: %w", assignmentID, err))
@@ -108,7 +108,7 @@ func (s *Service) Get(ctx context.Context, a team.Actor, assignmentID uuid.UUID)
 // queues crop_answers for each of its submissions that is ready, so every
 // answers tree follows the new boxes. Only handwritten grade assignments
 // have templates.
-func (s *Service) Update(ctx context.Context, a team.Actor, assignmentID uuid.UUID, boxes []Box) ([]Box, error) {
+func (s *Service) Update(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, boxes []Box) ([]Box, error) {
 	var out []Box
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		asg, err := store.Q.AnswerBoxAssignment(ctx, tx, store.AnswerBoxAssignmentParams{ID: assignmentID, TeamID: a.TeamID})
@@ -160,7 +160,7 @@ func (s *Service) Update(ctx context.Context, a team.Actor, assignmentID uuid.UU
 
 // PageImage returns a short-lived signed URL of a JPEG of one page
 // (0-based) of a submission, rendered once and kept for the next asks.
-func (s *Service) PageImage(ctx context.Context, a team.Actor, submissionID uuid.UUID, page int) (string, error) {
+func (s *Service) PageImage(ctx context.Context, a identity.Actor, submissionID uuid.UUID, page int) (string, error) {
 	src, err := store.Q.SubmissionPageSource(ctx, s.Pool, store.SubmissionPageSourceParams{ID: submissionID, TeamID: a.TeamID})
 	if err != nil {
 		return "", store.NotFound(fmt.Errorf("load submission %s: %w", submissionID, err))

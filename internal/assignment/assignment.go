@@ -18,10 +18,10 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/input"
 	"github.com/markwell/markwell/internal/process"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // The assignment types.
@@ -141,7 +141,7 @@ type AnswerMediaSigner interface {
 }
 
 // Create saves a new assignment in the actor's team.
-func (s *Service) Create(ctx context.Context, a team.Actor, in Input) (Assignment, error) {
+func (s *Service) Create(ctx context.Context, a identity.Actor, in Input) (Assignment, error) {
 	name, err := validName(in.Name)
 	if err != nil {
 		return Assignment{}, err
@@ -162,7 +162,7 @@ func (s *Service) Create(ctx context.Context, a team.Actor, in Input) (Assignmen
 
 // Update changes an assignment's name and switches. Its type never changes;
 // an empty type means "unchanged".
-func (s *Service) Update(ctx context.Context, a team.Actor, id uuid.UUID, in Input) (Assignment, error) {
+func (s *Service) Update(ctx context.Context, a identity.Actor, id uuid.UUID, in Input) (Assignment, error) {
 	name, err := validName(in.Name)
 	if err != nil {
 		return Assignment{}, err
@@ -189,7 +189,7 @@ func (s *Service) Update(ctx context.Context, a team.Actor, id uuid.UUID, in Inp
 
 // Get returns an assignment with the results of its function so far, their
 // answer media signed.
-func (s *Service) Get(ctx context.Context, a team.Actor, id uuid.UUID) (Assignment, []FunctionResult, error) {
+func (s *Service) Get(ctx context.Context, a identity.Actor, id uuid.UUID) (Assignment, []FunctionResult, error) {
 	asg, _, results, err := s.GetUnsigned(ctx, a, id)
 	if err != nil {
 		return asg, nil, err
@@ -201,7 +201,7 @@ func (s *Service) Get(ctx context.Context, a team.Actor, id uuid.UUID) (Assignme
 // definition (nil when it has none yet) read in the same round trip: a
 // caller that derives something from the answers (totals) does so before
 // SignResults.
-func (s *Service) GetUnsigned(ctx context.Context, a team.Actor, id uuid.UUID) (Assignment, *Function, []FunctionResult, error) {
+func (s *Service) GetUnsigned(ctx context.Context, a identity.Actor, id uuid.UUID) (Assignment, *Function, []FunctionResult, error) {
 	var asg Assignment
 	var fn *Function
 	both, err := store.Q.GetAssignmentWithFunction(ctx, s.Pool, store.GetAssignmentWithFunctionParams{ID: id, TeamID: a.TeamID})
@@ -270,7 +270,7 @@ func (r FunctionResult) ForStudent() FunctionResult {
 }
 
 // GetViewOnly returns an assignment without its results.
-func (s *Service) GetViewOnly(ctx context.Context, a team.Actor, id uuid.UUID) (Assignment, error) {
+func (s *Service) GetViewOnly(ctx context.Context, a identity.Actor, id uuid.UUID) (Assignment, error) {
 	row, err := store.Q.GetAssignmentWithSubmissionIDs(ctx, s.Pool, store.GetAssignmentWithSubmissionIDsParams{ID: id, TeamID: a.TeamID})
 	if err != nil {
 		return Assignment{}, store.NotFound(fmt.Errorf("load assignment %s: %w", id, err))
@@ -278,7 +278,7 @@ func (s *Service) GetViewOnly(ctx context.Context, a team.Actor, id uuid.UUID) (
 	return FromRow(row.Assignment, row.SubmissionIds), nil
 }
 
-func (s *Service) load(ctx context.Context, a team.Actor, id uuid.UUID) (store.Assignment, error) {
+func (s *Service) load(ctx context.Context, a identity.Actor, id uuid.UUID) (store.Assignment, error) {
 	row, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: id, TeamID: a.TeamID})
 	if err != nil {
 		return store.Assignment{}, store.NotFound(fmt.Errorf("load assignment %s: %w", id, err))
@@ -286,7 +286,7 @@ func (s *Service) load(ctx context.Context, a team.Actor, id uuid.UUID) (store.A
 	return row, nil
 }
 
-func (s *Service) withSubmissions(ctx context.Context, a team.Actor, row store.Assignment) (Assignment, error) {
+func (s *Service) withSubmissions(ctx context.Context, a identity.Actor, row store.Assignment) (Assignment, error) {
 	ids, err := store.Q.AssignmentSubmissionIDs(ctx, s.Pool, store.AssignmentSubmissionIDsParams{AssignmentID: row.ID, TeamID: a.TeamID})
 	if err != nil {
 		return Assignment{}, fmt.Errorf("list submissions of assignment %s: %w", row.ID, err)

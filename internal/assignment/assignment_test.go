@@ -12,9 +12,9 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -32,7 +32,7 @@ func setup(t *testing.T) *bundle {
 }
 
 // teacher creates a teacher with a team of their own.
-func (b *bundle) teacher(t *testing.T) team.Actor {
+func (b *bundle) teacher(t *testing.T) identity.Actor {
 	t.Helper()
 	ctx := context.Background()
 	email := "t-" + uuid.NewString()[:8] + "@school.test"
@@ -40,17 +40,17 @@ func (b *bundle) teacher(t *testing.T) team.Actor {
 	require.NoError(t, err)
 	u, err := store.Q.CreateUser(ctx, b.svc.Pool, store.CreateUserParams{Email: email, Name: "T", TeamID: uuid.NullUUID{UUID: tm.ID, Valid: true}})
 	require.NoError(t, err)
-	return team.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email}
+	return identity.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email}
 }
 
-func (b *bundle) assignment(t *testing.T, a team.Actor, typ string) assignment.Assignment {
+func (b *bundle) assignment(t *testing.T, a identity.Actor, typ string) assignment.Assignment {
 	t.Helper()
 	asg, err := b.svc.Create(context.Background(), a, assignment.Input{Name: "A " + typ, Type: typ})
 	require.NoError(t, err)
 	return asg
 }
 
-func (b *bundle) rubric(t *testing.T, a team.Actor) rubric.Rubric {
+func (b *bundle) rubric(t *testing.T, a identity.Actor) rubric.Rubric {
 	t.Helper()
 	r, err := b.rubrics.Create(context.Background(), a, rubric.Input{Name: "R", Criteria: []rubric.Criterion{{CriterionDescription: "C", LevelDescriptions: []string{"L"}}}})
 	require.NoError(t, err)

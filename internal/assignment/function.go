@@ -11,11 +11,11 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/input"
 	"github.com/markwell/markwell/internal/process"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // Limits on a function.
@@ -114,7 +114,7 @@ type FunctionInput struct {
 }
 
 // PutFunction defines an assignment; an assignment has one definition.
-func (s *Service) PutFunction(ctx context.Context, a team.Actor, assignmentID uuid.UUID, in FunctionInput) (Function, error) {
+func (s *Service) PutFunction(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, in FunctionInput) (Function, error) {
 	var out Function
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		asg, err := store.Q.GetAssignment(ctx, tx, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID})
@@ -151,7 +151,7 @@ func (s *Service) PutFunction(ctx context.Context, a team.Actor, assignmentID uu
 
 // UpdateFunction replaces an assignment's definition. assignmentID, when not
 // uuid.Nil, must be the function's assignment.
-func (s *Service) UpdateFunction(ctx context.Context, a team.Actor, functionID, assignmentID uuid.UUID, in FunctionInput) (Function, error) {
+func (s *Service) UpdateFunction(ctx context.Context, a identity.Actor, functionID, assignmentID uuid.UUID, in FunctionInput) (Function, error) {
 	var out Function
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		cur, err := store.Q.GetFunction(ctx, tx, store.GetFunctionParams{ID: functionID, TeamID: a.TeamID})
@@ -184,7 +184,7 @@ func (s *Service) UpdateFunction(ctx context.Context, a team.Actor, functionID, 
 // GetFunction returns an assignment's definition, with the rubric embedded
 // for rubric-feedback. typ, when not empty, must be the assignment's type.
 // An assignment not defined yet is not found.
-func (s *Service) GetFunction(ctx context.Context, a team.Actor, assignmentID uuid.UUID, typ string) (Function, error) {
+func (s *Service) GetFunction(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, typ string) (Function, error) {
 	return s.GetFunctionIn(ctx, s.Pool, a, assignmentID, typ)
 }
 
@@ -194,7 +194,7 @@ func (s *Service) GetFunction(ctx context.Context, a team.Actor, assignmentID uu
 // connection is held by such a caller (cmd/bench found it: four teachers
 // ticking criteria at once stopped the API on a 2-core machine's 4
 // connections).
-func (s *Service) GetFunctionIn(ctx context.Context, db store.DBTX, a team.Actor, assignmentID uuid.UUID, typ string) (Function, error) {
+func (s *Service) GetFunctionIn(ctx context.Context, db store.DBTX, a identity.Actor, assignmentID uuid.UUID, typ string) (Function, error) {
 	row, err := store.Q.GetAssignmentFunction(ctx, db, store.GetAssignmentFunctionParams{AssignmentID: assignmentID, TeamID: a.TeamID})
 	if err != nil {
 		return Function{}, store.NotFound(fmt.Errorf("load function of assignment %s: %w", assignmentID, err))
@@ -208,7 +208,7 @@ func (s *Service) GetFunctionIn(ctx context.Context, db store.DBTX, a team.Actor
 // FunctionIn turns a stored definition of a's team into its API shape,
 // with its rubric (a type whose definition has one) read through db and
 // embedded, by the one rule of [LoadFunction].
-func (s *Service) FunctionIn(ctx context.Context, db store.DBTX, a team.Actor, row store.Function) (Function, error) {
+func (s *Service) FunctionIn(ctx context.Context, db store.DBTX, a identity.Actor, row store.Function) (Function, error) {
 	f, err := FunctionFromRow(row)
 	if err != nil {
 		return Function{}, err
@@ -349,7 +349,7 @@ type valid struct {
 
 // validateFunction checks in for an assignment of type typ and keeps only
 // that type's fields (and the context, which every type may use).
-func validateFunction(ctx context.Context, db store.DBTX, a team.Actor, typ string, in FunctionInput) (valid, error) {
+func validateFunction(ctx context.Context, db store.DBTX, a identity.Actor, typ string, in FunctionInput) (valid, error) {
 	v := valid{highlights: json.RawMessage(`[]`), questions: json.RawMessage(`[]`), context: strings.TrimSpace(in.Context)}
 	if err := input.Length("Context", v.context, input.MaxLongText); err != nil {
 		return valid{}, err
@@ -399,7 +399,7 @@ func validateFunction(ctx context.Context, db store.DBTX, a team.Actor, typ stri
 
 // ownRubric parses a rubric id and checks that the rubric is the team's;
 // anything else is not found.
-func ownRubric(ctx context.Context, db store.DBTX, a team.Actor, raw string) (uuid.UUID, error) {
+func ownRubric(ctx context.Context, db store.DBTX, a identity.Actor, raw string) (uuid.UUID, error) {
 	id, err := uuid.Parse(raw)
 	if err != nil {
 		return uuid.Nil, apperr.ErrNotFound
@@ -412,7 +412,7 @@ func ownRubric(ctx context.Context, db store.DBTX, a team.Actor, raw string) (uu
 
 // validateQuestions checks the depth of the whole tree first, then each
 // question in order, then that every rubric named is the team's.
-func validateQuestions(ctx context.Context, db store.DBTX, a team.Actor, qs []Question) ([]Question, error) {
+func validateQuestions(ctx context.Context, db store.DBTX, a identity.Actor, qs []Question) ([]Question, error) {
 	if depth(qs) > MaxQuestionDepth {
 		return nil, apperr.New(apperr.Invalid, MsgTooDeep)
 	}

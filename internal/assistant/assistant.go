@@ -20,9 +20,9 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/blob"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/input"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // Limits on what an assistant holds.
@@ -88,7 +88,7 @@ type Service struct {
 }
 
 // Create saves a new assistant of the actor, in the actor's team.
-func (s *Service) Create(ctx context.Context, a team.Actor, in Input) (Assistant, error) {
+func (s *Service) Create(ctx context.Context, a identity.Actor, in Input) (Assistant, error) {
 	p, err := s.validate(ctx, a, in)
 	if err != nil {
 		return Assistant{}, err
@@ -105,7 +105,7 @@ func (s *Service) Create(ctx context.Context, a team.Actor, in Input) (Assistant
 }
 
 // Update replaces an assistant; only its author or the team's owner may.
-func (s *Service) Update(ctx context.Context, a team.Actor, id uuid.UUID, in Input) (Assistant, error) {
+func (s *Service) Update(ctx context.Context, a identity.Actor, id uuid.UUID, in Input) (Assistant, error) {
 	if _, err := s.editable(ctx, a, id); err != nil {
 		return Assistant{}, err
 	}
@@ -127,7 +127,7 @@ func (s *Service) Update(ctx context.Context, a team.Actor, id uuid.UUID, in Inp
 
 // Delete removes an assistant; only its author or the team's owner may.
 // Chats made with it keep their messages and lose the link.
-func (s *Service) Delete(ctx context.Context, a team.Actor, id uuid.UUID) error {
+func (s *Service) Delete(ctx context.Context, a identity.Actor, id uuid.UUID) error {
 	if _, err := s.editable(ctx, a, id); err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func (s *Service) Delete(ctx context.Context, a team.Actor, id uuid.UUID) error 
 }
 
 // Get returns one assistant of the actor's team.
-func (s *Service) Get(ctx context.Context, a team.Actor, id uuid.UUID) (Assistant, error) {
+func (s *Service) Get(ctx context.Context, a identity.Actor, id uuid.UUID) (Assistant, error) {
 	row, err := store.Q.GetAssistant(ctx, s.Pool, store.GetAssistantParams{ID: id, TeamID: a.TeamID})
 	if err != nil {
 		return Assistant{}, store.NotFound(fmt.Errorf("load assistant %s: %w", id, err))
@@ -153,7 +153,7 @@ func (s *Service) Get(ctx context.Context, a team.Actor, id uuid.UUID) (Assistan
 
 // List returns the team's saved assistants and the actor's own, newest
 // first.
-func (s *Service) List(ctx context.Context, a team.Actor) ([]Assistant, error) {
+func (s *Service) List(ctx context.Context, a identity.Actor) ([]Assistant, error) {
 	rows, err := store.Q.ListAssistants(ctx, s.Pool, store.ListAssistantsParams{TeamID: a.TeamID, UserID: a.UserID})
 	if err != nil {
 		return nil, fmt.Errorf("list assistants of team %s: %w", a.TeamID, err)
@@ -169,7 +169,7 @@ func (s *Service) List(ctx context.Context, a team.Actor) ([]Assistant, error) {
 
 // Save adds an assistant of the team to the team's saved assistants; saving
 // it again changes nothing.
-func (s *Service) Save(ctx context.Context, a team.Actor, id uuid.UUID) error {
+func (s *Service) Save(ctx context.Context, a identity.Actor, id uuid.UUID) error {
 	if _, err := s.Get(ctx, a, id); err != nil {
 		return err
 	}
@@ -181,7 +181,7 @@ func (s *Service) Save(ctx context.Context, a team.Actor, id uuid.UUID) error {
 }
 
 // Unsave takes an assistant of the team out of the team's saved assistants.
-func (s *Service) Unsave(ctx context.Context, a team.Actor, id uuid.UUID) error {
+func (s *Service) Unsave(ctx context.Context, a identity.Actor, id uuid.UUID) error {
 	if _, err := s.Get(ctx, a, id); err != nil {
 		return err
 	}
@@ -194,7 +194,7 @@ func (s *Service) Unsave(ctx context.Context, a team.Actor, id uuid.UUID) error 
 
 // editable loads an assistant of the actor's team (not found otherwise) and
 // answers forbidden unless the actor wrote it or owns the team.
-func (s *Service) editable(ctx context.Context, a team.Actor, id uuid.UUID) (store.Assistant, error) {
+func (s *Service) editable(ctx context.Context, a identity.Actor, id uuid.UUID) (store.Assistant, error) {
 	row, err := store.Q.GetAssistant(ctx, s.Pool, store.GetAssistantParams{ID: id, TeamID: a.TeamID})
 	if err != nil {
 		return store.Assistant{}, store.NotFound(fmt.Errorf("load assistant %s: %w", id, err))
@@ -213,7 +213,7 @@ func (s *Service) editable(ctx context.Context, a team.Actor, id uuid.UUID) (sto
 }
 
 // validate checks in and returns it as it is stored (ID and TeamID unset).
-func (s *Service) validate(ctx context.Context, a team.Actor, in Input) (store.UpdateAssistantParams, error) {
+func (s *Service) validate(ctx context.Context, a identity.Actor, in Input) (store.UpdateAssistantParams, error) {
 	p := store.UpdateAssistantParams{
 		Title:          input.Name(in.Title),
 		Description:    strings.TrimSpace(in.Description),
@@ -321,7 +321,7 @@ func IssuedTo(ctx context.Context, db store.DBTX, team uuid.UUID, key string) er
 }
 
 // fromRow turns a stored assistant into its API shape for reader a.
-func fromRow(row store.Assistant, a team.Actor, saved bool) (Assistant, error) {
+func fromRow(row store.Assistant, a identity.Actor, saved bool) (Assistant, error) {
 	out := Assistant{
 		ID: row.ID, Title: row.Title, Description: row.Description, SystemPrompt: row.SystemPrompt,
 		InitialMessage: row.InitialMessage, ImageURL: row.ImageUrl, CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt,

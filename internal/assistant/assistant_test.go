@@ -13,8 +13,8 @@ import (
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assistant"
 	"github.com/markwell/markwell/internal/blob"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -34,7 +34,7 @@ func setup(t *testing.T) *bundle {
 }
 
 // owner creates a teacher who owns a new team.
-func (b *bundle) owner(t *testing.T) team.Actor {
+func (b *bundle) owner(t *testing.T) identity.Actor {
 	t.Helper()
 	tm, err := store.Q.CreateTeam(context.Background(), b.svc.Pool, "Team")
 	require.NoError(t, err)
@@ -44,12 +44,12 @@ func (b *bundle) owner(t *testing.T) team.Actor {
 }
 
 // member creates a teacher in team.
-func (b *bundle) member(t *testing.T, teamID uuid.UUID) team.Actor {
+func (b *bundle) member(t *testing.T, teamID uuid.UUID) identity.Actor {
 	t.Helper()
 	email := "t-" + uuid.NewString()[:8] + "@school.test"
 	u, err := store.Q.CreateUser(context.Background(), b.svc.Pool, store.CreateUserParams{Email: email, Name: "T", TeamID: uuid.NullUUID{UUID: teamID, Valid: true}})
 	require.NoError(t, err)
-	return team.Actor{UserID: u.ID, TeamID: teamID, Name: "T", Email: email}
+	return identity.Actor{UserID: u.ID, TeamID: teamID, Name: "T", Email: email}
 }
 
 // publicKey records an upload key in team's public/ folder, as the upload

@@ -24,8 +24,8 @@ import (
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/files"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -71,20 +71,20 @@ func setup(t *testing.T) *bundle {
 }
 
 // teacher creates a teacher with a team of their own.
-func (b *bundle) teacher(t *testing.T) team.Actor {
+func (b *bundle) teacher(t *testing.T) identity.Actor {
 	t.Helper()
 	email := "t-" + uuid.NewString()[:8] + "@school.test"
 	tm, err := store.Q.CreateTeam(b.ctx, b.pool, "Team "+email)
 	require.NoError(t, err)
 	u, err := store.Q.CreateUser(b.ctx, b.pool, store.CreateUserParams{Email: email, Name: "T", TeamID: uuid.NullUUID{UUID: tm.ID, Valid: true}})
 	require.NoError(t, err)
-	return team.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email}
+	return identity.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email}
 }
 
 // upload has a teacher of a's team upload body as fileName (with its folder,
 // "chats/x.pdf" or "assignments/{id}/submissions/x.pdf") as the browser
 // does: a signed key, then the bytes.
-func (b *bundle) upload(t *testing.T, a team.Actor, fileName, contentType string, body []byte) files.Upload {
+func (b *bundle) upload(t *testing.T, a identity.Actor, fileName, contentType string, body []byte) files.Upload {
 	t.Helper()
 	up, err := b.files.PresignUpload(b.ctx, files.Teacher, a.TeamID, files.UploadRequest{FileName: fileName, FileType: contentType, UserID: a.UserID})
 	require.NoError(t, err)

@@ -23,13 +23,13 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
-	"github.com/markwell/markwell/internal/team"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -64,7 +64,7 @@ type env struct {
 	// pool is the API's (the services, the benchmark's own queries);
 	// the worker has a pool of its own, as in production.
 	pool    *pgxpool.Pool
-	actor   team.Actor
+	actor   identity.Actor
 	asgs    *assignment.Service
 	subs    *submission.Service
 	results *result.Service
@@ -166,14 +166,14 @@ type noopWorker struct{ river.WorkerDefaults[noopArgs] }
 
 func (*noopWorker) Work(context.Context, *river.Job[noopArgs]) error { return nil }
 
-func (e *env) teacher(b *testing.B) team.Actor {
+func (e *env) teacher(b *testing.B) identity.Actor {
 	b.Helper()
 	email := "t-" + uuid.NewString()[:8] + "@school.test"
 	tm, err := store.Q.CreateTeam(e.ctx, e.pool, "Team "+email)
 	must(b, err)
 	u, err := store.Q.CreateUser(e.ctx, e.pool, store.CreateUserParams{Email: email, Name: "T", TeamID: uuid.NullUUID{UUID: tm.ID, Valid: true}})
 	must(b, err)
-	return team.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email}
+	return identity.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email}
 }
 
 // class creates a fresh grade assignment (2 questions of 2 criteria) and

@@ -21,9 +21,9 @@ import (
 	"github.com/markwell/markwell/internal/bounded"
 	"github.com/markwell/markwell/internal/catalog"
 	"github.com/markwell/markwell/internal/chatdoc"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // Limits on what a chat holds. The request body cap (4 MB) bounds the total.
@@ -102,7 +102,7 @@ type Service struct {
 // tool, when not "", must name a chat tool or a workflow of the catalogue
 // (see catalog.ChatPrompt: 'Tool not found' is 404); on an update "" keeps
 // the chat's tool. A chat is with an assistant or a tool, not both.
-func (s *Service) Save(ctx context.Context, a team.Actor, id, assistant uuid.UUID, tool string, st State) (uuid.UUID, error) {
+func (s *Service) Save(ctx context.Context, a identity.Actor, id, assistant uuid.UUID, tool string, st State) (uuid.UUID, error) {
 	if assistant != uuid.Nil && tool != "" {
 		return uuid.Nil, apperr.New(apperr.Invalid, catalog.MsgAssistantAndTool)
 	}
@@ -144,7 +144,7 @@ func (s *Service) Save(ctx context.Context, a team.Actor, id, assistant uuid.UUI
 
 // List returns the actor's chats in their team, most recently saved first
 // (at most MaxListed).
-func (s *Service) List(ctx context.Context, a team.Actor) ([]Chat, error) {
+func (s *Service) List(ctx context.Context, a identity.Actor) ([]Chat, error) {
 	rows, err := store.Q.ListChats(ctx, s.Pool, store.ListChatsParams{UserID: a.UserID, TeamID: a.TeamID, MaxChats: MaxListed})
 	if err != nil {
 		return nil, fmt.Errorf("list chats of %s: %w", a.UserID, err)
@@ -159,7 +159,7 @@ func (s *Service) List(ctx context.Context, a team.Actor) ([]Chat, error) {
 }
 
 // Delete removes one of the actor's chats.
-func (s *Service) Delete(ctx context.Context, a team.Actor, id uuid.UUID) error {
+func (s *Service) Delete(ctx context.Context, a identity.Actor, id uuid.UUID) error {
 	n, err := store.Q.DeleteChat(ctx, s.Pool, store.DeleteChatParams{ID: id, UserID: a.UserID, TeamID: a.TeamID})
 	if err != nil {
 		return fmt.Errorf("delete chat %s: %w", id, err)

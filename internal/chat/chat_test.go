@@ -18,8 +18,8 @@ import (
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/chat"
 	"github.com/markwell/markwell/internal/chatdoc"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -34,7 +34,7 @@ func setup(t *testing.T) *chat.Service {
 	return &chat.Service{Pool: testdb.Pool(t), Blob: blobs}
 }
 
-func teacher(t *testing.T, svc *chat.Service, teamID uuid.UUID) team.Actor {
+func teacher(t *testing.T, svc *chat.Service, teamID uuid.UUID) identity.Actor {
 	t.Helper()
 	ctx := context.Background()
 	if teamID == uuid.Nil {
@@ -45,7 +45,7 @@ func teacher(t *testing.T, svc *chat.Service, teamID uuid.UUID) team.Actor {
 	email := "t-" + uuid.NewString()[:8] + "@school.test"
 	u, err := store.Q.CreateUser(ctx, svc.Pool, store.CreateUserParams{Email: email, Name: "T", TeamID: uuid.NullUUID{UUID: teamID, Valid: true}})
 	require.NoError(t, err)
-	return team.Actor{UserID: u.ID, TeamID: teamID, Email: email}
+	return identity.Actor{UserID: u.ID, TeamID: teamID, Email: email}
 }
 
 func msgs(pairs ...string) []chat.Message {

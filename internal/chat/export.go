@@ -15,7 +15,7 @@ import (
 	"github.com/markwell/markwell/internal/assistant"
 	"github.com/markwell/markwell/internal/bounded"
 	"github.com/markwell/markwell/internal/docx"
-	"github.com/markwell/markwell/internal/team"
+	"github.com/markwell/markwell/internal/identity"
 )
 
 // MsgExportTooLong refuses a document longer than MaxDocumentLength.
@@ -69,7 +69,7 @@ const maxSrcInMessage = 200
 // (else 429 after ExportWait), under ExportTimeout, and Export returns as
 // soon as ctx ends (the client went away), the conversion stopping at its
 // next check.
-func (s *Service) Export(ctx context.Context, a team.Actor, md string) ([]byte, error) {
+func (s *Service) Export(ctx context.Context, a identity.Actor, md string) ([]byte, error) {
 	if utf8.RuneCountInString(md) > MaxDocumentLength {
 		return nil, apperr.New(apperr.Invalid, MsgExportTooLong)
 	}

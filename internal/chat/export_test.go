@@ -13,7 +13,7 @@ import (
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/bounded"
 	"github.com/markwell/markwell/internal/chat"
-	"github.com/markwell/markwell/internal/team"
+	"github.com/markwell/markwell/internal/identity"
 )
 
 // TestExportRefusesPastALimitWithItsSentence: a document past one of the
@@ -21,7 +21,7 @@ import (
 func TestExportRefusesPastALimitWithItsSentence(t *testing.T) {
 	t.Parallel()
 	s := setup(t)
-	a := team.Actor{UserID: uuid.New(), TeamID: uuid.New()}
+	a := identity.Actor{UserID: uuid.New(), TeamID: uuid.New()}
 	_, err := s.Export(context.Background(), a, strings.Repeat(">", 499_000))
 	ae := apperr.From(err)
 	require.Equal(t, apperr.Invalid, ae.Code)
@@ -42,7 +42,7 @@ func TestExportPastItsDeadlineIsRefused(t *testing.T) {
 		Busy: chat.MsgExportBusy, Slow: chat.MsgExportSlow})
 	md, err := os.ReadFile("../docx/testdata/20-pages.md")
 	require.NoError(t, err)
-	_, err = s.Export(context.Background(), team.Actor{UserID: uuid.New(), TeamID: uuid.New()}, string(md))
+	_, err = s.Export(context.Background(), identity.Actor{UserID: uuid.New(), TeamID: uuid.New()}, string(md))
 	ae := apperr.From(err)
 	require.Equal(t, apperr.Invalid, ae.Code)
 	require.Equal(t, chat.MsgExportSlow, ae.Message)

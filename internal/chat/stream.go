@@ -17,9 +17,9 @@ import (
 	"github.com/markwell/markwell/internal/assistant"
 	"github.com/markwell/markwell/internal/catalog"
 	"github.com/markwell/markwell/internal/chatdoc"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // ContextBudget is the most a streamed chat sends the model, in estimated
@@ -132,7 +132,7 @@ type Reply struct {
 // workflow is refused, as is a tool and a different workflow. The
 // whole prompt is held to ContextBudget (see Trim): over it with the system
 // prompt and the last message alone, it is refused (400).
-func (s *Service) Prompt(ctx context.Context, a team.Actor, ask Ask, messages []Message) (Prompt, error) {
+func (s *Service) Prompt(ctx context.Context, a identity.Actor, ask Ask, messages []Message) (Prompt, error) {
 	if s.Model == nil {
 		return Prompt{}, apperr.New(apperr.Upstream, "Chat is not available: no AI model is configured")
 	}

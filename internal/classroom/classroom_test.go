@@ -25,10 +25,10 @@ import (
 	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/classroom/classroomtest"
 	"github.com/markwell/markwell/internal/files"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
-	"github.com/markwell/markwell/internal/team"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -76,23 +76,23 @@ func setup(t *testing.T, changes ...func(*classroom.Config)) *bundle {
 }
 
 // teacher creates a teacher with a team of their own.
-func (b *bundle) teacher(t *testing.T) team.Actor {
+func (b *bundle) teacher(t *testing.T) identity.Actor {
 	t.Helper()
 	email := "t-" + uuid.NewString()[:8] + "@school.test"
 	tm, err := store.Q.CreateTeam(b.ctx, b.pool, "Team "+email)
 	require.NoError(t, err)
 	u, err := store.Q.CreateUser(b.ctx, b.pool, store.CreateUserParams{Email: email, Name: "T", TeamID: uuid.NullUUID{UUID: tm.ID, Valid: true}})
 	require.NoError(t, err)
-	return team.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email}
+	return identity.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email}
 }
 
 // session is a's browser session as the connect flow sees it.
-func session(a team.Actor) classroom.Teacher {
+func session(a identity.Actor) classroom.Teacher {
 	return classroom.Teacher{ID: a.UserID, Email: a.Email, SessionToken: "session-of-" + a.UserID.String()}
 }
 
 // begin starts connecting and returns the consent URL, its query and the flow cookie.
-func (b *bundle) begin(t *testing.T, a team.Actor) (string, url.Values, string) {
+func (b *bundle) begin(t *testing.T, a identity.Actor) (string, url.Values, string) {
 	t.Helper()
 	authURL, flow, err := b.svc.Begin(session(a), "/assignments/42?tab=submissions")
 	require.NoError(t, err)
@@ -102,7 +102,7 @@ func (b *bundle) begin(t *testing.T, a team.Actor) (string, url.Values, string) 
 }
 
 // connect runs the whole consent: begin, approve at the fake, finish.
-func (b *bundle) connect(t *testing.T, a team.Actor) {
+func (b *bundle) connect(t *testing.T, a identity.Actor) {
 	t.Helper()
 	authURL, q, flow := b.begin(t, a)
 	back, err := b.svc.Finish(b.ctx, session(a), flow, classroom.Callback{State: q.Get("state"), Code: b.fake.Approve(authURL)})
@@ -110,7 +110,7 @@ func (b *bundle) connect(t *testing.T, a team.Actor) {
 	require.Equal(t, "/assignments/42?tab=submissions", back)
 }
 
-func (b *bundle) assignment(t *testing.T, a team.Actor, handwritten bool) store.Assignment {
+func (b *bundle) assignment(t *testing.T, a identity.Actor, handwritten bool) store.Assignment {
 	t.Helper()
 	asgs := &assignment.Service{Pool: b.pool}
 	asg, err := asgs.Create(b.ctx, a, assignment.Input{Name: "Lab", Type: assignment.TypePrompt, IsHandWritten: handwritten})
@@ -129,7 +129,7 @@ func (b *bundle) count(t *testing.T, query string, args ...any) int {
 	return n
 }
 
-func (b *bundle) status(t *testing.T, a team.Actor) classroom.Status {
+func (b *bundle) status(t *testing.T, a identity.Actor) classroom.Status {
 	t.Helper()
 	st, err := b.svc.Status(b.ctx, a.UserID)
 	require.NoError(t, err)
@@ -230,20 +230,20 @@ func TestConnectRefusals(t *testing.T) {
 		name string
 		// finish completes a consent begun for a, given the consent URL's
 		// query, the code Google sent and the flow cookie.
-		finish  func(t *testing.T, a team.Actor, q url.Values, code, flow string) (string, error)
+		finish  func(t *testing.T, a identity.Actor, q url.Values, code, flow string) (string, error)
 		outcome string
 		back    string
 	}{
 		{
 			name: "another state",
-			finish: func(_ *testing.T, a team.Actor, _ url.Values, code, flow string) (string, error) {
+			finish: func(_ *testing.T, a identity.Actor, _ url.Values, code, flow string) (string, error) {
 				return b.svc.Finish(b.ctx, session(a), flow, classroom.Callback{State: "forged", Code: code})
 			},
 			outcome: classroom.OutcomeFailed, back: "/assignments/42?tab=submissions",
 		},
 		{
 			name: "another session of the same teacher",
-			finish: func(_ *testing.T, a team.Actor, q url.Values, code, flow string) (string, error) {
+			finish: func(_ *testing.T, a identity.Actor, q url.Values, code, flow string) (string, error) {
 				other := session(a)
 				other.SessionToken = "another-session"
 				return b.svc.Finish(b.ctx, other, flow, classroom.Callback{State: q.Get("state"), Code: code})
@@ -252,21 +252,21 @@ func TestConnectRefusals(t *testing.T) {
 		},
 		{
 			name: "another teacher's flow",
-			finish: func(t *testing.T, _ team.Actor, q url.Values, code, flow string) (string, error) {
+			finish: func(t *testing.T, _ identity.Actor, q url.Values, code, flow string) (string, error) {
 				return b.svc.Finish(b.ctx, session(b.teacher(t)), flow, classroom.Callback{State: q.Get("state"), Code: code})
 			},
 			outcome: classroom.OutcomeFailed, back: "/assignments/42?tab=submissions",
 		},
 		{
 			name: "no flow cookie",
-			finish: func(_ *testing.T, a team.Actor, q url.Values, code, _ string) (string, error) {
+			finish: func(_ *testing.T, a identity.Actor, q url.Values, code, _ string) (string, error) {
 				return b.svc.Finish(b.ctx, session(a), "", classroom.Callback{State: q.Get("state"), Code: code})
 			},
 			outcome: classroom.OutcomeFailed, back: "/",
 		},
 		{
 			name: "a tampered flow cookie",
-			finish: func(_ *testing.T, a team.Actor, q url.Values, code, flow string) (string, error) {
+			finish: func(_ *testing.T, a identity.Actor, q url.Values, code, flow string) (string, error) {
 				c := []byte(flow)
 				c[len(c)/2] ^= 1
 				return b.svc.Finish(b.ctx, session(a), string(c), classroom.Callback{State: q.Get("state"), Code: code})
@@ -275,7 +275,7 @@ func TestConnectRefusals(t *testing.T) {
 		},
 		{
 			name: "too late",
-			finish: func(t *testing.T, a team.Actor, q url.Values, code, flow string) (string, error) {
+			finish: func(t *testing.T, a identity.Actor, q url.Values, code, flow string) (string, error) {
 				cfg := b.cfg
 				cfg.Now = func() time.Time { return time.Now().Add(classroom.FlowTTL + time.Minute) }
 				later, err := classroom.New(cfg)
@@ -286,21 +286,21 @@ func TestConnectRefusals(t *testing.T) {
 		},
 		{
 			name: "declined at Google",
-			finish: func(_ *testing.T, a team.Actor, q url.Values, _, flow string) (string, error) {
+			finish: func(_ *testing.T, a identity.Actor, q url.Values, _, flow string) (string, error) {
 				return b.svc.Finish(b.ctx, session(a), flow, classroom.Callback{State: q.Get("state"), Error: "access_denied"})
 			},
 			outcome: classroom.OutcomeDenied, back: "/assignments/42?tab=submissions",
 		},
 		{
 			name: "a code Google does not know",
-			finish: func(_ *testing.T, a team.Actor, q url.Values, _, flow string) (string, error) {
+			finish: func(_ *testing.T, a identity.Actor, q url.Values, _, flow string) (string, error) {
 				return b.svc.Finish(b.ctx, session(a), flow, classroom.Callback{State: q.Get("state"), Code: "made-up"})
 			},
 			outcome: classroom.OutcomeFailed, back: "/assignments/42?tab=submissions",
 		},
 		{
 			name: "a code bound to another PKCE challenge",
-			finish: func(t *testing.T, a team.Actor, q url.Values, _, flow string) (string, error) {
+			finish: func(t *testing.T, a identity.Actor, q url.Values, _, flow string) (string, error) {
 				// The code was issued for another consent (its own challenge).
 				otherURL, _, err := b.svc.Begin(session(a), "/")
 				require.NoError(t, err)

@@ -16,9 +16,9 @@ import (
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/blob"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // Timeouts of the calls that wait on Google.
@@ -28,7 +28,7 @@ const (
 )
 
 // Courses lists the teacher's courses.
-func (s *Service) Courses(ctx context.Context, a team.Actor) ([]Course, error) {
+func (s *Service) Courses(ctx context.Context, a identity.Actor) ([]Course, error) {
 	ctx, cancel := context.WithTimeout(ctx, listTimeout)
 	defer cancel()
 	c, err := s.Client(ctx, a.UserID)
@@ -39,7 +39,7 @@ func (s *Service) Courses(ctx context.Context, a team.Actor) ([]Course, error) {
 }
 
 // Coursework lists the coursework of course.
-func (s *Service) Coursework(ctx context.Context, a team.Actor, course string) ([]Coursework, error) {
+func (s *Service) Coursework(ctx context.Context, a identity.Actor, course string) ([]Coursework, error) {
 	if strings.TrimSpace(course) == "" {
 		return nil, apperr.New(apperr.Invalid, MsgClassRequired)
 	}
@@ -53,7 +53,7 @@ func (s *Service) Coursework(ctx context.Context, a team.Actor, course string) (
 }
 
 // Submissions lists the turned-in submissions of coursework in course.
-func (s *Service) Submissions(ctx context.Context, a team.Actor, course, coursework string) ([]StudentSubmission, error) {
+func (s *Service) Submissions(ctx context.Context, a identity.Actor, course, coursework string) ([]StudentSubmission, error) {
 	if strings.TrimSpace(course) == "" {
 		return nil, apperr.New(apperr.Invalid, MsgClassRequired)
 	}
@@ -123,7 +123,7 @@ func externalID(sub, att string) string { return sub + "/" + att }
 // queued for text extraction. An attachment imported before, one Markwell
 // cannot read, one Drive does not share and a submission without files are
 // skipped and reported. The assignment of another team is not found.
-func (s *Service) Import(ctx context.Context, a team.Actor, req ImportRequest) (ImportResult, error) {
+func (s *Service) Import(ctx context.Context, a identity.Actor, req ImportRequest) (ImportResult, error) {
 	if s == nil {
 		return ImportResult{}, apperr.New(apperr.Invalid, MsgNotConfigured)
 	}

@@ -32,10 +32,10 @@ import (
 
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/httpapi"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
-	"github.com/markwell/markwell/internal/team"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -248,7 +248,7 @@ type stack struct {
 	api       *proc
 	workers   []*proc
 	teacher   *client
-	actor     team.Actor
+	actor     identity.Actor
 }
 
 func newStack(t *testing.T, pool *pgxpool.Pool, blobDir string) *stack {
@@ -323,7 +323,7 @@ func (s *stack) signIn() {
 	require.NoError(t, err)
 	u, err := store.Q.CreateUser(ctx, s.pool, store.CreateUserParams{Email: email, Name: "Teacher", TeamID: uuid.NullUUID{UUID: tm.ID, Valid: true}})
 	require.NoError(t, err)
-	s.actor = team.Actor{UserID: u.ID, TeamID: tm.ID, Name: "Teacher", Email: email}
+	s.actor = identity.Actor{UserID: u.ID, TeamID: tm.ID, Name: "Teacher", Email: email}
 
 	raw := make([]byte, 32)
 	_, _ = rand.Read(raw)

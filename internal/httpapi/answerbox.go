@@ -4,7 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/answerbox"
-	"github.com/markwell/markwell/internal/team"
+	"github.com/markwell/markwell/internal/identity"
 )
 
 type answerBoxHandlers struct {
@@ -17,7 +17,7 @@ func (h *answerBoxHandlers) register(g *gin.RouterGroup) {
 	g.POST("/db/submission/page-image", handle(h.pageImage))
 }
 
-func (h *answerBoxHandlers) get(c *gin.Context, a team.Actor, in *assignmentRef) (answerbox.Template, error) {
+func (h *answerBoxHandlers) get(c *gin.Context, a identity.Actor, in *assignmentRef) (answerbox.Template, error) {
 	return h.svc.Get(c, a, in.AssignmentID.UUID())
 }
 
@@ -27,7 +27,7 @@ type updateAnswerBoxesBody struct {
 	Boxes []answerbox.Box `json:"boxes"`
 }
 
-func (h *answerBoxHandlers) update(c *gin.Context, a team.Actor, in *updateAnswerBoxesBody) (gin.H, error) {
+func (h *answerBoxHandlers) update(c *gin.Context, a identity.Actor, in *updateAnswerBoxesBody) (gin.H, error) {
 	boxes, err := h.svc.Update(c, a, in.AssignmentID.UUID(), in.Boxes)
 	return gin.H{"boxes": boxes}, err
 }
@@ -38,7 +38,7 @@ type pageImageBody struct {
 	Page int `json:"page"`
 }
 
-func (h *answerBoxHandlers) pageImage(c *gin.Context, a team.Actor, in *pageImageBody) (gin.H, error) {
+func (h *answerBoxHandlers) pageImage(c *gin.Context, a identity.Actor, in *pageImageBody) (gin.H, error) {
 	u, err := h.svc.PageImage(c, a, in.SubmissionID.UUID(), in.Page)
 	return gin.H{"url": u}, err
 }

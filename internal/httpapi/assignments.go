@@ -4,9 +4,9 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/submission"
-	"github.com/markwell/markwell/internal/team"
 )
 
 type assignmentHandlers struct {
@@ -31,7 +31,7 @@ type assignmentRef struct {
 	AssignmentID id `json:"assignmentId"`
 }
 
-func (h *assignmentHandlers) put(c *gin.Context, a team.Actor, in *assignment.Input) (gin.H, error) {
+func (h *assignmentHandlers) put(c *gin.Context, a identity.Actor, in *assignment.Input) (gin.H, error) {
 	asg, err := h.svc.Create(c, a, *in)
 	return gin.H{"assignment": asg}, err
 }
@@ -41,14 +41,14 @@ type updateAssignmentBody struct {
 	assignment.Input
 }
 
-func (h *assignmentHandlers) update(c *gin.Context, a team.Actor, in *updateAssignmentBody) (gin.H, error) {
+func (h *assignmentHandlers) update(c *gin.Context, a identity.Actor, in *updateAssignmentBody) (gin.H, error) {
 	asg, err := h.svc.Update(c, a, in.ID.UUID(), in.Input)
 	return gin.H{"assignment": asg}, err
 }
 
 // get answers the assignment page, which polls it while submissions are
 // being read: the assignment, its results and its submissions' summaries.
-func (h *assignmentHandlers) get(c *gin.Context, a team.Actor, in *assignmentRef) (gin.H, error) {
+func (h *assignmentHandlers) get(c *gin.Context, a identity.Actor, in *assignmentRef) (gin.H, error) {
 	asg, results, err := h.results.GetAssignment(c, a, in.AssignmentID.UUID())
 	if err != nil {
 		return nil, err
@@ -57,7 +57,7 @@ func (h *assignmentHandlers) get(c *gin.Context, a team.Actor, in *assignmentRef
 	return gin.H{"assignment": asg, "functionResults": results, "submissions": subs}, err
 }
 
-func (h *assignmentHandlers) getViewOnly(c *gin.Context, a team.Actor, in *assignmentRef) (gin.H, error) {
+func (h *assignmentHandlers) getViewOnly(c *gin.Context, a identity.Actor, in *assignmentRef) (gin.H, error) {
 	asg, err := h.svc.GetViewOnly(c, a, in.AssignmentID.UUID())
 	return gin.H{"assignment": asg}, err
 }
@@ -67,7 +67,7 @@ type putFunctionBody struct {
 	assignment.FunctionInput
 }
 
-func (h *assignmentHandlers) putFunction(c *gin.Context, a team.Actor, in *putFunctionBody) (gin.H, error) {
+func (h *assignmentHandlers) putFunction(c *gin.Context, a identity.Actor, in *putFunctionBody) (gin.H, error) {
 	fn, err := h.svc.PutFunction(c, a, in.AssignmentID.UUID(), in.FunctionInput)
 	return gin.H{"function": fn}, err
 }
@@ -78,7 +78,7 @@ type updateFunctionBody struct {
 	assignment.FunctionInput
 }
 
-func (h *assignmentHandlers) updateFunction(c *gin.Context, a team.Actor, in *updateFunctionBody) (gin.H, error) {
+func (h *assignmentHandlers) updateFunction(c *gin.Context, a identity.Actor, in *updateFunctionBody) (gin.H, error) {
 	fn, err := h.svc.UpdateFunction(c, a, in.FunctionID.UUID(), in.AssignmentID.UUID(), in.FunctionInput)
 	return gin.H{"function": fn}, err
 }
@@ -89,7 +89,7 @@ type getFunctionBody struct {
 }
 
 // getFunction serves function/get and its view-only variant alike.
-func (h *assignmentHandlers) getFunction(c *gin.Context, a team.Actor, in *getFunctionBody) (gin.H, error) {
+func (h *assignmentHandlers) getFunction(c *gin.Context, a identity.Actor, in *getFunctionBody) (gin.H, error) {
 	fn, err := h.svc.GetFunction(c, a, in.AssignmentID.UUID(), in.Type)
 	return gin.H{"function": fn}, err
 }

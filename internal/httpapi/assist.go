@@ -4,9 +4,9 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/assist"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/rubric"
-	"github.com/markwell/markwell/internal/team"
 )
 
 type assistHandlers struct {
@@ -44,7 +44,7 @@ type suggestCriteriaBody struct {
 	Context  string `json:"context"`
 }
 
-func (h *assistHandlers) suggestCriteria(c *gin.Context, _ team.Actor, in *suggestCriteriaBody) (gin.H, error) {
+func (h *assistHandlers) suggestCriteria(c *gin.Context, _ identity.Actor, in *suggestCriteriaBody) (gin.H, error) {
 	criteria, err := h.svc.SuggestCriteria(c, in.Question, in.Context)
 	return gin.H{"criteria": criteria}, err
 }
@@ -53,7 +53,7 @@ type suggestQuestionsBody struct {
 	AssignmentText string `json:"assignmentText"`
 }
 
-func (h *assistHandlers) suggestQuestions(c *gin.Context, _ team.Actor, in *suggestQuestionsBody) (gin.H, error) {
+func (h *assistHandlers) suggestQuestions(c *gin.Context, _ identity.Actor, in *suggestQuestionsBody) (gin.H, error) {
 	qs, err := h.svc.SuggestQuestions(c, in.AssignmentText)
 	return gin.H{"questionsAndCrits": qs}, err
 }
@@ -64,7 +64,7 @@ type rubricFromSheetBody struct {
 
 // rubricFromSheet drafts a rubric from an assignment sheet and saves it in
 // the actor's team library, as rubric/put does.
-func (h *assistHandlers) rubricFromSheet(c *gin.Context, a team.Actor, in *rubricFromSheetBody) (gin.H, error) {
+func (h *assistHandlers) rubricFromSheet(c *gin.Context, a identity.Actor, in *rubricFromSheetBody) (gin.H, error) {
 	draft, err := h.svc.RubricFromSheet(c, in.AssignmentText)
 	if err != nil {
 		return nil, err

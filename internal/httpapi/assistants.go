@@ -4,7 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/assistant"
-	"github.com/markwell/markwell/internal/team"
+	"github.com/markwell/markwell/internal/identity"
 )
 
 type assistantHandlers struct {
@@ -26,7 +26,7 @@ type assistantRef struct {
 	AssistantID id `json:"assistantId"`
 }
 
-func (h *assistantHandlers) put(c *gin.Context, a team.Actor, in *assistant.Input) (gin.H, error) {
+func (h *assistantHandlers) put(c *gin.Context, a identity.Actor, in *assistant.Input) (gin.H, error) {
 	r, err := h.svc.Create(c, a, *in)
 	return gin.H{"assistant": r}, err
 }
@@ -36,24 +36,24 @@ type updateAssistantBody struct {
 	assistant.Input
 }
 
-func (h *assistantHandlers) update(c *gin.Context, a team.Actor, in *updateAssistantBody) (gin.H, error) {
+func (h *assistantHandlers) update(c *gin.Context, a identity.Actor, in *updateAssistantBody) (gin.H, error) {
 	r, err := h.svc.Update(c, a, in.AssistantID.UUID(), in.Input)
 	return gin.H{"assistant": r}, err
 }
 
-func (h *assistantHandlers) delete(c *gin.Context, a team.Actor, in *assistantRef) (gin.H, error) {
+func (h *assistantHandlers) delete(c *gin.Context, a identity.Actor, in *assistantRef) (gin.H, error) {
 	return success(h.svc.Delete(c, a, in.AssistantID.UUID()))
 }
 
-func (h *assistantHandlers) list(c *gin.Context, a team.Actor, _ *struct{}) (gin.H, error) {
+func (h *assistantHandlers) list(c *gin.Context, a identity.Actor, _ *struct{}) (gin.H, error) {
 	rs, err := h.svc.List(c, a)
 	return gin.H{"assistants": rs}, err
 }
 
-func (h *assistantHandlers) save(c *gin.Context, a team.Actor, in *assistantRef) (gin.H, error) {
+func (h *assistantHandlers) save(c *gin.Context, a identity.Actor, in *assistantRef) (gin.H, error) {
 	return success(h.svc.Save(c, a, in.AssistantID.UUID()))
 }
 
-func (h *assistantHandlers) unsave(c *gin.Context, a team.Actor, in *assistantRef) (gin.H, error) {
+func (h *assistantHandlers) unsave(c *gin.Context, a identity.Actor, in *assistantRef) (gin.H, error) {
 	return success(h.svc.Unsave(c, a, in.AssistantID.UUID()))
 }

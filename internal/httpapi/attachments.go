@@ -4,7 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/attachment"
-	"github.com/markwell/markwell/internal/team"
+	"github.com/markwell/markwell/internal/identity"
 )
 
 type attachmentHandlers struct {
@@ -29,11 +29,11 @@ type readFilesBody struct {
 
 // readPDF reads PDFs only: any other file gets the marker "[{name} is not a
 // PDF]" and the error flag.
-func (h *attachmentHandlers) readPDF(c *gin.Context, a team.Actor, in *readPDFBody) (attachment.Result, error) {
+func (h *attachmentHandlers) readPDF(c *gin.Context, a identity.Actor, in *readPDFBody) (attachment.Result, error) {
 	return h.svc.Read(c, a.TeamID, attachment.Request{Links: in.FileLinks, PDFOnly: true})
 }
 
 // readFiles reads any file the extractors read.
-func (h *attachmentHandlers) readFiles(c *gin.Context, a team.Actor, in *readFilesBody) (attachment.Result, error) {
+func (h *attachmentHandlers) readFiles(c *gin.Context, a identity.Actor, in *readFilesBody) (attachment.Result, error) {
 	return h.svc.Read(c, a.TeamID, attachment.Request{Links: in.FileLinks, Names: in.FileNames})
 }

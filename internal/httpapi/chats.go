@@ -8,8 +8,8 @@ import (
 
 	"github.com/markwell/markwell/internal/chat"
 	"github.com/markwell/markwell/internal/docx"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/ratelimit"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // docxType is the media type of a Word document.
@@ -49,7 +49,7 @@ type putChatBody struct {
 	ToolID string `json:"toolId"`
 }
 
-func (h *chatHandlers) put(c *gin.Context, a team.Actor, in *putChatBody) (gin.H, error) {
+func (h *chatHandlers) put(c *gin.Context, a identity.Actor, in *putChatBody) (gin.H, error) {
 	asst := in.AssistantID.UUID()
 	if asst == uuid.Nil {
 		asst = in.ChatState.AssistantID.UUID()
@@ -62,7 +62,7 @@ func (h *chatHandlers) put(c *gin.Context, a team.Actor, in *putChatBody) (gin.H
 	return gin.H{"chatDoc": gin.H{"_id": id}}, err
 }
 
-func (h *chatHandlers) list(c *gin.Context, a team.Actor, _ *struct{}) (gin.H, error) {
+func (h *chatHandlers) list(c *gin.Context, a identity.Actor, _ *struct{}) (gin.H, error) {
 	cs, err := h.svc.List(c, a)
 	return gin.H{"chatDocs": cs}, err
 }
@@ -71,7 +71,7 @@ type chatRef struct {
 	ChatID id `json:"chatId"`
 }
 
-func (h *chatHandlers) delete(c *gin.Context, a team.Actor, in *chatRef) (gin.H, error) {
+func (h *chatHandlers) delete(c *gin.Context, a identity.Actor, in *chatRef) (gin.H, error) {
 	return success(h.svc.Delete(c, a, in.ChatID.UUID()))
 }
 
@@ -79,7 +79,7 @@ type downloadDocxBody struct {
 	Markdown string `json:"markdown"`
 }
 
-func (h *chatHandlers) download(c *gin.Context, a team.Actor, in *downloadDocxBody) ([]byte, error) {
+func (h *chatHandlers) download(c *gin.Context, a identity.Actor, in *downloadDocxBody) ([]byte, error) {
 	return h.svc.Export(c, a, in.Markdown)
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/chat"
-	"github.com/markwell/markwell/internal/team"
+	"github.com/markwell/markwell/internal/identity"
 )
 
 // heartbeatEvery is how often a stream sends a comment line, so proxies
@@ -45,7 +45,7 @@ type chatStream struct {
 
 // prepareStream validates the body and builds the prompt: a refusal here
 // (400, 404, 429) is a JSON answer, as on any route.
-func (h *chatHandlers) prepareStream(c *gin.Context, a team.Actor, in *streamChatBody) (chatStream, error) {
+func (h *chatHandlers) prepareStream(c *gin.Context, a identity.Actor, in *streamChatBody) (chatStream, error) {
 	ask := chat.Ask{AssistantID: in.AssistantID.UUID(), ToolID: in.ToolID, Document: in.Document}
 	if in.Workflow != nil {
 		ask.Workflow = &chat.WorkflowRun{ID: in.Workflow.ID, Inputs: in.Workflow.Inputs}

@@ -7,7 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/classroom"
-	"github.com/markwell/markwell/internal/team"
+	"github.com/markwell/markwell/internal/identity"
 )
 
 // ClassroomFlowCookie holds the sealed Google Classroom consent in flight,
@@ -37,13 +37,13 @@ func (h *classroomHandlers) register(g *gin.RouterGroup) {
 
 type noBody struct{}
 
-func (h *classroomHandlers) status(c *gin.Context, a team.Actor, _ *noBody) (classroom.Status, error) {
+func (h *classroomHandlers) status(c *gin.Context, a identity.Actor, _ *noBody) (classroom.Status, error) {
 	return h.svc.Status(c, a.UserID)
 }
 
 // teacher is the signed-in teacher and their session, which a consent flow
 // is bound to.
-func teacher(c *gin.Context, a team.Actor) classroom.Teacher {
+func teacher(c *gin.Context, a identity.Actor) classroom.Teacher {
 	token, _ := c.Cookie(SessionCookie)
 	return classroom.Teacher{ID: a.UserID, Email: a.Email, SessionToken: token}
 }
@@ -100,7 +100,7 @@ func withOutcome(path, outcome string) string {
 	return u.String()
 }
 
-func (h *classroomHandlers) courses(c *gin.Context, a team.Actor, _ *noBody) (gin.H, error) {
+func (h *classroomHandlers) courses(c *gin.Context, a identity.Actor, _ *noBody) (gin.H, error) {
 	out, err := h.svc.Courses(c, a)
 	return gin.H{"courses": out}, err
 }
@@ -109,7 +109,7 @@ type courseworkBody struct {
 	ClassID string `json:"classId"`
 }
 
-func (h *classroomHandlers) coursework(c *gin.Context, a team.Actor, in *courseworkBody) (gin.H, error) {
+func (h *classroomHandlers) coursework(c *gin.Context, a identity.Actor, in *courseworkBody) (gin.H, error) {
 	out, err := h.svc.Coursework(c, a, in.ClassID)
 	return gin.H{"coursework": out}, err
 }
@@ -119,7 +119,7 @@ type classroomSubmissionsBody struct {
 	CourseworkID string `json:"courseworkId"`
 }
 
-func (h *classroomHandlers) submissions(c *gin.Context, a team.Actor, in *classroomSubmissionsBody) (gin.H, error) {
+func (h *classroomHandlers) submissions(c *gin.Context, a identity.Actor, in *classroomSubmissionsBody) (gin.H, error) {
 	out, err := h.svc.Submissions(c, a, in.ClassID, in.CourseworkID)
 	return gin.H{"submissions": out}, err
 }
@@ -132,7 +132,7 @@ type importGoogleBody struct {
 	SelectedStudentSubmissions []string `json:"selectedStudentSubmissions"`
 }
 
-func (h *classroomHandlers) importSubmissions(c *gin.Context, a team.Actor, in *importGoogleBody) (classroom.ImportResult, error) {
+func (h *classroomHandlers) importSubmissions(c *gin.Context, a identity.Actor, in *importGoogleBody) (classroom.ImportResult, error) {
 	return h.svc.Import(c, a, classroom.ImportRequest{
 		AssignmentID: in.AssignmentID.UUID(), Type: in.Type, ClassID: in.ClassID, CourseworkID: in.CourseworkID,
 		Selected: in.SelectedStudentSubmissions,

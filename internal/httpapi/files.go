@@ -6,7 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/files"
-	"github.com/markwell/markwell/internal/team"
+	"github.com/markwell/markwell/internal/identity"
 )
 
 type fileHandlers struct {
@@ -24,7 +24,7 @@ type uploadBody struct {
 
 // upload signs a PUT for a new file.
 func (h *fileHandlers) upload(scope files.Scope) gin.HandlerFunc {
-	return handleWith(okUpload, func(c *gin.Context, a team.Actor, in *uploadBody) (files.Upload, error) {
+	return handleWith(okUpload, func(c *gin.Context, a identity.Actor, in *uploadBody) (files.Upload, error) {
 		return h.svc.PresignUpload(c, scope, a.TeamID, files.UploadRequest{
 			FileName: in.FileName, FileType: in.FileType, FileSize: in.FileSize, UserID: a.UserID,
 		})
@@ -41,7 +41,7 @@ type signedURLBody struct {
 	Link string `json:"link"`
 }
 
-func (h *fileHandlers) signedURL(c *gin.Context, a team.Actor, in *signedURLBody) (gin.H, error) {
+func (h *fileHandlers) signedURL(c *gin.Context, a identity.Actor, in *signedURLBody) (gin.H, error) {
 	u, err := h.svc.SignedURL(c, a.TeamID, in.Link)
 	return gin.H{"signedUrl": u}, err
 }

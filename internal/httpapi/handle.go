@@ -11,7 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/markwell/markwell/internal/apperr"
-	"github.com/markwell/markwell/internal/team"
+	"github.com/markwell/markwell/internal/identity"
 )
 
 // handle makes a Gin handler of fn, the part of a handler that is its own:
@@ -19,12 +19,12 @@ import (
 // in it is 404, see id), answers 404 when the body names another team (see
 // teamScope), then calls fn with the signed-in teacher and responds
 // ok(c, out) or fail(c, err).
-func handle[In, Out any](fn func(c *gin.Context, a team.Actor, in *In) (Out, error)) gin.HandlerFunc {
+func handle[In, Out any](fn func(c *gin.Context, a identity.Actor, in *In) (Out, error)) gin.HandlerFunc {
 	return handleWith(func(c *gin.Context, out Out) { ok(c, out) }, fn)
 }
 
 // handleWith is handle with respond in place of ok.
-func handleWith[In, Out any](respond func(c *gin.Context, out Out), fn func(c *gin.Context, a team.Actor, in *In) (Out, error)) gin.HandlerFunc {
+func handleWith[In, Out any](respond func(c *gin.Context, out Out), fn func(c *gin.Context, a identity.Actor, in *In) (Out, error)) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		in := new(In)
 		if t, ok := c.Get(bodyTypeKey); ok { // a test asks what the route reads
@@ -35,7 +35,7 @@ func handleWith[In, Out any](respond func(c *gin.Context, out Out), fn func(c *g
 			return
 		}
 		a := actor(c)
-		if s, scoped := any(in).(interface{ inTeam(team.Actor) bool }); scoped && !s.inTeam(a) && !teamBlind(c) {
+		if s, scoped := any(in).(interface{ inTeam(identity.Actor) bool }); scoped && !s.inTeam(a) && !teamBlind(c) {
 			fail(c, apperr.ErrNotFound)
 			return
 		}
@@ -56,13 +56,13 @@ const bodyTypeKey = "markwell.bodyType"
 // actor is the signed-in teacher: the zero Actor without a session, which
 // only the student routes allow; for a student reading by view token, the
 // submission's team and no user (see signedInOrViewToken).
-func actor(c *gin.Context) team.Actor {
-	var a team.Actor
+func actor(c *gin.Context) identity.Actor {
+	var a identity.Actor
 	if v, ok := c.Get(viewerKey); ok { // a student's view token (student.go)
-		a = v.(team.Actor)
+		a = v.(identity.Actor)
 	} else {
 		u, _ := currentUser(c)
-		a = team.Actor{UserID: u.ID, TeamID: u.TeamID, Name: u.Name, Email: u.Email}
+		a = identity.Actor{UserID: u.ID, TeamID: u.TeamID, Name: u.Name, Email: u.Email}
 	}
 	if t, ok := c.Request.Context().Value(teamBlindKey{}).(uuid.UUID); ok {
 		a.TeamID = t // TEST SEAM ONLY: see teamBlindKey
@@ -96,7 +96,7 @@ type teamScope struct {
 }
 
 // inTeam reports whether the body names no team or the session's.
-func (s teamScope) inTeam(a team.Actor) bool {
+func (s teamScope) inTeam(a identity.Actor) bool {
 	return s.TeamID.state == idAbsent || s.TeamID.state == idValid && s.TeamID.v == a.TeamID
 }
 

@@ -4,8 +4,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/library"
-	"github.com/markwell/markwell/internal/team"
 )
 
 type libraryHandlers struct {
@@ -21,7 +21,7 @@ func (h *libraryHandlers) register(g *gin.RouterGroup) {
 	g.POST("/db/assignment/duplicate", handle(h.duplicate))
 }
 
-func (h *libraryHandlers) get(c *gin.Context, a team.Actor, _ *struct{}) (library.Library, error) {
+func (h *libraryHandlers) get(c *gin.Context, a identity.Actor, _ *struct{}) (library.Library, error) {
 	return h.svc.Library(c, a)
 }
 
@@ -30,7 +30,7 @@ type createFolderBody struct {
 	FolderName string `json:"folderName"`
 }
 
-func (h *libraryHandlers) createFolder(c *gin.Context, a team.Actor, in *createFolderBody) (gin.H, error) {
+func (h *libraryHandlers) createFolder(c *gin.Context, a identity.Actor, in *createFolderBody) (gin.H, error) {
 	f, err := h.svc.CreateFolder(c, a, in.FolderName)
 	return gin.H{"folder": f}, err
 }
@@ -44,7 +44,7 @@ type updateFoldersBody struct {
 	} `json:"newFolders"`
 }
 
-func (h *libraryHandlers) updateFolders(c *gin.Context, a team.Actor, in *updateFoldersBody) (gin.H, error) {
+func (h *libraryHandlers) updateFolders(c *gin.Context, a identity.Actor, in *updateFoldersBody) (gin.H, error) {
 	if in.NewFolders == nil {
 		// A missing list would delete every folder; only [] does that.
 		return nil, apperr.New(apperr.Invalid, "newFolders must be the list of folders")
@@ -62,7 +62,7 @@ type deleteAssignmentBody struct {
 	assignmentRef
 }
 
-func (h *libraryHandlers) deleteAssignment(c *gin.Context, a team.Actor, in *deleteAssignmentBody) (gin.H, error) {
+func (h *libraryHandlers) deleteAssignment(c *gin.Context, a identity.Actor, in *deleteAssignmentBody) (gin.H, error) {
 	return success(h.svc.DeleteAssignment(c, a, in.AssignmentID.UUID()))
 }
 
@@ -71,11 +71,11 @@ type deleteRubricBody struct {
 	rubricRef
 }
 
-func (h *libraryHandlers) deleteRubric(c *gin.Context, a team.Actor, in *deleteRubricBody) (gin.H, error) {
+func (h *libraryHandlers) deleteRubric(c *gin.Context, a identity.Actor, in *deleteRubricBody) (gin.H, error) {
 	return success(h.svc.DeleteRubric(c, a, in.RubricID.UUID()))
 }
 
-func (h *libraryHandlers) duplicate(c *gin.Context, a team.Actor, in *assignmentRef) (gin.H, error) {
+func (h *libraryHandlers) duplicate(c *gin.Context, a identity.Actor, in *assignmentRef) (gin.H, error) {
 	asg, err := h.svc.Duplicate(c, a, in.AssignmentID.UUID())
 	return gin.H{"assignment": asg}, err
 }

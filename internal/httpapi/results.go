@@ -6,9 +6,9 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/grading"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/result"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // resultHandlers are the grading routes: starting AI runs, reading and
@@ -36,7 +36,7 @@ type runManyBody struct {
 	SubmissionIDs []id `json:"submissionIds"`
 }
 
-func (h *resultHandlers) runMany(c *gin.Context, a team.Actor, in *runManyBody) (gin.H, error) {
+func (h *resultHandlers) runMany(c *gin.Context, a identity.Actor, in *runManyBody) (gin.H, error) {
 	results, err := h.svc.RunMany(c, a, in.AssignmentID.UUID(), uuids(in.SubmissionIDs))
 	return gin.H{"functionResults": results}, err
 }
@@ -49,7 +49,7 @@ type gradeOneBody struct {
 
 // gradeOne answers {status}, and {status, message} when a student's instant
 // feedback waits for the teacher (the team's AI budget is spent).
-func (h *resultHandlers) gradeOne(c *gin.Context, a team.Actor, in *gradeOneBody) (gin.H, error) {
+func (h *resultHandlers) gradeOne(c *gin.Context, a identity.Actor, in *gradeOneBody) (gin.H, error) {
 	g, err := h.svc.Grade(c, a, in.SubmissionID.UUID(), in.AssignmentID.UUID(), in.ProcessName)
 	out := gin.H{"status": g.Status}
 	if g.Message != "" {
@@ -63,12 +63,12 @@ type resultRef struct {
 	SubmissionID id `json:"submissionId"`
 }
 
-func (h *resultHandlers) get(c *gin.Context, a team.Actor, in *resultRef) (gin.H, error) {
+func (h *resultHandlers) get(c *gin.Context, a identity.Actor, in *resultRef) (gin.H, error) {
 	fr, err := h.svc.Get(c, a, in.SubmissionID.UUID(), in.AssignmentID.UUID())
 	return gin.H{"functionResult": fr}, err
 }
 
-func (h *resultHandlers) getViewOnly(c *gin.Context, a team.Actor, in *resultRef) (gin.H, error) {
+func (h *resultHandlers) getViewOnly(c *gin.Context, a identity.Actor, in *resultRef) (gin.H, error) {
 	fr, err := h.svc.GetViewOnly(c, a, in.SubmissionID.UUID(), in.AssignmentID.UUID())
 	return gin.H{"functionResult": fr}, err
 }
@@ -91,7 +91,7 @@ type updateResultBody struct {
 	Status           string          `json:"status"`
 }
 
-func (h *resultHandlers) update(c *gin.Context, a team.Actor, in *updateResultBody) (gin.H, error) {
+func (h *resultHandlers) update(c *gin.Context, a identity.Actor, in *updateResultBody) (gin.H, error) {
 	resultID := in.ID.UUID()
 	if in.FunctionResultID.state == idValid {
 		resultID = in.FunctionResultID.UUID()
@@ -115,7 +115,7 @@ type toggleBody struct {
 	QuestionsCriterion json.RawMessage `json:"questionsCriterion"`
 }
 
-func (h *resultHandlers) toggle(c *gin.Context, a team.Actor, in *toggleBody) (gin.H, error) {
+func (h *resultHandlers) toggle(c *gin.Context, a identity.Actor, in *toggleBody) (gin.H, error) {
 	change, err := h.svc.ToggleCriterion(c, a, result.Toggle{
 		ResultID: in.GradeFunctionID.UUID(), Path: in.QuestionIndexPath, CriterionIndex: in.CriterionIndex,
 	})
@@ -129,7 +129,7 @@ type benchmarkBody struct {
 	} `json:"data"`
 }
 
-func (h *resultHandlers) setBenchmark(c *gin.Context, a team.Actor, in *benchmarkBody) (gin.H, error) {
+func (h *resultHandlers) setBenchmark(c *gin.Context, a identity.Actor, in *benchmarkBody) (gin.H, error) {
 	fr, err := h.svc.SetBenchmark(c, a, in.FunctionResultID.UUID(), in.Data.IsBenchmark)
 	return gin.H{"functionResult": fr}, err
 }
@@ -141,11 +141,11 @@ type promptFeedbackBody struct {
 	} `json:"data"`
 }
 
-func (h *resultHandlers) updatePrompt(c *gin.Context, a team.Actor, in *promptFeedbackBody) (gin.H, error) {
+func (h *resultHandlers) updatePrompt(c *gin.Context, a identity.Actor, in *promptFeedbackBody) (gin.H, error) {
 	return success(h.svc.UpdatePromptFeedback(c, a, in.FunctionResultID.UUID(), in.Data.Feedback))
 }
 
-func (h *resultHandlers) checkAgreement(c *gin.Context, a team.Actor, in *assignmentRef) (gin.H, error) {
+func (h *resultHandlers) checkAgreement(c *gin.Context, a identity.Actor, in *assignmentRef) (gin.H, error) {
 	err := h.svc.CheckAgreement(c, a, in.AssignmentID.UUID())
 	return gin.H{"agreementStatus": "running"}, err
 }
@@ -155,7 +155,7 @@ type summaryBody struct {
 	CriteriaBreakdown []grading.CriterionRate `json:"criteriaBreakdown"`
 }
 
-func (h *resultHandlers) summary(c *gin.Context, a team.Actor, in *summaryBody) (gin.H, error) {
+func (h *resultHandlers) summary(c *gin.Context, a identity.Actor, in *summaryBody) (gin.H, error) {
 	sum, err := h.svc.GenerateSummary(c, a, in.AssignmentID.UUID(), in.CriteriaBreakdown)
 	return gin.H{"classSummary": sum}, err
 }

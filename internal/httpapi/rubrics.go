@@ -3,8 +3,8 @@ package httpapi
 import (
 	"github.com/gin-gonic/gin"
 
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/rubric"
-	"github.com/markwell/markwell/internal/team"
 )
 
 type rubricHandlers struct {
@@ -23,7 +23,7 @@ type rubricRef struct {
 	RubricID id `json:"rubricId"`
 }
 
-func (h *rubricHandlers) put(c *gin.Context, a team.Actor, in *rubric.Input) (gin.H, error) {
+func (h *rubricHandlers) put(c *gin.Context, a identity.Actor, in *rubric.Input) (gin.H, error) {
 	r, err := h.svc.Create(c, a, *in)
 	return gin.H{"rubric": r}, err
 }
@@ -33,17 +33,17 @@ type updateRubricBody struct {
 	rubric.Input
 }
 
-func (h *rubricHandlers) update(c *gin.Context, a team.Actor, in *updateRubricBody) (gin.H, error) {
+func (h *rubricHandlers) update(c *gin.Context, a identity.Actor, in *updateRubricBody) (gin.H, error) {
 	r, err := h.svc.Update(c, a, in.RubricID.UUID(), in.Input)
 	return gin.H{"rubric": r}, err
 }
 
-func (h *rubricHandlers) get(c *gin.Context, a team.Actor, in *rubricRef) (gin.H, error) {
+func (h *rubricHandlers) get(c *gin.Context, a identity.Actor, in *rubricRef) (gin.H, error) {
 	r, err := h.svc.Get(c, a, in.RubricID.UUID())
 	return gin.H{"rubric": r}, err
 }
 
-func (h *rubricHandlers) list(c *gin.Context, a team.Actor, _ *struct{}) (gin.H, error) {
+func (h *rubricHandlers) list(c *gin.Context, a identity.Actor, _ *struct{}) (gin.H, error) {
 	rs, err := h.svc.List(c, a)
 	return gin.H{"rubrics": rs}, err
 }

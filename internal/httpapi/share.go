@@ -3,8 +3,8 @@ package httpapi
 import (
 	"github.com/gin-gonic/gin"
 
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/library"
-	"github.com/markwell/markwell/internal/team"
 )
 
 type shareHandlers struct {
@@ -25,7 +25,7 @@ type shareAssignmentBody struct {
 	Email string `json:"email"`
 }
 
-func (h *shareHandlers) shareAssignment(c *gin.Context, a team.Actor, in *shareAssignmentBody) (gin.H, error) {
+func (h *shareHandlers) shareAssignment(c *gin.Context, a identity.Actor, in *shareAssignmentBody) (gin.H, error) {
 	to, err := h.svc.ShareAssignment(c, a, in.AssignmentID.UUID(), in.Email)
 	return gin.H{"sharedWith": to}, err
 }
@@ -35,12 +35,12 @@ type shareRubricBody struct {
 	Email string `json:"email"`
 }
 
-func (h *shareHandlers) shareRubric(c *gin.Context, a team.Actor, in *shareRubricBody) (gin.H, error) {
+func (h *shareHandlers) shareRubric(c *gin.Context, a identity.Actor, in *shareRubricBody) (gin.H, error) {
 	to, err := h.svc.ShareRubric(c, a, in.RubricID.UUID(), in.Email)
 	return gin.H{"sharedWith": to}, err
 }
 
-func (h *shareHandlers) list(c *gin.Context, a team.Actor, _ *struct{}) (gin.H, error) {
+func (h *shareHandlers) list(c *gin.Context, a identity.Actor, _ *struct{}) (gin.H, error) {
 	n, err := h.svc.Notifications(c, a)
 	return gin.H{"notifications": n}, err
 }
@@ -52,16 +52,16 @@ type notificationBody struct {
 	Status         string `json:"status"`
 }
 
-func (h *shareHandlers) copyAssignment(c *gin.Context, a team.Actor, in *notificationBody) (gin.H, error) {
+func (h *shareHandlers) copyAssignment(c *gin.Context, a identity.Actor, in *notificationBody) (gin.H, error) {
 	asg, err := h.svc.CopySharedAssignment(c, a, in.NotificationID.UUID())
 	return gin.H{"assignment": asg}, err
 }
 
-func (h *shareHandlers) copyRubric(c *gin.Context, a team.Actor, in *notificationBody) (gin.H, error) {
+func (h *shareHandlers) copyRubric(c *gin.Context, a identity.Actor, in *notificationBody) (gin.H, error) {
 	r, err := h.svc.CopySharedRubric(c, a, in.NotificationID.UUID())
 	return gin.H{"rubric": r}, err
 }
 
-func (h *shareHandlers) dismiss(c *gin.Context, a team.Actor, in *notificationBody) (gin.H, error) {
+func (h *shareHandlers) dismiss(c *gin.Context, a identity.Actor, in *notificationBody) (gin.H, error) {
 	return success(h.svc.Dismiss(c, a, in.NotificationID.UUID()))
 }

@@ -12,8 +12,8 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/files"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/studentlink"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // studentHandlers serve the student submission link: the teacher's calls
@@ -37,7 +37,7 @@ func (h *studentHandlers) registerStudent(g *gin.RouterGroup) {
 	g.POST("/db/assignment/update-submissions-from-student", handle(h.submit))
 }
 
-func (h *studentHandlers) getLink(c *gin.Context, a team.Actor, in *assignmentRef) (studentlink.Link, error) {
+func (h *studentHandlers) getLink(c *gin.Context, a identity.Actor, in *assignmentRef) (studentlink.Link, error) {
 	return h.svc.Get(c, a, in.AssignmentID.UUID())
 }
 
@@ -48,7 +48,7 @@ type updateLinkBody struct {
 	Rotate            bool  `json:"rotate"`
 }
 
-func (h *studentHandlers) updateLink(c *gin.Context, a team.Actor, in *updateLinkBody) (studentlink.Link, error) {
+func (h *studentHandlers) updateLink(c *gin.Context, a identity.Actor, in *updateLinkBody) (studentlink.Link, error) {
 	return h.svc.Update(c, a, in.AssignmentID.UUID(), studentlink.Change{
 		Enabled: in.Enabled, AllowResubmission: in.AllowResubmission, Rotate: in.Rotate,
 	})
@@ -58,7 +58,7 @@ type linkTokenBody struct {
 	LinkToken string `json:"linkToken"`
 }
 
-func (h *studentHandlers) openLink(c *gin.Context, _ team.Actor, in *linkTokenBody) (gin.H, error) {
+func (h *studentHandlers) openLink(c *gin.Context, _ identity.Actor, in *linkTokenBody) (gin.H, error) {
 	asg, err := h.svc.Open(c, in.LinkToken)
 	return gin.H{"assignment": asg}, err
 }
@@ -71,7 +71,7 @@ type studentUploadBody struct {
 	LinkToken string `json:"linkToken"`
 }
 
-func (h *studentHandlers) upload(c *gin.Context, _ team.Actor, in *studentUploadBody) (files.Upload, error) {
+func (h *studentHandlers) upload(c *gin.Context, _ identity.Actor, in *studentUploadBody) (files.Upload, error) {
 	return h.svc.Upload(c, c.ClientIP(), in.LinkToken, files.UploadRequest{
 		FileName: in.FileName, FileType: in.FileType, FileSize: in.FileSize,
 	})
@@ -87,7 +87,7 @@ type studentSubmitBody struct {
 	StudentSubmissionLTIDetails json.RawMessage `json:"studentSubmissionLTIDetails"`
 }
 
-func (h *studentHandlers) submit(c *gin.Context, _ team.Actor, in *studentSubmitBody) (studentlink.Submitted, error) {
+func (h *studentHandlers) submit(c *gin.Context, _ identity.Actor, in *studentSubmitBody) (studentlink.Submitted, error) {
 	return h.svc.Submit(c, c.ClientIP(), studentlink.SubmitInput{
 		LinkToken: in.LinkToken, AssignmentID: in.AssignmentID.UUID(), Files: in.Submissions,
 		Role: in.SubmissionRole, Type: in.Type, Readers: in.Readers,
@@ -97,7 +97,7 @@ func (h *studentHandlers) submit(c *gin.Context, _ team.Actor, in *studentSubmit
 
 // ---- reading one submission by its view token ------------------------------
 
-// viewerKey, set on a request's context to a team.Actor, is who actor()
+// viewerKey, set on a request's context to a identity.Actor, is who actor()
 // answers for a student reading by view token: the submission's team, no
 // user. Only signedInOrViewToken sets it, after checking the body names
 // nothing but the token's submission and assignment; it sets viewTokenKey
@@ -186,7 +186,7 @@ func signedInOrViewToken(s Services) gin.HandlerFunc {
 			fail(c, apperr.ErrNotFound)
 			return
 		}
-		c.Set(viewerKey, team.Actor{TeamID: v.TeamID})
+		c.Set(viewerKey, identity.Actor{TeamID: v.TeamID})
 		c.Set(viewTokenKey, v)
 		if route.answer != nil {
 			route.answer(c)
@@ -219,24 +219,24 @@ func viewer(c *gin.Context) studentlink.Viewer {
 	return c.MustGet(viewTokenKey).(studentlink.Viewer)
 }
 
-func (sv studentViews) submission(c *gin.Context, a team.Actor, _ *submissionRef) (gin.H, error) {
+func (sv studentViews) submission(c *gin.Context, a identity.Actor, _ *submissionRef) (gin.H, error) {
 	sub, err := sv.s.Submissions.GetForStudent(c, a, viewer(c).SubmissionID)
 	return gin.H{"submission": sub}, err
 }
 
-func (sv studentViews) result(c *gin.Context, a team.Actor, _ *resultRef) (gin.H, error) {
+func (sv studentViews) result(c *gin.Context, a identity.Actor, _ *resultRef) (gin.H, error) {
 	v := viewer(c)
 	fr, err := sv.s.Results.GetForStudent(c, a, v.SubmissionID, v.AssignmentID)
 	return gin.H{"functionResult": fr}, err
 }
 
-func (sv studentViews) function(c *gin.Context, a team.Actor, in *getFunctionBody) (gin.H, error) {
+func (sv studentViews) function(c *gin.Context, a identity.Actor, in *getFunctionBody) (gin.H, error) {
 	v := viewer(c)
 	fn, err := sv.s.Results.GetFunctionForStudent(c, a, v.SubmissionID, v.AssignmentID, in.Type)
 	return gin.H{"function": fn}, err
 }
 
-func (sv studentViews) assignment(c *gin.Context, _ team.Actor, _ *assignmentRef) (gin.H, error) {
+func (sv studentViews) assignment(c *gin.Context, _ identity.Actor, _ *assignmentRef) (gin.H, error) {
 	asg, err := sv.s.StudentLink.ViewAssignment(c, viewer(c))
 	return gin.H{"assignment": asg}, err
 }

@@ -6,8 +6,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/csvimport"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/submission"
-	"github.com/markwell/markwell/internal/team"
 )
 
 type submissionHandlers struct {
@@ -36,7 +36,7 @@ type updateSubmissionsBody struct {
 	IsHandWritten bool `json:"isHandWritten"`
 }
 
-func (h *submissionHandlers) add(c *gin.Context, a team.Actor, in *updateSubmissionsBody) (gin.H, error) {
+func (h *submissionHandlers) add(c *gin.Context, a identity.Actor, in *updateSubmissionsBody) (gin.H, error) {
 	subs, results, err := h.svc.UpdateSubmissions(c, a, submission.UpdateInput{
 		AssignmentID: in.AssignmentID.UUID(), Submissions: in.Submissions, SubmissionRole: in.SubmissionRole,
 		Type: in.Type, Readers: in.Readers, IsHandWritten: in.IsHandWritten,
@@ -49,12 +49,12 @@ type submissionRef struct {
 	SubmissionID id `json:"submissionId"`
 }
 
-func (h *submissionHandlers) get(c *gin.Context, a team.Actor, in *submissionRef) (gin.H, error) {
+func (h *submissionHandlers) get(c *gin.Context, a identity.Actor, in *submissionRef) (gin.H, error) {
 	s, err := h.svc.Get(c, a, in.SubmissionID.UUID())
 	return gin.H{"submission": s}, err
 }
 
-func (h *submissionHandlers) getViewOnly(c *gin.Context, a team.Actor, in *submissionRef) (gin.H, error) {
+func (h *submissionHandlers) getViewOnly(c *gin.Context, a identity.Actor, in *submissionRef) (gin.H, error) {
 	s, err := h.svc.GetViewOnly(c, a, in.SubmissionID.UUID())
 	return gin.H{"submission": s}, err
 }
@@ -64,7 +64,7 @@ type updateSubmissionBody struct {
 	Submission submission.Changes `json:"submission"`
 }
 
-func (h *submissionHandlers) update(c *gin.Context, a team.Actor, in *updateSubmissionBody) (gin.H, error) {
+func (h *submissionHandlers) update(c *gin.Context, a identity.Actor, in *updateSubmissionBody) (gin.H, error) {
 	s, err := h.svc.Update(c, a, in.SubmissionID.UUID(), in.Submission)
 	return gin.H{"submission": s}, err
 }
@@ -77,7 +77,7 @@ type deleteOneBody struct {
 	Type             string     `json:"type"`
 }
 
-func (h *submissionHandlers) deleteOne(c *gin.Context, a team.Actor, in *deleteOneBody) (gin.H, error) {
+func (h *submissionHandlers) deleteOne(c *gin.Context, a identity.Actor, in *deleteOneBody) (gin.H, error) {
 	del := submission.DeleteInput{AssignmentID: in.AssignmentID.UUID(), SubmissionIDs: uuids([]id{in.SubmissionID}), Type: in.Type}
 	if in.FunctionResultID.state == idValid {
 		del.ResultIDs = uuids([]id{id(in.FunctionResultID)})
@@ -93,7 +93,7 @@ type deleteManyBody struct {
 	Type              string `json:"type"`
 }
 
-func (h *submissionHandlers) deleteMany(c *gin.Context, a team.Actor, in *deleteManyBody) (gin.H, error) {
+func (h *submissionHandlers) deleteMany(c *gin.Context, a identity.Actor, in *deleteManyBody) (gin.H, error) {
 	n, err := h.svc.Delete(c, a, submission.DeleteInput{
 		AssignmentID: in.AssignmentID.UUID(), SubmissionIDs: uuids(in.SubmissionIDs),
 		ResultIDs: uuids(in.FunctionResultIDs), Type: in.Type,
@@ -107,7 +107,7 @@ type previewCSVBody struct {
 	CSVLocation string `json:"csvLocation"`
 }
 
-func (h *submissionHandlers) previewCSV(c *gin.Context, a team.Actor, in *previewCSVBody) (submission.CSVPreview, error) {
+func (h *submissionHandlers) previewCSV(c *gin.Context, a identity.Actor, in *previewCSVBody) (submission.CSVPreview, error) {
 	return h.svc.PreviewCSV(c, a, in.AssignmentID.UUID(), in.CSVLocation)
 }
 
@@ -137,7 +137,7 @@ func (m *csvMapping) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func (h *submissionHandlers) importCSV(c *gin.Context, a team.Actor, in *importCSVBody) (gin.H, error) {
+func (h *submissionHandlers) importCSV(c *gin.Context, a identity.Actor, in *importCSVBody) (gin.H, error) {
 	imp := submission.CSVInput{
 		AssignmentID: in.AssignmentID.UUID(), SubmissionRole: in.SubmissionRole, Type: in.Type, Location: in.CSVLocation,
 	}

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"github.com/gin-gonic/gin"
 
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/team"
 )
 
@@ -24,12 +25,12 @@ func (h *teamHandlers) register(g *gin.RouterGroup) {
 	g.POST("/db/team/accept-invite", handle(h.acceptInvite))
 }
 
-func (h *teamHandlers) user(c *gin.Context, a team.Actor, _ *struct{}) (gin.H, error) {
+func (h *teamHandlers) user(c *gin.Context, a identity.Actor, _ *struct{}) (gin.H, error) {
 	u, err := h.svc.User(c, a)
 	return gin.H{"user": u}, err
 }
 
-func (h *teamHandlers) members(c *gin.Context, a team.Actor, _ *struct{}) (team.Roster, error) {
+func (h *teamHandlers) members(c *gin.Context, a identity.Actor, _ *struct{}) (team.Roster, error) {
 	return h.svc.Roster(c, a)
 }
 
@@ -38,12 +39,12 @@ type inviteBody struct {
 	Email string `json:"email"`
 }
 
-func (h *teamHandlers) invite(c *gin.Context, a team.Actor, in *inviteBody) (gin.H, error) {
+func (h *teamHandlers) invite(c *gin.Context, a identity.Actor, in *inviteBody) (gin.H, error) {
 	inv, err := h.svc.Invite(c, a, in.Email)
 	return gin.H{"invite": inv}, err
 }
 
-func (h *teamHandlers) inviteLink(c *gin.Context, a team.Actor, _ *teamScope) (gin.H, error) {
+func (h *teamHandlers) inviteLink(c *gin.Context, a identity.Actor, _ *teamScope) (gin.H, error) {
 	inv, err := h.svc.CreateLink(c, a)
 	return gin.H{"invite": inv}, err
 }
@@ -53,7 +54,7 @@ type cancelInviteBody struct {
 	InviteID id `json:"inviteId"`
 }
 
-func (h *teamHandlers) cancelInvite(c *gin.Context, a team.Actor, in *cancelInviteBody) (gin.H, error) {
+func (h *teamHandlers) cancelInvite(c *gin.Context, a identity.Actor, in *cancelInviteBody) (gin.H, error) {
 	return success(h.svc.CancelInvite(c, a, in.InviteID.UUID()))
 }
 
@@ -62,12 +63,12 @@ type removeMemberBody struct {
 	UserID id `json:"userId"`
 }
 
-func (h *teamHandlers) removeMember(c *gin.Context, a team.Actor, in *removeMemberBody) (gin.H, error) {
+func (h *teamHandlers) removeMember(c *gin.Context, a identity.Actor, in *removeMemberBody) (gin.H, error) {
 	defer h.forgetSessions()
 	return success(h.svc.RemoveMember(c, a, in.UserID.UUID()))
 }
 
-func (h *teamHandlers) leave(c *gin.Context, a team.Actor, _ *teamScope) (gin.H, error) {
+func (h *teamHandlers) leave(c *gin.Context, a identity.Actor, _ *teamScope) (gin.H, error) {
 	defer h.forgetSessions()
 	t, err := h.svc.Leave(c, a)
 	return gin.H{"team": t}, err
@@ -77,7 +78,7 @@ type acceptInviteBody struct {
 	Token string `json:"token"`
 }
 
-func (h *teamHandlers) acceptInvite(c *gin.Context, a team.Actor, in *acceptInviteBody) (gin.H, error) {
+func (h *teamHandlers) acceptInvite(c *gin.Context, a identity.Actor, in *acceptInviteBody) (gin.H, error) {
 	defer h.forgetSessions()
 	t, err := h.svc.AcceptInvite(c, a, in.Token)
 	return gin.H{"team": t}, err

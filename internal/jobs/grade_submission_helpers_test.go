@@ -21,6 +21,7 @@ import (
 
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/grading"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
@@ -28,7 +29,6 @@ import (
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // gradeBundle is the jobs bundle with a teacher, the services the
@@ -36,7 +36,7 @@ import (
 // OpenAI client) with a log of every call it answered.
 type gradeBundle struct {
 	*bundle
-	actor   team.Actor
+	actor   identity.Actor
 	asgs    *assignment.Service
 	subs    *submission.Service
 	results *result.Service
@@ -71,7 +71,7 @@ func setupGrading(t *testing.T, opts fakellm.Options, cfg llm.Config) *gradeBund
 	asgs := &assignment.Service{Pool: b.pool}
 	return &gradeBundle{
 		bundle:  b,
-		actor:   team.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email},
+		actor:   identity.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email},
 		asgs:    asgs,
 		subs:    &submission.Service{Pool: b.pool, Jobs: b.insert},
 		results: &result.Service{Pool: b.pool, Assignments: asgs, Model: model, Jobs: b.insert},

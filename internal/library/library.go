@@ -19,11 +19,11 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/input"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // MaxFolderName is the longest folder name, in characters.
@@ -77,7 +77,7 @@ type Library struct {
 
 // Library lists the actor's team's assignments and rubrics, newest first,
 // and its folders in their saved order.
-func (s *Service) Library(ctx context.Context, a team.Actor) (Library, error) {
+func (s *Service) Library(ctx context.Context, a identity.Actor) (Library, error) {
 	asg, err := store.Q.LibraryListAssignments(ctx, s.Pool, a.TeamID)
 	if err != nil {
 		return Library{}, fmt.Errorf("list assignments of team %s: %w", a.TeamID, err)
@@ -103,7 +103,7 @@ func (s *Service) Library(ctx context.Context, a team.Actor) (Library, error) {
 }
 
 // CreateFolder adds an empty folder at the end of the team's folders.
-func (s *Service) CreateFolder(ctx context.Context, a team.Actor, name string) (Folder, error) {
+func (s *Service) CreateFolder(ctx context.Context, a identity.Actor, name string) (Folder, error) {
 	name, err := folderName(name)
 	if err != nil {
 		return Folder{}, err
@@ -127,7 +127,7 @@ func (s *Service) CreateFolder(ctx context.Context, a team.Actor, name string) (
 // without an id is created, names are updated, each listed assignment moves
 // into its folder and every other assignment goes to the top level. Unknown
 // or foreign ids are not found and change nothing.
-func (s *Service) UpdateFolders(ctx context.Context, a team.Actor, desired []FolderInput) ([]Folder, error) {
+func (s *Service) UpdateFolders(ctx context.Context, a identity.Actor, desired []FolderInput) ([]Folder, error) {
 	if len(desired) > MaxFolders {
 		return nil, apperr.Invalidf("A team can have at most %d folders", MaxFolders)
 	}
@@ -232,7 +232,7 @@ func (s *Service) UpdateFolders(ctx context.Context, a team.Actor, desired []Fol
 // definition, submissions and results. Its folder loses it. The files of
 // its submissions (assignments/{id}/) go through a delete_blobs job queued
 // in the same transaction, so they go even if the API stops right after.
-func (s *Service) DeleteAssignment(ctx context.Context, a team.Actor, id uuid.UUID) error {
+func (s *Service) DeleteAssignment(ctx context.Context, a identity.Actor, id uuid.UUID) error {
 	return store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		n, err := store.Q.LibraryDeleteAssignment(ctx, tx, store.LibraryDeleteAssignmentParams{ID: id, TeamID: a.TeamID})
 		if err != nil {
@@ -252,7 +252,7 @@ func (s *Service) DeleteAssignment(ctx context.Context, a team.Actor, id uuid.UU
 // DeleteRubric deletes a rubric of the actor's team. Rubric-feedback
 // definitions that used it are left without a rubric; grade questions keep
 // the dangling id, which the assignment page treats as no rubric.
-func (s *Service) DeleteRubric(ctx context.Context, a team.Actor, id uuid.UUID) error {
+func (s *Service) DeleteRubric(ctx context.Context, a identity.Actor, id uuid.UUID) error {
 	n, err := store.Q.LibraryDeleteRubric(ctx, s.Pool, store.LibraryDeleteRubricParams{ID: id, TeamID: a.TeamID})
 	if err != nil {
 		return fmt.Errorf("delete rubric %s: %w", id, err)
@@ -262,7 +262,7 @@ func (s *Service) DeleteRubric(ctx context.Context, a team.Actor, id uuid.UUID) 
 
 // Duplicate copies an assignment of the actor's team as "Copy of {name}" in
 // the same folder, with a copy of its definition and no submissions.
-func (s *Service) Duplicate(ctx context.Context, a team.Actor, id uuid.UUID) (assignment.Assignment, error) {
+func (s *Service) Duplicate(ctx context.Context, a identity.Actor, id uuid.UUID) (assignment.Assignment, error) {
 	var out assignment.Assignment
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		src, err := store.Q.GetAssignment(ctx, tx, store.GetAssignmentParams{ID: id, TeamID: a.TeamID})

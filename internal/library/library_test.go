@@ -15,6 +15,7 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/library"
 	"github.com/markwell/markwell/internal/store"
@@ -37,26 +38,26 @@ func setup(t *testing.T) *bundle {
 }
 
 // teacher creates a signed-up teacher who owns a team of their own.
-func (b *bundle) teacher(t *testing.T, name string) team.Actor {
+func (b *bundle) teacher(t *testing.T, name string) identity.Actor {
 	t.Helper()
 	email := strings.ToLower(name) + "-" + uuid.NewString()[:8] + "@school.test"
 	tm, err := store.Q.CreateTeam(b.ctx, b.svc.Pool, team.TeamName(name, email))
 	require.NoError(t, err)
 	u, err := store.Q.CreateUser(b.ctx, b.svc.Pool, store.CreateUserParams{Email: email, Name: name, EmailVerified: true, TeamID: uuid.NullUUID{UUID: tm.ID, Valid: true}})
 	require.NoError(t, err)
-	return team.Actor{UserID: u.ID, TeamID: tm.ID, Name: name, Email: email}
+	return identity.Actor{UserID: u.ID, TeamID: tm.ID, Name: name, Email: email}
 }
 
 // mate creates a teacher in a's team.
-func (b *bundle) mate(t *testing.T, a team.Actor, name string) team.Actor {
+func (b *bundle) mate(t *testing.T, a identity.Actor, name string) identity.Actor {
 	t.Helper()
 	email := strings.ToLower(name) + "-" + uuid.NewString()[:8] + "@school.test"
 	u, err := store.Q.CreateUser(b.ctx, b.svc.Pool, store.CreateUserParams{Email: email, Name: name, EmailVerified: true, TeamID: uuid.NullUUID{UUID: a.TeamID, Valid: true}})
 	require.NoError(t, err)
-	return team.Actor{UserID: u.ID, TeamID: a.TeamID, Name: name, Email: email}
+	return identity.Actor{UserID: u.ID, TeamID: a.TeamID, Name: name, Email: email}
 }
 
-func (b *bundle) assignment(t *testing.T, a team.Actor, name string, typ store.AssignmentType) store.Assignment {
+func (b *bundle) assignment(t *testing.T, a identity.Actor, name string, typ store.AssignmentType) store.Assignment {
 	t.Helper()
 	asg, err := store.Q.CreateAssignment(b.ctx, b.svc.Pool, store.CreateAssignmentParams{
 		TeamID: a.TeamID, Name: name, Type: typ, IsHandWritten: true, CreatedBy: uuid.NullUUID{UUID: a.UserID, Valid: true},
@@ -65,7 +66,7 @@ func (b *bundle) assignment(t *testing.T, a team.Actor, name string, typ store.A
 	return asg
 }
 
-func (b *bundle) rubric(t *testing.T, a team.Actor, name string) store.Rubric {
+func (b *bundle) rubric(t *testing.T, a identity.Actor, name string) store.Rubric {
 	t.Helper()
 	r, err := store.Q.CreateRubric(b.ctx, b.svc.Pool, store.CreateRubricParams{
 		TeamID: a.TeamID, Name: name,
@@ -93,21 +94,21 @@ func (b *bundle) submission(t *testing.T, asg store.Assignment) store.Submission
 	return s
 }
 
-func (b *bundle) fn(t *testing.T, a team.Actor, assignmentID uuid.UUID) store.Function {
+func (b *bundle) fn(t *testing.T, a identity.Actor, assignmentID uuid.UUID) store.Function {
 	t.Helper()
 	fn, err := store.Q.GetAssignmentFunction(b.ctx, b.svc.Pool, store.GetAssignmentFunctionParams{AssignmentID: assignmentID, TeamID: a.TeamID})
 	require.NoError(t, err)
 	return fn
 }
 
-func (b *bundle) lib(t *testing.T, a team.Actor) library.Library {
+func (b *bundle) lib(t *testing.T, a identity.Actor) library.Library {
 	t.Helper()
 	l, err := b.svc.Library(b.ctx, a)
 	require.NoError(t, err)
 	return l
 }
 
-func (b *bundle) folderOf(t *testing.T, a team.Actor, assignmentID uuid.UUID) *uuid.UUID {
+func (b *bundle) folderOf(t *testing.T, a identity.Actor, assignmentID uuid.UUID) *uuid.UUID {
 	t.Helper()
 	for _, x := range b.lib(t, a).Assignments {
 		if x.ID == assignmentID {

@@ -15,10 +15,10 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/input"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // Notification kinds and statuses.
@@ -66,7 +66,7 @@ type Notification struct {
 // signed up with the email yet, the share waits for them. It returns the
 // email, the same answer either way. Sharing again while the last share is
 // still open sends nothing new.
-func (s *Service) ShareAssignment(ctx context.Context, a team.Actor, assignmentID uuid.UUID, email string) (string, error) {
+func (s *Service) ShareAssignment(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, email string) (string, error) {
 	if _, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID}); err != nil {
 		return "", fmt.Errorf("load assignment %s: %w", assignmentID, store.NotFound(err))
 	}
@@ -77,7 +77,7 @@ func (s *Service) ShareAssignment(ctx context.Context, a team.Actor, assignmentI
 
 // ShareRubric sends a rubric of the actor's team to the teacher with that
 // email, as ShareAssignment does.
-func (s *Service) ShareRubric(ctx context.Context, a team.Actor, rubricID uuid.UUID, email string) (string, error) {
+func (s *Service) ShareRubric(ctx context.Context, a identity.Actor, rubricID uuid.UUID, email string) (string, error) {
 	if _, err := store.Q.GetRubric(ctx, s.Pool, store.GetRubricParams{ID: rubricID, TeamID: a.TeamID}); err != nil {
 		return "", fmt.Errorf("load rubric %s: %w", rubricID, store.NotFound(err))
 	}
@@ -90,7 +90,7 @@ func (s *Service) ShareRubric(ctx context.Context, a team.Actor, rubricID uuid.U
 // whoever first signs in with that email, verified (see
 // store.NotificationClaimPending). Both answer the same, with the same
 // work, so sharing never tells whether an address belongs to a teacher.
-func (s *Service) share(ctx context.Context, a team.Actor, email string, n store.NotificationCreateParams) (string, error) {
+func (s *Service) share(ctx context.Context, a identity.Actor, email string, n store.NotificationCreateParams) (string, error) {
 	addr, err := mail.ParseAddress(strings.TrimSpace(email))
 	if err != nil || addr.Name != "" || len(addr.Address) > input.MaxEmail {
 		return "", apperr.New(apperr.Invalid, msgBadEmail)
@@ -128,7 +128,7 @@ func (s *Service) share(ctx context.Context, a team.Actor, email string, n store
 
 // Notifications lists what was shared with the actor, open first, then
 // newest first. Items deleted at their source are gone from the list.
-func (s *Service) Notifications(ctx context.Context, a team.Actor) ([]Notification, error) {
+func (s *Service) Notifications(ctx context.Context, a identity.Actor) ([]Notification, error) {
 	rows, err := store.Q.NotificationList(ctx, s.Pool, a.UserID)
 	if err != nil {
 		return nil, fmt.Errorf("list notifications of %s: %w", a.UserID, err)
@@ -149,7 +149,7 @@ func (s *Service) Notifications(ctx context.Context, a team.Actor) ([]Notificati
 }
 
 // Dismiss closes one of the actor's notifications without copying.
-func (s *Service) Dismiss(ctx context.Context, a team.Actor, notificationID uuid.UUID) error {
+func (s *Service) Dismiss(ctx context.Context, a identity.Actor, notificationID uuid.UUID) error {
 	n, err := store.Q.NotificationClose(ctx, s.Pool, store.NotificationCloseParams{ID: notificationID, UserID: a.UserID})
 	if err != nil {
 		return fmt.Errorf("close notification %s: %w", notificationID, err)
@@ -162,7 +162,7 @@ func (s *Service) Dismiss(ctx context.Context, a team.Actor, notificationID uuid
 // notification. The copy is independent of its source: rubric-feedback and
 // grade rubric ids point at the copied rubrics; an id whose rubric no longer
 // exists in the source team is cleared.
-func (s *Service) CopySharedAssignment(ctx context.Context, a team.Actor, notificationID uuid.UUID) (assignment.Assignment, error) {
+func (s *Service) CopySharedAssignment(ctx context.Context, a identity.Actor, notificationID uuid.UUID) (assignment.Assignment, error) {
 	var out assignment.Assignment
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		n, err := openNotification(ctx, tx, a, notificationID, store.NotificationKindSharedAssignment)
@@ -216,7 +216,7 @@ func (s *Service) CopySharedAssignment(ctx context.Context, a team.Actor, notifi
 
 // CopySharedRubric copies the rubric a notification shares into the actor's
 // team and closes the notification.
-func (s *Service) CopySharedRubric(ctx context.Context, a team.Actor, notificationID uuid.UUID) (rubric.Rubric, error) {
+func (s *Service) CopySharedRubric(ctx context.Context, a identity.Actor, notificationID uuid.UUID) (rubric.Rubric, error) {
 	var out rubric.Rubric
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		n, err := openNotification(ctx, tx, a, notificationID, store.NotificationKindSharedRubric)
@@ -244,7 +244,7 @@ func (s *Service) CopySharedRubric(ctx context.Context, a team.Actor, notificati
 
 // openNotification locks one of the actor's notifications of the given kind
 // that has not been copied yet.
-func openNotification(ctx context.Context, tx pgx.Tx, a team.Actor, id uuid.UUID, kind store.NotificationKind) (store.Notification, error) {
+func openNotification(ctx context.Context, tx pgx.Tx, a identity.Actor, id uuid.UUID, kind store.NotificationKind) (store.Notification, error) {
 	n, err := store.Q.NotificationLock(ctx, tx, store.NotificationLockParams{ID: id, UserID: a.UserID})
 	if err != nil {
 		return n, fmt.Errorf("load notification %s: %w", id, store.NotFound(err))
@@ -268,7 +268,7 @@ func openNotification(ctx context.Context, tx pgx.Tx, a team.Actor, id uuid.UUID
 // actor's team, each once.
 type rubricCopier struct {
 	tx     pgx.Tx
-	actor  team.Actor
+	actor  identity.Actor
 	from   uuid.UUID
 	copies map[uuid.UUID]uuid.UUID
 }

@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/library"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 )
 
 func TestShareRefusesTeamMatesAndBadEmails(t *testing.T) {
@@ -37,7 +37,7 @@ func TestShareRefusesTeamMatesAndBadEmails(t *testing.T) {
 	_, err = b.svc.ShareRubric(b.ctx, bob, rub.ID, ada.Email)
 	requireCode(t, err, apperr.NotFound, "")
 
-	for _, who := range []team.Actor{bob, cy, ada} {
+	for _, who := range []identity.Actor{bob, cy, ada} {
 		n, err := b.svc.Notifications(b.ctx, who)
 		require.NoError(t, err)
 		require.Empty(t, n)

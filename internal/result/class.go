@@ -11,9 +11,9 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/grading"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // Messages users see.
@@ -32,7 +32,7 @@ type ClassSummary struct {
 
 // GenerateSummary asks the summary model what the class met and missed
 // from the page's criteria breakdown and stores it on the assignment.
-func (s *Service) GenerateSummary(ctx context.Context, a team.Actor, assignmentID uuid.UUID, breakdown []grading.CriterionRate) (ClassSummary, error) {
+func (s *Service) GenerateSummary(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, breakdown []grading.CriterionRate) (ClassSummary, error) {
 	if _, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID}); err != nil {
 		return ClassSummary{}, store.NotFound(fmt.Errorf("load assignment %s: %w", assignmentID, err))
 	}
@@ -59,7 +59,7 @@ func (s *Service) GenerateSummary(ctx context.Context, a team.Actor, assignmentI
 // CheckAgreement starts "Check agreement" on an assignment with at least
 // three benchmark results: a job regrades each with the others as
 // examples and stores the report on the assignment.
-func (s *Service) CheckAgreement(ctx context.Context, a team.Actor, assignmentID uuid.UUID) error {
+func (s *Service) CheckAgreement(ctx context.Context, a identity.Actor, assignmentID uuid.UUID) error {
 	asg, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID})
 	if err != nil {
 		return store.NotFound(fmt.Errorf("load assignment %s: %w", assignmentID, err))

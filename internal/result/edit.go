@@ -12,8 +12,8 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/grading"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // Limits on what a teacher saves.
@@ -55,7 +55,7 @@ type Edit struct {
 
 // Update saves a teacher's edit and marks the result reviewed (or, asked
 // to, not reviewed). A result the AI is still working on cannot be edited.
-func (s *Service) Update(ctx context.Context, a team.Actor, e Edit) (FunctionResult, error) {
+func (s *Service) Update(ctx context.Context, a identity.Actor, e Edit) (FunctionResult, error) {
 	if len(e.Feedback) > MaxFeedback || len(e.OverallComments) > MaxFeedback {
 		return FunctionResult{}, apperr.New(apperr.Invalid, MsgFeedbackTooLong)
 	}
@@ -104,7 +104,7 @@ func (s *Service) Update(ctx context.Context, a team.Actor, e Edit) (FunctionRes
 // applyEdit checks the fields the assignment's type lets a teacher edit
 // (its grading.Editor) and puts them in p. It reads through tx, the
 // caller's transaction (never a second connection).
-func (s *Service) applyEdit(ctx context.Context, tx pgx.Tx, a team.Actor, typ string, cur store.FunctionResult, e Edit, p *store.SaveTeacherEditParams) error {
+func (s *Service) applyEdit(ctx context.Context, tx pgx.Tx, a identity.Actor, typ string, cur store.FunctionResult, e Edit, p *store.SaveTeacherEditParams) error {
 	fn, err := s.Assignments.GetFunctionIn(ctx, tx, a, cur.AssignmentID, typ)
 	if err != nil {
 		return err
@@ -169,7 +169,7 @@ type Toggle struct {
 // ToggleCriterion flips one criterion of one answer and returns how the
 // total changed: plus the criterion's points when it was off, minus them
 // when it was on, with the points the assignment stores now.
-func (s *Service) ToggleCriterion(ctx context.Context, a team.Actor, t Toggle) (float64, error) {
+func (s *Service) ToggleCriterion(ctx context.Context, a identity.Actor, t Toggle) (float64, error) {
 	var change float64
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		cur, err := store.Q.LockFunctionResult(ctx, tx, store.LockFunctionResultParams{ID: t.ResultID, TeamID: a.TeamID})
@@ -199,7 +199,7 @@ func (s *Service) ToggleCriterion(ctx context.Context, a team.Actor, t Toggle) (
 
 // SetBenchmark marks a result as a benchmark (graded by the teacher, shown
 // to the model as an example) or unmarks it.
-func (s *Service) SetBenchmark(ctx context.Context, a team.Actor, id uuid.UUID, on bool) (FunctionResult, error) {
+func (s *Service) SetBenchmark(ctx context.Context, a identity.Actor, id uuid.UUID, on bool) (FunctionResult, error) {
 	row, err := store.Q.SetBenchmark(ctx, s.Pool, store.SetBenchmarkParams{IsBenchmark: on, ID: id, TeamID: a.TeamID})
 	if err != nil {
 		return FunctionResult{}, store.NotFound(fmt.Errorf("set benchmark of result %s: %w", id, err))
@@ -211,7 +211,7 @@ func (s *Service) SetBenchmark(ctx context.Context, a team.Actor, id uuid.UUID, 
 // as the teacher edited it; a graded result becomes reviewed. A result the
 // AI is still working on cannot be edited (its run would overwrite the
 // edit).
-func (s *Service) UpdatePromptFeedback(ctx context.Context, a team.Actor, id uuid.UUID, feedback string) error {
+func (s *Service) UpdatePromptFeedback(ctx context.Context, a identity.Actor, id uuid.UUID, feedback string) error {
 	if len(feedback) > MaxFeedback {
 		return apperr.New(apperr.Invalid, MsgFeedbackTooLong)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/grading"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
@@ -28,7 +29,6 @@ import (
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
-	"github.com/markwell/markwell/internal/team"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -78,18 +78,18 @@ func setup(t testing.TB, isolated bool, opts fakellm.Options) *bundle {
 }
 
 // teacher creates a teacher with a team of their own.
-func (b *bundle) teacher(t testing.TB) team.Actor {
+func (b *bundle) teacher(t testing.TB) identity.Actor {
 	t.Helper()
 	email := "t-" + uuid.NewString()[:8] + "@school.test"
 	tm, err := store.Q.CreateTeam(b.ctx, b.pool, "Team "+email)
 	require.NoError(t, err)
 	u, err := store.Q.CreateUser(b.ctx, b.pool, store.CreateUserParams{Email: email, Name: "T", TeamID: uuid.NullUUID{UUID: tm.ID, Valid: true}})
 	require.NoError(t, err)
-	return team.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email}
+	return identity.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email}
 }
 
 // student is how a student with a view token acts: the team, no user.
-func student(a team.Actor) team.Actor { return team.Actor{TeamID: a.TeamID} }
+func student(a identity.Actor) identity.Actor { return identity.Actor{TeamID: a.TeamID} }
 
 // gradeQuestions is a grade assignment three levels deep. The demo model
 // meets a criterion when the text holds half its words or more, so
@@ -141,7 +141,7 @@ func essayRubric() rubric.Input {
 }
 
 // define creates an assignment of typ for a's team and its definition.
-func (b *bundle) define(t testing.TB, a team.Actor, typ string, instant bool) uuid.UUID {
+func (b *bundle) define(t testing.TB, a identity.Actor, typ string, instant bool) uuid.UUID {
 	t.Helper()
 	asg, err := b.asgs.Create(b.ctx, a, assignment.Input{Name: "Homework " + typ, Type: typ, ProvideInstantFeedback: instant})
 	require.NoError(t, err)
@@ -164,7 +164,7 @@ func (b *bundle) define(t testing.TB, a team.Actor, typ string, instant bool) uu
 }
 
 // submit adds submissions whose text is ready (as a CSV import does).
-func (b *bundle) submit(t testing.TB, a team.Actor, asgID uuid.UUID, texts ...string) []uuid.UUID {
+func (b *bundle) submit(t testing.TB, a identity.Actor, asgID uuid.UUID, texts ...string) []uuid.UUID {
 	t.Helper()
 	asg, err := store.Q.GetAssignment(b.ctx, b.pool, store.GetAssignmentParams{ID: asgID, TeamID: a.TeamID})
 	require.NoError(t, err)
@@ -185,7 +185,7 @@ func (b *bundle) submit(t testing.TB, a team.Actor, asgID uuid.UUID, texts ...st
 
 // gradeNow starts the AI on the submissions (grade-all) and works each
 // one's grade_submission job at once, as a worker would.
-func (b *bundle) gradeNow(t testing.TB, a team.Actor, asgID uuid.UUID, ids ...uuid.UUID) []result.FunctionResult {
+func (b *bundle) gradeNow(t testing.TB, a identity.Actor, asgID uuid.UUID, ids ...uuid.UUID) []result.FunctionResult {
 	t.Helper()
 	_, err := b.svc.RunMany(b.ctx, a, asgID, ids)
 	require.NoError(t, err)
@@ -205,7 +205,7 @@ func (b *bundle) gradeNow(t testing.TB, a team.Actor, asgID uuid.UUID, ids ...uu
 }
 
 // get reads a submission's result as the teacher does.
-func (b *bundle) get(t testing.TB, a team.Actor, asgID, id uuid.UUID) result.FunctionResult {
+func (b *bundle) get(t testing.TB, a identity.Actor, asgID, id uuid.UUID) result.FunctionResult {
 	t.Helper()
 	fr, err := b.svc.Get(b.ctx, a, id, asgID)
 	require.NoError(t, err)
@@ -234,7 +234,7 @@ func (b *bundle) startWorkerWidth(t testing.TB, n int) {
 
 // waitFinished waits until no result of the assignment is in progress and
 // returns the assignment and its results as assignment/get does.
-func (b *bundle) waitFinished(t testing.TB, a team.Actor, asgID uuid.UUID) (assignment.Assignment, []result.FunctionResult) {
+func (b *bundle) waitFinished(t testing.TB, a identity.Actor, asgID uuid.UUID) (assignment.Assignment, []result.FunctionResult) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {

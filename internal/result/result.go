@@ -21,11 +21,11 @@ import (
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/grading"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // Service reads and edits function results and starts AI runs.
@@ -51,7 +51,7 @@ type FunctionResult = assignment.FunctionResult
 
 // GetAssignment answers assignment/get: the assignment with what the AI has
 // cost it, and its results with their totals.
-func (s *Service) GetAssignment(ctx context.Context, a team.Actor, id uuid.UUID) (assignment.Assignment, []FunctionResult, error) {
+func (s *Service) GetAssignment(ctx context.Context, a identity.Actor, id uuid.UUID) (assignment.Assignment, []FunctionResult, error) {
 	asg, fn, results, err := s.Assignments.GetUnsigned(ctx, a, id)
 	if err != nil {
 		return asg, nil, err
@@ -78,7 +78,7 @@ func (s *Service) GetAssignment(ctx context.Context, a team.Actor, id uuid.UUID)
 }
 
 // Get returns the result of a submission of an assignment.
-func (s *Service) Get(ctx context.Context, a team.Actor, submissionID, assignmentID uuid.UUID) (FunctionResult, error) {
+func (s *Service) Get(ctx context.Context, a identity.Actor, submissionID, assignmentID uuid.UUID) (FunctionResult, error) {
 	// The result and the definition its totals need, in one round trip;
 	// an assignment without a definition yet takes the longer way.
 	both, err := store.Q.GetSubmissionResultWithFunction(ctx, s.Pool, store.GetSubmissionResultWithFunctionParams{
@@ -106,7 +106,7 @@ func (s *Service) Get(ctx context.Context, a team.Actor, submissionID, assignmen
 // GetViewOnly returns a result as its student sees it: without flags,
 // dropped highlights and cost, and with nothing but the status while the AI
 // is still working (nothing of a previous run shows during a regrade).
-func (s *Service) GetViewOnly(ctx context.Context, a team.Actor, submissionID, assignmentID uuid.UUID) (FunctionResult, error) {
+func (s *Service) GetViewOnly(ctx context.Context, a identity.Actor, submissionID, assignmentID uuid.UUID) (FunctionResult, error) {
 	fr, err := s.Get(ctx, a, submissionID, assignmentID)
 	if err != nil {
 		return fr, err
@@ -123,7 +123,7 @@ func (s *Service) GetViewOnly(ctx context.Context, a team.Actor, submissionID, a
 
 // present turns a stored result into its API shape: totals computed, media
 // signed.
-func (s *Service) present(ctx context.Context, a team.Actor, row store.FunctionResult) (FunctionResult, error) {
+func (s *Service) present(ctx context.Context, a identity.Actor, row store.FunctionResult) (FunctionResult, error) {
 	// The definition carries the assignment's type, so a read costs one
 	// query here rather than two (the assignment, then its definition);
 	// cmd/bench measures it. Only an assignment not defined yet needs the

@@ -12,10 +12,10 @@ import (
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/grading"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // MaxPerRun caps the submissions of one runFunctionOnMany call.
@@ -44,7 +44,7 @@ const MsgFeedbackWaits = "Your work is saved. Instant feedback is not available 
 // grading job queued. A result already in progress is not queued again;
 // it comes back with its status, like the others, in the order asked. A
 // submission whose text is still being read is graded when it is ready.
-func (s *Service) RunMany(ctx context.Context, a team.Actor, assignmentID uuid.UUID, submissionIDs []uuid.UUID) ([]FunctionResult, error) {
+func (s *Service) RunMany(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, submissionIDs []uuid.UUID) ([]FunctionResult, error) {
 	ids := unique(submissionIDs)
 	switch {
 	case len(ids) == 0:
@@ -151,7 +151,7 @@ type Graded struct {
 }
 
 // GradeOne is Grade's status alone.
-func (s *Service) GradeOne(ctx context.Context, a team.Actor, submissionID, assignmentID uuid.UUID, processName string) (string, error) {
+func (s *Service) GradeOne(ctx context.Context, a identity.Actor, submissionID, assignmentID uuid.UUID, processName string) (string, error) {
 	g, err := s.Grade(ctx, a, submissionID, assignmentID, processName)
 	return g.Status, err
 }
@@ -164,7 +164,7 @@ func (s *Service) GradeOne(ctx context.Context, a team.Actor, submissionID, assi
 // teacher gets 429 with how much is left and when it renews, while a
 // student's work stays saved and unstarted for the teacher to grade, and
 // the answer's Message says so.
-func (s *Service) Grade(ctx context.Context, a team.Actor, submissionID, assignmentID uuid.UUID, processName string) (Graded, error) {
+func (s *Service) Grade(ctx context.Context, a identity.Actor, submissionID, assignmentID uuid.UUID, processName string) (Graded, error) {
 	asg, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID})
 	if err != nil {
 		return Graded{}, store.NotFound(fmt.Errorf("load assignment %s: %w", assignmentID, err))

@@ -9,8 +9,8 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // MsgFeedbackNotReady answers a student who asks for the assignment's
@@ -20,7 +20,7 @@ const MsgFeedbackNotReady = "Your feedback is not ready yet."
 // GetForStudent returns the result of a submission as its student reads it
 // by view token (assignment.StudentResult): the status only until the
 // result is finished, then the feedback the result page shows.
-func (s *Service) GetForStudent(ctx context.Context, a team.Actor, submissionID, assignmentID uuid.UUID) (assignment.StudentResult, error) {
+func (s *Service) GetForStudent(ctx context.Context, a identity.Actor, submissionID, assignmentID uuid.UUID) (assignment.StudentResult, error) {
 	fr, err := s.Get(ctx, a, submissionID, assignmentID)
 	if err != nil {
 		return assignment.StudentResult{}, err
@@ -33,7 +33,7 @@ func (s *Service) GetForStudent(ctx context.Context, a team.Actor, submissionID,
 // only once their result is finished: before then there is nothing it would
 // explain, and the answer is not found with MsgFeedbackNotReady. typ, when
 // not empty, must be the assignment's type.
-func (s *Service) GetFunctionForStudent(ctx context.Context, a team.Actor, submissionID, assignmentID uuid.UUID, typ string) (assignment.StudentFunction, error) {
+func (s *Service) GetFunctionForStudent(ctx context.Context, a identity.Actor, submissionID, assignmentID uuid.UUID, typ string) (assignment.StudentFunction, error) {
 	row, err := store.Q.GetSubmissionResult(ctx, s.Pool, store.GetSubmissionResultParams{
 		SubmissionID: submissionID, AssignmentID: assignmentID, TeamID: a.TeamID,
 	})

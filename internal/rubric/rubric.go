@@ -15,9 +15,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/input"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // Limits on what a rubric holds.
@@ -82,7 +82,7 @@ type Service struct {
 }
 
 // Create saves a new rubric in the actor's team.
-func (s *Service) Create(ctx context.Context, a team.Actor, in Input) (Rubric, error) {
+func (s *Service) Create(ctx context.Context, a identity.Actor, in Input) (Rubric, error) {
 	name, criteria, err := Validate(in)
 	if err != nil {
 		return Rubric{}, err
@@ -97,7 +97,7 @@ func (s *Service) Create(ctx context.Context, a team.Actor, in Input) (Rubric, e
 }
 
 // Update replaces a rubric's name and criteria.
-func (s *Service) Update(ctx context.Context, a team.Actor, id uuid.UUID, in Input) (Rubric, error) {
+func (s *Service) Update(ctx context.Context, a identity.Actor, id uuid.UUID, in Input) (Rubric, error) {
 	name, criteria, err := Validate(in)
 	if err != nil {
 		return Rubric{}, err
@@ -110,7 +110,7 @@ func (s *Service) Update(ctx context.Context, a team.Actor, id uuid.UUID, in Inp
 }
 
 // Get returns one rubric of the actor's team.
-func (s *Service) Get(ctx context.Context, a team.Actor, id uuid.UUID) (Rubric, error) {
+func (s *Service) Get(ctx context.Context, a identity.Actor, id uuid.UUID) (Rubric, error) {
 	row, err := store.Q.GetRubric(ctx, s.Pool, store.GetRubricParams{ID: id, TeamID: a.TeamID})
 	if err != nil {
 		return Rubric{}, store.NotFound(fmt.Errorf("load rubric %s: %w", id, err))
@@ -119,7 +119,7 @@ func (s *Service) Get(ctx context.Context, a team.Actor, id uuid.UUID) (Rubric, 
 }
 
 // List returns the actor's team's rubrics, newest first.
-func (s *Service) List(ctx context.Context, a team.Actor) ([]Rubric, error) {
+func (s *Service) List(ctx context.Context, a identity.Actor) ([]Rubric, error) {
 	rows, err := store.Q.ListRubrics(ctx, s.Pool, a.TeamID)
 	if err != nil {
 		return nil, fmt.Errorf("list rubrics of team %s: %w", a.TeamID, err)

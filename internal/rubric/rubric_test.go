@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -29,7 +29,7 @@ func setup(t *testing.T) *bundle {
 }
 
 // teacher creates a teacher with a team of their own.
-func (b *bundle) teacher(t *testing.T) team.Actor {
+func (b *bundle) teacher(t *testing.T) identity.Actor {
 	t.Helper()
 	ctx := context.Background()
 	email := "t-" + uuid.NewString()[:8] + "@school.test"
@@ -37,7 +37,7 @@ func (b *bundle) teacher(t *testing.T) team.Actor {
 	require.NoError(t, err)
 	u, err := store.Q.CreateUser(ctx, b.svc.Pool, store.CreateUserParams{Email: email, Name: "T", TeamID: uuid.NullUUID{UUID: tm.ID, Valid: true}})
 	require.NoError(t, err)
-	return team.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email}
+	return identity.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email}
 }
 
 func num(f float64) *float64 { return &f }

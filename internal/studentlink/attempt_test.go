@@ -10,11 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/studentlink"
 	"github.com/markwell/markwell/internal/submission"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // rows counts what an assignment holds: submissions, function results and
@@ -37,7 +37,7 @@ func (b *bundle) submitAs(t *testing.T, token string, asg store.Assignment, name
 	return b.svc.Submit(context.Background(), "10.3.0."+uuid.NewString()[:3], in)
 }
 
-func setResubmission(t *testing.T, b *bundle, a team.Actor, asg store.Assignment, allow bool) {
+func setResubmission(t *testing.T, b *bundle, a identity.Actor, asg store.Assignment, allow bool) {
 	t.Helper()
 	l, err := b.svc.Update(context.Background(), a, asg.ID, studentlink.Change{AllowResubmission: &allow})
 	require.NoError(t, err)

@@ -21,10 +21,10 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/files"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // The messages a student sees.
@@ -119,7 +119,7 @@ func PublicAssignment(row store.Assignment) Assignment {
 
 // Get returns the student link of one of the actor's assignments, making it
 // on the first call: a new link starts on.
-func (s *Service) Get(ctx context.Context, a team.Actor, assignmentID uuid.UUID) (Link, error) {
+func (s *Service) Get(ctx context.Context, a identity.Actor, assignmentID uuid.UUID) (Link, error) {
 	row, err := store.Q.GetStudentLink(ctx, s.Pool, store.GetStudentLinkParams{ID: assignmentID, TeamID: a.TeamID})
 	if err != nil {
 		return Link{}, store.NotFound(fmt.Errorf("student link of assignment %s: %w", assignmentID, err))
@@ -134,7 +134,7 @@ func (s *Service) Get(ctx context.Context, a team.Actor, assignmentID uuid.UUID)
 // allows or stops resubmission and rotates its token. Turning it off keeps
 // the token, so turning it on again restores the same link; rotating makes
 // a new one. An assignment without a link gets one.
-func (s *Service) Update(ctx context.Context, a team.Actor, assignmentID uuid.UUID, ch Change) (Link, error) {
+func (s *Service) Update(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, ch Change) (Link, error) {
 	optional := func(b *bool) pgtype.Bool {
 		if b == nil {
 			return pgtype.Bool{}

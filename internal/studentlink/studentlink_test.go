@@ -16,12 +16,12 @@ import (
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/files"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/studentlink"
 	"github.com/markwell/markwell/internal/submission"
-	"github.com/markwell/markwell/internal/team"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -52,7 +52,7 @@ func setup(t *testing.T, perLink, perAddr ratelimit.Rule) *bundle {
 }
 
 // teacher makes a teacher with a team of their own and an assignment.
-func (b *bundle) teacher(t *testing.T) (team.Actor, store.Assignment) {
+func (b *bundle) teacher(t *testing.T) (identity.Actor, store.Assignment) {
 	t.Helper()
 	ctx := context.Background()
 	email := "t-" + uuid.NewString()[:8] + "@school.test"
@@ -60,11 +60,11 @@ func (b *bundle) teacher(t *testing.T) (team.Actor, store.Assignment) {
 	require.NoError(t, err)
 	u, err := store.Q.CreateUser(ctx, b.svc.Pool, store.CreateUserParams{Email: email, Name: "T", TeamID: uuid.NullUUID{UUID: tm.ID, Valid: true}})
 	require.NoError(t, err)
-	a := team.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email}
+	a := identity.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email}
 	return a, b.assignment(t, a)
 }
 
-func (b *bundle) assignment(t *testing.T, a team.Actor) store.Assignment {
+func (b *bundle) assignment(t *testing.T, a identity.Actor) store.Assignment {
 	t.Helper()
 	asg, err := store.Q.CreateAssignment(context.Background(), b.svc.Pool, store.CreateAssignmentParams{
 		TeamID: a.TeamID, Name: "Essay", Type: store.AssignmentTypeFeedback, ProvideInstantFeedback: true,
@@ -74,7 +74,7 @@ func (b *bundle) assignment(t *testing.T, a team.Actor) store.Assignment {
 }
 
 // link returns the assignment's link token, turned on.
-func (b *bundle) link(t *testing.T, a team.Actor, asg store.Assignment) string {
+func (b *bundle) link(t *testing.T, a identity.Actor, asg store.Assignment) string {
 	t.Helper()
 	l, err := b.svc.Get(context.Background(), a, asg.ID)
 	require.NoError(t, err)

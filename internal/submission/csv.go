@@ -17,9 +17,9 @@ import (
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/csvimport"
 	"github.com/markwell/markwell/internal/files"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/process"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // The CSV import's messages (the spec's, exactly; MsgCSVRead is followed by
@@ -89,7 +89,7 @@ type csvFile struct {
 // PreviewCSV reads a CSV the team uploaded to a grade assignment and
 // returns its header, first rows and a suggested mapping. It changes
 // nothing.
-func (s *Service) PreviewCSV(ctx context.Context, a team.Actor, assignmentID uuid.UUID, location string) (CSVPreview, error) {
+func (s *Service) PreviewCSV(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, location string) (CSVPreview, error) {
 	f, err := s.readCSV(ctx, a, assignmentID, "", location)
 	if err != nil {
 		return CSVPreview{}, err
@@ -123,7 +123,7 @@ func suggest(t *csvimport.Table, questions int) csvimport.Mapping {
 // The same uploaded file (the same key) is imported once: a second import of
 // it, as a double click or a retried request would send, is refused with
 // MsgCSVImported. Uploading the file again gives a new key, which imports.
-func (s *Service) ImportCSV(ctx context.Context, a team.Actor, in CSVInput) ([]Submission, []assignment.FunctionResult, error) {
+func (s *Service) ImportCSV(ctx context.Context, a identity.Actor, in CSVInput) ([]Submission, []assignment.FunctionResult, error) {
 	if in.SubmissionRole != "" && in.SubmissionRole != RoleTeacher {
 		return nil, nil, apperr.New(apperr.Invalid, MsgTeacherRole)
 	}
@@ -221,7 +221,7 @@ func answerText(questions []assignment.Question, answers []csvimport.Answer) str
 // readCSV loads a grade assignment of the actor's team and its top-level
 // questions, proves location is a file the team uploaded to it, and reads
 // and parses the file. typ, when not empty, must be the assignment's type.
-func (s *Service) readCSV(ctx context.Context, a team.Actor, assignmentID uuid.UUID, typ, location string) (csvFile, error) {
+func (s *Service) readCSV(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, typ, location string) (csvFile, error) {
 	asg, err := s.assignment(ctx, s.Pool, a, assignmentID, "")
 	if err != nil {
 		return csvFile{}, err
@@ -282,7 +282,7 @@ func (s *Service) readBlob(ctx context.Context, key string) (string, error) {
 
 // topQuestions are a grade assignment's top-level questions (none while it
 // is not defined).
-func (s *Service) topQuestions(ctx context.Context, a team.Actor, assignmentID uuid.UUID) ([]assignment.Question, error) {
+func (s *Service) topQuestions(ctx context.Context, a identity.Actor, assignmentID uuid.UUID) ([]assignment.Question, error) {
 	row, err := store.Q.GetAssignmentFunction(ctx, s.Pool, store.GetAssignmentFunctionParams{AssignmentID: assignmentID, TeamID: a.TeamID})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return []assignment.Question{}, nil

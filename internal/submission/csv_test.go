@@ -13,9 +13,9 @@ import (
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/csvimport"
 	"github.com/markwell/markwell/internal/files"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // gradeQuestions are the questions of the grade assignments below.
@@ -23,7 +23,7 @@ var gradeQuestions = []string{"What caused the First World War?", "Name one cons
 
 // gradeAssignment creates a grade assignment of a's team with
 // gradeQuestions (the second with a subquestion, which a CSV does not map).
-func (b *bundle) gradeAssignment(t testing.TB, a team.Actor) store.Assignment {
+func (b *bundle) gradeAssignment(t testing.TB, a identity.Actor) store.Assignment {
 	t.Helper()
 	asgs := &assignment.Service{Pool: b.pool}
 	asg, err := asgs.Create(b.ctx, a, assignment.Input{Name: "WW1 quiz", Type: assignment.TypeGrade})
@@ -41,7 +41,7 @@ func (b *bundle) gradeAssignment(t testing.TB, a team.Actor) store.Assignment {
 // uploadAs uploads body to the assignment's submissions folder as a teacher
 // of a's team, stored with contentType; it returns the file URL the
 // browser would send.
-func (b *bundle) uploadAs(t *testing.T, a team.Actor, asgID uuid.UUID, name, contentType, body string) string {
+func (b *bundle) uploadAs(t *testing.T, a identity.Actor, asgID uuid.UUID, name, contentType, body string) string {
 	t.Helper()
 	up, err := b.files.PresignUpload(b.ctx, files.Teacher, a.TeamID, files.UploadRequest{
 		FileName: "assignments/" + asgID.String() + "/submissions/" + name, FileType: contentType, UserID: a.UserID,

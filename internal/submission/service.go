@@ -14,10 +14,10 @@ import (
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/files"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/input"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // Upload is one uploaded file a teacher adds: its location (the blob key,
@@ -48,7 +48,7 @@ type UpdateInput struct {
 // location must be a file the team uploaded to this assignment's
 // submissions folder (see files.Service.SubmissionFiles). It creates them
 // all, or nothing.
-func (s *Service) UpdateSubmissions(ctx context.Context, a team.Actor, in UpdateInput) ([]Submission, []assignment.FunctionResult, error) {
+func (s *Service) UpdateSubmissions(ctx context.Context, a identity.Actor, in UpdateInput) ([]Submission, []assignment.FunctionResult, error) {
 	switch {
 	case len(in.Submissions) == 0:
 		return nil, nil, apperr.New(apperr.Invalid, MsgNoFiles)
@@ -153,7 +153,7 @@ func (r Readers) Hint(i int) string {
 
 // assignment loads an assignment of the actor's team; typ, when not empty,
 // must be its type.
-func (s *Service) assignment(ctx context.Context, db store.DBTX, a team.Actor, id uuid.UUID, typ string) (store.Assignment, error) {
+func (s *Service) assignment(ctx context.Context, db store.DBTX, a identity.Actor, id uuid.UUID, typ string) (store.Assignment, error) {
 	asg, err := store.Q.GetAssignment(ctx, db, store.GetAssignmentParams{ID: id, TeamID: a.TeamID})
 	if err != nil {
 		return store.Assignment{}, store.NotFound(fmt.Errorf("load assignment %s: %w", id, err))
@@ -166,7 +166,7 @@ func (s *Service) assignment(ctx context.Context, db store.DBTX, a team.Actor, i
 
 // List returns an assignment's submissions, oldest first, with a preview of
 // their text and not the text itself.
-func (s *Service) List(ctx context.Context, a team.Actor, assignmentID uuid.UUID) ([]Submission, error) {
+func (s *Service) List(ctx context.Context, a identity.Actor, assignmentID uuid.UUID) ([]Submission, error) {
 	if _, err := s.assignment(ctx, s.Pool, a, assignmentID, ""); err != nil {
 		return nil, err
 	}
@@ -176,7 +176,7 @@ func (s *Service) List(ctx context.Context, a team.Actor, assignmentID uuid.UUID
 // ListLoaded is List for a caller that has just loaded the assignment in
 // the actor's team (assignment/get): it skips loading it again. The query
 // is scoped to the team all the same; an unknown id lists nothing.
-func (s *Service) ListLoaded(ctx context.Context, a team.Actor, assignmentID uuid.UUID) ([]Submission, error) {
+func (s *Service) ListLoaded(ctx context.Context, a identity.Actor, assignmentID uuid.UUID) ([]Submission, error) {
 	rows, err := store.Q.ListSubmissions(ctx, s.Pool, store.ListSubmissionsParams{AssignmentID: assignmentID, TeamID: a.TeamID})
 	if err != nil {
 		return nil, fmt.Errorf("list submissions of assignment %s: %w", assignmentID, err)
@@ -196,7 +196,7 @@ func (s *Service) ListLoaded(ctx context.Context, a team.Actor, assignmentID uui
 }
 
 // Get returns a submission of the actor's team with its text and pages.
-func (s *Service) Get(ctx context.Context, a team.Actor, id uuid.UUID) (Detail, error) {
+func (s *Service) Get(ctx context.Context, a identity.Actor, id uuid.UUID) (Detail, error) {
 	row, err := store.Q.GetSubmission(ctx, s.Pool, store.GetSubmissionParams{ID: id, TeamID: a.TeamID})
 	if err != nil {
 		return Detail{}, store.NotFound(fmt.Errorf("load submission %s: %w", id, err))
@@ -206,7 +206,7 @@ func (s *Service) Get(ctx context.Context, a team.Actor, id uuid.UUID) (Detail, 
 
 // GetViewOnly is Get for the view-only page: the same for a teacher of the
 // team.
-func (s *Service) GetViewOnly(ctx context.Context, a team.Actor, id uuid.UUID) (Detail, error) {
+func (s *Service) GetViewOnly(ctx context.Context, a identity.Actor, id uuid.UUID) (Detail, error) {
 	return s.Get(ctx, a, id)
 }
 
@@ -219,7 +219,7 @@ type Changes struct {
 }
 
 // Update changes a submission's name, student name or student email.
-func (s *Service) Update(ctx context.Context, a team.Actor, id uuid.UUID, c Changes) (Submission, error) {
+func (s *Service) Update(ctx context.Context, a identity.Actor, id uuid.UUID, c Changes) (Submission, error) {
 	if c.Name == nil && c.StudentName == nil && c.StudentEmail == nil {
 		return Submission{}, apperr.New(apperr.Invalid, MsgNothingToUpdate)
 	}
@@ -270,7 +270,7 @@ type DeleteInput struct {
 // cancels their unfinished jobs and queues the deletion of their files, all
 // in one transaction. Any id that is not a submission of the assignment (or
 // a result of one of them) is not found, and nothing is deleted.
-func (s *Service) Delete(ctx context.Context, a team.Actor, in DeleteInput) (int, error) {
+func (s *Service) Delete(ctx context.Context, a identity.Actor, in DeleteInput) (int, error) {
 	ids := unique(in.SubmissionIDs)
 	switch {
 	case len(ids) == 0:

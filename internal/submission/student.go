@@ -6,8 +6,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/store"
-	"github.com/markwell/markwell/internal/team"
 )
 
 // StudentSubmission is a submission as its student reads it by view token
@@ -30,7 +30,7 @@ type StudentSubmission struct {
 }
 
 // GetForStudent returns submission id of a's team as its student reads it.
-func (s *Service) GetForStudent(ctx context.Context, a team.Actor, id uuid.UUID) (StudentSubmission, error) {
+func (s *Service) GetForStudent(ctx context.Context, a identity.Actor, id uuid.UUID) (StudentSubmission, error) {
 	row, err := store.Q.GetSubmission(ctx, s.Pool, store.GetSubmissionParams{ID: id, TeamID: a.TeamID})
 	if err != nil {
 		return StudentSubmission{}, store.NotFound(fmt.Errorf("load submission %s for its student: %w", id, err))

@@ -24,10 +24,10 @@ import (
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/files"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
-	"github.com/markwell/markwell/internal/team"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -60,18 +60,18 @@ func setup(t testing.TB, isolated bool) *bundle {
 }
 
 // teacher creates a teacher with a team of their own.
-func (b *bundle) teacher(t testing.TB) team.Actor {
+func (b *bundle) teacher(t testing.TB) identity.Actor {
 	t.Helper()
 	email := "t-" + uuid.NewString()[:8] + "@school.test"
 	tm, err := store.Q.CreateTeam(b.ctx, b.pool, "Team "+email)
 	require.NoError(t, err)
 	u, err := store.Q.CreateUser(b.ctx, b.pool, store.CreateUserParams{Email: email, Name: "T", TeamID: uuid.NullUUID{UUID: tm.ID, Valid: true}})
 	require.NoError(t, err)
-	return team.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email}
+	return identity.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email}
 }
 
 // assignment creates a prompt assignment of a's team, defined.
-func (b *bundle) assignment(t testing.TB, a team.Actor) store.Assignment {
+func (b *bundle) assignment(t testing.TB, a identity.Actor) store.Assignment {
 	t.Helper()
 	asgs := &assignment.Service{Pool: b.pool}
 	asg, err := asgs.Create(b.ctx, a, assignment.Input{Name: "Essay", Type: assignment.TypePrompt})
@@ -85,7 +85,7 @@ func (b *bundle) assignment(t testing.TB, a team.Actor) store.Assignment {
 
 // upload has a teacher of a's team upload body as name to the assignment's
 // submissions folder, as the browser does: a signed key, then the bytes.
-func (b *bundle) upload(t *testing.T, a team.Actor, asgID uuid.UUID, name, body string) files.Upload {
+func (b *bundle) upload(t *testing.T, a identity.Actor, asgID uuid.UUID, name, body string) files.Upload {
 	t.Helper()
 	up := b.issue(t, a, asgID, name)
 	require.NoError(t, b.blobs.Put(b.ctx, up.Key, strings.NewReader(body), int64(len(body)), "text/plain"))
@@ -93,7 +93,7 @@ func (b *bundle) upload(t *testing.T, a team.Actor, asgID uuid.UUID, name, body 
 }
 
 // issue signs an upload without sending the file.
-func (b *bundle) issue(t *testing.T, a team.Actor, asgID uuid.UUID, name string) files.Upload {
+func (b *bundle) issue(t *testing.T, a identity.Actor, asgID uuid.UUID, name string) files.Upload {
 	t.Helper()
 	up, err := b.files.PresignUpload(b.ctx, files.Teacher, a.TeamID, files.UploadRequest{
 		FileName: "assignments/" + asgID.String() + "/submissions/" + name, FileType: "text/plain", UserID: a.UserID,
@@ -521,7 +521,7 @@ func TestDeleteRemovesRowsCancelsJobsAndDeletesFiles(t *testing.T) {
 	// Refusals delete nothing.
 	for _, tc := range []struct {
 		name string
-		who  team.Actor
+		who  identity.Actor
 		in   submission.DeleteInput
 		msg  string
 	}{

@@ -12,6 +12,7 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/auth"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/team"
 )
 
@@ -38,7 +39,7 @@ func (b *bundle) withClock() *clock {
 func tokenOf(inv team.Invite) string { return inv.URL[strings.LastIndex(inv.URL, "/")+1:] }
 
 // join has owner invite who by email and who accept by link.
-func (b *bundle) join(t *testing.T, owner, who team.Actor) team.Actor {
+func (b *bundle) join(t *testing.T, owner, who identity.Actor) identity.Actor {
 	t.Helper()
 	inv, err := b.svc.Invite(context.Background(), owner, who.Email)
 	require.NoError(t, err)
@@ -48,7 +49,7 @@ func (b *bundle) join(t *testing.T, owner, who team.Actor) team.Actor {
 }
 
 // unverified creates a teacher whose email no provider has verified.
-func (b *bundle) unverified(t *testing.T, name string) team.Actor {
+func (b *bundle) unverified(t *testing.T, name string) identity.Actor {
 	t.Helper()
 	a := b.teacher(t, name)
 	_, err := b.svc.Pool.Exec(context.Background(), "UPDATE users SET email_verified = false WHERE id = $1", a.UserID)
@@ -56,7 +57,7 @@ func (b *bundle) unverified(t *testing.T, name string) team.Actor {
 	return a
 }
 
-func (b *bundle) memberIDs(t *testing.T, a team.Actor) []uuid.UUID {
+func (b *bundle) memberIDs(t *testing.T, a identity.Actor) []uuid.UUID {
 	t.Helper()
 	r, err := b.svc.Roster(context.Background(), a)
 	require.NoError(t, err)

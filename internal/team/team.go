@@ -19,17 +19,10 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/input"
 	"github.com/markwell/markwell/internal/store"
 )
-
-// Actor is the signed-in user a request acts for.
-type Actor struct {
-	UserID uuid.UUID
-	TeamID uuid.UUID
-	Name   string
-	Email  string
-}
 
 // DefaultLinkTTL is how long a link invite works when LinkTTL is not set.
 const DefaultLinkTTL = 7 * 24 * time.Hour
@@ -154,7 +147,7 @@ type Roster struct {
 }
 
 // User returns the actor with their team's library summary.
-func (s *Service) User(ctx context.Context, a Actor) (User, error) {
+func (s *Service) User(ctx context.Context, a identity.Actor) (User, error) {
 	u, err := store.Q.GetUser(ctx, s.Pool, a.UserID)
 	if err != nil {
 		return User{}, fmt.Errorf("load user %s: %w", a.UserID, err)
@@ -210,7 +203,7 @@ func refs(ids []uuid.UUID) []Ref {
 }
 
 // Roster lists the actor's team members and pending invites.
-func (s *Service) Roster(ctx context.Context, a Actor) (Roster, error) {
+func (s *Service) Roster(ctx context.Context, a identity.Actor) (Roster, error) {
 	t, err := store.Q.GetTeam(ctx, s.Pool, a.TeamID)
 	if err != nil {
 		return Roster{}, fmt.Errorf("load team %s: %w", a.TeamID, err)
@@ -236,7 +229,7 @@ func (s *Service) Roster(ctx context.Context, a Actor) (Roster, error) {
 // Invite invites a colleague by email. They join when they sign in with that
 // email, verified, or by opening the returned link while signed in with it.
 // Any member may invite; the invite dies when its maker leaves the team.
-func (s *Service) Invite(ctx context.Context, a Actor, email string) (Invite, error) {
+func (s *Service) Invite(ctx context.Context, a identity.Actor, email string) (Invite, error) {
 	addr, err := mail.ParseAddress(strings.TrimSpace(email))
 	if err != nil || addr.Name != "" || !strings.Contains(addr.Address, ".") || len(addr.Address) > input.MaxEmail {
 		return Invite{}, apperr.New(apperr.Invalid, "Please enter a valid email address.")
@@ -262,7 +255,7 @@ func (s *Service) Invite(ctx context.Context, a Actor, email string) (Invite, er
 // CreateLink makes a link invite: whoever opens the link first, signed in,
 // joins the team, until it expires (LinkTTL) or is revoked. Only the owner
 // may.
-func (s *Service) CreateLink(ctx context.Context, a Actor) (Invite, error) {
+func (s *Service) CreateLink(ctx context.Context, a identity.Actor) (Invite, error) {
 	var out Invite
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		if err := requireOwner(ctx, tx, a, msgOwnerLinks); err != nil {
@@ -295,7 +288,7 @@ func (s *Service) create(ctx context.Context, db store.DBTX, p store.CreateInvit
 
 // CancelInvite withdraws a pending invite of the actor's team: any member
 // may cancel an email invite, only the owner a link invite.
-func (s *Service) CancelInvite(ctx context.Context, a Actor, inviteID uuid.UUID) error {
+func (s *Service) CancelInvite(ctx context.Context, a identity.Actor, inviteID uuid.UUID) error {
 	return store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		inv, err := store.Q.GetPendingInvite(ctx, tx, store.GetPendingInviteParams{ID: inviteID, TeamID: a.TeamID})
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -320,7 +313,7 @@ func (s *Service) CancelInvite(ctx context.Context, a Actor, inviteID uuid.UUID)
 // works once; a link invite until it expires; an email invite only for a
 // user signed in with that email, verified. Opening an invite to the team
 // the actor is already in changes nothing and leaves the invite unused.
-func (s *Service) AcceptInvite(ctx context.Context, a Actor, token string) (Team, error) {
+func (s *Service) AcceptInvite(ctx context.Context, a identity.Actor, token string) (Team, error) {
 	var teamID uuid.UUID
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		inv, err := store.Q.LockInviteByToken(ctx, tx, hashToken(token))
@@ -365,7 +358,7 @@ func (s *Service) AcceptInvite(ctx context.Context, a Actor, token string) (Team
 }
 
 // requireOwner answers forbidden with msg unless the actor owns their team.
-func requireOwner(ctx context.Context, tx pgx.Tx, a Actor, msg string) error {
+func requireOwner(ctx context.Context, tx pgx.Tx, a identity.Actor, msg string) error {
 	t, err := store.Q.GetTeam(ctx, tx, a.TeamID)
 	if err != nil {
 		return fmt.Errorf("load team %s: %w", a.TeamID, err)
@@ -382,7 +375,7 @@ func requireOwner(ctx context.Context, tx pgx.Tx, a Actor, msg string) error {
 // so is every pending email invite to their address in the team: a removed
 // member cannot accept one (or sign in and be placed by one) and come back.
 // A member who leaves of their own accord keeps the invites to them.
-func (s *Service) RemoveMember(ctx context.Context, a Actor, userID uuid.UUID) error {
+func (s *Service) RemoveMember(ctx context.Context, a identity.Actor, userID uuid.UUID) error {
 	return store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		u, err := store.Q.GetUser(ctx, tx, userID)
 		if err != nil || !u.TeamID.Valid || u.TeamID.UUID != a.TeamID {
@@ -406,7 +399,7 @@ func (s *Service) RemoveMember(ctx context.Context, a Actor, userID uuid.UUID) e
 
 // Leave takes the actor out of their team into a new team of their own. An
 // owner who leaves hands the team to its longest-standing member.
-func (s *Service) Leave(ctx context.Context, a Actor) (Team, error) {
+func (s *Service) Leave(ctx context.Context, a identity.Actor) (Team, error) {
 	var newTeam uuid.UUID
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		members, err := store.Q.ListTeamMembers(ctx, tx, uuid.NullUUID{UUID: a.TeamID, Valid: true})

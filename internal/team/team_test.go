@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
 	"github.com/markwell/markwell/internal/testdb"
@@ -27,7 +28,7 @@ func setup(t *testing.T) *bundle {
 }
 
 // teacher creates a signed-up teacher who owns a team of their own.
-func (b *bundle) teacher(t *testing.T, name string) team.Actor {
+func (b *bundle) teacher(t *testing.T, name string) identity.Actor {
 	t.Helper()
 	ctx := context.Background()
 	email := strings.ToLower(name) + "-" + uuid.NewString()[:8] + "@school.test"
@@ -36,10 +37,10 @@ func (b *bundle) teacher(t *testing.T, name string) team.Actor {
 	u, err := store.Q.CreateUser(ctx, b.svc.Pool, store.CreateUserParams{Email: email, Name: name, EmailVerified: true, TeamID: uuid.NullUUID{UUID: tm.ID, Valid: true}})
 	require.NoError(t, err)
 	require.NoError(t, store.Q.SetTeamOwner(ctx, b.svc.Pool, store.SetTeamOwnerParams{ID: tm.ID, OwnerID: uuid.NullUUID{UUID: u.ID, Valid: true}}))
-	return team.Actor{UserID: u.ID, TeamID: tm.ID, Name: name, Email: email}
+	return identity.Actor{UserID: u.ID, TeamID: tm.ID, Name: name, Email: email}
 }
 
-func (b *bundle) refresh(t *testing.T, a team.Actor) team.Actor {
+func (b *bundle) refresh(t *testing.T, a identity.Actor) identity.Actor {
 	t.Helper()
 	u, err := store.Q.GetUser(context.Background(), b.svc.Pool, a.UserID)
 	require.NoError(t, err)
@@ -138,7 +139,7 @@ func TestOnlyTheOwnerRemovesMembers(t *testing.T) {
 	b := setup(t)
 	ctx := context.Background()
 	ada, bob, cat := b.teacher(t, "Ada"), b.teacher(t, "Bob"), b.teacher(t, "Cat")
-	for _, who := range []team.Actor{bob, cat} {
+	for _, who := range []identity.Actor{bob, cat} {
 		inv, err := b.svc.Invite(ctx, ada, who.Email)
 		require.NoError(t, err)
 		_, err = b.svc.AcceptInvite(ctx, who, inv.URL[strings.LastIndex(inv.URL, "/")+1:])
