@@ -33,11 +33,11 @@ import (
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/httpapi"
-	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/library"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/logging"
 	"github.com/markwell/markwell/internal/migrate"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/rubric"
@@ -110,7 +110,7 @@ func run() error {
 		return fmt.Errorf("storage: %w", err)
 	}
 
-	jobClient, err := jobs.NewInsertClient(pool, log)
+	jobClient, err := queue.NewInsertClient(pool, log)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func run() error {
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		jobs.NewStateCollector(pool, log))
+		queue.NewStateCollector(pool, log))
 
 	limiter := &ratelimit.Limiter{Pool: pool}
 	go purgeRateCounters(ctx, limiter, log)

@@ -20,7 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/blob"
-	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/testdb"
 )
@@ -191,7 +191,7 @@ func addClass(t *testing.T, pool *pgxpool.Pool, blobDir string) map[uuid.UUID]st
 	require.NoError(t, pool.QueryRow(ctx, `INSERT INTO teams (name) VALUES ('Crash') RETURNING id`).Scan(&teamID))
 	require.NoError(t, pool.QueryRow(ctx, `INSERT INTO assignments (team_id, name, type) VALUES ($1, 'Essay', 'feedback') RETURNING id`,
 		teamID).Scan(&asgID))
-	insert, err := jobs.NewInsertClient(pool, nil)
+	insert, err := queue.NewInsertClient(pool, nil)
 	require.NoError(t, err)
 
 	texts := map[uuid.UUID]string{}
@@ -215,7 +215,7 @@ func addClass(t *testing.T, pool *pgxpool.Pool, blobDir string) map[uuid.UUID]st
 				VALUES ($1, $2, $3, $4, $5) RETURNING id`, teamID, asgID, name, key, ctype).Scan(&id); err != nil {
 				return err
 			}
-			if _, err := insert.InsertTx(ctx, tx, jobs.ExtractTextArgs{SubmissionID: id}, nil); err != nil {
+			if _, err := insert.InsertTx(ctx, tx, queue.ExtractTextArgs{SubmissionID: id}, nil); err != nil {
 				return err
 			}
 			if i%3 == 0 {

@@ -33,6 +33,7 @@ import (
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/logging"
 	"github.com/markwell/markwell/internal/migrate"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/store"
 )
@@ -56,7 +57,7 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("--queues: %w", err)
 	}
-	if queues[jobs.QueueOCR] > 0 {
+	if queues[queue.QueueOCR] > 0 {
 		// First, before any work: it may re-execute the program.
 		if err := ensureOCRThreadLimit(); err != nil {
 			return fmt.Errorf("ocr queue: %w", err)
@@ -91,7 +92,7 @@ func run() error {
 
 	// One OCR pool per process, as wide as the ocr queue: one tesseract per slot.
 	var ocrPool extract.OCR
-	if n := queues[jobs.QueueOCR]; n > 0 {
+	if n := queues[queue.QueueOCR]; n > 0 {
 		p, closePool, err := newOCRPool(n)
 		if err != nil {
 			return fmt.Errorf("ocr queue: %w", err)
@@ -114,7 +115,7 @@ func run() error {
 		return fmt.Errorf("start worker: %w", err)
 	}
 	log.Info("worker started", "queues", queues, "job_timeout", cfg.JobTimeout, "rescue_after", cfg.JobRescueAfter,
-		"ocr_pool", queues[jobs.QueueOCR], "poll_only", cfg.JobsPollOnly)
+		"ocr_pool", queues[queue.QueueOCR], "poll_only", cfg.JobsPollOnly)
 
 	var srv *http.Server
 	if *addr != "" {

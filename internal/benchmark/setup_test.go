@@ -27,6 +27,7 @@ import (
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
@@ -68,7 +69,7 @@ type env struct {
 	asgs    *assignment.Service
 	subs    *submission.Service
 	results *result.Service
-	insert  *jobs.Client
+	insert  *queue.Client
 	demo    *fakellm.Server
 	times   *timeline
 	// conns counts the TCP connections the model client opened.
@@ -98,7 +99,7 @@ func newEnv(b *testing.B, opts fakellm.Options) *env {
 	must(b, err)
 
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	e.insert, err = jobs.NewInsertClient(e.pool, log)
+	e.insert, err = queue.NewInsertClient(e.pool, log)
 	must(b, err)
 	e.asgs = &assignment.Service{Pool: e.pool}
 	e.subs = &submission.Service{Pool: e.pool, Jobs: e.insert}
@@ -144,7 +145,7 @@ func newPool(b *testing.B, conns int) *pgxpool.Pool {
 // compared.
 func workerConfig(workers *river.Workers, log *slog.Logger) *river.Config {
 	cfg := &river.Config{
-		Queues:               map[string]river.QueueConfig{jobs.QueueAI: {MaxWorkers: aiSlots}},
+		Queues:               map[string]river.QueueConfig{queue.QueueAI: {MaxWorkers: aiSlots}},
 		Workers:              workers,
 		JobTimeout:           5 * time.Minute,
 		RescueStuckJobsAfter: 10 * time.Minute,
@@ -160,7 +161,7 @@ type noopArgs struct{}
 
 func (noopArgs) Kind() string { return "bench_noop" }
 
-func (noopArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: jobs.QueueAI} }
+func (noopArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: queue.QueueAI} }
 
 type noopWorker struct{ river.WorkerDefaults[noopArgs] }
 

@@ -26,7 +26,7 @@ import (
 	"github.com/markwell/markwell/internal/classroom/classroomtest"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/identity"
-	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
 	"github.com/markwell/markwell/internal/testdb"
@@ -56,7 +56,7 @@ func setup(t *testing.T, changes ...func(*classroom.Config)) *bundle {
 	blobs, err := blob.NewLocal(blob.Config{Dir: blobDir, PublicURL: publicURL, Secret: bytes.Repeat([]byte("k"), 32)})
 	require.NoError(t, err)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	jobClient, err := jobs.NewInsertClient(pool, log)
+	jobClient, err := queue.NewInsertClient(pool, log)
 	require.NoError(t, err)
 	fake := classroomtest.New(t)
 	fake.SetRedirectURI(publicURL + classroom.CallbackPath)

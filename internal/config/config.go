@@ -169,7 +169,7 @@ type Config struct {
 }
 
 // DefaultGradeJobTimeout is GRADE_JOB_TIMEOUT's default: a few model
-// calls, each with its own timeout (jobs.DefaultGradeTimeout).
+// calls, each with its own timeout. A worker given none uses it too.
 const DefaultGradeJobTimeout = 10 * time.Minute
 
 // Production reports whether the app runs in production mode.

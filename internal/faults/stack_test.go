@@ -33,7 +33,7 @@ import (
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/httpapi"
 	"github.com/markwell/markwell/internal/identity"
-	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
 	"github.com/markwell/markwell/internal/testdb"
@@ -397,7 +397,7 @@ func (s *stack) class(n int) (uuid.UUID, []uuid.UUID) {
 	t.Helper()
 	ctx := context.Background()
 	asgs := &assignment.Service{Pool: s.pool}
-	insert, err := jobs.NewInsertClient(s.pool, nil)
+	insert, err := queue.NewInsertClient(s.pool, nil)
 	require.NoError(t, err)
 	subs := &submission.Service{Pool: s.pool, Jobs: insert}
 	asg, err := asgs.Create(ctx, s.actor, assignment.Input{Name: "Science homework", Type: assignment.TypeGrade})

@@ -18,6 +18,7 @@ import (
 
 	"github.com/markwell/markwell/internal/answerbox"
 	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -132,7 +133,7 @@ func TestAnswerBoxesTemplateCropsAndSignedMedia(t *testing.T) {
 	require.Equal(t, []any{0.0}, saved[0].(map[string]any)["path"], "sorted by question")
 	subID := uuid.MustParse(sub)
 	job := rivertest.RequireInserted(ctx, t, riverpgxv5.New(testdb.Pool(t)), jobs.CropAnswersArgs{SubmissionID: subID},
-		&rivertest.RequireInsertedOpts{Queue: jobs.QueueOCR})
+		&rivertest.RequireInsertedOpts{Queue: queue.QueueOCR})
 	require.Equal(t, subID, job.Args.SubmissionID)
 	status, data, _ = ada.call(t, "/api/v1/db/assignment/answer-boxes/get", map[string]any{"assignmentId": asg})
 	require.Equal(t, 200, status)

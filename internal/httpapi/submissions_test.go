@@ -12,15 +12,15 @@ import (
 
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/files"
-	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/submission"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
 // insertClient is a River client that only inserts jobs, as the API's.
-func insertClient(t *testing.T) *jobs.Client {
+func insertClient(t *testing.T) *queue.Client {
 	t.Helper()
-	c, err := jobs.NewInsertClient(testdb.Pool(t), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c, err := queue.NewInsertClient(testdb.Pool(t), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	require.NoError(t, err)
 	return c
 }

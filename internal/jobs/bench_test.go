@@ -9,7 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
-	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 )
 
@@ -55,7 +55,7 @@ const benchSlots = 2
 //	files/s      submissions ready per second
 func BenchmarkExtractClass(b *testing.B) {
 	bb := setup(b)
-	bb.startWorker(b, bb.deps, map[string]int{jobs.QueueExtract: benchSlots, jobs.QueueOCR: benchSlots}, time.Minute)
+	bb.startWorker(b, bb.deps, map[string]int{queue.QueueExtract: benchSlots, queue.QueueOCR: benchSlots}, time.Minute)
 	kinds := []struct {
 		file  upload
 		count int

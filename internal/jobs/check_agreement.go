@@ -7,41 +7,21 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/riverqueue/river"
 
 	"github.com/markwell/markwell/internal/agreement"
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/grading"
 	"github.com/markwell/markwell/internal/llm"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 )
-
-// CheckAgreementArgs asks how closely the AI agrees with the teacher on an
-// assignment's benchmark results: each benchmark is regraded with the other
-// benchmarks as examples (leave-one-out) and compared with the teacher's
-// grading.
-type CheckAgreementArgs struct {
-	AssignmentID uuid.UUID `json:"assignment_id"`
-	TeamID       uuid.UUID `json:"team_id"`
-}
-
-// Kind implements river.JobArgs.
-func (CheckAgreementArgs) Kind() string { return "check_agreement" }
-
-// InsertOpts puts the job on the ai queue.
-func (CheckAgreementArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueAI, MaxAttempts: 5}
-}
-
-// MinBenchmarks is how many benchmark results "Check agreement" needs.
-const MinBenchmarks = 3
 
 // CheckAgreementWorker regrades the benchmarks and stores the report on the
 // assignment. Its regrades are never written to the results; their tokens
 // count against the team's AI budget.
 type CheckAgreementWorker struct {
-	river.WorkerDefaults[CheckAgreementArgs]
+	river.WorkerDefaults[queue.CheckAgreementArgs]
 	deps Deps
 }
 
@@ -49,12 +29,12 @@ type CheckAgreementWorker struct {
 func NewCheckAgreementWorker(d Deps) *CheckAgreementWorker { return &CheckAgreementWorker{deps: d} }
 
 // Timeout bounds one attempt: one run per benchmark.
-func (w *CheckAgreementWorker) Timeout(*river.Job[CheckAgreementArgs]) time.Duration {
+func (w *CheckAgreementWorker) Timeout(*river.Job[queue.CheckAgreementArgs]) time.Duration {
 	return 30 * time.Minute
 }
 
 // Work implements river.Worker.
-func (w *CheckAgreementWorker) Work(ctx context.Context, job *river.Job[CheckAgreementArgs]) error {
+func (w *CheckAgreementWorker) Work(ctx context.Context, job *river.Job[queue.CheckAgreementArgs]) error {
 	a := job.Args
 	report, err := w.check(ctx, a)
 	if wait, ok := llm.RetryAfter(err); ok {
@@ -82,7 +62,7 @@ func (w *CheckAgreementWorker) Work(ctx context.Context, job *river.Job[CheckAgr
 	})
 }
 
-func (w *CheckAgreementWorker) check(ctx context.Context, a CheckAgreementArgs) (agreement.Report, error) {
+func (w *CheckAgreementWorker) check(ctx context.Context, a queue.CheckAgreementArgs) (agreement.Report, error) {
 	if w.deps.LLM == nil {
 		return agreement.Report{}, fmt.Errorf("check agreement: %w: %w", errNoModel, llm.ErrPermanent)
 	}
@@ -94,7 +74,7 @@ func (w *CheckAgreementWorker) check(ctx context.Context, a CheckAgreementArgs) 
 	if err != nil {
 		return agreement.Report{}, fmt.Errorf("load benchmarks of assignment %s: %w", a.AssignmentID, err)
 	}
-	if len(bench) < MinBenchmarks {
+	if len(bench) < queue.MinBenchmarks {
 		return agreement.Report{}, fmt.Errorf("assignment %s has %d benchmarks: %w", a.AssignmentID, len(bench), llm.ErrPermanent)
 	}
 	criteria, judge := judgeFor(fn)

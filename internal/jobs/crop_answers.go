@@ -14,6 +14,7 @@ import (
 
 	"github.com/markwell/markwell/internal/answerbox"
 	"github.com/markwell/markwell/internal/blob"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 )
 
@@ -191,7 +192,7 @@ func queueGradingIfWaiting(ctx context.Context, tx pgx.Tx, id uuid.UUID) error {
 	if err != nil {
 		return fmt.Errorf("queue grading of submission %s: %w", id, err)
 	}
-	if _, err := client.InsertTx(ctx, tx, GradeSubmissionArgs{SubmissionID: id}, nil); err != nil {
+	if _, err := client.InsertTx(ctx, tx, queue.GradeSubmissionArgs{SubmissionID: id}, nil); err != nil {
 		return fmt.Errorf("queue grading of submission %s: %w", id, err)
 	}
 	return nil

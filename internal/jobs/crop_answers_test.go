@@ -27,6 +27,7 @@ import (
 	"github.com/markwell/markwell/internal/answerbox"
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 )
 
@@ -263,7 +264,7 @@ func TestFinishedHandwrittenGradeWorkQueuesCrops(t *testing.T) {
 	require.Equal(t, river.EventKindJobCompleted, waitFor(t, events, jobID).Kind)
 	require.Equal(t, "ready", b.submission(t, id).ExtractStatus)
 	rivertest.RequireInserted(ctx, t, riverpgxv5.New(b.pool), jobs.CropAnswersArgs{SubmissionID: id},
-		&rivertest.RequireInsertedOpts{Queue: jobs.QueueOCR})
+		&rivertest.RequireInsertedOpts{Queue: queue.QueueOCR})
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		var status string

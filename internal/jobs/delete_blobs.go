@@ -6,28 +6,9 @@ import (
 	"fmt"
 
 	"github.com/riverqueue/river"
+
+	"github.com/markwell/markwell/internal/queue"
 )
-
-// DeleteBlobsArgs asks for stored files to be removed: the files under
-// Keys, and every file under Prefix (a folder such as "assignments/{id}/")
-// when it is set. The API inserts it in the transaction that deletes the
-// rows naming the files, so the files go even if the API dies right after.
-type DeleteBlobsArgs struct {
-	Keys   []string `json:"keys,omitempty"`
-	Prefix string   `json:"prefix,omitempty"`
-	// Prefixes are more folders to empty (a deleted submission's page
-	// images and crops).
-	Prefixes []string `json:"prefixes,omitempty"`
-}
-
-// Kind implements river.JobArgs.
-func (DeleteBlobsArgs) Kind() string { return "delete_blobs" }
-
-// InsertOpts puts the job on the default queue; a store that is down is
-// retried with River's backoff.
-func (DeleteBlobsArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueDefault, MaxAttempts: 10}
-}
 
 // BlobDeleter removes stored files; blob.Blob satisfies it.
 type BlobDeleter interface {
@@ -37,12 +18,12 @@ type BlobDeleter interface {
 	DeletePrefix(ctx context.Context, prefix string) error
 }
 
-// DeleteBlobsWorker removes the files of a DeleteBlobsArgs job through
+// DeleteBlobsWorker removes the files of a delete_blobs job through
 // Deps.Blob, which must also be a BlobDeleter (blob.Blob is). It is
 // idempotent: files already gone are not an error, so a retry after a
 // partial run finishes the rest.
 type DeleteBlobsWorker struct {
-	river.WorkerDefaults[DeleteBlobsArgs]
+	river.WorkerDefaults[queue.DeleteBlobsArgs]
 	deps Deps
 }
 
@@ -50,7 +31,7 @@ type DeleteBlobsWorker struct {
 func NewDeleteBlobsWorker(d Deps) *DeleteBlobsWorker { return &DeleteBlobsWorker{deps: d} }
 
 // Work implements river.Worker.
-func (w *DeleteBlobsWorker) Work(ctx context.Context, job *river.Job[DeleteBlobsArgs]) error {
+func (w *DeleteBlobsWorker) Work(ctx context.Context, job *river.Job[queue.DeleteBlobsArgs]) error {
 	del, ok := w.deps.Blob.(BlobDeleter)
 	if !ok {
 		return fmt.Errorf("delete blobs: the worker's blob store (%T) cannot delete files", w.deps.Blob)

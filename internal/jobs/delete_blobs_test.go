@@ -15,6 +15,7 @@ import (
 
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -22,7 +23,7 @@ import (
 // of delete_blobs jobs over it.
 type deleteBundle struct {
 	blobs  *blob.Local
-	worker *rivertest.Worker[jobs.DeleteBlobsArgs, pgx.Tx]
+	worker *rivertest.Worker[queue.DeleteBlobsArgs, pgx.Tx]
 	tx     pgx.Tx
 }
 
@@ -69,7 +70,7 @@ func TestDeleteBlobsDeletesKeysAndFolders(t *testing.T) {
 		b.put(t, k)
 	}
 
-	res, err := b.worker.Work(context.Background(), t, b.tx, jobs.DeleteBlobsArgs{
+	res, err := b.worker.Work(context.Background(), t, b.tx, queue.DeleteBlobsArgs{
 		Keys:   []string{one, two, kept + "submissions/ffffffffffffffff-never-there.txt"},
 		Prefix: gone,
 	}, nil)
@@ -81,7 +82,7 @@ func TestDeleteBlobsDeletesKeysAndFolders(t *testing.T) {
 	require.True(t, b.exists(t, stay), "files not named stay")
 
 	// Run again (a retry after a partial run): nothing left to do, still fine.
-	res, err = b.worker.Work(context.Background(), t, b.tx, jobs.DeleteBlobsArgs{Keys: []string{one}, Prefix: gone}, nil)
+	res, err = b.worker.Work(context.Background(), t, b.tx, queue.DeleteBlobsArgs{Keys: []string{one}, Prefix: gone}, nil)
 	require.NoError(t, err)
 	require.Equal(t, river.EventKindJobCompleted, res.EventKind)
 }
@@ -92,13 +93,13 @@ func TestDeleteBlobsRetriesWhatItCouldNotDelete(t *testing.T) {
 	// A folder one level deep would empty a whole root: the store refuses it,
 	// and the job fails (to be retried or seen by an operator) rather than
 	// reporting success.
-	res, err := b.worker.Work(context.Background(), t, b.tx, jobs.DeleteBlobsArgs{Prefix: "assignments/"}, nil)
+	res, err := b.worker.Work(context.Background(), t, b.tx, queue.DeleteBlobsArgs{Prefix: "assignments/"}, nil)
 	require.ErrorContains(t, err, "delete folder assignments/")
 	require.Equal(t, river.EventKindJobFailed, res.EventKind)
 
 	// A store that cannot delete fails the job the same way.
 	r := setupDelete(t, jobs.Deps{Blob: readOnly{}})
-	res, err = r.worker.Work(context.Background(), t, r.tx, jobs.DeleteBlobsArgs{Keys: []string{"chats/x"}}, nil)
+	res, err = r.worker.Work(context.Background(), t, r.tx, queue.DeleteBlobsArgs{Keys: []string{"chats/x"}}, nil)
 	require.ErrorContains(t, err, "cannot delete files")
 	require.Equal(t, river.EventKindJobFailed, res.EventKind)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/llm"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 )
 
@@ -35,19 +36,6 @@ const (
 // statusReady is a submission whose text is final (submissions.extract_status).
 const statusReady = "ready"
 
-// ExtractTextArgs asks for the text of one uploaded submission.
-type ExtractTextArgs struct {
-	SubmissionID uuid.UUID `json:"submission_id"`
-}
-
-// Kind implements river.JobArgs.
-func (ExtractTextArgs) Kind() string { return "extract_text" }
-
-// InsertOpts puts the job on the extract queue, once per submission.
-func (ExtractTextArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueExtract, MaxAttempts: 5, UniqueOpts: river.UniqueOpts{ByArgs: true}}
-}
-
 // ExtractTextWorker reads a submission's file and stores its text. The format
 // comes from the file's bytes (a ".pdf" holding a PNG is read as a PNG). Text
 // pages are read here; when some page needs OCR (a scanned PDF page, an
@@ -56,12 +44,12 @@ func (ExtractTextArgs) InsertOpts() river.InsertOpts {
 // to finish the file, the submission staying "extracting". It is idempotent:
 // a finished extraction is never redone or overwritten.
 type ExtractTextWorker struct {
-	river.WorkerDefaults[ExtractTextArgs]
+	river.WorkerDefaults[queue.ExtractTextArgs]
 	deps Deps
 }
 
 // Work implements river.Worker.
-func (w *ExtractTextWorker) Work(ctx context.Context, job *river.Job[ExtractTextArgs]) error {
+func (w *ExtractTextWorker) Work(ctx context.Context, job *river.Job[queue.ExtractTextArgs]) error {
 	id := job.Args.SubmissionID
 	sub, err := loadSubmission(ctx, w.deps, id)
 	if err != nil || sub.ExtractStatus == statusReady {
@@ -83,9 +71,9 @@ func (w *ExtractTextWorker) Work(ctx context.Context, job *river.Job[ExtractText
 // handOff stores the pages read so far and queues the job that reads the
 // rest, in one transaction: either both happen or neither.
 func (w *ExtractTextWorker) handOff(ctx context.Context, sub store.GetSubmissionToExtractRow, res extract.Result) error {
-	var next river.JobArgs = OCRPagesArgs{SubmissionID: sub.ID}
+	var next river.JobArgs = queue.OCRPagesArgs{SubmissionID: sub.ID}
 	if sub.HandWritten {
-		next = TranscribePagesArgs{SubmissionID: sub.ID}
+		next = queue.TranscribePagesArgs{SubmissionID: sub.ID}
 	}
 	client, err := river.ClientFromContextSafely[pgx.Tx](ctx)
 	if err != nil {

@@ -29,6 +29,7 @@ import (
 	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/extract/ocr"
 	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/testdb"
 )
@@ -86,7 +87,7 @@ func (e *extractorMock) Extract(ctx context.Context, in extract.Input) (extract.
 type bundle struct {
 	pool   *pgxpool.Pool
 	blobs  *blob.Local
-	insert *jobs.Client
+	insert *queue.Client
 	teamID uuid.UUID
 	asgID  uuid.UUID
 	// deps are the real ones: a Reader, the OCR pool, local storage; no model.
@@ -109,7 +110,7 @@ func setup(t testing.TB) *bundle {
 	require.NoError(t, pool.QueryRow(ctx, `INSERT INTO assignments (team_id, name, type) VALUES ($1, 'Essay', 'feedback') RETURNING id`,
 		b.teamID).Scan(&b.asgID))
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	b.insert, err = jobs.NewInsertClient(pool, log)
+	b.insert, err = queue.NewInsertClient(pool, log)
 	require.NoError(t, err)
 	b.deps = jobs.Deps{
 		Pool: pool, Blob: blobs, OCR: ocrPool, Log: log,
@@ -170,7 +171,7 @@ func (b *bundle) addTx(t testing.TB, tx pgx.Tx, u upload) (uuid.UUID, *rivertype
 		b.teamID, b.asgID, u.name, key, u.contentType, u.readerHint, u.handWritten).Scan(&id); err != nil {
 		return id, nil, err
 	}
-	res, err := b.insert.InsertTx(ctx, tx, jobs.ExtractTextArgs{SubmissionID: id}, nil)
+	res, err := b.insert.InsertTx(ctx, tx, queue.ExtractTextArgs{SubmissionID: id}, nil)
 	if err != nil {
 		return id, nil, err
 	}
@@ -217,7 +218,7 @@ func (b *bundle) waitStatus(t testing.TB, id uuid.UUID) store.GetSubmissionToExt
 
 // startWorker runs a worker client on the given queues until the test ends
 // and returns it with a channel of its job events.
-func (b *bundle) startWorker(t testing.TB, deps jobs.Deps, queues map[string]int, rescueAfter time.Duration) (*jobs.Client, <-chan *river.Event) {
+func (b *bundle) startWorker(t testing.TB, deps jobs.Deps, queues map[string]int, rescueAfter time.Duration) (*queue.Client, <-chan *river.Event) {
 	t.Helper()
 	client, err := jobs.NewWorkerClient(b.pool, jobs.NewWorkers(deps), jobs.WorkerOptions{
 		Queues:            queues,
@@ -239,10 +240,10 @@ func (b *bundle) startWorker(t testing.TB, deps jobs.Deps, queues map[string]int
 }
 
 // extractQueue runs the extract queue only.
-var extractQueue = map[string]int{jobs.QueueExtract: 2}
+var extractQueue = map[string]int{queue.QueueExtract: 2}
 
 // allQueues runs every extraction queue.
-var allQueues = map[string]int{jobs.QueueExtract: 2, jobs.QueueOCR: 2, jobs.QueueAI: 2}
+var allQueues = map[string]int{queue.QueueExtract: 2, queue.QueueOCR: 2, queue.QueueAI: 2}
 
 // waitFor returns the next event of the job.
 func waitFor(t testing.TB, events <-chan *river.Event, jobID int64) *river.Event {
@@ -307,7 +308,7 @@ func TestExtractText_TextPDFIsReadPageByPageInProcess(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	id, job := b.add(t, fixture(t, "text-3pages.pdf", "essay.pdf", "application/pdf"))
-	require.Equal(t, jobs.QueueExtract, job.Queue)
+	require.Equal(t, queue.QueueExtract, job.Queue)
 
 	_, events := b.startWorker(t, b.deps, extractQueue, time.Minute)
 	require.Equal(t, river.EventKindJobCompleted, waitFor(t, events, job.ID).Kind)
@@ -593,7 +594,7 @@ func TestExtractText_RolledBackRowLeavesNoJob(t *testing.T) {
 		var id uuid.UUID
 		require.NoError(t, tx.QueryRow(ctx, `INSERT INTO submissions (team_id, assignment_id, name, file_key)
 			VALUES ($1, $2, 'a.txt', 'k') RETURNING id`, b.teamID, b.asgID).Scan(&id))
-		res, err := b.insert.InsertTx(ctx, tx, jobs.ExtractTextArgs{SubmissionID: id}, nil)
+		res, err := b.insert.InsertTx(ctx, tx, queue.ExtractTextArgs{SubmissionID: id}, nil)
 		require.NoError(t, err)
 		jobID = res.Job.ID
 		return io.ErrUnexpectedEOF // the request failed after both writes

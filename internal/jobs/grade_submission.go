@@ -16,30 +16,14 @@ import (
 	"github.com/markwell/markwell/internal/answerbox"
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/grading"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/process"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
 )
-
-// GradeSubmissionArgs asks for the AI to grade or annotate one submission
-// with its assignment's process (GradeProcessV2, FeedbackProcess,
-// RubricFeedbackProcess or PromptProcess). runFunctionOnMany and gradeOnePub
-// queue it with the result's in-progress status; extract_text queues it
-// when grading was asked for before the text was read.
-type GradeSubmissionArgs struct {
-	SubmissionID uuid.UUID `json:"submission_id"`
-}
-
-// Kind implements river.JobArgs.
-func (GradeSubmissionArgs) Kind() string { return "grade_submission" }
-
-// InsertOpts puts the job on the ai queue. Rate limits snooze it (no
-// attempt used); 5xx and timeouts retry with River's backoff.
-func (GradeSubmissionArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueAI, MaxAttempts: 5}
-}
 
 // Teacher-facing reasons of a failed run.
 const (
@@ -56,27 +40,24 @@ const (
 // in-progress status, so a retried or duplicated job never writes twice
 // and never overwrites a result the teacher has reviewed.
 type GradeSubmissionWorker struct {
-	river.WorkerDefaults[GradeSubmissionArgs]
+	river.WorkerDefaults[queue.GradeSubmissionArgs]
 	deps Deps
 }
 
 // NewGradeSubmissionWorker returns the worker of grade_submission jobs over d.
 func NewGradeSubmissionWorker(d Deps) *GradeSubmissionWorker { return &GradeSubmissionWorker{deps: d} }
 
-// DefaultGradeTimeout bounds one grading attempt unless Deps.GradeTimeout
-// says otherwise: a few model calls, each with its own timeout.
-const DefaultGradeTimeout = 10 * time.Minute
-
-// Timeout bounds one attempt (Deps.GradeTimeout, else DefaultGradeTimeout).
-func (w *GradeSubmissionWorker) Timeout(*river.Job[GradeSubmissionArgs]) time.Duration {
+// Timeout bounds one attempt (Deps.GradeTimeout, else GRADE_JOB_TIMEOUT's
+// default).
+func (w *GradeSubmissionWorker) Timeout(*river.Job[queue.GradeSubmissionArgs]) time.Duration {
 	if w.deps.GradeTimeout > 0 {
 		return w.deps.GradeTimeout
 	}
-	return DefaultGradeTimeout
+	return config.DefaultGradeJobTimeout
 }
 
 // Work implements river.Worker.
-func (w *GradeSubmissionWorker) Work(ctx context.Context, job *river.Job[GradeSubmissionArgs]) error {
+func (w *GradeSubmissionWorker) Work(ctx context.Context, job *river.Job[queue.GradeSubmissionArgs]) error {
 	id := job.Args.SubmissionID
 	t, err := store.Q.RunTarget(ctx, w.deps.Pool, id)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -165,7 +146,7 @@ func (d Deps) spendTokens(ctx context.Context, teamID uuid.UUID, u llm.Usage) {
 // job; a permanent failure or an answer that twice did not fit the
 // assignment fails the result at once; anything else is retried, and only
 // the last attempt fails the result.
-func (w *GradeSubmissionWorker) failAttempt(ctx context.Context, job *river.Job[GradeSubmissionArgs], err error, u llm.Usage) error {
+func (w *GradeSubmissionWorker) failAttempt(ctx context.Context, job *river.Job[queue.GradeSubmissionArgs], err error, u llm.Usage) error {
 	id := job.Args.SubmissionID
 	if wait, ok := llm.RetryAfter(err); ok {
 		w.deps.logger().Info("model rate limit: grading snoozed", "submission", id, "wait", wait)

@@ -22,9 +22,9 @@ import (
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/grading"
 	"github.com/markwell/markwell/internal/identity"
-	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
@@ -81,7 +81,7 @@ func setupGrading(t *testing.T, opts fakellm.Options, cfg llm.Config) *gradeBund
 }
 
 // aiQueue runs the ai queue four wide.
-var aiQueue = map[string]int{jobs.QueueAI: 4}
+var aiQueue = map[string]int{queue.QueueAI: 4}
 
 // questions is a grade assignment two levels deep (10 points); the demo
 // model meets a criterion when the text holds half its words or more.

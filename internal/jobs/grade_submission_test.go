@@ -15,6 +15,7 @@ import (
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/result"
 )
@@ -33,7 +34,7 @@ func TestGradeSubmission_TwoJobsForOneSubmissionWriteTheResultOnce(t *testing.T)
 	asgID := g.define(t, assignment.TypeGrade)
 	ids := g.submit(t, asgID, texts(photosynthesis)...)
 	g.runMany(t, asgID, ids)
-	_, err = g.insert.Insert(context.Background(), jobs.GradeSubmissionArgs{SubmissionID: ids[0]}, nil)
+	_, err = g.insert.Insert(context.Background(), queue.GradeSubmissionArgs{SubmissionID: ids[0]}, nil)
 	require.NoError(t, err)
 	jobRows := g.handedTo(t, "grade_submission")
 	require.Len(t, jobRows, 2)

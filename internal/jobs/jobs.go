@@ -1,6 +1,7 @@
-// Package jobs holds Markwell's background work: River job args and workers,
-// one file per job kind, and the client wiring shared by the API (insert
-// only) and cmd/worker (runs the queues).
+// Package jobs holds Markwell's background work: River's workers, one file
+// per job kind, and the working client cmd/worker runs. The jobs' arguments
+// and queues (what the API needs to enqueue) are the contract in package
+// queue, so a service that only enqueues does not import the workers.
 package jobs
 
 import (
@@ -10,23 +11,14 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/llm"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/ratelimit"
-)
-
-// Queue names. Operators scale them apart: extract is cheap CPU, ocr is one
-// tesseract per core, ai is I/O bound and rate limited.
-const (
-	QueueDefault = "default"
-	QueueExtract = "extract"
-	QueueOCR     = "ocr"
-	QueueAI      = "ai"
 )
 
 // How often the ai queue looks for work: measured with the grading
@@ -35,9 +27,6 @@ const (
 	aiFetchCooldown     = 5 * time.Millisecond
 	aiFetchPollInterval = 100 * time.Millisecond
 )
-
-// Client is River's client over pgx.
-type Client = river.Client[pgx.Tx]
 
 // BlobReader reads stored files; blob.Blob satisfies it.
 type BlobReader interface {
@@ -68,7 +57,7 @@ type Deps struct {
 	// counts nothing.
 	Budget *ratelimit.AIBudget
 	Log    *slog.Logger
-	// GradeTimeout bounds one grading attempt; 0 means DefaultGradeTimeout.
+	// GradeTimeout bounds one grading attempt; 0 means config.DefaultGradeJobTimeout.
 	// River rescues a grading job left running by a killed worker only
 	// after this long (and JOB_RESCUE_AFTER), so it is also how long such
 	// a result waits (GRADE_JOB_TIMEOUT; docs/faults.md).
@@ -108,18 +97,18 @@ type WorkerOptions struct {
 }
 
 // NewWorkerClient builds a client that runs jobs from the given queues.
-func NewWorkerClient(pool *pgxpool.Pool, workers *river.Workers, o WorkerOptions, log *slog.Logger) (*Client, error) {
+func NewWorkerClient(pool *pgxpool.Pool, workers *river.Workers, o WorkerOptions, log *slog.Logger) (*queue.Client, error) {
 	queues := make(map[string]river.QueueConfig, len(o.Queues))
 	for name, n := range o.Queues {
 		queues[name] = river.QueueConfig{MaxWorkers: n}
 	}
-	if q, ok := queues[QueueAI]; ok {
+	if q, ok := queues[queue.QueueAI]; ok {
 		// A wave of model answers frees many slots at once: River's default
 		// 100 ms between fetches left them idle, and snoozed jobs (rate limits)
 		// waited up to a second for the next poll (docs/performance.md, AI
 		// grading).
 		q.FetchCooldown, q.FetchPollInterval = aiFetchCooldown, aiFetchPollInterval
-		queues[QueueAI] = q
+		queues[queue.QueueAI] = q
 	}
 	cfg := &river.Config{
 		Queues:               queues,
@@ -131,22 +120,13 @@ func NewWorkerClient(pool *pgxpool.Pool, workers *river.Workers, o WorkerOptions
 		FetchPollInterval:    o.FetchPollInterval,
 		PollOnly:             o.PollOnly,
 		PeriodicJobs: append(periodicJobs(),
-			river.NewPeriodicJob(river.PeriodicInterval(PurgeLinkUploadsEvery), func() (river.JobArgs, *river.InsertOpts) {
-				return PurgeLinkUploadsArgs{}, nil
+			river.NewPeriodicJob(river.PeriodicInterval(queue.PurgeLinkUploadsEvery), func() (river.JobArgs, *river.InsertOpts) {
+				return queue.PurgeLinkUploadsArgs{}, nil
 			}, nil)),
 	}
 	c, err := river.NewClient(riverpgxv5.New(pool), cfg)
 	if err != nil {
 		return nil, fmt.Errorf("river worker client: %w", err)
-	}
-	return c, nil
-}
-
-// NewInsertClient builds a client that only inserts jobs (the API's).
-func NewInsertClient(pool *pgxpool.Pool, log *slog.Logger) (*Client, error) {
-	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: log})
-	if err != nil {
-		return nil, fmt.Errorf("river insert client: %w", err)
 	}
 	return c, nil
 }

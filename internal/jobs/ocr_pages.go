@@ -4,25 +4,11 @@ import (
 	"context"
 	"errors"
 
-	"github.com/google/uuid"
 	"github.com/riverqueue/river"
 
 	"github.com/markwell/markwell/internal/extract"
+	"github.com/markwell/markwell/internal/queue"
 )
-
-// OCRPagesArgs asks for the pages of a submission that have no text layer
-// (scanned PDF pages, photos) to be read by OCR. extract_text queues it.
-type OCRPagesArgs struct {
-	SubmissionID uuid.UUID `json:"submission_id"`
-}
-
-// Kind implements river.JobArgs.
-func (OCRPagesArgs) Kind() string { return "ocr_pages" }
-
-// InsertOpts puts the job on the ocr queue, once per submission.
-func (OCRPagesArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueOCR, MaxAttempts: 5, UniqueOpts: river.UniqueOpts{ByArgs: true}}
-}
 
 // errNoOCR is a process that runs the ocr queue without an OCR pool: a
 // wiring mistake, retried in case another worker has one.
@@ -36,12 +22,12 @@ var errNoOCR = errors.New("this worker has no OCR pool (Deps.OCR)")
 // and in order. It is idempotent: a finished extraction is never redone or
 // overwritten.
 type OCRPagesWorker struct {
-	river.WorkerDefaults[OCRPagesArgs]
+	river.WorkerDefaults[queue.OCRPagesArgs]
 	deps Deps
 }
 
 // Work implements river.Worker.
-func (w *OCRPagesWorker) Work(ctx context.Context, job *river.Job[OCRPagesArgs]) error {
+func (w *OCRPagesWorker) Work(ctx context.Context, job *river.Job[queue.OCRPagesArgs]) error {
 	id := job.Args.SubmissionID
 	sub, err := loadSubmission(ctx, w.deps, id)
 	if err != nil || sub.ExtractStatus == statusReady {

@@ -10,7 +10,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
-	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 )
 
 // An image of printed text: extract_text finds a page without text, stores
@@ -31,10 +31,10 @@ func TestOCRPages_PNGOfPrintedTextIsHandedToOCRAndFinished(t *testing.T) {
 	require.Equal(t, "extracting", sub.ExtractStatus, "waiting for OCR")
 	require.Equal(t, []page{{}}, pages(t, sub), "one page, not read yet")
 	require.Zero(t, sub.ExtractWrites)
-	requireHandedTo(t, b, jobs.OCRPagesArgs{SubmissionID: id}, jobs.QueueOCR)
+	requireHandedTo(t, b, queue.OCRPagesArgs{SubmissionID: id}, queue.QueueOCR)
 	require.Empty(t, b.handedTo(t, "transcribe_pages"), "typed work never goes to the vision model")
 
-	b.startWorker(t, b.deps, map[string]int{jobs.QueueOCR: 2}, time.Minute)
+	b.startWorker(t, b.deps, map[string]int{queue.QueueOCR: 2}, time.Minute)
 	sub = b.waitStatus(t, id)
 	require.Equal(t, "ready", sub.ExtractStatus, sub.ExtractError)
 	got := pages(t, sub)

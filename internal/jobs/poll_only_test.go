@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -38,7 +39,7 @@ func runOneJob(t *testing.T, pool *pgxpool.Pool, pollOnly bool) {
 	t.Helper()
 	deps := jobs.Deps{Pool: pool, Blob: noBlobs{}, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	client, err := jobs.NewWorkerClient(pool, jobs.NewWorkers(deps), jobs.WorkerOptions{
-		Queues: map[string]int{jobs.QueueDefault: 1}, JobTimeout: time.Minute, RescueAfter: 2 * time.Minute,
+		Queues: map[string]int{queue.QueueDefault: 1}, JobTimeout: time.Minute, RescueAfter: 2 * time.Minute,
 		FetchPollInterval: 200 * time.Millisecond, PollOnly: pollOnly,
 	}, deps.Log)
 	require.NoError(t, err)
@@ -50,7 +51,7 @@ func runOneJob(t *testing.T, pool *pgxpool.Pool, pollOnly bool) {
 		defer cancel()
 		_ = client.Stop(ctx)
 	})
-	res, err := client.Insert(context.Background(), jobs.DeleteBlobsArgs{Keys: []string{"gone.txt"}}, nil)
+	res, err := client.Insert(context.Background(), queue.DeleteBlobsArgs{Keys: []string{"gone.txt"}}, nil)
 	require.NoError(t, err)
 	ev := waitFor(t, events, res.Job.ID)
 	require.Equal(t, river.EventKindJobCompleted, ev.Kind)

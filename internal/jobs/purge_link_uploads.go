@@ -9,34 +9,17 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/markwell/markwell/internal/files"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 )
 
-// PurgeLinkUploadsArgs asks for the files students uploaded through a link
-// but never submitted to be deleted once they are files.UnsubmittedUploadAge
-// old: no teacher sees them, so nothing else would ever remove them. It
-// runs every PurgeLinkUploadsEvery on whichever worker process leads.
-type PurgeLinkUploadsArgs struct{}
-
-// Kind implements river.JobArgs.
-func (PurgeLinkUploadsArgs) Kind() string { return "purge_link_uploads" }
-
-// InsertOpts keeps one purge at a time.
-func (PurgeLinkUploadsArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueDefault, MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByPeriod: PurgeLinkUploadsEvery}}
-}
-
-// PurgeLinkUploadsEvery is how often the purge runs; purgeBatch is how many
-// uploads one transaction deletes.
-const (
-	PurgeLinkUploadsEvery = time.Hour
-	purgeBatch            = 200
-)
+// purgeBatch is how many uploads one transaction deletes.
+const purgeBatch = 200
 
 // PurgeLinkUploadsWorker deletes unsubmitted link uploads through
 // Deps.Blob, which must also be a BlobDeleter (blob.Blob is).
 type PurgeLinkUploadsWorker struct {
-	river.WorkerDefaults[PurgeLinkUploadsArgs]
+	river.WorkerDefaults[queue.PurgeLinkUploadsArgs]
 	deps Deps
 }
 
@@ -47,7 +30,7 @@ func NewPurgeLinkUploadsWorker(d Deps) *PurgeLinkUploadsWorker {
 }
 
 // Work implements river.Worker.
-func (w *PurgeLinkUploadsWorker) Work(ctx context.Context, _ *river.Job[PurgeLinkUploadsArgs]) error {
+func (w *PurgeLinkUploadsWorker) Work(ctx context.Context, _ *river.Job[queue.PurgeLinkUploadsArgs]) error {
 	n, err := PurgeLinkUploads(ctx, w.deps, time.Now().Add(-files.UnsubmittedUploadAge))
 	if n > 0 {
 		w.deps.logger().Info("unsubmitted student uploads deleted", "files", n)

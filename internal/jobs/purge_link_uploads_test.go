@@ -18,6 +18,7 @@ import (
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/testdb"
 )
@@ -29,7 +30,7 @@ type purgeBundle struct {
 	blobs     *blob.Local
 	files     *files.Service
 	team, asg uuid.UUID
-	worker    *rivertest.Worker[jobs.PurgeLinkUploadsArgs, pgx.Tx]
+	worker    *rivertest.Worker[queue.PurgeLinkUploadsArgs, pgx.Tx]
 }
 
 func setupPurge(t *testing.T) *purgeBundle {
@@ -104,7 +105,7 @@ func (b *purgeBundle) purge(t *testing.T) {
 	tx, err := b.pool.Begin(context.Background())
 	require.NoError(t, err)
 	defer tx.Rollback(context.Background()) //nolint:errcheck // nothing is written through tx
-	res, err := b.worker.Work(context.Background(), t, tx, jobs.PurgeLinkUploadsArgs{}, nil)
+	res, err := b.worker.Work(context.Background(), t, tx, queue.PurgeLinkUploadsArgs{}, nil)
 	require.NoError(t, err)
 	require.Equal(t, river.EventKindJobCompleted, res.EventKind)
 }

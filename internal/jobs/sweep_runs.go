@@ -8,38 +8,24 @@ import (
 	"github.com/google/uuid"
 	"github.com/riverqueue/river"
 
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 )
-
-// SweepRunsArgs asks for AI runs stuck in progress to be failed with a
-// reason. It runs every SweepEvery on whichever worker process leads.
-type SweepRunsArgs struct{}
-
-// Kind implements river.JobArgs.
-func (SweepRunsArgs) Kind() string { return "sweep_runs" }
-
-// InsertOpts keeps one sweep at a time.
-func (SweepRunsArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueDefault, MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByPeriod: time.Minute}}
-}
 
 // How the sweeper decides a run is stuck: in progress for StuckAfter with
 // no live grading job and no extraction under way. A job that is still
 // queued, running or retrying is never swept, however long it waits.
-const (
-	SweepEvery = time.Minute
-	StuckAfter = 15 * time.Minute
-)
+const StuckAfter = 15 * time.Minute
 
 // SweepRunsWorker fails runs that can no longer finish (their job was
 // cancelled, discarded or lost), so no result stays in progress forever.
 type SweepRunsWorker struct {
-	river.WorkerDefaults[SweepRunsArgs]
+	river.WorkerDefaults[queue.SweepRunsArgs]
 	deps Deps
 }
 
 // Work implements river.Worker.
-func (w *SweepRunsWorker) Work(ctx context.Context, _ *river.Job[SweepRunsArgs]) error {
+func (w *SweepRunsWorker) Work(ctx context.Context, _ *river.Job[queue.SweepRunsArgs]) error {
 	ids, err := SweepStuckRuns(ctx, w.deps, time.Now().Add(-StuckAfter))
 	if err != nil {
 		return err
@@ -63,8 +49,8 @@ func SweepStuckRuns(ctx context.Context, d Deps, cutoff time.Time) ([]uuid.UUID,
 // periodicJobs are the jobs River's leader inserts on a schedule.
 func periodicJobs() []*river.PeriodicJob {
 	return []*river.PeriodicJob{
-		river.NewPeriodicJob(river.PeriodicInterval(SweepEvery), func() (river.JobArgs, *river.InsertOpts) {
-			return SweepRunsArgs{}, nil
+		river.NewPeriodicJob(river.PeriodicInterval(queue.SweepEvery), func() (river.JobArgs, *river.InsertOpts) {
+			return queue.SweepRunsArgs{}, nil
 		}, nil),
 	}
 }

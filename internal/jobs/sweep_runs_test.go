@@ -14,6 +14,7 @@ import (
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
+	"github.com/markwell/markwell/internal/queue"
 )
 
 // stall makes a run look started `ago` and gives its grading job the state
@@ -91,10 +92,10 @@ func TestSweepRunsJobFailsAStuckRun(t *testing.T) {
 	g.stall(t, ids[0], jobs.StuckAfter+time.Minute, "discarded")
 	g.stall(t, ids[1], jobs.StuckAfter-time.Minute, "discarded")
 
-	res, err := g.insert.Insert(context.Background(), jobs.SweepRunsArgs{}, nil)
+	res, err := g.insert.Insert(context.Background(), queue.SweepRunsArgs{}, nil)
 	require.NoError(t, err)
-	require.Equal(t, jobs.QueueDefault, res.Job.Queue)
-	_, events := g.startWorker(t, g.deps, map[string]int{jobs.QueueDefault: 1}, time.Minute)
+	require.Equal(t, queue.QueueDefault, res.Job.Queue)
+	_, events := g.startWorker(t, g.deps, map[string]int{queue.QueueDefault: 1}, time.Minute)
 	require.Equal(t, river.EventKindJobCompleted, waitFor(t, events, res.Job.ID).Kind)
 	s := g.stored(t, ids[0])
 	require.Equal(t, grading.StatusFailed, s.Status)

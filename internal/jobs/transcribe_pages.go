@@ -10,29 +10,12 @@ import (
 	"image/jpeg"
 	"sync"
 
-	"github.com/google/uuid"
 	"github.com/riverqueue/river"
 
 	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/llm"
+	"github.com/markwell/markwell/internal/queue"
 )
-
-// TranscribePagesArgs asks for the pages of a handwritten submission that
-// have no text layer to be transcribed by the vision model. extract_text
-// queues it instead of ocr_pages when the submission or its assignment is
-// handwritten: tesseract cannot read handwriting.
-type TranscribePagesArgs struct {
-	SubmissionID uuid.UUID `json:"submission_id"`
-}
-
-// Kind implements river.JobArgs.
-func (TranscribePagesArgs) Kind() string { return "transcribe_pages" }
-
-// InsertOpts puts the job on the ai queue, once per submission. Rate limits
-// snooze the job, which uses no attempt.
-func (TranscribePagesArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueAI, MaxAttempts: 5, UniqueOpts: river.UniqueOpts{ByArgs: true}}
-}
 
 // SourceVision is the source of a page transcribed by the vision model.
 const SourceVision = "vision"
@@ -71,7 +54,7 @@ var transcribeSchema = map[string]any{
 // provider's Retry-After. It is idempotent: a finished extraction is never
 // redone or overwritten.
 type TranscribePagesWorker struct {
-	river.WorkerDefaults[TranscribePagesArgs]
+	river.WorkerDefaults[queue.TranscribePagesArgs]
 	deps Deps
 }
 
@@ -79,7 +62,7 @@ type TranscribePagesWorker struct {
 var errNoModel = errors.New("this worker has no model client (Deps.LLM)")
 
 // Work implements river.Worker.
-func (w *TranscribePagesWorker) Work(ctx context.Context, job *river.Job[TranscribePagesArgs]) error {
+func (w *TranscribePagesWorker) Work(ctx context.Context, job *river.Job[queue.TranscribePagesArgs]) error {
 	id := job.Args.SubmissionID
 	sub, err := loadSubmission(ctx, w.deps, id)
 	if err != nil || sub.ExtractStatus == statusReady {

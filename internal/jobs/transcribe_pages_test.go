@@ -13,6 +13,7 @@ import (
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/ratelimit"
 )
 
@@ -57,10 +58,10 @@ func TestTranscribePages_HandwrittenScanIsTranscribedByTheVisionModel(t *testing
 	defer cancel()
 	require.NoError(t, extractor.Stop(stop))
 	require.Equal(t, "extracting", b.submission(t, id).ExtractStatus)
-	requireHandedTo(t, b, jobs.TranscribePagesArgs{SubmissionID: id}, jobs.QueueAI)
+	requireHandedTo(t, b, queue.TranscribePagesArgs{SubmissionID: id}, queue.QueueAI)
 	require.Empty(t, b.handedTo(t, "ocr_pages"), "tesseract cannot read handwriting")
 
-	b.startWorker(t, deps, map[string]int{jobs.QueueAI: 2}, time.Minute)
+	b.startWorker(t, deps, map[string]int{queue.QueueAI: 2}, time.Minute)
 	sub := b.waitStatus(t, id)
 	require.Equal(t, "ready", sub.ExtractStatus, sub.ExtractError)
 	got := pages(t, sub)

@@ -21,7 +21,7 @@ import (
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/input"
-	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
 )
@@ -50,7 +50,7 @@ type Service struct {
 	Pool *pgxpool.Pool
 	// Jobs queues the deletion of a deleted assignment's files, in the
 	// transaction that deletes it.
-	Jobs *jobs.Client
+	Jobs *queue.Client
 }
 
 // Folder is a named group of assignment ids.
@@ -242,7 +242,7 @@ func (s *Service) DeleteAssignment(ctx context.Context, a identity.Actor, id uui
 			return err
 		}
 		folder := "assignments/" + id.String() + "/"
-		if _, err := s.Jobs.InsertTx(ctx, tx, jobs.DeleteBlobsArgs{Prefix: folder}, nil); err != nil {
+		if _, err := s.Jobs.InsertTx(ctx, tx, queue.DeleteBlobsArgs{Prefix: folder}, nil); err != nil {
 			return fmt.Errorf("enqueue deletion of %s: %w", folder, err)
 		}
 		return nil

@@ -16,8 +16,8 @@ import (
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/identity"
-	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/library"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/team"
 	"github.com/markwell/markwell/internal/testdb"
@@ -32,7 +32,7 @@ type bundle struct {
 
 func setup(t *testing.T) *bundle {
 	t.Helper()
-	client, err := jobs.NewInsertClient(testdb.Pool(t), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	client, err := queue.NewInsertClient(testdb.Pool(t), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	require.NoError(t, err)
 	return &bundle{svc: &library.Service{Pool: testdb.Pool(t), Jobs: client}, ctx: context.Background()}
 }

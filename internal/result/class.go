@@ -12,7 +12,7 @@ import (
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/grading"
 	"github.com/markwell/markwell/internal/identity"
-	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 )
 
@@ -71,7 +71,7 @@ func (s *Service) CheckAgreement(ctx context.Context, a identity.Actor, assignme
 	if err != nil {
 		return fmt.Errorf("count benchmarks of assignment %s: %w", assignmentID, err)
 	}
-	if len(bench) < jobs.MinBenchmarks {
+	if len(bench) < queue.MinBenchmarks {
 		return apperr.New(apperr.Invalid, MsgFewBenchmarks)
 	}
 	return store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
@@ -82,7 +82,7 @@ func (s *Service) CheckAgreement(ctx context.Context, a identity.Actor, assignme
 		if n == 0 {
 			return apperr.New(apperr.Conflict, MsgAgreementRunning)
 		}
-		_, err = s.Jobs.InsertTx(ctx, tx, jobs.CheckAgreementArgs{AssignmentID: assignmentID, TeamID: a.TeamID}, nil)
+		_, err = s.Jobs.InsertTx(ctx, tx, queue.CheckAgreementArgs{AssignmentID: assignmentID, TeamID: a.TeamID}, nil)
 		return err
 	})
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
@@ -39,7 +40,7 @@ func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }
 type bundle struct {
 	ctx     context.Context
 	pool    *pgxpool.Pool
-	insert  *jobs.Client
+	insert  *queue.Client
 	asgs    *assignment.Service
 	rubrics *rubric.Service
 	subs    *submission.Service
@@ -58,7 +59,7 @@ func setup(t testing.TB, isolated bool, opts fakellm.Options) *bundle {
 		pool = testdb.Isolated(t)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	insert, err := jobs.NewInsertClient(pool, log)
+	insert, err := queue.NewInsertClient(pool, log)
 	require.NoError(t, err)
 	srv := fakellm.New(opts)
 	fakellm.TeachAll(srv)
@@ -194,7 +195,7 @@ func (b *bundle) gradeNow(t testing.TB, a identity.Actor, asgID uuid.UUID, ids .
 	for i, id := range ids {
 		tx, err := b.pool.Begin(b.ctx)
 		require.NoError(t, err)
-		res, err := worker.Work(b.ctx, t, tx, jobs.GradeSubmissionArgs{SubmissionID: id}, nil)
+		res, err := worker.Work(b.ctx, t, tx, queue.GradeSubmissionArgs{SubmissionID: id}, nil)
 		_ = tx.Rollback(b.ctx)
 		require.NoError(t, err)
 		require.Equal(t, river.EventKindJobCompleted, res.EventKind)
@@ -220,7 +221,7 @@ func (b *bundle) startWorker(t testing.TB) { b.startWorkerWidth(t, 4) }
 func (b *bundle) startWorkerWidth(t testing.TB, n int) {
 	t.Helper()
 	client, err := jobs.NewWorkerClient(b.pool, jobs.NewWorkers(b.deps), jobs.WorkerOptions{
-		Queues: map[string]int{jobs.QueueAI: n}, JobTimeout: time.Minute, RescueAfter: 2 * time.Minute,
+		Queues: map[string]int{queue.QueueAI: n}, JobTimeout: time.Minute, RescueAfter: 2 * time.Minute,
 		FetchPollInterval: 100 * time.Millisecond,
 	}, b.deps.Log)
 	require.NoError(t, err)

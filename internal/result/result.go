@@ -22,8 +22,8 @@ import (
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/grading"
 	"github.com/markwell/markwell/internal/identity"
-	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/store"
 )
@@ -38,7 +38,7 @@ type Service struct {
 	// 'Failed to generate summary.'.
 	Model llm.Client
 	// Jobs queues the grading and agreement jobs with the rows they work on.
-	Jobs *jobs.Client
+	Jobs *queue.Client
 	// Budget counts each graded submission against its team's AI budget;
 	// nil counts nothing.
 	Budget *ratelimit.AIBudget

@@ -13,7 +13,7 @@ import (
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/grading"
 	"github.com/markwell/markwell/internal/identity"
-	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/store"
 )
@@ -133,9 +133,9 @@ func (s *Service) start(ctx context.Context, tx pgx.Tx, teamID, assignmentID uui
 	}
 	params := make([]river.InsertManyParams, len(rows))
 	for i, r := range rows {
-		params[i] = river.InsertManyParams{Args: jobs.GradeSubmissionArgs{SubmissionID: r.SubmissionID}}
+		params[i] = river.InsertManyParams{Args: queue.GradeSubmissionArgs{SubmissionID: r.SubmissionID}}
 	}
-	if err := jobs.InsertFairTx(ctx, s.Jobs, tx, jobs.QueueAI, params); err != nil {
+	if err := queue.InsertFairTx(ctx, s.Jobs, tx, queue.QueueAI, params); err != nil {
 		return nil, fmt.Errorf("queue %d grading jobs: %w", len(params), err)
 	}
 	return rows, nil

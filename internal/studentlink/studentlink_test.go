@@ -17,7 +17,7 @@ import (
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/identity"
-	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/studentlink"
@@ -42,7 +42,7 @@ func setup(t *testing.T, perLink, perAddr ratelimit.Rule) *bundle {
 	})
 	require.NoError(t, err)
 	fs := &files.Service{Blob: blobs, TTL: time.Minute, Pool: pool}
-	jobClient, err := jobs.NewInsertClient(pool, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	jobClient, err := queue.NewInsertClient(pool, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	require.NoError(t, err)
 	return &bundle{blobs: blobs, svc: &studentlink.Service{
 		Pool: pool, Files: fs,

@@ -15,7 +15,7 @@ import (
 
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/csvimport"
-	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
 )
@@ -53,7 +53,7 @@ func (b *bundle) extractJobs(t *testing.T) (ids []uuid.UUID, all int) {
 	raws, err := pgx.CollectRows(rows, pgx.RowTo[[]byte])
 	require.NoError(t, err)
 	for _, raw := range raws {
-		var args jobs.ExtractTextArgs
+		var args queue.ExtractTextArgs
 		require.NoError(t, json.Unmarshal(raw, &args))
 		ids = append(ids, args.SubmissionID)
 	}
@@ -246,7 +246,7 @@ func TestCreateTxOfAnEmptyBatchCreatesNothing(t *testing.T) {
 	require.NotNil(t, results)
 	require.Empty(t, subs)
 	require.Empty(t, results)
-	rivertest.RequireNotInsertedTx[*riverpgxv5.Driver](b.ctx, t, tx, jobs.ExtractTextArgs{}, nil)
+	rivertest.RequireNotInsertedTx[*riverpgxv5.Driver](b.ctx, t, tx, queue.ExtractTextArgs{}, nil)
 }
 
 // BenchmarkCreateTx creates batches of 1, 30 and 10,000 submissions in a

@@ -16,7 +16,7 @@ import (
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/input"
-	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 )
 
@@ -353,7 +353,7 @@ func (s *Service) deleteFilesLater(ctx context.Context, tx pgx.Tx, assignmentID 
 	if len(keys) == 0 && len(prefixes) == 0 {
 		return nil
 	}
-	if _, err := s.Jobs.InsertTx(ctx, tx, jobs.DeleteBlobsArgs{Keys: keys, Prefixes: prefixes}, nil); err != nil {
+	if _, err := s.Jobs.InsertTx(ctx, tx, queue.DeleteBlobsArgs{Keys: keys, Prefixes: prefixes}, nil); err != nil {
 		return fmt.Errorf("enqueue deletion of %d files: %w", len(keys), err)
 	}
 	return nil

@@ -25,7 +25,7 @@ import (
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/input"
-	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 )
 
@@ -149,7 +149,7 @@ type Service struct {
 	Pool *pgxpool.Pool
 	// Jobs inserts the extraction and file deletion jobs, in the
 	// transactions that write the rows they work on.
-	Jobs *jobs.Client
+	Jobs *queue.Client
 	// Files proves that an uploaded file is the team's.
 	Files *files.Service
 }
@@ -199,7 +199,7 @@ func (s *Service) CreateTx(ctx context.Context, tx pgx.Tx, teamID uuid.UUID, asg
 		out = append(out, fromRow(store.Submission(r)))
 		ids[i] = r.ID
 		if r.ExtractStatus == StatusQueued {
-			extract = append(extract, river.InsertManyParams{Args: jobs.ExtractTextArgs{SubmissionID: r.ID}})
+			extract = append(extract, river.InsertManyParams{Args: queue.ExtractTextArgs{SubmissionID: r.ID}})
 		}
 	}
 	frs, err := store.Q.CreateFunctionResults(ctx, tx, store.CreateFunctionResultsParams{

@@ -26,6 +26,7 @@ import (
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/jobs"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
 	"github.com/markwell/markwell/internal/testdb"
@@ -52,7 +53,7 @@ func setup(t testing.TB, isolated bool) *bundle {
 	}
 	blobs, err := blob.NewLocal(blob.Config{Dir: t.TempDir(), PublicURL: "http://markwell.test", Secret: bytes.Repeat([]byte("k"), 32)})
 	require.NoError(t, err)
-	client, err := jobs.NewInsertClient(pool, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	client, err := queue.NewInsertClient(pool, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	require.NoError(t, err)
 	fs := &files.Service{Blob: blobs, TTL: time.Minute, Pool: pool}
 	return &bundle{ctx: context.Background(), pool: pool, blobs: blobs, files: fs,
@@ -185,12 +186,12 @@ func TestCreateTxWritesRowsResultsAndJobsInOneTransaction(t *testing.T) {
 
 	// One extraction job per file, none for the CSV row, in the same transaction.
 	inserted := rivertest.RequireManyInsertedTx[*riverpgxv5.Driver](b.ctx, t, tx, []rivertest.ExpectedJob{
-		{Args: jobs.ExtractTextArgs{}, Opts: &rivertest.RequireInsertedOpts{Queue: jobs.QueueExtract}},
-		{Args: jobs.ExtractTextArgs{}, Opts: &rivertest.RequireInsertedOpts{Queue: jobs.QueueExtract}},
-		{Args: jobs.ExtractTextArgs{}, Opts: &rivertest.RequireInsertedOpts{Queue: jobs.QueueExtract}},
+		{Args: queue.ExtractTextArgs{}, Opts: &rivertest.RequireInsertedOpts{Queue: queue.QueueExtract}},
+		{Args: queue.ExtractTextArgs{}, Opts: &rivertest.RequireInsertedOpts{Queue: queue.QueueExtract}},
+		{Args: queue.ExtractTextArgs{}, Opts: &rivertest.RequireInsertedOpts{Queue: queue.QueueExtract}},
 	})
 	for i, job := range inserted {
-		var args jobs.ExtractTextArgs
+		var args queue.ExtractTextArgs
 		require.NoError(t, json.Unmarshal(job.EncodedArgs, &args))
 		require.Equal(t, subs[i].ID, args.SubmissionID)
 	}
@@ -576,7 +577,7 @@ func TestDeleteRemovesRowsCancelsJobsAndDeletesFiles(t *testing.T) {
 	var job int64
 	var raw []byte
 	require.NoError(t, b.pool.QueryRow(b.ctx, `SELECT id, args FROM river_job WHERE kind = 'delete_blobs' AND args->'keys' ? $1`, uploads[0].Location).Scan(&job, &raw))
-	var args jobs.DeleteBlobsArgs
+	var args queue.DeleteBlobsArgs
 	require.NoError(t, json.Unmarshal(raw, &args))
 	require.ElementsMatch(t, []string{uploads[0].Location, uploads[1].Location}, args.Keys)
 	require.Empty(t, args.Prefix)
