@@ -79,17 +79,11 @@ type Assignment struct {
 // FunctionResult is the outcome of running an assignment's function on one
 // submission.
 type FunctionResult struct {
-	ID               uuid.UUID       `json:"_id"`
-	Submission       uuid.UUID       `json:"submission"`
-	Status           string          `json:"status"`
-	Feedback         string          `json:"feedback"`
-	HighlightedText  string          `json:"highlightedText"`
-	CriteriaLevels   json.RawMessage `json:"criteriaLevels"`
-	CriteriaPoints   json.RawMessage `json:"criteriaPoints"`
-	CriteriaFeedback json.RawMessage `json:"criteriaFeedback"`
-	OverallComments  string          `json:"overallComments"`
-	IsBenchmark      bool            `json:"isBenchmark"`
-	Answers          json.RawMessage `json:"answers"`
+	ID         uuid.UUID `json:"_id"`
+	Submission uuid.UUID `json:"submission"`
+	Status     string    `json:"status"`
+	ResultFields
+	IsBenchmark bool `json:"isBenchmark"`
 	// Error is why a run failed, in a sentence for the teacher.
 	Error string `json:"error"`
 	// TotalPoints and MaxPoints are computed on every read from the
@@ -250,10 +244,8 @@ func (s *Service) SignResults(ctx context.Context, id uuid.UUID, results []Funct
 func FunctionResultFromRow(r store.FunctionResult) FunctionResult {
 	dropped := int(r.DroppedHighlights)
 	return FunctionResult{
-		ID: r.ID, Submission: r.SubmissionID, Status: r.Status, Feedback: r.Feedback,
-		HighlightedText: r.HighlightedText, CriteriaLevels: r.CriteriaLevels, CriteriaPoints: r.CriteriaPoints,
-		CriteriaFeedback: r.CriteriaFeedback, OverallComments: r.OverallComments, IsBenchmark: r.IsBenchmark,
-		Answers: r.Answers, Error: r.Error, Flags: r.Flags, DroppedHighlights: &dropped,
+		ID: r.ID, Submission: r.SubmissionID, Status: r.Status, ResultFields: ResultFieldsFromRow(r),
+		IsBenchmark: r.IsBenchmark, Error: r.Error, Flags: r.Flags, DroppedHighlights: &dropped,
 		Usage: &Usage{
 			Model: r.Model, Calls: int(r.ModelCalls), PromptTokens: int(r.PromptTokens),
 			CompletionTokens: int(r.CompletionTokens), CostUSD: r.CostUsd,

@@ -29,7 +29,9 @@ type StudentResult struct {
 // highlighted text (feedback, rubric-feedback), the rubric levels, points
 // and comments (rubric-feedback), the answers and totals (grade,
 // rubric-feedback). UpdatedAt tells the page that a result it shows was
-// edited since.
+// edited since. It lists its fields instead of embedding ResultFields: it
+// is an allow-list (a field added to results stays the teacher's until it
+// is added here), and its answers have the student's shape.
 type StudentFeedback struct {
 	Feedback         string          `json:"feedback"`
 	HighlightedText  string          `json:"highlightedText"`
@@ -78,18 +80,9 @@ func (r FunctionResult) ForStudentView() StudentResult {
 	}
 	out.StudentFeedback = &StudentFeedback{
 		Feedback: r.Feedback, HighlightedText: r.HighlightedText, OverallComments: r.OverallComments,
-		CriteriaLevels: decodeList[int](r.CriteriaLevels), CriteriaPoints: decodeList[float64](r.CriteriaPoints),
-		CriteriaFeedback: decodeList[string](r.CriteriaFeedback), Answers: studentAnswers(r.Answers),
+		CriteriaLevels: orEmpty(r.CriteriaLevels), CriteriaPoints: orEmpty(r.CriteriaPoints),
+		CriteriaFeedback: orEmpty(r.CriteriaFeedback), Answers: studentAnswers(r.Answers),
 		TotalPoints: r.TotalPoints, MaxPoints: r.MaxPoints, UpdatedAt: r.UpdatedAt,
-	}
-	return out
-}
-
-// decodeList reads a stored JSON list; anything else is an empty list.
-func decodeList[T any](raw json.RawMessage) []T {
-	var out []T
-	if json.Unmarshal(raw, &out) != nil || out == nil {
-		return []T{}
 	}
 	return out
 }

@@ -101,7 +101,7 @@ func planFeedback(in Input) (*Call, error) {
 			return Result{}, InjectionReport{}, fmt.Errorf("the answer is not the JSON object the schema asks for (%v)", err)
 		}
 		tagged, dropped := place(in.Text, a.Passages, keys)
-		return Result{Feedback: clip(a.Feedback, maxFeedback), HighlightedText: tagged, DroppedHighlights: dropped}, a.Injection, nil
+		return Result{ResultFields: assignment.ResultFields{Feedback: clip(a.Feedback, maxFeedback), HighlightedText: tagged}, DroppedHighlights: dropped}, a.Injection, nil
 	}
 	return p, nil
 }

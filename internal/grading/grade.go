@@ -166,7 +166,7 @@ func planGrade(in Input) (*Call, error) {
 		if err != nil {
 			return Result{}, InjectionReport{}, fmt.Errorf("encode answers: %w", err)
 		}
-		return Result{Feedback: clip(a.Feedback, maxFeedback), Answers: answers}, a.Injection, nil
+		return Result{ResultFields: assignment.ResultFields{Feedback: clip(a.Feedback, maxFeedback), Answers: answers}}, a.Injection, nil
 	}
 	return p, nil
 }

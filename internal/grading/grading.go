@@ -162,20 +162,9 @@ type Flag struct {
 // Result is what a run writes into a function result: every field exists
 // for every type, the ones the type does not use are empty.
 type Result struct {
-	// Feedback is the prompt process's feedback and the overall feedback of
-	// grade and feedback.
-	Feedback string
-	// HighlightedText is the text with highlight tags (feedback,
-	// rubric-feedback).
-	HighlightedText string
-	// CriteriaLevels (level indexes, best first), CriteriaPoints and
-	// CriteriaFeedback have one entry per rubric criterion.
-	CriteriaLevels   []int
-	CriteriaPoints   []float64
-	CriteriaFeedback []string
-	OverallComments  string
-	// Answers is the grade answers tree, points computed by Retotal.
-	Answers json.RawMessage
+	// The fields a run writes (the grade answers tree's points computed by
+	// Retotal).
+	assignment.ResultFields
 	// Flags are the injection attempts found by DetectInjection and the
 	// model, without repeats.
 	Flags []Flag

@@ -52,7 +52,7 @@ func planPrompt(in Input) (*Call, error) {
 		if strings.TrimSpace(a.Feedback) == "" {
 			return Result{}, InjectionReport{}, fmt.Errorf("feedback is empty")
 		}
-		return Result{Feedback: clip(a.Feedback, input.MaxLongText)}, a.Injection, nil
+		return Result{ResultFields: assignment.ResultFields{Feedback: clip(a.Feedback, input.MaxLongText)}}, a.Injection, nil
 	}
 	return p, nil
 }

@@ -117,7 +117,9 @@ func planRubric(in Input) (*Call, error) {
 			return Result{}, InjectionReport{}, err
 		}
 		n := len(r.Criteria)
-		res := Result{CriteriaLevels: make([]int, n), CriteriaFeedback: make([]string, n), OverallComments: clip(a.OverallComments, maxFeedback)}
+		res := Result{ResultFields: assignment.ResultFields{
+			CriteriaLevels: make([]int, n), CriteriaFeedback: make([]string, n), OverallComments: clip(a.OverallComments, maxFeedback),
+		}}
 		points := make([]float64, n)
 		for i := range r.Criteria {
 			ca := a.Criteria[strconv.Itoa(i+1)]

@@ -272,10 +272,10 @@ func TestRunShowsGradedExamplesWithinTheBudget(t *testing.T) {
 	require.NoError(t, err)
 	in := gradeInput("My answer.")
 	in.Examples = []grading.Example{
-		{Text: "EXAMPLE-ONE short answer about light.", Result: grading.Result{Answers: graded, Feedback: "Nice."}},
-		{Text: "EXAMPLE-TWO " + strings.Repeat("very long ", 800), Result: grading.Result{Answers: graded}},
+		{Text: "EXAMPLE-ONE short answer about light.", Result: grading.Result{ResultFields: assignment.ResultFields{Answers: graded, Feedback: "Nice."}}},
+		{Text: "EXAMPLE-TWO " + strings.Repeat("very long ", 800), Result: grading.Result{ResultFields: assignment.ResultFields{Answers: graded}}},
 		{Text: "EXAMPLE-THREE ungraded", Result: grading.Result{}},
-		{Text: "EXAMPLE-FOUR short too.", Result: grading.Result{Answers: graded}},
+		{Text: "EXAMPLE-FOUR short too.", Result: grading.Result{ResultFields: assignment.ResultFields{Answers: graded}}},
 	}
 	in.ExampleBudget = 1000 // about 4000 characters
 	m := script(gradeAnswer())

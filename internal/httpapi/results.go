@@ -5,6 +5,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/grading"
 	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/ratelimit"
@@ -77,18 +78,12 @@ func (h *resultHandlers) getViewOnly(c *gin.Context, a identity.Actor, in *resul
 // the client holds it (its _id names it), the answers, the function and
 // the submission, and optionally the status.
 type updateResultBody struct {
-	ID               id              `json:"_id"`
-	FunctionResultID optionalID      `json:"functionResultId"`
-	SubmissionID     optionalID      `json:"submissionId"`
-	FunctionID       optionalID      `json:"functionId"`
-	Feedback         string          `json:"feedback"`
-	HighlightedText  string          `json:"highlightedText"`
-	CriteriaLevels   []int           `json:"criteriaLevels"`
-	CriteriaPoints   []float64       `json:"criteriaPoints"`
-	CriteriaFeedback []string        `json:"criteriaFeedback"`
-	OverallComments  string          `json:"overallComments"`
-	Answers          json.RawMessage `json:"answers"`
-	Status           string          `json:"status"`
+	ID               id         `json:"_id"`
+	FunctionResultID optionalID `json:"functionResultId"`
+	SubmissionID     optionalID `json:"submissionId"`
+	FunctionID       optionalID `json:"functionId"`
+	assignment.ResultFields
+	Status string `json:"status"`
 }
 
 func (h *resultHandlers) update(c *gin.Context, a identity.Actor, in *updateResultBody) (gin.H, error) {
@@ -97,10 +92,7 @@ func (h *resultHandlers) update(c *gin.Context, a identity.Actor, in *updateResu
 		resultID = in.FunctionResultID.UUID()
 	}
 	fr, err := h.svc.Update(c, a, result.Edit{
-		ResultID: resultID, SubmissionID: in.SubmissionID.UUID(),
-		Feedback: in.Feedback, HighlightedText: in.HighlightedText, CriteriaLevels: in.CriteriaLevels,
-		CriteriaPoints: in.CriteriaPoints, CriteriaFeedback: in.CriteriaFeedback,
-		OverallComments: in.OverallComments, Answers: in.Answers, Status: in.Status,
+		ResultID: resultID, SubmissionID: in.SubmissionID.UUID(), ResultFields: in.ResultFields, Status: in.Status,
 	})
 	return gin.H{"functionResult": fr}, err
 }

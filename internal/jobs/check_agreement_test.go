@@ -66,12 +66,9 @@ func TestCheckAgreementOfARubricAssignmentReportsLevelsAndDisagreements(t *testi
 		newSubmission{name: "Cy", text: "Parks are nice. Some evidence says so."})
 	g.startWorker(t, g.deps, aiQueue, 2*time.Minute)
 	bench := g.benchmarks(t, asgID, ids)
-	var points []float64
-	require.NoError(t, json.Unmarshal(bench[1].CriteriaPoints, &points))
-	require.Equal(t, []float64{1, 0.5}, points, "the AI put Ben's essay at the lowest levels")
+	require.Equal(t, []float64{1, 0.5}, bench[1].CriteriaPoints, "the AI put Ben's essay at the lowest levels")
 	// The teacher sees a vague thesis in Ben's one word: level 2 of 3.
-	_, err := g.results.Update(ctx, g.actor, result.Edit{ResultID: bench[1].ID, CriteriaLevels: []int{1, 2},
-		CriteriaPoints: []float64{2, 0.5}, CriteriaFeedback: []string{"A thesis, barely.", "No evidence."}, HighlightedText: bench[1].HighlightedText})
+	_, err := g.results.Update(ctx, g.actor, result.Edit{ResultFields: assignment.ResultFields{CriteriaLevels: []int{1, 2}, CriteriaPoints: []float64{2, 0.5}, CriteriaFeedback: []string{"A thesis, barely.", "No evidence."}, HighlightedText: bench[1].HighlightedText}, ResultID: bench[1].ID})
 	require.NoError(t, err)
 	calls := g.demo.Stats().Tasks[grading.TaskRubricFeedback]
 

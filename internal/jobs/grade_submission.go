@@ -96,7 +96,6 @@ func (w *GradeSubmissionWorker) Work(ctx context.Context, job *river.Job[queue.G
 
 // save writes a finished run, once.
 func (w *GradeSubmissionWorker) save(ctx context.Context, t store.RunTargetRow, res grading.Result, u llm.Usage) error {
-	levels, points, feedback := orEmpty(res.CriteriaLevels), orEmpty(res.CriteriaPoints), orEmpty(res.CriteriaFeedback)
 	flags := orEmpty(res.Flags)
 	p := store.SaveRunParams{
 		Status: grading.DoneStatus(string(t.Type)), Feedback: res.Feedback, HighlightedText: res.HighlightedText,
@@ -106,13 +105,7 @@ func (w *GradeSubmissionWorker) save(ctx context.Context, t store.RunTargetRow, 
 		SubmissionID: t.ID, InProgress: t.Status,
 	}
 	var err error
-	if p.CriteriaLevels, err = json.Marshal(levels); err != nil {
-		return err
-	}
-	if p.CriteriaPoints, err = json.Marshal(points); err != nil {
-		return err
-	}
-	if p.CriteriaFeedback, err = json.Marshal(feedback); err != nil {
+	if p.CriteriaLevels, p.CriteriaPoints, p.CriteriaFeedback, err = res.EncodedCriteria(); err != nil {
 		return err
 	}
 	if p.Flags, err = json.Marshal(flags); err != nil {
@@ -248,12 +241,8 @@ func LoadFunction(ctx context.Context, db store.DBTX, teamID, assignmentID uuid.
 
 // ExampleFromBenchmark turns a teacher-checked result into a graded example.
 func ExampleFromBenchmark(b store.ListBenchmarksRow) grading.Example {
-	r := grading.Result{
-		Feedback: b.Feedback, HighlightedText: b.HighlightedText, OverallComments: b.OverallComments, Answers: b.Answers,
-	}
-	_ = json.Unmarshal(b.CriteriaLevels, &r.CriteriaLevels)
-	_ = json.Unmarshal(b.CriteriaPoints, &r.CriteriaPoints)
-	_ = json.Unmarshal(b.CriteriaFeedback, &r.CriteriaFeedback)
+	r := grading.Result{ResultFields: assignment.DecodeResultFields(
+		b.Feedback, b.HighlightedText, b.OverallComments, b.CriteriaLevels, b.CriteriaPoints, b.CriteriaFeedback, b.Answers)}
 	return grading.Example{Text: b.Text, Result: r}
 }
 

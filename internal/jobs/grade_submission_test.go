@@ -92,7 +92,7 @@ func TestGradeSubmission_RerunNeverOverwritesAResultOrTheTeachersReview(t *testi
 	require.Equal(t, first.UpdatedAt, again.UpdatedAt)
 	require.Equal(t, 1, g.stored(t, ids[0]).Writes)
 
-	_, err := g.results.Update(ctx, g.actor, result.Edit{ResultID: first.ID, Feedback: "The teacher's own words."})
+	_, err := g.results.Update(ctx, g.actor, result.Edit{ResultFields: assignment.ResultFields{Feedback: "The teacher's own words."}, ResultID: first.ID})
 	require.NoError(t, err)
 	rerun()
 	reviewed := g.waitFinished(t, asgID, ids)[0]

@@ -74,7 +74,7 @@ func (lengthType) Plan(in grading.Input) (*grading.Call, error) {
 			if n >= lengthMin {
 				level = 0
 			}
-			return grading.Result{Feedback: a.Feedback, CriteriaLevels: []int{level}, CriteriaPoints: []float64{float64(1 - level)}}, a.Injection, nil
+			return grading.Result{ResultFields: assignment.ResultFields{Feedback: a.Feedback, CriteriaLevels: []int{level}, CriteriaPoints: []float64{float64(1 - level)}}}, a.Injection, nil
 		},
 	}, nil
 }
@@ -139,8 +139,8 @@ func TestAFifthAssignmentTypeRunsThroughGradingEditingSummaryAndAgreement(t *tes
 	for _, fr := range bench {
 		require.Contains(t, fr.Feedback, "words")
 	}
-	require.JSONEq(t, `[0]`, string(bench[0].CriteriaLevels))
-	require.JSONEq(t, `[1]`, string(bench[1].CriteriaLevels), "three words are not long enough")
+	require.Equal(t, []int{0}, bench[0].CriteriaLevels)
+	require.Equal(t, []int{1}, bench[1].CriteriaLevels, "three words are not long enough")
 
 	// The class summary's page reads the results with the type's totals.
 	_, results, err := g.results.GetAssignment(ctx, g.actor, asg.ID)
@@ -158,9 +158,9 @@ func TestAFifthAssignmentTypeRunsThroughGradingEditingSummaryAndAgreement(t *tes
 	require.False(t, sum.GeneratedAt.IsZero())
 
 	// The teacher's edit goes through the type's rules.
-	_, err = g.results.Update(ctx, g.actor, result.Edit{ResultID: bench[1].ID, CriteriaLevels: []int{2}})
+	_, err = g.results.Update(ctx, g.actor, result.Edit{ResultFields: assignment.ResultFields{CriteriaLevels: []int{2}}, ResultID: bench[1].ID})
 	require.Equal(t, msgLength, apperr.From(err).Message)
-	edited, err := g.results.Update(ctx, g.actor, result.Edit{ResultID: bench[1].ID, CriteriaLevels: []int{0}, Feedback: " Short, but it says it. "})
+	edited, err := g.results.Update(ctx, g.actor, result.Edit{ResultFields: assignment.ResultFields{CriteriaLevels: []int{0}, Feedback: " Short, but it says it. "}, ResultID: bench[1].ID})
 	require.NoError(t, err)
 	require.Equal(t, grading.StatusReviewed, edited.Status)
 	require.Equal(t, "Short, but it says it.", edited.Feedback)

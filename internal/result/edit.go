@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/grading"
 	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/store"
@@ -40,15 +41,9 @@ const (
 // Edit is a teacher's edit of a result (functionResult/update): the whole
 // result as the client holds it; what its type uses is saved.
 type Edit struct {
-	ResultID         uuid.UUID
-	SubmissionID     uuid.UUID
-	Feedback         string
-	HighlightedText  string
-	CriteriaLevels   []int
-	CriteriaPoints   []float64
-	CriteriaFeedback []string
-	OverallComments  string
-	Answers          json.RawMessage
+	ResultID     uuid.UUID
+	SubmissionID uuid.UUID
+	assignment.ResultFields
 	// Status is "reviewed" (the default) or the type's done status.
 	Status string
 }
@@ -114,10 +109,9 @@ func (s *Service) applyEdit(ctx context.Context, tx pgx.Tx, a identity.Actor, ty
 		return nil // only the overall comments and the status
 	}
 	stored := storedResult(cur)
-	out, err := editor.Edit(fn, stored, grading.Result{
-		Feedback: e.Feedback, HighlightedText: e.HighlightedText, CriteriaLevels: e.CriteriaLevels,
-		CriteriaPoints: e.CriteriaPoints, CriteriaFeedback: e.CriteriaFeedback, Answers: e.Answers,
-	})
+	next := e.ResultFields
+	next.OverallComments = ""
+	out, err := editor.Edit(fn, stored, grading.Result{ResultFields: next})
 	if err != nil {
 		return err
 	}
@@ -140,10 +134,8 @@ func (s *Service) applyEdit(ctx context.Context, tx pgx.Tx, a identity.Actor, ty
 // storedResult is a stored result's editable fields, as a type's Editor
 // reads them; lists stored in another shape read as empty.
 func storedResult(cur store.FunctionResult) grading.Result {
-	r := grading.Result{Feedback: cur.Feedback, HighlightedText: cur.HighlightedText, Answers: cur.Answers}
-	_ = json.Unmarshal(cur.CriteriaLevels, &r.CriteriaLevels)
-	_ = json.Unmarshal(cur.CriteriaPoints, &r.CriteriaPoints)
-	_ = json.Unmarshal(cur.CriteriaFeedback, &r.CriteriaFeedback)
+	r := grading.Result{ResultFields: assignment.ResultFieldsFromRow(cur)}
+	r.OverallComments = ""
 	return r
 }
 
@@ -229,14 +221,4 @@ func (s *Service) UpdatePromptFeedback(ctx context.Context, a identity.Actor, id
 		}
 		return store.Affected(n)
 	})
-}
-
-// rubricScores reads a result's stored levels and points.
-func rubricScores(fr FunctionResult) ([]int, []float64, bool) {
-	var levels []int
-	var points []float64
-	if json.Unmarshal(fr.CriteriaLevels, &levels) != nil || json.Unmarshal(fr.CriteriaPoints, &points) != nil {
-		return nil, nil, false
-	}
-	return levels, points, true
 }

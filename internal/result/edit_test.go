@@ -122,7 +122,7 @@ func TestUpdateOfAGradeResultMergesTheAnswersAndKeepsTheMedia(t *testing.T) {
 	grade(edit[1])["criteria"] = []bool{false, true}
 	raw, err := json.Marshal(edit)
 	require.NoError(t, err)
-	saved, err := b.svc.Update(b.ctx, a, result.Edit{ResultID: fr.ID, SubmissionID: ids[0], Answers: raw, Feedback: "Good start."})
+	saved, err := b.svc.Update(b.ctx, a, result.Edit{ResultFields: assignment.ResultFields{Answers: raw, Feedback: "Good start."}, ResultID: fr.ID, SubmissionID: ids[0]})
 	require.NoError(t, err)
 	require.Equal(t, grading.StatusReviewed, saved.Status)
 	require.NotNil(t, saved.ReviewedAt)
@@ -144,7 +144,7 @@ func TestUpdateOfAGradeResultMergesTheAnswersAndKeepsTheMedia(t *testing.T) {
 	// A large negative adjustment cannot take the total below 0.
 	grade(edit[1])["gradeAdjustment"] = -500
 	raw, _ = json.Marshal(edit)
-	saved, err = b.svc.Update(b.ctx, a, result.Edit{ResultID: fr.ID, Answers: raw})
+	saved, err = b.svc.Update(b.ctx, a, result.Edit{ResultFields: assignment.ResultFields{Answers: raw}, ResultID: fr.ID})
 	require.NoError(t, err)
 	got, _ = total(t, saved)
 	require.Zero(t, got)
@@ -158,19 +158,19 @@ func TestUpdateOfAGradeResultMergesTheAnswersAndKeepsTheMedia(t *testing.T) {
 		},
 	} {
 		raw, _ := json.Marshal(bad())
-		_, err := b.svc.Update(b.ctx, a, result.Edit{ResultID: fr.ID, Answers: raw})
+		_, err := b.svc.Update(b.ctx, a, result.Edit{ResultFields: assignment.ResultFields{Answers: raw}, ResultID: fr.ID})
 		require.Error(t, err, name)
 		requireCode(t, err, apperr.Invalid, grading.MsgAnswersShape)
 	}
 	grade(edit[1])["gradeAdjustment"] = 20000
 	raw, _ = json.Marshal(edit)
-	_, err = b.svc.Update(b.ctx, a, result.Edit{ResultID: fr.ID, Answers: raw})
+	_, err = b.svc.Update(b.ctx, a, result.Edit{ResultFields: assignment.ResultFields{Answers: raw}, ResultID: fr.ID})
 	requireCode(t, err, apperr.Invalid, result.MsgAdjustment)
-	_, err = b.svc.Update(b.ctx, a, result.Edit{ResultID: fr.ID, SubmissionID: uuid.New(), Answers: raw})
+	_, err = b.svc.Update(b.ctx, a, result.Edit{ResultFields: assignment.ResultFields{Answers: raw}, ResultID: fr.ID, SubmissionID: uuid.New()})
 	requireCode(t, err, apperr.NotFound, "")
 
 	// Un-review: back to graded, the edit kept.
-	saved, err = b.svc.Update(b.ctx, a, result.Edit{ResultID: fr.ID, Feedback: "Good start.", Status: grading.StatusGraded})
+	saved, err = b.svc.Update(b.ctx, a, result.Edit{ResultFields: assignment.ResultFields{Feedback: "Good start."}, ResultID: fr.ID, Status: grading.StatusGraded})
 	require.NoError(t, err)
 	require.Equal(t, grading.StatusGraded, saved.Status)
 	require.Nil(t, saved.ReviewedAt)
@@ -194,7 +194,7 @@ func TestUpdateOfAFeedbackResultKeepsTheStudentsWords(t *testing.T) {
 	require.Regexp(t, grammarTag, fr.HighlightedText)
 
 	edited := `Dear Sam, we went to <grammar comment="One &quot;the&quot; too many.">the the</grammar> beach and <praise comment="Vivid.">it was sunny</praise>.`
-	saved, err := b.svc.Update(b.ctx, a, result.Edit{ResultID: fr.ID, HighlightedText: edited, Feedback: "Lovely letter."})
+	saved, err := b.svc.Update(b.ctx, a, result.Edit{ResultFields: assignment.ResultFields{HighlightedText: edited, Feedback: "Lovely letter."}, ResultID: fr.ID})
 	require.NoError(t, err)
 	require.Equal(t, grading.StatusReviewed, saved.Status)
 	require.Equal(t, edited, saved.HighlightedText)
@@ -207,14 +207,14 @@ func TestUpdateOfAFeedbackResultKeepsTheStudentsWords(t *testing.T) {
 		strings.Replace(edited, "</praise>", "", 1),               // not closed
 		strings.Replace(edited, "Dear Sam", "Dear <b>Sam</b>", 1), // markup
 	} {
-		_, err := b.svc.Update(b.ctx, a, result.Edit{ResultID: fr.ID, HighlightedText: bad})
+		_, err := b.svc.Update(b.ctx, a, result.Edit{ResultFields: assignment.ResultFields{HighlightedText: bad}, ResultID: fr.ID})
 		requireCode(t, err, apperr.Invalid, "")
 	}
-	_, err = b.svc.Update(b.ctx, a, result.Edit{ResultID: fr.ID, HighlightedText: strings.Replace(edited, "beach", "shore", 1)})
+	_, err = b.svc.Update(b.ctx, a, result.Edit{ResultFields: assignment.ResultFields{HighlightedText: strings.Replace(edited, "beach", "shore", 1)}, ResultID: fr.ID})
 	requireCode(t, err, apperr.Invalid, highlight.MsgTextChanged)
 	require.Equal(t, edited, b.get(t, a, asgID, ids[0]).HighlightedText, "a refused edit changes nothing")
 
-	saved, err = b.svc.Update(b.ctx, a, result.Edit{ResultID: fr.ID, HighlightedText: edited, Status: grading.StatusAnnotated})
+	saved, err = b.svc.Update(b.ctx, a, result.Edit{ResultFields: assignment.ResultFields{HighlightedText: edited}, ResultID: fr.ID, Status: grading.StatusAnnotated})
 	require.NoError(t, err)
 	require.Equal(t, grading.StatusAnnotated, saved.Status)
 }
@@ -228,14 +228,13 @@ func TestUpdateOfARubricResultChecksLevelsAndPoints(t *testing.T) {
 	fr := b.gradeNow(t, a, asgID, ids...)[0]
 	require.Equal(t, grading.StatusGraded, fr.Status)
 
-	edit := result.Edit{ResultID: fr.ID, CriteriaLevels: []int{1, 0}, CriteriaPoints: []float64{2, 4.5},
-		CriteriaFeedback: []string{"Sharpen the thesis.", "Well cited."}, OverallComments: "  Solid.  ", HighlightedText: fr.HighlightedText}
+	edit := result.Edit{ResultFields: assignment.ResultFields{CriteriaLevels: []int{1, 0}, CriteriaPoints: []float64{2, 4.5}, CriteriaFeedback: []string{"Sharpen the thesis.", "Well cited."}, OverallComments: "  Solid.  ", HighlightedText: fr.HighlightedText}, ResultID: fr.ID}
 	saved, err := b.svc.Update(b.ctx, a, edit)
 	require.NoError(t, err)
 	require.Equal(t, grading.StatusReviewed, saved.Status)
 	require.Equal(t, []int{1, 0}, levelsOf(t, saved))
-	require.JSONEq(t, `[2, 4.5]`, string(saved.CriteriaPoints))
-	require.JSONEq(t, `["Sharpen the thesis.", "Well cited."]`, string(saved.CriteriaFeedback))
+	require.Equal(t, []float64{2, 4.5}, saved.CriteriaPoints)
+	require.Equal(t, []string{"Sharpen the thesis.", "Well cited."}, saved.CriteriaFeedback)
 	require.Equal(t, "Solid.", saved.OverallComments)
 	got, most := total(t, saved)
 	require.Equal(t, [2]float64{6.5, 8}, [2]float64{got, most})
@@ -244,11 +243,11 @@ func TestUpdateOfARubricResultChecksLevelsAndPoints(t *testing.T) {
 	edit.CriteriaPoints = []float64{99, 4.5}
 	saved, err = b.svc.Update(b.ctx, a, edit)
 	require.NoError(t, err)
-	require.JSONEq(t, `[2, 4.5]`, string(saved.CriteriaPoints))
+	require.Equal(t, []float64{2, 4.5}, saved.CriteriaPoints)
 	got, _ = total(t, saved)
 	require.Equal(t, 6.5, got)
 
-	for name, bad := range map[string]result.Edit{
+	for name, bad := range map[string]assignment.ResultFields{
 		"a level out of range":          {CriteriaLevels: []int{3, 0}, CriteriaPoints: []float64{0, 4}, CriteriaFeedback: []string{"", ""}},
 		"a negative level":              {CriteriaLevels: []int{-1, 0}, CriteriaPoints: []float64{0, 4}, CriteriaFeedback: []string{"", ""}},
 		"points outside the level":      {CriteriaLevels: []int{0, 0}, CriteriaPoints: []float64{3, 3}, CriteriaFeedback: []string{"", ""}},
@@ -256,11 +255,10 @@ func TestUpdateOfARubricResultChecksLevelsAndPoints(t *testing.T) {
 		"feedback missing":              {CriteriaLevels: []int{0, 0}, CriteriaPoints: []float64{3, 4}},
 		"highlights of another process": {CriteriaLevels: []int{0, 0}, CriteriaPoints: []float64{3, 4}, CriteriaFeedback: []string{"", ""}, HighlightedText: `<grammar comment="x">Cities</grammar> should plant trees. Some evidence shows they cool streets.`},
 	} {
-		bad.ResultID = fr.ID
 		if bad.HighlightedText == "" {
 			bad.HighlightedText = fr.HighlightedText
 		}
-		_, err := b.svc.Update(b.ctx, a, bad)
+		_, err := b.svc.Update(b.ctx, a, result.Edit{ResultID: fr.ID, ResultFields: bad})
 		requireCode(t, err, apperr.Invalid, "")
 		require.Equal(t, []int{1, 0}, levelsOf(t, b.get(t, a, asgID, ids[0])), name)
 	}
@@ -273,14 +271,14 @@ func TestUpdateOfAResultInProgressIsRefused(t *testing.T) {
 	asgID := b.define(t, a, assignment.TypePrompt, false)
 	ids := b.submit(t, a, asgID, "Rivers shape valleys.")
 	fr := b.gradeNow(t, a, asgID, ids...)[0]
-	saved, err := b.svc.Update(b.ctx, a, result.Edit{ResultID: fr.ID, Feedback: "Edited by the teacher."})
+	saved, err := b.svc.Update(b.ctx, a, result.Edit{ResultFields: assignment.ResultFields{Feedback: "Edited by the teacher."}, ResultID: fr.ID})
 	require.NoError(t, err)
 	require.Equal(t, "Edited by the teacher.", saved.Feedback)
 	require.Equal(t, grading.StatusReviewed, saved.Status)
 
 	_, err = b.svc.RunMany(b.ctx, a, asgID, ids)
 	require.NoError(t, err)
-	_, err = b.svc.Update(b.ctx, a, result.Edit{ResultID: fr.ID, Feedback: "Too early."})
+	_, err = b.svc.Update(b.ctx, a, result.Edit{ResultFields: assignment.ResultFields{Feedback: "Too early."}, ResultID: fr.ID})
 	requireCode(t, err, apperr.Conflict, result.MsgStillRunning)
 	err = b.svc.UpdatePromptFeedback(b.ctx, a, fr.ID, "Too early.")
 	requireCode(t, err, apperr.Conflict, result.MsgStillRunning)
@@ -410,7 +408,7 @@ func TestEditsNeedOneConnection(t *testing.T) {
 	change, err := svc.ToggleCriterion(ctx, a, result.Toggle{ResultID: fr.ID, Path: []int{1}, CriterionIndex: 0})
 	require.NoError(t, err, "toggleCriterion must not wait for a second connection")
 	require.Equal(t, 2.0, change)
-	saved, err := svc.Update(ctx, a, result.Edit{ResultID: fr.ID, SubmissionID: ids[0], OverallComments: "Well argued."})
+	saved, err := svc.Update(ctx, a, result.Edit{ResultFields: assignment.ResultFields{OverallComments: "Well argued."}, ResultID: fr.ID, SubmissionID: ids[0]})
 	require.NoError(t, err, "functionResult/update must not wait for a second connection")
 	require.Equal(t, "Well argued.", saved.OverallComments)
 }

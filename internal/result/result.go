@@ -113,10 +113,8 @@ func (s *Service) GetViewOnly(ctx context.Context, a identity.Actor, submissionI
 	}
 	fr = fr.ForStudent()
 	if grading.IsInProgress(fr.Status) || fr.Status == "" {
-		empty := json.RawMessage(`[]`)
-		fr.Feedback, fr.HighlightedText, fr.OverallComments = "", "", ""
-		fr.CriteriaLevels, fr.CriteriaPoints, fr.CriteriaFeedback = empty, empty, empty
-		fr.Answers, fr.TotalPoints, fr.MaxPoints = nil, nil, nil
+		fr.ResultFields = assignment.ResultFields{CriteriaLevels: []int{}, CriteriaPoints: []float64{}, CriteriaFeedback: []string{}}
+		fr.TotalPoints, fr.MaxPoints = nil, nil
 	}
 	return fr, nil
 }
@@ -194,10 +192,7 @@ func (sc scorer) score(fr *FunctionResult) {
 	if sc.scorer == nil {
 		return
 	}
-	r := grading.Result{Answers: fr.Answers}
-	if levels, points, ok := rubricScores(*fr); ok {
-		r.CriteriaLevels, r.CriteriaPoints = levels, points
-	}
+	r := grading.Result{ResultFields: fr.ResultFields}
 	total, most, ok := sc.scorer.Score(sc.fn, &r, sc.retotal)
 	if !ok {
 		return

@@ -150,12 +150,7 @@ func TestGradeAllAssessesARubricWithLevelsInRange(t *testing.T) {
 	ranges := [][2]float64{{4, 5}, {2, 3}, {0, 1}}
 	for i, r := range results {
 		require.Equal(t, grading.StatusGraded, r.Status, "result %d: %s", i, r.Error)
-		var levels []int
-		var points []float64
-		var feedback []string
-		decode(t, r.CriteriaLevels, &levels)
-		decode(t, r.CriteriaPoints, &points)
-		decode(t, r.CriteriaFeedback, &feedback)
+		levels, points, feedback := r.CriteriaLevels, r.CriteriaPoints, r.CriteriaFeedback
 		require.Len(t, levels, 2)
 		require.Len(t, points, 2)
 		require.Len(t, feedback, 2)

@@ -16,14 +16,14 @@ func TestAStudentSeesFeedbackOnlyOnceItIsFinished(t *testing.T) {
 	t.Parallel()
 	for _, s := range []string{grading.StatusGraded, grading.StatusAnnotated, grading.StatusReviewed} {
 		require.True(t, assignment.Finished(s), s)
-		fr := assignment.FunctionResult{Status: s, Feedback: "Well argued."}.ForStudentView()
+		fr := assignment.FunctionResult{ResultFields: assignment.ResultFields{Feedback: "Well argued."}, Status: s}.ForStudentView()
 		require.NotNil(t, fr.StudentFeedback, s)
 		require.Equal(t, "Well argued.", fr.Feedback)
 	}
 	for _, s := range []string{"", grading.StatusReadyToGrade, grading.StatusGrading, grading.StatusRubricGrading,
 		grading.StatusAnnotating, grading.StatusFailed} {
 		require.False(t, assignment.Finished(s), s)
-		fr := assignment.FunctionResult{Status: s, Feedback: "An earlier run's feedback.", Error: "The model timed out."}.ForStudentView()
+		fr := assignment.FunctionResult{ResultFields: assignment.ResultFields{Feedback: "An earlier run's feedback."}, Status: s, Error: "The model timed out."}.ForStudentView()
 		require.Equal(t, assignment.StudentResult{Status: s}, fr, "the status only")
 	}
 }
