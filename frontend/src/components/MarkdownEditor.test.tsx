@@ -3,8 +3,11 @@ import { Editor } from '@tiptap/core';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../testing/test-utils';
+import { stubLayoutForProseMirror } from '../testing/prosemirror';
 import { MarkdownEditor } from './MarkdownEditor';
 import { editorExtensions } from './markdown-editor/extensions';
+
+stubLayoutForProseMirror();
 
 /** Reads `markdown` into the editor's document and writes it back, as the editor does. */
 function roundTrip(markdown: string): { markdown: string; html: string } {

@@ -106,7 +106,8 @@ export default function RichMarkdownEditor({ value, onChange, label, minHeight =
       attributes: { 'aria-label': label, 'aria-multiline': 'true', role: 'textbox', spellcheck: 'true' },
     },
     onUpdate: ({ editor: e }) => {
-      const markdown = e.getMarkdown();
+      // Blank lines at the end carry nothing, and a version compared with it would differ by them.
+      const markdown = e.getMarkdown().replace(/\s+$/, '');
       written.current = markdown;
       change.current(markdown);
     },

@@ -28,6 +28,9 @@ export function editorExtensions() {
       link: { openOnClick: false },
       // Underline has no Markdown: it would be lost on the way back.
       underline: false,
+      // An empty paragraph added after a last heading or table would change the Markdown as soon
+      // as the editor opens, before the teacher changed anything.
+      trailingNode: false,
     }),
     // Resizable tables are drawn by a node view that sizes columns through the CSSOM: the static
     // rendering writes style attributes, which the nonce-only CSP refuses.
