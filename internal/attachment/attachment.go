@@ -105,12 +105,16 @@ type Failure struct {
 // bracketed marker when it has none: "[No text found in {name}]", "[{name}
 // is not a PDF]" or "[Could not read {name}: {reason}]". Error is true when
 // any file could not be read (every marker but "No text found"); Message then
-// says so for the teacher and Failures lists them.
+// says so for the teacher and Failures lists them. NoText lists the files
+// that were read but hold no text (a scanned or image-only PDF: the API has
+// no OCR), so a client that needs the text (an assistant's PDFs) can say
+// "Couldn't read PDF" without parsing the markers.
 type Result struct {
 	TextArray []string  `json:"textArray"`
 	Error     bool      `json:"error"`
 	Message   string    `json:"message,omitempty"`
 	Failures  []Failure `json:"failures,omitempty"`
+	NoText    []int     `json:"noText,omitempty"`
 }
 
 // Read reads the files of req for a teacher of team. A request that is
@@ -219,6 +223,7 @@ func (s *Service) result(claims []files.Claim, texts, reasons []string) Result {
 			res.Failures = append(res.Failures, Failure{Index: i, Name: c.Name, Reason: reasons[i]})
 		case strings.TrimSpace(texts[i]) == "":
 			res.TextArray[i] = "[No text found in " + c.Name + "]"
+			res.NoText = append(res.NoText, i)
 		default:
 			res.TextArray[i] = texts[i]
 		}

@@ -149,8 +149,15 @@ func TestAScannedPDFGivesTheNoTextMarker(t *testing.T) {
 	// Without a name, the name is the key's, without its random prefix.
 	res, err := b.svc.Read(b.ctx, a.TeamID, attachment.Request{Links: []string{scan.FileURL}, PDFOnly: true})
 	require.NoError(t, err)
-	require.Equal(t, attachment.Result{TextArray: []string{"[No text found in scan.pdf]"}}, res,
-		"the API has no OCR: a scanned page has no text, which is not an error")
+	require.Equal(t, attachment.Result{TextArray: []string{"[No text found in scan.pdf]"}, NoText: []int{0}}, res,
+		"the API has no OCR: a scanned page has no text, which is not an error, but is named so")
+
+	// Beside a PDF with text, only the scan is named.
+	text := b.upload(t, a, "chats/essay.pdf", pdfType, fixture(t, "text-3pages.pdf"))
+	res, err = b.svc.Read(b.ctx, a.TeamID, attachment.Request{Links: []string{text.Key, scan.Key}, PDFOnly: true})
+	require.NoError(t, err)
+	require.False(t, res.Error)
+	require.Equal(t, []int{1}, res.NoText)
 }
 
 func TestTheReadPDFCallRefusesOtherFilesWithAMarker(t *testing.T) {

@@ -5,15 +5,18 @@ import (
 	"strings"
 )
 
-// PastDocument is one entry of a chat's pastDocuments: the document written
-// by the assistant message at MessageIndex in the chat's messages.
+// PastDocument is one entry of a chat's pastDocuments: a version of the
+// document, kept against the message at MessageIndex in the chat's messages.
+// The version of an assistant message is the document that answer wrote; the
+// version of a user message is the teacher's hand edit, kept when that
+// message asked for a revision of it ("Your edit" in the document pane).
 type PastDocument struct {
 	MessageIndex int    `json:"messageIndex"`
 	Document     string `json:"document"`
 }
 
-// Record returns past with the document of the assistant message at
-// messageIndex recorded, keyed by that index: an entry with the same index
+// Record returns past with the document of the message at messageIndex
+// recorded, keyed by that index: an entry with the same index
 // is replaced (a retried answer replaces the version of the answer it
 // retries), so no index appears twice. An empty or white-space-only
 // document records nothing and removes the entry for that index (the retried

@@ -40,6 +40,7 @@ func TestChatAttachmentsAreReadThroughTheExtractors(t *testing.T) {
 	require.Contains(t, strings.Join(strings.Fields(texts[0].(string)), " "), "The Water Cycle Water moves between the oceans")
 	require.True(t, strings.HasPrefix(texts[1].(string), "Lab Report: Plant Growth"), texts[1])
 	require.Equal(t, "[No text found in Scan.pdf]", texts[2])
+	require.Equal(t, []any{float64(2)}, data["noText"], "the scan is named as having no text")
 
 	// The PDF call reads PDFs and flags anything else.
 	status, data, e = ada.call(t, "/api/v1/upload-and-read-pdf", map[string]any{"fileLinks": []string{pdf, docx}})

@@ -14,6 +14,16 @@ interface ReadResult {
   /** True when a file could not be read; `message` then says which. */
   error?: boolean;
   message?: string;
+  /** The files read that hold no text (a scanned or image-only PDF), by position. */
+  noText?: number[];
+}
+
+/** Rejects a read whose files hold no text when the caller needs text (`requireText`). */
+export class NoTextError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NoTextError';
+  }
 }
 
 /** Uploads a file to the team's chats/ folder (signed `s3-upload`, then a PUT) and resolves to its file URL. */
@@ -31,9 +41,13 @@ export async function uploadChatFile(file: File, { signal, fileType = file.type 
  * Uploads `files` to chats/ and has the server read them: PDFs only through `upload-and-read-pdf`
  * (`pdf`), any supported file through `upload-and-read-files`. Resolves to one text per file, in
  * order; all or nothing: it rejects when an upload or the call fails, or the server flags a file
- * it could not read (with the server's message when it gives one).
+ * it could not read (with the server's message when it gives one). With `requireText`, a file
+ * that holds no text (a scanned or image-only PDF) rejects too, with a {@link NoTextError}.
  */
-export async function uploadAndReadChatFiles(files: File[], { pdf = false, signal }: { pdf?: boolean; signal?: AbortSignal } = {}) {
+export async function uploadAndReadChatFiles(
+  files: File[],
+  { pdf = false, signal, requireText = false }: { pdf?: boolean; signal?: AbortSignal; requireText?: boolean } = {},
+) {
   const fileType = pdf ? PDF_TYPE : undefined;
   const fileLinks = await Promise.all(files.map((file) => uploadChatFile(file, { signal, fileType })));
   const data = pdf
@@ -42,6 +56,10 @@ export async function uploadAndReadChatFiles(files: File[], { pdf = false, signa
   const texts = data?.textArray;
   if (data?.error || !Array.isArray(texts) || texts.length !== files.length) {
     throw new Error(data?.message || 'The files could not be read.');
+  }
+  const empty = requireText ? (data?.noText ?? []).filter((i) => i >= 0 && i < files.length) : [];
+  if (empty.length > 0) {
+    throw new NoTextError(`No text could be read from ${empty.map((i) => files[i].name).join(', ')}.`);
   }
   return texts;
 }

@@ -273,6 +273,21 @@ describe('assistant form', { timeout: 30_000 }, () => {
     expect(screen.getByRole('button', { name: 'Attach PDFs' })).toBeEnabled();
   });
 
+  it("says 'Couldn't read PDF' and attaches nothing when a PDF is only images (no text to read)", async () => {
+    const backend = fakeAssistantBackend({
+      // What the server answers for an image-only PDF beside one with text (docs/api-submissions.md).
+      readPdf: () => ({ textArray: ['Unit 3: forces', '[No text found in scan.pdf]'], error: false, noText: [1] }),
+    });
+    const user = userEvent.setup();
+    renderAssistantRoutes('/assistants/new');
+
+    await user.upload(await screen.findByLabelText('Choose PDFs to attach'), [pdf('notes.pdf'), pdf('scan.pdf')]);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent("Couldn't read PDF");
+    expect(backend.paths()).toContain('upload-and-read-pdf');
+    expect(attachedNames()).toEqual([]);
+  });
+
   it("says 'Couldn't read PDF' when the read call itself fails", async () => {
     fakeAssistantBackend({ failing: { 'upload-and-read-pdf': { status: 400, message: 'Too many files' } } });
     const user = userEvent.setup();

@@ -13,6 +13,7 @@ import { uploadAndReadFiles } from '../api/read-files';
 import { useChatSession } from '../hooks/use-chat-session';
 import { FILES_READ_ERROR, filesReadMessage, filesReadSystemMessage } from '../lib/files-read';
 import { plainMessages, type SessionStart } from '../lib/session';
+import { editIndexes } from '../lib/versions';
 import type { WorkflowRun } from '../types';
 import { Composer } from './Composer';
 import { DocumentPane } from './DocumentPane';
@@ -52,6 +53,7 @@ export function ChatSession({ title, intro, start, workflow, onSaved, onNewChat 
   const [historyOpen, setHistoryOpen] = useState(false);
 
   const documentIndexes = useMemo(() => new Set(state.pastDocuments.map((p) => p.messageIndex)), [state.pastDocuments]);
+  const edits = useMemo(() => editIndexes(state.messages, state.pastDocuments), [state.messages, state.pastDocuments]);
   const hasDocument = state.document !== '' || state.pastDocuments.length > 0;
   const unsaved = state.revision !== state.savedRevision;
   const status = !state.chatId ? 'Not saved yet' : unsaved ? 'Unsaved changes' : 'Saved';
@@ -167,6 +169,7 @@ export function ChatSession({ title, intro, start, workflow, onSaved, onNewChat 
           <DocumentPane
             document={state.document}
             pastDocuments={state.pastDocuments}
+            edits={edits}
             streaming={streaming}
             onChange={session.setDocument}
           />

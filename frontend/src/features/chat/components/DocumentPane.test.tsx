@@ -2,10 +2,13 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { currentPath } from '../../../testing/test-utils';
+import { stubLayoutForProseMirror } from '../../../testing/prosemirror';
 import { server } from '../../../testing/server';
 import { chatDoc, renderChat, sendMessage, serveChats } from '../testing/chat-fixtures';
 import { holdChatStreams, type TestStream } from '../testing/sse-server';
 import type { ChatDoc } from '../types';
+
+stubLayoutForProseMirror();
 
 const pane = () => screen.getByRole('region', { name: 'Document' });
 const shownDocument = () => within(pane()).getByRole('document');
@@ -73,7 +76,7 @@ describe('document pane', { timeout: 60_000 }, () => {
     expect(within(shownDocument()).getByRole('heading', { name: 'Lesson v1' })).toBeInTheDocument();
   });
 
-  it('edits the current document by hand and saves the edit', async () => {
+  it('keeps a hand edit as a version of its own ("Your edit") when a revision is asked for, and revises it', async () => {
     const streams = holdChatStreams();
     const puts: unknown[] = [];
     server.use(
@@ -87,28 +90,73 @@ describe('document pane', { timeout: 60_000 }, () => {
     await answer(user, streams, 0, 'Plan', 'Done.', '# Plan');
 
     await user.click(within(pane()).getByRole('button', { name: 'Edit' }));
-    const editor = within(pane()).getByRole('textbox', { name: 'Edit the document (markdown)' });
-    await user.clear(editor);
-    await user.type(editor, '# My own plan');
+    // A rich-text editor: the heading shows as a heading, not as "# Plan".
+    const editor = await within(pane()).findByRole('textbox', { name: 'Edit the document' });
+    expect(within(editor).getByRole('heading', { name: 'Plan' })).toBeInTheDocument();
+    expect(editor).not.toHaveTextContent('#');
+    // jsdom cannot type into a contenteditable (the browser test types); the toolbar edits here:
+    // the title becomes a level-2 heading.
+    await user.click(within(pane()).getByRole('button', { name: 'Heading' }));
+    await waitFor(() => expect(editor.querySelector('h2')).toHaveTextContent('Plan'));
     await user.click(within(pane()).getByRole('button', { name: 'Preview' }));
-    expect(within(shownDocument()).getByRole('heading', { name: 'My own plan' })).toBeInTheDocument();
+    expect(within(shownDocument()).getByRole('heading', { name: 'Plan', level: 2 })).toBeInTheDocument();
     expect(within(pane()).getByText('Edited draft · 1 earlier version')).toBeInTheDocument();
 
-    // The next change the teacher asks for starts from the edit.
-    await answer(user, streams, 1, 'Shorter please', 'Shortened.', '# My own plan, shorter');
-    expect(streams[1].body).toMatchObject({ document: '# My own plan' });
+    // The next change the teacher asks for starts from the edit, and the edit stays a version.
+    await answer(user, streams, 1, 'Shorter please', 'Shortened.', '# Plan, shorter');
+    expect(streams[1].body).toMatchObject({ document: '## Plan' });
+    expect(within(pane()).getByText('Version 3 of 3')).toBeInTheDocument();
+    await user.click(within(pane()).getByRole('button', { name: 'Previous version' }));
+    expect(within(pane()).getByText('Your edit · version 2 of 3')).toBeInTheDocument();
+    expect(within(shownDocument()).getByRole('heading', { name: 'Plan', level: 2 })).toBeInTheDocument();
+
+    // The versions list names it too, and opens it.
+    await user.click(within(pane()).getByRole('button', { name: 'Next version' }));
+    await user.click(within(pane()).getByRole('button', { name: 'Versions' }));
+    const items = screen.getAllByRole('menuitem').map((item) => item.textContent);
+    expect(items).toEqual(['Version 1', 'Version 2 · Your edit', 'Version 3Current document']);
+    await user.click(screen.getByRole('menuitem', { name: /Your edit/ }));
+    expect(within(pane()).getByText('Your edit · version 2 of 3')).toBeInTheDocument();
+    expect(within(shownDocument()).getByRole('heading', { name: 'Plan', level: 2 })).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Save chat' }));
     await waitFor(() => expect(puts).toHaveLength(1));
     expect(puts[0]).toMatchObject({
       chatState: {
-        document: '# My own plan, shorter',
+        document: '# Plan, shorter',
         pastDocuments: [
           { messageIndex: 1, document: '# Plan' },
-          { messageIndex: 3, document: '# My own plan, shorter' },
+          // Kept against the teacher's message that asked for the revision.
+          { messageIndex: 2, document: '## Plan' },
+          { messageIndex: 3, document: '# Plan, shorter' },
         ],
       },
     });
+  });
+
+  it('reopens a saved chat with its edit still labelled "Your edit"', async () => {
+    serveChats([
+      chatDoc({
+        _id: 'c-edit',
+        messages: [
+          { role: 'user', content: 'Plan' },
+          { role: 'assistant', content: 'Done.' },
+          { role: 'user', content: 'Shorter' },
+          { role: 'assistant', content: 'Shortened.' },
+        ],
+        document: '# Short',
+        pastDocuments: [
+          { messageIndex: 1, document: '# Plan' },
+          { messageIndex: 2, document: '# My plan' },
+          { messageIndex: 3, document: '# Short' },
+        ],
+      }),
+    ]);
+    const { user } = renderChat('/chat/c-edit');
+    expect(await within(await screen.findByRole('region', { name: 'Document' })).findByText('Version 3 of 3')).toBeInTheDocument();
+    await user.click(within(pane()).getByRole('button', { name: 'Previous version' }));
+    expect(within(pane()).getByText('Your edit · version 2 of 3')).toBeInTheDocument();
+    expect(within(shownDocument()).getByRole('heading', { name: 'My plan' })).toBeInTheDocument();
   });
 
   it('downloads the document as downloaded.docx, and shows a refusal in a toast', async () => {

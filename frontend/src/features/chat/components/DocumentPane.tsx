@@ -2,18 +2,23 @@ import ChevronLeftRounded from '@mui/icons-material/ChevronLeftRounded';
 import ChevronRightRounded from '@mui/icons-material/ChevronRightRounded';
 import DownloadRounded from '@mui/icons-material/DownloadRounded';
 import EditOutlined from '@mui/icons-material/EditOutlined';
+import ExpandMoreRounded from '@mui/icons-material/ExpandMoreRounded';
+import HistoryRounded from '@mui/icons-material/HistoryRounded';
 import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
+import { MarkdownEditor } from '../../../components/MarkdownEditor';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { DOCX_FILE_NAME, downloadDocx, saveBlob } from '../api/download-docx';
-import { viewVersion, type VersionSelection } from '../lib/versions';
+import { listVersions, viewVersion, type VersionSelection } from '../lib/versions';
 import type { PastDocument } from '../types';
 import { Markdown } from './Markdown';
 
@@ -21,21 +26,26 @@ import { Markdown } from './Markdown';
 export interface DocumentPaneProps {
   document: string;
   pastDocuments: PastDocument[];
+  /** Message indexes whose version is the teacher's own edit ("Your edit"), see `editIndexes`. */
+  edits?: ReadonlySet<number>;
   /** An answer is streaming: the document may be changing under the teacher's eyes. */
   streaming: boolean;
   onChange: (document: string) => void;
 }
 
 /**
- * The chat's document: the current one (rendered, or a textarea to edit it by hand), earlier
- * versions to step back through (read-only, each with "Use this version"), and the Word download.
+ * The chat's document: the current one (rendered, or a rich-text editor to edit it by hand),
+ * earlier versions to step back through or pick from the versions list (read-only, each with "Use
+ * this version"; the teacher's own edits are labelled "Your edit"), and the Word download.
  */
-export function DocumentPane({ document, pastDocuments, streaming, onChange }: DocumentPaneProps) {
+export function DocumentPane({ document, pastDocuments, edits, streaming, onChange }: DocumentPaneProps) {
   const { showToast } = useToast();
   const headingId = useId();
   const [selected, setSelected] = useState<VersionSelection>('current');
   const [editing, setEditing] = useState(false);
   const [downloading, setDownloading] = useState(false);
+  const [versionsAnchor, setVersionsAnchor] = useState<HTMLElement | null>(null);
+  const versionsMenuId = useId();
   // A new version or an answer streaming brings the pane back to the current document.
   const [seen, setSeen] = useState({ count: pastDocuments.length, streaming });
   if (seen.count !== pastDocuments.length || seen.streaming !== streaming) {
@@ -44,7 +54,8 @@ export function DocumentPane({ document, pastDocuments, streaming, onChange }: D
     if (streaming) setEditing(false);
   }
 
-  const view = viewVersion(pastDocuments, document, selected);
+  const view = viewVersion(pastDocuments, document, selected, edits);
+  const versions = listVersions(pastDocuments, document, selected, edits);
   const isEditing = editing && !view.readOnly && !streaming;
 
   const download = async () => {
@@ -115,6 +126,36 @@ export function DocumentPane({ document, pastDocuments, streaming, onChange }: D
           >
             <ChevronRightRounded />
           </IconButton>
+          {versions.length > 1 && (
+            <>
+              <Button
+                size="small"
+                startIcon={<HistoryRounded />}
+                endIcon={<ExpandMoreRounded />}
+                aria-haspopup="menu"
+                aria-controls={versionsAnchor ? versionsMenuId : undefined}
+                aria-expanded={versionsAnchor ? 'true' : undefined}
+                disabled={streaming}
+                onClick={(event) => setVersionsAnchor(event.currentTarget)}
+              >
+                Versions
+              </Button>
+              <Menu id={versionsMenuId} anchorEl={versionsAnchor} open={versionsAnchor !== null} onClose={() => setVersionsAnchor(null)}>
+                {versions.map((v) => (
+                  <MenuItem
+                    key={v.label}
+                    selected={v.selected}
+                    onClick={() => {
+                      setSelected(v.selection);
+                      setVersionsAnchor(null);
+                    }}
+                  >
+                    <ListItemText primary={v.label} secondary={v.selection === 'current' ? 'Current document' : undefined} />
+                  </MenuItem>
+                ))}
+              </Menu>
+            </>
+          )}
           {view.readOnly && (
             <Button
               size="small"
@@ -137,15 +178,7 @@ export function DocumentPane({ document, pastDocuments, streaming, onChange }: D
       )}
 
       {isEditing ? (
-        <TextField
-          label="Edit the document (markdown)"
-          multiline
-          minRows={12}
-          fullWidth
-          value={document}
-          onChange={(event) => onChange(event.target.value)}
-          slotProps={{ htmlInput: { style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' } } }}
-        />
+        <MarkdownEditor label="Edit the document" value={document} onChange={onChange} minHeight={320} maxHeight="70vh" autoFocus />
       ) : (
         <Box
           aria-label={view.readOnly ? 'Earlier version' : 'Current document'}

@@ -83,9 +83,10 @@ export function useChatSession(start: SessionStart, workflow?: WorkflowRun): Cha
       const request: ChatStreamRequest = { messages: plainMessages([...current.messages, user]) };
       if (current.assistantId) request.assistantId = current.assistantId;
       if (current.toolId) request.toolId = current.toolId;
-      // Earlier answers hold only their chat text; the document (edits included) goes alongside.
+      // Earlier answers hold only their chat text; the document (edits included) goes alongside,
+      // and the revision starts from it. An edit is kept as a version of its own ('send').
       if (current.document.trim() !== '') request.document = current.document;
-      dispatch({ type: 'append', messages: [user] });
+      dispatch({ type: 'send', message: user });
       run(request);
     },
     [run],

@@ -1,6 +1,6 @@
 import type { ChatStreamRequest } from '../api/stream';
 import type { ChatMessage, PastDocument } from '../types';
-import { recordVersion } from './versions';
+import { isUnkeptEdit, recordVersion } from './versions';
 
 /** A message as the chat shows it: `stopped` marks an answer the teacher stopped part-way. */
 export interface DisplayMessage extends ChatMessage {
@@ -43,6 +43,7 @@ export interface SessionState {
 /** Changes to a chat. */
 export type SessionAction =
   | { type: 'append'; messages: DisplayMessage[] }
+  | { type: 'send'; message: DisplayMessage }
   | { type: 'start'; request: ChatStreamRequest }
   | { type: 'meta'; omittedTurns: number; prompt?: string }
   | { type: 'delta'; text: string }
@@ -93,6 +94,15 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
   switch (action.type) {
     case 'append':
       return changed({ messages: [...state.messages, ...action.messages] });
+    case 'send': {
+      // The teacher asks for a change: a hand edit no version holds yet becomes a version of its
+      // own ("Your edit"), kept against this message, so the revision cannot make it disappear.
+      const messages = [...state.messages, action.message];
+      const pastDocuments = isUnkeptEdit(state.pastDocuments, state.document)
+        ? recordVersion(state.pastDocuments, messages.length - 1, state.document)
+        : state.pastDocuments;
+      return changed({ messages, pastDocuments });
+    }
     case 'start':
       return {
         ...state,

@@ -1,11 +1,9 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useId, useState } from 'react';
+import { MarkdownEditor } from '../../../../components/MarkdownEditor';
 import { useToast } from '../../../../components/toast';
 import { FEEDBACK_UPDATE_FAILED_MESSAGE, FEEDBACK_UPDATED_MESSAGE } from '../../api/update-function-result';
 import { useUpdatePromptFeedback } from '../../api/update-prompt-feedback';
@@ -24,9 +22,33 @@ function SubmissionText({ text }: { text: string }) {
   );
 }
 
+/** The student's work, kept in view beside the feedback while the teacher edits it. */
+function StudentWork({ text }: { text: string }) {
+  const headingId = useId();
+  return (
+    <Box
+      component="section"
+      aria-labelledby={headingId}
+      sx={{ border: 1, borderColor: 'divider', borderRadius: '8px', bgcolor: 'background.default', minWidth: 0, position: { md: 'sticky' }, top: { md: 16 } }}
+    >
+      <Typography id={headingId} variant="subtitle2" component="h3" sx={{ px: 2, pt: 1.5, pb: 1, borderBottom: 1, borderColor: 'divider' }}>
+        Student's work
+      </Typography>
+      <Box
+        tabIndex={0}
+        aria-label="Student's work, scrollable"
+        sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', lineHeight: 1.7, px: 2, py: 1.5, maxHeight: { xs: '40vh', md: '70vh' }, overflowY: 'auto' }}
+      >
+        {text.trim() === '' ? <Typography color="text.secondary">No text was read from this submission.</Typography> : text}
+      </Box>
+    </Box>
+  );
+}
+
 /**
  * A prompt result: the AI's free-form feedback, rendered from a safe Markdown subset. A teacher
- * edits it in a text area (with a preview) and saves it with `PUT promptFunctionResult/update`.
+ * edits it as formatted text (the shared Markdown editor) with the student's work beside it, and
+ * saves it with `PUT promptFunctionResult/update`.
  */
 export function PromptReview({ result, text, readOnly = false, onChanged }: ResultReviewProps) {
   const mutation = useUpdatePromptFeedback();
@@ -35,7 +57,6 @@ export function PromptReview({ result, text, readOnly = false, onChanged }: Resu
   const feedback = saved && saved.from === result.feedback ? saved.to : result.feedback;
   const [draft, setDraft] = useState(feedback);
   const [base, setBase] = useState(feedback);
-  const [mode, setMode] = useState<'write' | 'preview'>('write');
   if (feedback !== base) {
     setBase(feedback);
     setDraft(feedback);
@@ -62,36 +83,29 @@ export function PromptReview({ result, text, readOnly = false, onChanged }: Resu
   };
 
   return (
-    <Stack spacing={2}>
-      <ToggleButtonGroup
-        size="small"
-        exclusive
-        value={mode}
-        onChange={(_e, value: 'write' | 'preview' | null) => value && setMode(value)}
-        aria-label="Feedback view"
-        sx={{ alignSelf: 'flex-start' }}
-      >
-        <ToggleButton value="write">Write</ToggleButton>
-        <ToggleButton value="preview">Preview</ToggleButton>
-      </ToggleButtonGroup>
-      {mode === 'write' ? (
-        <TextField label="Feedback" value={draft} onChange={(e) => setDraft(e.target.value)} multiline minRows={8} fullWidth />
-      ) : (
-        <Box sx={{ border: 1, borderColor: 'divider', borderRadius: '10px', p: 2, minHeight: 120 }}>
-          {draft.trim() === '' ? <Typography color="text.secondary">Nothing to preview.</Typography> : <MarkdownText source={draft} />}
-        </Box>
-      )}
-      <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
-        {draft !== feedback && (
-          <Button onClick={() => setDraft(feedback)} disabled={mutation.isPending}>
-            Discard
+    <Box
+      sx={{
+        display: 'grid',
+        // Side by side where there is room (the work on the left, as on paper), stacked on a phone.
+        gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 1fr) minmax(0, 1fr)' },
+        gap: 2,
+        alignItems: 'start',
+      }}
+    >
+      <StudentWork text={text} />
+      <Stack spacing={1.5} sx={{ minWidth: 0 }}>
+        <MarkdownEditor label="Feedback" value={draft} onChange={setDraft} minHeight={200} maxHeight="60vh" />
+        <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
+          {draft !== feedback && (
+            <Button onClick={() => setDraft(feedback)} disabled={mutation.isPending}>
+              Discard
+            </Button>
+          )}
+          <Button variant="contained" onClick={() => void onSave()} disabled={draft === feedback} loading={mutation.isPending}>
+            Save feedback
           </Button>
-        )}
-        <Button variant="contained" onClick={() => void onSave()} disabled={draft === feedback} loading={mutation.isPending}>
-          Save feedback
-        </Button>
+        </Stack>
       </Stack>
-      <SubmissionText text={text} />
-    </Stack>
+    </Box>
   );
 }
