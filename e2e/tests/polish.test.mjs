@@ -114,3 +114,52 @@ test('a folder uploaded again adds no second row; a file that did not upload sta
     await ctx.close();
   }
 });
+
+test("a student's grade result is a read-only page of its own: points per criterion and feedback, no teacher controls", async () => {
+  const { ctx, page } = await teacher('Tess Teacher', 'tess.teacher@school.test');
+  const sctx = await browser.newContext({ viewport: DESKTOP });
+  try {
+    const { assignment } = await ok(page, '/api/v1/db/assignment/put', {
+      name: 'Water cycle quiz',
+      type: 'grade',
+      isHandWritten: false,
+      provideInstantFeedback: true,
+    });
+    await ok(page, '/api/v1/db/function/put', {
+      assignmentId: assignment._id,
+      questions: [
+        {
+          questionText: 'Explain evaporation.',
+          context: '',
+          rubricId: null,
+          criteria: [
+            { description: 'Says the sun heats the water', points: 2 },
+            { description: 'Names water vapour', points: 1 },
+          ],
+          subquestions: [],
+        },
+      ],
+    });
+    const link = await ok(page, '/api/v1/db/assignment/student-link/get', { assignmentId: assignment._id });
+
+    const sp = await sctx.newPage();
+    await sp.goto(`${baseURL}/submit/${link.token}`);
+    await sp.getByRole('textbox', { name: 'Your name' }).fill('Sam Student');
+    await sp.getByRole('textbox', { name: 'Your email' }).fill('sam.student@pupils.test');
+    await pickFiles(sp, sp.getByRole('button', { name: 'Choose a file' }), textFile('sam.txt', 'Evaporation: the sun heats the sea and the water becomes water vapour.'));
+    await sp.getByRole('button', { name: 'Submit' }).click();
+    await sp.getByRole('heading', { name: 'Your feedback', level: 2 }).waitFor({ timeout: READ_TIMEOUT });
+    const feedback = sp.getByRole('region', { name: 'Your feedback' });
+    await feedback.getByText('Your score').waitFor();
+    const points = feedback.getByRole('list', { name: 'Points for question 1' });
+    assert.equal(await points.getByRole('listitem').count(), 2, 'one line per criterion');
+    assert.match(await points.innerText(), /Says the sun heats the water/);
+    assert.equal(await feedback.getByRole('checkbox').count(), 0, 'no checkboxes');
+    assert.equal(await feedback.getByRole('textbox').count(), 0, 'no adjustment or feedback boxes');
+    assert.equal(await feedback.getByText('Adjustment').count(), 0);
+    await shotBoth(sp, 'polish-student-result');
+  } finally {
+    await sctx.close();
+    await ctx.close();
+  }
+});
