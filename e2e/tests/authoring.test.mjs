@@ -125,20 +125,20 @@ async function createThroughWizard(page, type, name) {
     await crit.getByRole('textbox', { name: 'Criterion' }).fill('Mentions light energy');
     await crit.getByRole('spinbutton', { name: 'Points' }).fill('2');
     await page.getByRole('button', { name: 'Add subquestion to question 1', exact: true }).click();
-    await page.getByRole('region', { name: 'Question 1.1', exact: true }).getByRole('textbox', { name: 'Question text' }).first().fill('Name the gas released.');
-    await page.getByRole('button', { name: 'Add criterion to question 1.1', exact: true }).click();
+    await page.getByRole('region', { name: 'Question 1a', exact: true }).getByRole('textbox', { name: 'Question text' }).first().fill('Name the gas released.');
+    await page.getByRole('button', { name: 'Add criterion to question 1a', exact: true }).click();
     await page
-      .getByRole('group', { name: 'Criterion 1 of question 1.1', exact: true })
+      .getByRole('group', { name: 'Criterion 1 of question 1a', exact: true })
       .getByRole('textbox', { name: 'Criterion' })
       .fill('Oxygen');
-    await page.getByRole('button', { name: 'Add subquestion to question 1.1', exact: true }).click();
-    await page.getByRole('region', { name: 'Question 1.1.1', exact: true }).getByRole('textbox', { name: 'Question text' }).fill('Where is it released?');
-    await page.getByRole('button', { name: 'Add criterion to question 1.1.1', exact: true }).click();
+    await page.getByRole('button', { name: 'Add subquestion to question 1a', exact: true }).click();
+    await page.getByRole('region', { name: 'Question 1a i', exact: true }).getByRole('textbox', { name: 'Question text' }).fill('Where is it released?');
+    await page.getByRole('button', { name: 'Add criterion to question 1a i', exact: true }).click();
     await page
-      .getByRole('group', { name: 'Criterion 1 of question 1.1.1', exact: true })
+      .getByRole('group', { name: 'Criterion 1 of question 1a i', exact: true })
       .getByRole('textbox', { name: 'Criterion' })
       .fill('Through the stomata');
-    assert.equal(await page.getByRole('button', { name: 'Add subquestion to question 1.1.1' }).isDisabled(), true, 'no fourth level');
+    assert.equal(await page.getByRole('button', { name: 'Add subquestion to question 1a i' }).isDisabled(), true, 'no fourth level');
     await page.getByText('Total: 4 points').first().waitFor();
     await fullShot(page, shotName(2));
     await next.click();
