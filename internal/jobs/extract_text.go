@@ -2,6 +2,8 @@ package jobs
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -132,9 +134,20 @@ func (d Deps) read(ctx context.Context, ex extract.Extractor, sub store.GetSubmi
 		return extract.Result{}, fmt.Errorf("open file of submission %s: %w", sub.ID, err)
 	}
 	defer body.Close()
-	res, err := ex.Extract(ctx, extract.Input{Name: sub.Name, ContentType: sub.ContentType, Body: body})
+	// The file's SHA-256, taken as it is read: the upload screen compares it
+	// with the files a teacher picks, so a folder uploaded again adds no
+	// second row for the same work.
+	hash := sha256.New()
+	res, err := ex.Extract(ctx, extract.Input{Name: sub.Name, ContentType: sub.ContentType, Body: io.TeeReader(body, hash)})
 	if err != nil {
 		return extract.Result{}, fmt.Errorf("extract submission %s: %w", sub.ID, err)
+	}
+	if _, err := io.Copy(hash, body); err != nil { // what the reader left unread
+		return extract.Result{}, fmt.Errorf("hash file of submission %s: %w", sub.ID, err)
+	}
+	sum := hex.EncodeToString(hash.Sum(nil))
+	if err := store.Q.SetSubmissionContentHash(ctx, d.Pool, store.SetSubmissionContentHashParams{ID: sub.ID, ContentSha256: &sum}); err != nil {
+		return extract.Result{}, fmt.Errorf("save hash of submission %s: %w", sub.ID, err)
 	}
 	return res, nil
 }

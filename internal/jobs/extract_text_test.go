@@ -3,6 +3,8 @@ package jobs_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -342,6 +344,14 @@ func TestExtractText_DOCXIsOnePageWithListsAndTable(t *testing.T) {
 	require.True(t, strings.HasPrefix(*sub.ExtractedText, "Lab Report: Plant Growth\n"))
 	require.Contains(t, *sub.ExtractedText, "Sunny window | 4 cm | 9 cm")
 	require.EqualValues(t, 1, sub.ExtractWrites)
+
+	// The file's SHA-256 is kept, so the same file uploaded again is recognised.
+	data, err := os.ReadFile(filepath.Join("..", "extract", "testdata", "report.docx"))
+	require.NoError(t, err)
+	want := sha256.Sum256(data)
+	var got string
+	require.NoError(t, b.pool.QueryRow(context.Background(), `SELECT content_sha256 FROM submissions WHERE id = $1`, id).Scan(&got))
+	require.Equal(t, hex.EncodeToString(want[:]), got)
 }
 
 // A file's format comes from its bytes: a PNG uploaded as essay.pdf, with

@@ -137,6 +137,21 @@ func (q *Queries) SavePartialExtraction(ctx context.Context, db DBTX, arg SavePa
 	return result.RowsAffected(), nil
 }
 
+const setSubmissionContentHash = `-- name: SetSubmissionContentHash :exec
+UPDATE submissions SET content_sha256 = $1 WHERE id = $2
+`
+
+type SetSubmissionContentHashParams struct {
+	ContentSha256 *string
+	ID            uuid.UUID
+}
+
+// The SHA-256 of the file, as the extraction job read it.
+func (q *Queries) SetSubmissionContentHash(ctx context.Context, db DBTX, arg SetSubmissionContentHashParams) error {
+	_, err := db.Exec(ctx, setSubmissionContentHash, arg.ContentSha256, arg.ID)
+	return err
+}
+
 const startExtracting = `-- name: StartExtracting :execrows
 UPDATE submissions SET extract_status = 'extracting', extract_error = '', updated_at = now()
 WHERE id = $1 AND extract_status <> 'ready'

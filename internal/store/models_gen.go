@@ -323,6 +323,7 @@ type Submission struct {
 	Attempt              int32
 	PreviousSubmissionID uuid.NullUUID
 	StudentKey           *string
+	ContentSha256        *string
 }
 
 type Team struct {

@@ -108,7 +108,7 @@ func (q *Queries) CreateFunctionResults(ctx context.Context, db DBTX, arg Create
 const createSubmission = `-- name: CreateSubmission :one
 INSERT INTO submissions (team_id, assignment_id, name, file_key, content_type, role, student_name, student_email)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key
+RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256
 `
 
 type CreateSubmissionParams struct {
@@ -165,6 +165,7 @@ func (q *Queries) CreateSubmission(ctx context.Context, db DBTX, arg CreateSubmi
 		&i.Attempt,
 		&i.PreviousSubmissionID,
 		&i.StudentKey,
+		&i.ContentSha256,
 	)
 	return i, err
 }
@@ -208,7 +209,7 @@ func (q *Queries) DeleteSubmissions(ctx context.Context, db DBTX, arg DeleteSubm
 }
 
 const getSubmission = `-- name: GetSubmission :one
-SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key FROM submissions WHERE id = $1 AND team_id = $2
+SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256 FROM submissions WHERE id = $1 AND team_id = $2
 `
 
 type GetSubmissionParams struct {
@@ -248,6 +249,7 @@ func (q *Queries) GetSubmission(ctx context.Context, db DBTX, arg GetSubmissionP
 		&i.Attempt,
 		&i.PreviousSubmissionID,
 		&i.StudentKey,
+		&i.ContentSha256,
 	)
 	return i, err
 }
@@ -280,9 +282,9 @@ WITH inserted AS (
     ) AS r
     ORDER BY r.n
     ON CONFLICT (assignment_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
-    RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key
+    RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256
 )
-SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key FROM inserted ORDER BY created_at
+SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256 FROM inserted ORDER BY created_at
 `
 
 type InsertSubmissionsParams struct {
@@ -334,6 +336,7 @@ type InsertSubmissionsRow struct {
 	Attempt              int32
 	PreviousSubmissionID uuid.NullUUID
 	StudentKey           *string
+	ContentSha256        *string
 }
 
 // A batch of submissions in one statement, one array element per row, all
@@ -400,6 +403,7 @@ func (q *Queries) InsertSubmissions(ctx context.Context, db DBTX, arg InsertSubm
 			&i.Attempt,
 			&i.PreviousSubmissionID,
 			&i.StudentKey,
+			&i.ContentSha256,
 		); err != nil {
 			return nil, err
 		}
@@ -414,7 +418,8 @@ func (q *Queries) InsertSubmissions(ctx context.Context, db DBTX, arg InsertSubm
 const listSubmissions = `-- name: ListSubmissions :many
 SELECT id, assignment_id, name, file_key, role, student_name, student_email, source,
        extract_status, extract_error, left(coalesce(extracted_text, ''), 200)::text AS preview,
-       page_count, is_hand_written, attempt, previous_submission_id, created_at, updated_at
+       page_count, is_hand_written, attempt, previous_submission_id, created_at, updated_at,
+       coalesce(content_sha256, '')::text AS content_sha256
 FROM submissions
 WHERE assignment_id = $1 AND team_id = $2
 ORDER BY created_at, id
@@ -443,6 +448,7 @@ type ListSubmissionsRow struct {
 	PreviousSubmissionID uuid.NullUUID
 	CreatedAt            time.Time
 	UpdatedAt            time.Time
+	ContentSha256        string
 }
 
 // The submissions table of an assignment: no full text, a preview of it.
@@ -473,6 +479,7 @@ func (q *Queries) ListSubmissions(ctx context.Context, db DBTX, arg ListSubmissi
 			&i.PreviousSubmissionID,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.ContentSha256,
 		); err != nil {
 			return nil, err
 		}
@@ -513,6 +520,27 @@ func (q *Queries) PendingSubmissionJobs(ctx context.Context, db DBTX, submission
 	return items, nil
 }
 
+const refuseSubmissions = `-- name: RefuseSubmissions :exec
+UPDATE submissions s
+SET extract_status = 'failed', extract_error = r.reason, extracted_text = NULL, extracted_at = NULL, updated_at = now()
+FROM (SELECT unnest($2::uuid[]) AS id, unnest($3::text[]) AS reason) AS r
+WHERE s.id = r.id AND s.team_id = $1
+`
+
+type RefuseSubmissionsParams struct {
+	TeamID  uuid.UUID
+	Ids     []uuid.UUID
+	Reasons []string
+}
+
+// Files a teacher picked that never uploaded (empty, too large, a type
+// Markwell cannot read): their rows stay as failed, with the reason, until
+// the teacher deletes them.
+func (q *Queries) RefuseSubmissions(ctx context.Context, db DBTX, arg RefuseSubmissionsParams) error {
+	_, err := db.Exec(ctx, refuseSubmissions, arg.TeamID, arg.Ids, arg.Reasons)
+	return err
+}
+
 const submissionKeysInUse = `-- name: SubmissionKeysInUse :many
 SELECT DISTINCT file_key FROM submissions WHERE file_key = ANY($1::text[])
 `
@@ -545,7 +573,7 @@ SET name = coalesce($1, name),
     student_email = coalesce($3, student_email),
     updated_at = now()
 WHERE id = $4 AND team_id = $5
-RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key
+RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256
 `
 
 type UpdateSubmissionDetailsParams struct {
@@ -595,6 +623,7 @@ func (q *Queries) UpdateSubmissionDetails(ctx context.Context, db DBTX, arg Upda
 		&i.Attempt,
 		&i.PreviousSubmissionID,
 		&i.StudentKey,
+		&i.ContentSha256,
 	)
 	return i, err
 }

@@ -22,11 +22,18 @@ import (
 
 // Upload is one uploaded file a teacher adds: its location (the blob key,
 // or the file URL the client PUT to) and a name (the file's name when
-// empty).
+// empty). A file the teacher picked that could not be uploaded (empty, too
+// large, of a type Markwell cannot read) has no location and an Error, the
+// sentence that says why: it is kept as a failed submission with that
+// reason, so the student it stands for is not forgotten.
 type Upload struct {
 	Name     string `json:"name"`
 	Location string `json:"location"`
+	Error    string `json:"error,omitempty"`
 }
+
+// MaxRefusalLength caps the reason of a file that could not be uploaded.
+const MaxRefusalLength = 500
 
 // UpdateInput is a teacher's batch of uploaded files for an assignment
 // (db/assignment/update-submissions).
@@ -57,10 +64,15 @@ func (s *Service) UpdateSubmissions(ctx context.Context, a identity.Actor, in Up
 	case in.SubmissionRole != "" && in.SubmissionRole != RoleTeacher:
 		return nil, nil, apperr.New(apperr.Invalid, MsgTeacherRole)
 	}
-	claims := make([]files.Claim, len(in.Submissions))
+	var claims []files.Claim
+	refusals := map[int]string{} // position in in.Submissions → reason
 	for i, u := range in.Submissions {
 		loc := strings.TrimSpace(u.Location)
-		if loc == "" {
+		reason := strings.TrimSpace(u.Error)
+		switch {
+		case reason != "" && loc != "":
+			return nil, nil, apperr.New(apperr.Invalid, MsgRefusedWithFile)
+		case reason == "" && loc == "":
 			return nil, nil, apperr.New(apperr.Invalid, MsgNoLocation)
 		}
 		name := input.Name(u.Name)
@@ -70,29 +82,45 @@ func (s *Service) UpdateSubmissions(ctx context.Context, a identity.Actor, in Up
 		if name == "" {
 			return nil, nil, apperr.New(apperr.Invalid, MsgNameEmpty)
 		}
-		if err := input.Length("Name", name, input.MaxName); err != nil {
+		if err := errors.Join(input.Length("Name", name, input.MaxName), input.Length("Reason", reason, MaxRefusalLength)); err != nil {
 			return nil, nil, err
 		}
-		claims[i] = files.Claim{Name: name, Location: loc}
+		if reason != "" {
+			refusals[i] = reason
+		}
+		claims = append(claims, files.Claim{Name: name, Location: loc})
 	}
 
 	asg, err := s.assignment(ctx, s.Pool, a, in.AssignmentID, in.Type)
 	if err != nil {
 		return nil, nil, err
 	}
-	stored, err := s.Files.SubmissionFiles(ctx, a.TeamID, asg.ID, files.FromTeam, claims)
-	if err != nil {
-		return nil, nil, err
+	// Only the files that did upload are the team's to prove.
+	var uploaded []files.Claim
+	for i, c := range claims {
+		if _, refused := refusals[i]; !refused {
+			uploaded = append(uploaded, c)
+		}
 	}
-	if err := s.notAddedYet(ctx, claims, stored); err != nil {
-		return nil, nil, err
+	stored := []files.StoredFile{}
+	if len(uploaded) > 0 {
+		if stored, err = s.Files.SubmissionFiles(ctx, a.TeamID, asg.ID, files.FromTeam, uploaded); err != nil {
+			return nil, nil, err
+		}
+		if err := s.notAddedYet(ctx, uploaded, stored); err != nil {
+			return nil, nil, err
+		}
 	}
 	subs := make([]NewSubmission, len(claims))
+	next := 0 // the next of stored
 	for i, c := range claims {
 		subs[i] = NewSubmission{
-			Name: c.Name, Key: stored[i].Key, ContentType: stored[i].ContentType,
-			Source: SourceUpload, Role: RoleTeacher, ReaderHint: in.Hint(i),
+			Name: c.Name, Source: SourceUpload, Role: RoleTeacher, ReaderHint: in.Hint(i),
 			IsHandWritten: in.IsHandWritten || asg.IsHandWritten,
+		}
+		if _, refused := refusals[i]; !refused {
+			subs[i].Key, subs[i].ContentType = stored[next].Key, stored[next].ContentType
+			next++
 		}
 	}
 	var out []Submission
@@ -100,7 +128,15 @@ func (s *Service) UpdateSubmissions(ctx context.Context, a identity.Actor, in Up
 	err = store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		var err error
 		out, results, err = s.CreateTx(ctx, tx, a.TeamID, asg, subs)
-		return err
+		if err != nil || len(refusals) == 0 {
+			return err
+		}
+		ids, reasons := make([]uuid.UUID, 0, len(refusals)), make([]string, 0, len(refusals))
+		for i, reason := range refusals {
+			out[i].Status, out[i].Error, out[i].Preview = StatusFailed, reason, ""
+			ids, reasons = append(ids, out[i].ID), append(reasons, reason)
+		}
+		return store.Q.RefuseSubmissions(ctx, tx, store.RefuseSubmissionsParams{TeamID: a.TeamID, Ids: ids, Reasons: reasons})
 	})
 	if err != nil {
 		return nil, nil, err
@@ -189,7 +225,7 @@ func (s *Service) ListLoaded(ctx context.Context, a identity.Actor, assignmentID
 			Source: r.Source, Status: r.ExtractStatus, Error: r.ExtractError, Preview: r.Preview,
 			PageCount: int(r.PageCount), IsHandWritten: r.IsHandWritten,
 			Attempt: int(r.Attempt), PreviousSubmissionID: previous(r.PreviousSubmissionID),
-			CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+			ContentHash: r.ContentSha256, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 		}
 	}
 	return out, nil

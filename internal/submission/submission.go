@@ -73,9 +73,12 @@ const (
 	MsgNoFiles      = "Please choose at least one file to upload."
 	MsgTooManyFiles = "You can upload at most 200 files at once."
 	MsgNoLocation   = "Each submission needs the location of its uploaded file."
-	MsgNameEmpty    = "Submission name cannot be empty"
-	MsgTypeMismatch = "The type does not match this assignment's type."
-	MsgTeacherRole  = "Uploads from this page are teacher submissions."
+	// MsgRefusedWithFile answers an upload that has both a location and the
+	// reason it could not be uploaded.
+	MsgRefusedWithFile = "A file that could not be uploaded has no location: send its error without one."
+	MsgNameEmpty       = "Submission name cannot be empty"
+	MsgTypeMismatch    = "The type does not match this assignment's type."
+	MsgTeacherRole     = "Uploads from this page are teacher submissions."
 	// MsgAlreadyAdded names the file (fmt verb %s).
 	MsgAlreadyAdded    = "%s has already been added to this assignment."
 	MsgEmail           = "Please enter a valid email address"
@@ -108,8 +111,12 @@ type Submission struct {
 	// that one is deleted).
 	Attempt              int        `json:"attempt"`
 	PreviousSubmissionID *uuid.UUID `json:"previousSubmissionId"`
-	CreatedAt            time.Time  `json:"createdAt"`
-	UpdatedAt            time.Time  `json:"updatedAt"`
+	// ContentHash is the SHA-256 of the file in lower-case hex, once the
+	// extraction job has read it; "" before that and for rows without a
+	// file. The upload screen skips files whose content is already here.
+	ContentHash string    `json:"contentHash"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
 }
 
 // Page is one page of a submission's text and where it came from
@@ -335,8 +342,16 @@ func fromRow(r store.Submission) Submission {
 		Source: r.Source, Status: r.ExtractStatus, Error: r.ExtractError, Preview: Preview(text),
 		PageCount: int(r.PageCount), IsHandWritten: r.IsHandWritten,
 		Attempt: int(r.Attempt), PreviousSubmissionID: previous(r.PreviousSubmissionID),
-		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		ContentHash: deref(r.ContentSha256), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
+}
+
+// deref is *s, or "" for nil.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // previous is a submission's previous attempt, or nil.

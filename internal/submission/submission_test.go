@@ -609,3 +609,40 @@ func TestDeleteRemovesRowsCancelsJobsAndDeletesFiles(t *testing.T) {
 		}
 	}
 }
+
+func TestUpdateSubmissionsKeepsAFileThatDidNotUploadAsAFailedRow(t *testing.T) {
+	t.Parallel()
+	b := setup(t, false)
+	a := b.teacher(t)
+	asg := b.assignment(t, a)
+	essay := b.upload(t, a, asg.ID, "essay.txt", "Plants make food.")
+
+	subs, results, err := b.svc.UpdateSubmissions(b.ctx, a, submission.UpdateInput{AssignmentID: asg.ID, Submissions: []submission.Upload{
+		{Name: "essay.txt", Location: essay.Key},
+		{Name: "maya.txt", Error: "This file is empty."},
+	}})
+	require.NoError(t, err)
+	require.Len(t, results, 2, "the failed row has its result, so deleting it works as for any row")
+	require.Equal(t, []string{submission.StatusQueued, submission.StatusFailed}, []string{subs[0].Status, subs[1].Status})
+	require.Equal(t, "This file is empty.", subs[1].Error)
+
+	listed, err := b.svc.List(b.ctx, a, asg.ID)
+	require.NoError(t, err)
+	require.Len(t, listed, 2)
+	require.Equal(t, "maya.txt", listed[1].Name)
+	require.Equal(t, submission.StatusFailed, listed[1].Status)
+	require.Equal(t, "This file is empty.", listed[1].Error)
+	require.Empty(t, listed[1].Location)
+	require.Equal(t, 1, b.count(t, `SELECT count(*) FROM river_job WHERE kind = 'extract_text' AND args->>'submission_id' = ANY($1)`,
+		[]string{subs[0].ID.String(), subs[1].ID.String()}), "only the uploaded file is read")
+
+	// Bad input changes nothing: a reason with a file, a row with neither.
+	before, _ := b.rows(t, asg.ID)
+	other := b.upload(t, a, asg.ID, "other.txt", "x")
+	_, _, err = b.svc.UpdateSubmissions(b.ctx, a, submission.UpdateInput{AssignmentID: asg.ID, Submissions: []submission.Upload{{Name: "other.txt", Location: other.Key, Error: "This file is empty."}}})
+	requireInvalid(t, err, submission.MsgRefusedWithFile)
+	_, _, err = b.svc.UpdateSubmissions(b.ctx, a, submission.UpdateInput{AssignmentID: asg.ID, Submissions: []submission.Upload{{Name: "ghost.txt"}}})
+	requireInvalid(t, err, submission.MsgNoLocation)
+	after, _ := b.rows(t, asg.ID)
+	require.Equal(t, before, after)
+}

@@ -223,7 +223,7 @@ func (s *Server) rubricFeedback(req ChatRequest) (any, error) {
 		criteria[c.Number] = answer
 		if sent, ok := f.sentenceAt(i); ok && i < len(f.sentences) && !obey {
 			passages = append(passages, map[string]any{"key": c.HighlightKey, "text": sent.Text,
-				"comment": "Demo model: this passage bears on “" + firstWords(c.Criterion, 8) + "”."})
+				"comment": "Demo model: this passage bears on " + quoted(firstWords(c.Criterion, 8)) + "."})
 		}
 	}
 	overall := f.overview()
@@ -287,9 +287,9 @@ func classSummary(req ChatRequest) (any, error) {
 			met = append(met, r.Label)
 		case r.SuccessRate < 0.5:
 			missed = append(missed, r.Label)
-			mistakes = append(mistakes, fmt.Sprintf("Many students did not meet “%s” (%.0f%% did).", r.Label, r.SuccessRate*100))
+			mistakes = append(mistakes, fmt.Sprintf("Many students did not meet %s (%.0f%% did).", quoted(r.Label), r.SuccessRate*100))
 		default:
-			mistakes = append(mistakes, fmt.Sprintf("Some students still miss “%s” (%.0f%% met it).", r.Label, r.SuccessRate*100))
+			mistakes = append(mistakes, fmt.Sprintf("Some students still miss %s (%.0f%% met it).", quoted(r.Label), r.SuccessRate*100))
 		}
 		if lowest == nil || r.SuccessRate < lowest.SuccessRate {
 			lowest = r
@@ -301,9 +301,17 @@ func classSummary(req ChatRequest) (any, error) {
 	lesson := "Demo model: there is no breakdown to suggest a lesson from."
 	switch {
 	case lowest != nil && lowest.SuccessRate < 0.7:
-		lesson = "Demo model suggestion: reteach “" + lowest.Label + "” with a worked example, then have students practise it and check each other's work against the criterion."
+		lesson = "Demo model suggestion: reteach " + quoted(lowest.Label) + " with a worked example, then have students practise it and check each other's work against the criterion."
 	case highest != nil:
-		lesson = "Demo model suggestion: the class met the criteria; extend it with a harder task that builds on “" + highest.Label + "”."
+		lesson = "Demo model suggestion: the class met the criteria; extend it with a harder task that builds on " + quoted(highest.Label) + "."
 	}
 	return map[string]any{"met": met, "missed": missed, "commonMistakes": firstN(mistakes, 5), "nextLesson": lesson}, nil
+}
+
+// quoted puts s in curly double quotes, turning the double quotes inside it
+// into single ones, so a quoted criterion that quotes a word reads
+// “Shows understanding of ‘evaporation’” and never nests “… “evaporation””.
+func quoted(s string) string {
+	s = strings.NewReplacer("“", "‘", "”", "’", "\"", "’").Replace(strings.TrimSpace(s))
+	return "“" + s + "”"
 }

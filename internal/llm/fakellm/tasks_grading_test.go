@@ -128,3 +128,17 @@ func TestClassSummary(t *testing.T) {
 	require.Len(t, got["commonMistakes"], 2)
 	require.Contains(t, got["nextLesson"], "“B”")
 }
+
+// A criterion that quotes a word is quoted once: "“… ‘evaporation’”", never
+// "“… “evaporation””".
+func TestClassSummaryDoesNotNestQuotes(t *testing.T) {
+	t.Parallel()
+	out, err := classSummary(ChatRequest{Messages: []Message{{Role: "user", Text: `<criteria-breakdown>
+[{"label":"Shows understanding of “evaporation”","successRate":0.2},{"label":"Says \"condensation\"","successRate":0.9}]
+</criteria-breakdown>`}}})
+	require.NoError(t, err)
+	got := out.(map[string]any)
+	require.Contains(t, got["commonMistakes"], "Many students did not meet “Shows understanding of ‘evaporation’” (20% did).")
+	require.Contains(t, got["nextLesson"], "reteach “Shows understanding of ‘evaporation’” with")
+	require.NotContains(t, got["commonMistakes"], "Many students did not meet “Shows understanding of “evaporation”” (20% did).")
+}

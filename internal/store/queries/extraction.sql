@@ -34,3 +34,7 @@ WHERE id = @id AND extract_status <> 'ready';
 -- extract_error is a sentence for the teacher, never an internal error.
 UPDATE submissions SET extract_status = 'failed', extract_error = @extract_error, updated_at = now()
 WHERE id = @id AND extract_status <> 'ready';
+
+-- name: SetSubmissionContentHash :exec
+-- The SHA-256 of the file, as the extraction job read it.
+UPDATE submissions SET content_sha256 = @content_sha256 WHERE id = @id;

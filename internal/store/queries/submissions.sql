@@ -60,7 +60,8 @@ RETURNING *;
 -- The submissions table of an assignment: no full text, a preview of it.
 SELECT id, assignment_id, name, file_key, role, student_name, student_email, source,
        extract_status, extract_error, left(coalesce(extracted_text, ''), 200)::text AS preview,
-       page_count, is_hand_written, attempt, previous_submission_id, created_at, updated_at
+       page_count, is_hand_written, attempt, previous_submission_id, created_at, updated_at,
+       coalesce(content_sha256, '')::text AS content_sha256
 FROM submissions
 WHERE assignment_id = @assignment_id AND team_id = @team_id
 ORDER BY created_at, id;
@@ -100,3 +101,12 @@ SELECT id FROM river_job
 WHERE state IN ('available', 'scheduled', 'retryable', 'running')
   AND args->>'submission_id' = ANY(@submission_ids::text[])
 ORDER BY id;
+
+-- name: RefuseSubmissions :exec
+-- Files a teacher picked that never uploaded (empty, too large, a type
+-- Markwell cannot read): their rows stay as failed, with the reason, until
+-- the teacher deletes them.
+UPDATE submissions s
+SET extract_status = 'failed', extract_error = r.reason, extracted_text = NULL, extracted_at = NULL, updated_at = now()
+FROM (SELECT unnest(@ids::uuid[]) AS id, unnest(@reasons::text[]) AS reason) AS r
+WHERE s.id = r.id AND s.team_id = @team_id;

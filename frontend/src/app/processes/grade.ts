@@ -1,6 +1,6 @@
 import { GradeDefinition } from '../../features/assignments/components/grade/GradeDefinition';
 import { GradeWizard } from '../../features/assignments/components/grade/GradeWizard';
-import { GradeReview } from '../../features/results/components';
+import { GradeReview, GradeStudentView } from '../../features/results/components';
 import { gradeInfo } from '../../lib/assignment-types/grade';
 import { ScoredSummary } from './ScoredSummary';
 import type { AssignmentProcess } from './types';
@@ -12,6 +12,6 @@ export const gradeProcess: AssignmentProcess = {
   Wizard: GradeWizard,
   Definition: GradeDefinition,
   Review: GradeReview,
-  StudentView: GradeReview,
+  StudentView: GradeStudentView,
   Summary: ScoredSummary,
 };

@@ -81,7 +81,7 @@ describe('student result page with the results components', () => {
     expect(within(feedback).queryByRole('radio')).not.toBeInTheDocument();
   }, 20_000);
 
-  it('shows a grade result read-only with its total', async () => {
+  it('shows a grade result in a layout of its own: points per criterion and feedback, no teacher controls', async () => {
     setup(
       'grade',
       {
@@ -107,7 +107,18 @@ describe('student result page with the results components', () => {
     );
 
     const feedback = await screen.findByRole('region', { name: 'Your feedback' }, { timeout: 8000 });
-    expect(within(feedback).getByText(/Total 1 \/ 2/)).toBeInTheDocument();
+    expect(within(feedback).getByText('Your score').parentElement).toHaveTextContent('Your score1 / 2');
     expect(within(feedback).getByText(/One cause named\./)).toBeInTheDocument();
+    const points = within(feedback).getByRole('list', { name: 'Points for question 1' });
+    expect(within(points).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'Names a cause+1 point (met)',
+      'Uses dates0 of 1 (not met)',
+    ]);
+    // No disabled teacher controls: no checkboxes, no adjustment or feedback boxes.
+    expect(within(feedback).queryByRole('checkbox')).not.toBeInTheDocument();
+    expect(within(feedback).queryByRole('textbox')).not.toBeInTheDocument();
+    expect(within(feedback).queryByRole('spinbutton')).not.toBeInTheDocument();
+    expect(within(feedback).queryByText(/Adjustment/)).not.toBeInTheDocument();
+    expect(within(feedback).getByRole('region', { name: 'Your work' })).toHaveTextContent('He went to there house');
   }, 20_000);
 });

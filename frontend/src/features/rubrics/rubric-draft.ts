@@ -1,11 +1,15 @@
 import type { LevelRange, Rubric, RubricCriterion, RubricInput } from './types';
 
-/** A new rubric's name (spec §3). */
-export const DEFAULT_RUBRIC_NAME = 'New Rubric Title';
-/** A new criterion's description (spec §3). */
-export const DEFAULT_CRITERION_DESCRIPTION = 'Criterion Description';
-/** A new level's description (spec §3). */
-export const DEFAULT_LEVEL_DESCRIPTION = 'Level Description';
+/**
+ * What the empty fields of a new rubric suggest (spec §3's defaults, 'New Rubric Title',
+ * 'Criterion Description' and 'Level Description', are shown as placeholders, never filled in, so
+ * Save cannot store them by accident).
+ */
+export const RUBRIC_NAME_PLACEHOLDER = 'New Rubric Title';
+/** The placeholder of a criterion's description. */
+export const CRITERION_PLACEHOLDER = 'Criterion Description: what is being judged?';
+/** The placeholder of a level's description. */
+export const LEVEL_PLACEHOLDER = 'Level Description: what does work at this level look like?';
 
 /** One level as edited: min and max stay strings so a field can be empty. */
 export interface DraftLevel {
@@ -40,19 +44,34 @@ function numberText(value: number | undefined): string {
   return typeof value === 'number' && Number.isFinite(value) ? String(value) : '';
 }
 
-/** A level with the default description. */
-export function newLevel(description = DEFAULT_LEVEL_DESCRIPTION): DraftLevel {
+/** A level, empty unless a description is given. */
+export function newLevel(description = ''): DraftLevel {
   return { key: newKey(), description, min: '', max: '' };
 }
 
-/** The default criterion: 'Criterion Description' with one 'Level Description' level. */
+/** A new criterion: an empty description with one empty level. */
 export function newCriterion(): DraftCriterion {
-  return { key: newKey(), description: DEFAULT_CRITERION_DESCRIPTION, useRange: false, levels: [newLevel()] };
+  return { key: newKey(), description: '', useRange: false, levels: [newLevel()] };
 }
 
-/** A new rubric with the spec's defaults. */
+/** A new rubric: no name, one empty criterion (the spec's defaults are the placeholders). */
 export function newDraft(): RubricDraft {
-  return { name: DEFAULT_RUBRIC_NAME, criteria: [newCriterion()] };
+  return { name: '', criteria: [newCriterion()] };
+}
+
+/**
+ * What a level is worth, in words: levels are listed best first, so without point ranges level 1
+ * of n is worth n points and each later level one less (as the server scores them); with ranges,
+ * the range typed in, or null while it is incomplete.
+ */
+export function levelWorth(criterion: DraftCriterion, index: number): string | null {
+  const points = (n: number) => `${n} ${n === 1 ? 'point' : 'points'}`;
+  if (!criterion.useRange) return points(criterion.levels.length - index);
+  const level = criterion.levels[index];
+  const min = parsePoints(level.min);
+  const max = parsePoints(level.max);
+  if (min === undefined || max === undefined) return null;
+  return min === max ? points(min) : `${min}–${max} points`;
 }
 
 /** The draft of a saved rubric; each level picks up its range by `levelDescriptionsIndex`. */

@@ -134,6 +134,17 @@ export function hueName(hue: Hue): string {
 }
 
 /**
+ * A colour in plain words, as a teacher would say it: "Purple" for purple-500, "Light teal" for
+ * teal-300, "Very dark blue" for blue-900 (never the stored `purple-500`).
+ */
+export function colorName(color: string): string {
+  const { hue, shade } = parseColor(color);
+  const name = hueName(hue);
+  const prefix = shade <= 200 ? 'Very light' : shade <= 400 ? 'Light' : shade === 500 ? '' : shade <= 700 ? 'Dark' : 'Very dark';
+  return prefix ? `${prefix} ${name.toLowerCase()}` : name;
+}
+
+/**
  * How a highlight is painted (spec §9): shade 300 of its hue behind, shade 900 for the text,
  * darkened where needed to reach WCAG AA contrast — the same paint as on the review screen.
  */

@@ -5,6 +5,8 @@ import {
   moveAt,
   newCriterion,
   newQuestion,
+  questionNumber,
+  questionsCount,
   questionsProblem,
   removeAt,
   toApiQuestions,
@@ -22,7 +24,7 @@ describe('question tree', () => {
   });
 
   it('totals the points of every criterion at every level', () => {
-    const tree = [question('1', [2, 3], [question('1.1', [1], [question('1.1.1', [4])])]), question('2', [0.5])];
+    const tree = [question('1', [2, 3], [question('1a', [1], [question('1a i', [4])])]), question('2', [0.5])];
     expect(totalPoints(tree)).toBe(10.5);
   });
 
@@ -46,7 +48,7 @@ describe('question tree', () => {
 
   it('names the first problem', () => {
     expect(questionsProblem([])).toBe('Add at least one question to continue.');
-    expect(questionsProblem([question('A', [], [question('')])])).toBe('Question 1.1 needs question text.');
+    expect(questionsProblem([question('A', [], [question('')])])).toBe('Question 1a needs question text.');
     const badPoints = question('A');
     badPoints.criteria = [{ ...newCriterion('Clear'), points: '1001' }];
     expect(questionsProblem([badPoints])).toBe('Question 1: criterion 1 needs points from 0 to 1000.');
@@ -63,5 +65,20 @@ describe('question tree', () => {
         subquestions: [{ questionText: 'A1', context: '', rubricId: null, criteria: [], subquestions: [] }],
       },
     ]);
+  });
+});
+
+describe('numbers and counts as the teacher reads them', () => {
+  it('numbers subquestions as the review screen and summary do: 3a, 1b iii', () => {
+    expect(questionNumber([2])).toBe('3');
+    expect(questionNumber([2, 0])).toBe('3a');
+    expect(questionNumber([0, 1, 2])).toBe('1b iii');
+  });
+
+  it('counts the top-level questions, and says how many subquestions they have', () => {
+    const q = (subquestions: unknown[] = []) => ({ subquestions });
+    expect(questionsCount([q(), q(), q()])).toBe('3');
+    expect(questionsCount([q(), q(), q([q()])])).toBe('3, with 1 subquestion');
+    expect(questionsCount([q([q(), q([q()])])])).toBe('1, with 3 subquestions');
   });
 });

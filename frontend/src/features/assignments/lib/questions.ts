@@ -1,4 +1,5 @@
 import type { Criterion, Question } from '../api/types';
+import { questionLabel } from '../../../lib/question-label';
 
 /** Questions nest at most this many levels: question → subquestion → sub-subquestion (spec §9). */
 export const MAX_QUESTION_DEPTH = 3;
@@ -23,7 +24,7 @@ export interface QuestionDraft {
   subquestions: QuestionDraft[];
 }
 
-/** Where a question sits in the tree: its index at each level, e.g. [0, 1] is question 1.2. */
+/** Where a question sits in the tree: its index at each level, e.g. [0, 1] is question 1b. */
 export type QuestionPath = readonly number[];
 
 let sequence = 0;
@@ -42,9 +43,9 @@ export function newQuestion(questionText = ''): QuestionDraft {
   return { id: nextId('q'), questionText, context: '', rubricId: null, criteria: [], subquestions: [] };
 }
 
-/** A question's number as teachers read it: [0, 1, 2] → "1.2.3". */
+/** A question's number as teachers read it, the same on every screen: [0, 1, 2] → "1b iii". */
 export function questionNumber(path: QuestionPath): string {
-  return path.map((i) => i + 1).join('.');
+  return questionLabel(path);
 }
 
 /** Parses a points field: a number from 0 to 1000, or null when it is not one. */
@@ -203,4 +204,10 @@ export function updateById(
 /** The number of questions in the tree, subquestions included. */
 export function countQuestions(questions: { subquestions: unknown[] }[]): number {
   return questions.reduce((sum, q) => sum + 1 + countQuestions(q.subquestions as { subquestions: unknown[] }[]), 0);
+}
+
+/** How many questions in words, counting the top level: "3", or "3, with 1 subquestion". */
+export function questionsCount(questions: { subquestions: unknown[] }[]): string {
+  const sub = countQuestions(questions) - questions.length;
+  return sub === 0 ? String(questions.length) : `${questions.length}, with ${sub} ${sub === 1 ? 'subquestion' : 'subquestions'}`;
 }

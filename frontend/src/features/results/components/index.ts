@@ -9,6 +9,7 @@ export { HighlightedText, TEXT_NOT_PROCESSED, type HighlightedTextProps } from '
 export { RubricReview } from './rubric/RubricReview';
 export { PromptReview } from './prompt/PromptReview';
 export { GradeReview } from './grade/GradeReview';
+export { GradeStudentView } from './student/GradeStudentView';
 export { ClassSummaryPanel, type ClassSummaryPanelProps } from './summary/ClassSummaryPanel';
 export { AgreementPanel, type AgreementPanelProps } from './agreement/AgreementPanel';
 export type { ResultFunction, ResultReviewProps } from '../lib/definition';

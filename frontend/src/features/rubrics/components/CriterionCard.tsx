@@ -13,10 +13,11 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { memo, type FocusEvent, type ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import {
-  DEFAULT_CRITERION_DESCRIPTION,
-  DEFAULT_LEVEL_DESCRIPTION,
+  CRITERION_PLACEHOLDER,
+  LEVEL_PLACEHOLDER,
+  levelWorth,
   parsePoints,
   type DraftAction,
   type DraftCriterion,
@@ -42,13 +43,6 @@ export interface CriterionCardProps {
   /** Mark empty required fields (after the teacher tried to save). */
   showErrors: boolean;
   onChange: (action: DraftAction) => void;
-}
-
-/** Selects a field's text on focus while it still holds its default, so typing replaces it. */
-function selectDefault(defaultText: string) {
-  return (event: FocusEvent<HTMLInputElement | HTMLTextAreaElement>) => {
-    if (event.target.value === defaultText) event.target.select();
-  };
 }
 
 /** A small icon button with a tooltip; its accessible name is `label`. */
@@ -147,12 +141,11 @@ export const CriterionCard = memo(function CriterionCard({ criterion, index, cou
           multiline
           minRows={2}
           size="small"
-          placeholder="What is being judged?"
+          placeholder={CRITERION_PLACEHOLDER}
           value={criterion.description}
           onChange={(event) => onChange({ type: 'setCriterionDescription', criterion: index, description: event.target.value })}
-          onFocus={selectDefault(DEFAULT_CRITERION_DESCRIPTION)}
           error={showErrors && descriptionEmpty}
-          helperText={showErrors && descriptionEmpty ? 'Describe the criterion' : undefined}
+          helperText={showErrors && descriptionEmpty ? 'Criterion description cannot be empty' : undefined}
           slotProps={{ htmlInput: { 'aria-label': `Criterion ${number} description` } }}
           sx={whiteField}
         />
@@ -187,6 +180,7 @@ export const CriterionCard = memo(function CriterionCard({ criterion, index, cou
             count={criterion.levels.length}
             criterionIndex={index}
             useRange={criterion.useRange}
+            worth={levelWorth(criterion, levelIndex)}
             showErrors={showErrors}
             onChange={onChange}
           />
@@ -218,12 +212,17 @@ interface LevelCellProps {
   count: number;
   criterionIndex: number;
   useRange: boolean;
+  /** What the level is worth in words ("3 points", "2–4 points"), null while its range is incomplete. */
+  worth: string | null;
   showErrors: boolean;
   onChange: (action: DraftAction) => void;
 }
 
-/** One level: its description, and min and max points when point ranges are on. */
-function LevelCell({ level, index, count, criterionIndex, useRange, showErrors, onChange }: LevelCellProps) {
+/**
+ * One level: which it is (level 1 is the best) and what it is worth, its description, and min
+ * and max points when point ranges are on.
+ */
+function LevelCell({ level, index, count, criterionIndex, useRange, worth, showErrors, onChange }: LevelCellProps) {
   const number = index + 1;
   const headingId = `${level.key}-heading`;
   const descriptionEmpty = level.description.trim() === '';
@@ -279,19 +278,22 @@ function LevelCell({ level, index, count, criterionIndex, useRange, showErrors, 
           <DeleteOutlineRounded fontSize="small" />
         </ToolButton>
       </Box>
+      <Typography variant="caption" color="text.secondary" sx={{ mt: -1 }}>
+        {index === 0 ? 'Best level · ' : ''}
+        {worth ? `worth ${worth}` : 'worth the points set below'}
+      </Typography>
       <TextField
         id={controlId.levelDescription(level.key)}
         multiline
         minRows={3}
         size="small"
-        placeholder="What does work at this level look like?"
+        placeholder={LEVEL_PLACEHOLDER}
         value={level.description}
         onChange={(event) =>
           onChange({ type: 'setLevelDescription', criterion: criterionIndex, level: index, description: event.target.value })
         }
-        onFocus={selectDefault(DEFAULT_LEVEL_DESCRIPTION)}
         error={showErrors && descriptionEmpty}
-        helperText={showErrors && descriptionEmpty ? 'Describe the level' : undefined}
+        helperText={showErrors && descriptionEmpty ? 'Level description cannot be empty' : undefined}
         slotProps={{ htmlInput: { 'aria-label': `Level ${number} description` } }}
         sx={whiteField}
       />

@@ -61,14 +61,62 @@ function levelTexts(group: HTMLElement) {
 }
 
 describe('rubric editor', { timeout: 30_000 }, () => {
-  it('starts a new rubric with the default name, criterion and level', async () => {
+  it('starts a new rubric empty, with the spec\'s defaults only as placeholders', async () => {
     backend();
     renderRubricRoutes('/rubrics/new');
 
     expect(await screen.findByRole('heading', { name: 'New rubric' })).toBeInTheDocument();
-    expect(screen.getByRole('textbox', { name: 'Rubric name' })).toHaveValue('New Rubric Title');
-    expect(descriptions()).toEqual(['Criterion Description']);
-    expect(levelTexts(criterion(1))).toEqual(['Level Description']);
+    const name = screen.getByRole('textbox', { name: 'Rubric name' });
+    expect(name).toHaveValue('');
+    expect(name).toHaveAttribute('placeholder', 'New Rubric Title');
+    expect(descriptions()).toEqual(['']);
+    expect(screen.getByRole('textbox', { name: 'Criterion 1 description' }).getAttribute('placeholder')).toMatch(/^Criterion Description/);
+    expect(levelTexts(criterion(1))).toEqual(['']);
+    expect(within(criterion(1)).getByRole('textbox', { name: 'Level 1 description' }).getAttribute('placeholder')).toMatch(/^Level Description/);
+    expect(screen.getByText(/^Level 1 is the best\./)).toBeInTheDocument();
+  });
+
+  it('says what each level is worth: level 1 is the best', async () => {
+    backend();
+    const user = userEvent.setup();
+    renderRubricRoutes('/rubrics/new');
+    await screen.findByRole('heading', { name: 'New rubric' });
+
+    // Levels run best first: without ranges, level 1 of 3 is worth 3 points, the last 1.
+    await user.click(within(criterion(1)).getByRole('button', { name: 'Add level' }));
+    await user.click(within(criterion(1)).getByRole('button', { name: 'Add level' }));
+    const worth = () => within(criterion(1)).getAllByText(/worth/).map((el) => el.textContent);
+    expect(worth()).toEqual(['Best level · worth 3 points', 'worth 2 points', 'worth 1 point']);
+    // With ranges, the range typed in.
+    await user.click(within(criterion(1)).getByRole('switch', { name: 'Point ranges' }));
+    await user.type(within(criterion(1)).getByRole('spinbutton', { name: 'Level 1 min points' }), '4');
+    await user.type(within(criterion(1)).getByRole('spinbutton', { name: 'Level 1 max points' }), '5');
+    expect(worth()[0]).toBe('Best level · worth 4–5 points');
+    expect(worth()[1]).toBe('worth the points set below');
+  });
+
+  it("marks empty fields with the spec's messages when saved", async () => {
+    backend();
+    server.use(
+      http.post('/api/v1/db/rubric/put', () =>
+        HttpResponse.json({ error: { code: 'invalid', message: 'Rubric name cannot be empty' } }, { status: 400 }),
+      ),
+    );
+    const user = userEvent.setup();
+    renderRubricRoutes('/rubrics/new');
+    await screen.findByRole('heading', { name: 'New rubric' });
+
+    await user.click(screen.getByRole('button', { name: 'Save rubric' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Rubric name cannot be empty');
+    expect(screen.getAllByText('Rubric name cannot be empty').length).toBeGreaterThanOrEqual(2);
+    expect(screen.getByText('Criterion description cannot be empty')).toBeInTheDocument();
+    expect(screen.getByText('Level description cannot be empty')).toBeInTheDocument();
+  });
+
+  it('cannot remove the only criterion or the only level', async () => {
+    backend();
+    renderRubricRoutes('/rubrics/new');
+    await screen.findByRole('heading', { name: 'New rubric' });
     // The only criterion and the only level cannot be removed.
     expect(within(criterion(1)).getByRole('button', { name: 'Remove criterion 1' })).toBeDisabled();
     expect(within(criterion(1)).getByRole('button', { name: 'Remove level 1' })).toBeDisabled();
@@ -85,15 +133,15 @@ describe('rubric editor', { timeout: 30_000 }, () => {
     expect(second).toHaveFocus();
     await user.clear(second);
     await user.type(second, 'Use of evidence');
-    expect(descriptions()).toEqual(['Criterion Description', 'Use of evidence']);
+    expect(descriptions()).toEqual(['', 'Use of evidence']);
 
     await user.click(within(criterion(2)).getByRole('button', { name: 'Move criterion 2 up' }));
-    expect(descriptions()).toEqual(['Use of evidence', 'Criterion Description']);
+    expect(descriptions()).toEqual(['Use of evidence', '']);
     // Focus follows the moved criterion, to the button that can still move it.
     expect(within(criterion(1)).getByRole('button', { name: 'Move criterion 1 down' })).toHaveFocus();
 
     await user.keyboard('{Enter}');
-    expect(descriptions()).toEqual(['Criterion Description', 'Use of evidence']);
+    expect(descriptions()).toEqual(['', 'Use of evidence']);
 
     await user.click(within(criterion(1)).getByRole('button', { name: 'Remove criterion 1' }));
     expect(descriptions()).toEqual(['Use of evidence']);
@@ -111,17 +159,17 @@ describe('rubric editor', { timeout: 30_000 }, () => {
     expect(third).toHaveFocus();
     await user.clear(third);
     await user.type(third, 'Excellent');
-    expect(levelTexts(criterion(1))).toEqual(['Level Description', 'Level Description', 'Excellent']);
+    expect(levelTexts(criterion(1))).toEqual(['', '', 'Excellent']);
 
     await user.click(within(criterion(1)).getByRole('button', { name: 'Move level 3 earlier' }));
     await user.click(within(criterion(1)).getByRole('button', { name: 'Move level 2 earlier' }));
-    expect(levelTexts(criterion(1))).toEqual(['Excellent', 'Level Description', 'Level Description']);
+    expect(levelTexts(criterion(1))).toEqual(['Excellent', '', '']);
 
     await user.click(within(criterion(1)).getByRole('button', { name: 'Move level 1 later' }));
-    expect(levelTexts(criterion(1))).toEqual(['Level Description', 'Excellent', 'Level Description']);
+    expect(levelTexts(criterion(1))).toEqual(['', 'Excellent', '']);
 
     await user.click(within(criterion(1)).getByRole('button', { name: 'Remove level 1' }));
-    expect(levelTexts(criterion(1))).toEqual(['Excellent', 'Level Description']);
+    expect(levelTexts(criterion(1))).toEqual(['Excellent', '']);
   });
 
   it('shows min and max fields for every level when point ranges are switched on', async () => {
@@ -154,9 +202,7 @@ describe('rubric editor', { timeout: 30_000 }, () => {
     const { router } = renderRubricRoutes('/rubrics/new');
     await screen.findByRole('heading', { name: 'New rubric' });
 
-    const name = screen.getByRole('textbox', { name: 'Rubric name' });
-    await user.clear(name);
-    await user.type(name, 'Lab report');
+    await user.type(screen.getByRole('textbox', { name: 'Rubric name' }), 'Lab report');
     const first = criterion(1);
     await user.clear(within(first).getByRole('textbox', { name: 'Criterion 1 description' }));
     await user.type(within(first).getByRole('textbox', { name: 'Criterion 1 description' }), 'Method');
@@ -178,14 +224,14 @@ describe('rubric editor', { timeout: 30_000 }, () => {
       criteria: [
         {
           criterionDescription: 'Method',
-          levelDescriptions: ['Level Description', 'Level Description'],
+          levelDescriptions: ['', ''],
           useRange: true,
           levelRanges: [
             { levelDescriptionsIndex: 0, min: 3, max: 4 },
             { levelDescriptionsIndex: 1, min: 0, max: 2.5 },
           ],
         },
-        { criterionDescription: 'Criterion Description', levelDescriptions: ['Level Description'], useRange: false },
+        { criterionDescription: '', levelDescriptions: [''], useRange: false },
       ],
     });
   });
@@ -217,7 +263,7 @@ describe('rubric editor', { timeout: 30_000 }, () => {
     // Nothing was blocked on the client: ranges left empty are simply not sent.
     expect(body?.criteria[0]).not.toHaveProperty('levelRanges');
     // The empty level is marked.
-    expect(screen.getByText('Describe the level')).toBeInTheDocument();
+    expect(screen.getByText('Level description cannot be empty')).toBeInTheDocument();
   });
 
   it('sends a range for each level with a value in it, so the server can say which is missing', async () => {

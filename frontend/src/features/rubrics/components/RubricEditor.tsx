@@ -19,11 +19,11 @@ import { useDeleteRubric } from '../api/delete-rubric';
 import { useShareRubric } from '../api/share-rubric';
 import { useUpdateRubric } from '../api/update-rubric';
 import {
-  DEFAULT_RUBRIC_NAME,
   draftFromRubric,
   draftReducer,
   draftSignature,
   newDraft,
+  RUBRIC_NAME_PLACEHOLDER,
   toRubricInput,
   type DraftAction,
   type RubricDraft,
@@ -256,12 +256,11 @@ export function RubricEditor({ rubric }: RubricEditorProps) {
       <TextField
         label="Rubric name"
         value={draft.name}
+        placeholder={RUBRIC_NAME_PLACEHOLDER}
         onChange={(event) => change({ type: 'setName', name: event.target.value })}
-        onFocus={(event) => {
-          if (event.target.value === DEFAULT_RUBRIC_NAME) event.target.select();
-        }}
         error={showErrors && nameEmpty}
-        helperText={showErrors && nameEmpty ? 'Give the rubric a name' : undefined}
+        helperText={showErrors && nameEmpty ? 'Rubric name cannot be empty' : undefined}
+        slotProps={{ inputLabel: { shrink: true } }}
         sx={{ mb: 3, maxWidth: 640, '& .MuiInputBase-root': { bgcolor: 'background.paper' } }}
       />
 
@@ -273,6 +272,11 @@ export function RubricEditor({ rubric }: RubricEditorProps) {
           Each criterion is a row; its levels run left to right.
         </Typography>
       </Box>
+      <Typography color="text.secondary" sx={{ mb: 2, maxWidth: 760 }}>
+        Level 1 is the best. Without point ranges, level 1 of a criterion with three levels is worth 3 points, level 2 is
+        worth 2 and level 3 is worth 1. With point ranges on, each level is worth the points you set, and the AI picks a
+        number within the range.
+      </Typography>
 
       <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
         {draft.criteria.map((criterion, index) => (

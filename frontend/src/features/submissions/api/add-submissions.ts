@@ -8,7 +8,11 @@ import type { AssignmentType, Submission } from './types';
 /** What `db/assignment/update-submissions` takes; the reader flags line up with `submissions`. */
 export interface AddSubmissionsInput extends ReaderFlags {
   assignmentId: string;
-  submissions: { name: string; location: string }[];
+  /**
+   * The files, in order: an uploaded one with its location, one that could not be uploaded
+   * (empty, too large, refused) with the reason instead, kept as a failed row.
+   */
+  submissions: ({ name: string; location: string } | { name: string; error: string })[];
   submissionRole: 'teacher';
   type: AssignmentType;
   isHandWritten: boolean;

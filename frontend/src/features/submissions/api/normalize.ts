@@ -33,6 +33,7 @@ export function normalizeSubmission(raw: unknown): Submission | null {
     isHandWritten: raw.isHandWritten === true,
     attempt: typeof raw.attempt === 'number' && Number.isInteger(raw.attempt) && raw.attempt > 0 ? raw.attempt : 1,
     previousSubmissionId: typeof raw.previousSubmissionId === 'string' && raw.previousSubmissionId ? raw.previousSubmissionId : null,
+    contentHash: text(raw.contentHash),
     createdAt: text(raw.createdAt),
     updatedAt: text(raw.updatedAt),
   };

@@ -38,6 +38,8 @@ export interface Submission {
    */
   attempt: number;
   previousSubmissionId: string | null;
+  /** The SHA-256 of its file (hex) once the server has read it; '' before that and for rows without a file. */
+  contentHash: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -2,6 +2,7 @@ import CloseRounded from '@mui/icons-material/CloseRounded';
 import InboxOutlined from '@mui/icons-material/InboxOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import IconButton from '@mui/material/IconButton';
@@ -55,6 +56,29 @@ function RefusedAlert({ refused, onClose }: { refused: RefusedFile[]; onClose: (
   );
 }
 
+/** Files set aside because their content is already a submission, with "Add them anyway". */
+function DuplicatesAlert({ files, onAdd, onClose, disabled }: { files: File[]; onAdd: () => void; onClose: () => void; disabled: boolean }) {
+  if (files.length === 0) return null;
+  return (
+    <Alert
+      severity="info"
+      action={
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+          <Button color="inherit" size="small" onClick={onAdd} disabled={disabled} sx={{ whiteSpace: 'nowrap' }}>
+            {files.length === 1 ? 'Add it anyway' : 'Add them anyway'}
+          </Button>
+          <IconButton aria-label="Close" color="inherit" size="small" onClick={onClose}>
+            <CloseRounded fontSize="small" />
+          </IconButton>
+        </Box>
+      }
+      sx={{ overflowWrap: 'anywhere' }}
+    >
+      Already uploaded: {files.map((f) => f.name).join(', ')}. {files.length === 1 ? 'It was' : 'They were'} skipped.
+    </Alert>
+  );
+}
+
 function NoSubmissions() {
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', textAlign: 'center', gap: 1, py: 3 }}>
@@ -79,7 +103,7 @@ function NoSubmissions() {
 export function SubmissionsPanel({ assignment, submissions: raw, functionResults = [], questions = [], assignmentQueryKey, actions }: SubmissionsPanelProps) {
   const headingId = useId();
   const submissions = useMemo(() => normalizeSubmissions(raw), [raw]);
-  const upload = useFileUpload(assignment, assignmentQueryKey);
+  const upload = useFileUpload(assignment, assignmentQueryKey, submissions);
 
   return (
     <Card component="section" aria-labelledby={headingId}>
@@ -94,8 +118,9 @@ export function SubmissionsPanel({ assignment, submissions: raw, functionResults
           </Box>
         </Box>
         <Stack spacing={2}>
-          <UploadDropZone onFiles={upload.addFiles} disabled={upload.running} />
+          <UploadDropZone onFiles={(files) => void upload.addFiles(files)} disabled={upload.running} />
           <RefusedAlert refused={upload.refused} onClose={upload.clearRefused} />
+          <DuplicatesAlert files={upload.duplicates} onAdd={upload.addDuplicates} onClose={upload.clearDuplicates} disabled={upload.running} />
           <UploadProgressPanel progress={upload.progress} onRetrySave={upload.retrySave} onDismiss={upload.dismiss} />
           {submissions.length === 0 ? (
             <NoSubmissions />

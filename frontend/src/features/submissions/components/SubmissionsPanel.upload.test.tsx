@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiError, ASSIGNMENT_ID, BLOB_BASE, fakeBackend } from '../testing/fake-backend';
+import { apiError, ASSIGNMENT_ID, BLOB_BASE, fakeBackend, submission } from '../testing/fake-backend';
 import { renderSubmissions } from '../testing/render';
 
 const PAGE = `/assignment/${ASSIGNMENT_ID}`;
@@ -81,12 +81,14 @@ describe('uploading submissions', { timeout: 30_000 }, () => {
       submissions: [
         { name: 'Essay 1 (final).pdf', location: expect.stringMatching(new RegExp(`^${BLOB_BASE}${FOLDER}\\d+-Essay1final\\.pdf$`)) },
         { name: 'slides.pptx', location: expect.stringMatching(/-slides\.pptx$/) },
+        // The file that did not upload is recorded too, as a failed row with its reason.
+        { name: 'big-scan.pdf', error: 'This file is larger than the 50 MB limit.' },
       ],
       submissionRole: 'teacher',
       type: 'grade',
-      requiresTextractArray: [false, true],
-      requiresPDFReadArray: [true, false],
-      requiresImageReadArray: [false, false],
+      requiresTextractArray: [false, true, false],
+      requiresPDFReadArray: [true, false, true],
+      requiresImageReadArray: [false, false, false],
       isHandWritten: true,
     });
 
@@ -95,6 +97,35 @@ describe('uploading submissions', { timeout: 30_000 }, () => {
     const table = await screen.findByRole('table', { name: 'Submissions' });
     expect(within(table).getByRole('rowheader', { name: 'Essay 1 (final).pdf' })).toBeInTheDocument();
     expect(within(table).getAllByText('Queued')).toHaveLength(2);
+    // Dismissing the batch keeps the failed file as a row that says why.
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    const failedRow = within(table).getByRole('rowheader', { name: 'big-scan.pdf' }).closest('tr')!;
+    expect(failedRow).toHaveTextContent('Failed');
+    expect(failedRow).toHaveTextContent('This file is larger than the 50 MB limit.');
+  });
+
+  it('skips files whose content is already a submission, and adds them when asked', async () => {
+    const content = 'My essay about plants.';
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(content));
+    const hash = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+    const backend = fakeBackend({ newStatus: 'ready', submissions: [submission('s1', 'essay.txt', { contentHash: hash })] });
+    const user = userEvent.setup();
+    renderSubmissions(PAGE);
+
+    await user.upload(await screen.findByLabelText('Choose files to upload'), [
+      file('essay.txt', 'text/plain', content),
+      file('new.txt', 'text/plain', 'Something new.'),
+    ]);
+
+    const note = await screen.findByText(/Already uploaded: essay\.txt/);
+    expect(note).toHaveTextContent('Already uploaded: essay.txt. It was skipped.');
+    expect(await screen.findByText('Upload complete')).toBeInTheDocument();
+    expect(backend.bodies('s3-upload').map((b) => b.fileName)).toEqual([`${FOLDER}new.txt`]);
+
+    await user.click(screen.getByRole('button', { name: 'Add it anyway' }));
+    await waitFor(() => expect(backend.bodies('db/assignment/update-submissions')).toHaveLength(2));
+    expect(backend.bodies('db/assignment/update-submissions')[1]).toMatchObject({ submissions: [{ name: 'essay.txt' }] });
+    expect(screen.queryByText(/Already uploaded/)).not.toBeInTheDocument();
   });
 
   it('refuses files of other types up front and uploads the rest', async () => {
@@ -134,7 +165,7 @@ describe('uploading submissions', { timeout: 30_000 }, () => {
     expect(backend.paths().filter((p) => p !== 'db/assignment/get')).toEqual([]);
   });
 
-  it('says why a PUT was refused and records nothing when no file uploaded', async () => {
+  it('says why a PUT was refused and keeps the file as a failed row', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     const backend = fakeBackend({ putFile: () => new HttpResponse('expired', { status: 403 }) });
     const user = userEvent.setup();
@@ -145,9 +176,15 @@ describe('uploading submissions', { timeout: 30_000 }, () => {
     const row = await screen.findByRole('listitem', { name: 'essay.docx' });
     await waitFor(() => expect(row).toHaveTextContent('Failed: The upload link was refused or has expired. Please try again.'));
     expect(await screen.findByRole('alert')).toHaveTextContent('The file could not be uploaded.');
-    expect(backend.bodies('db/assignment/update-submissions')).toEqual([]);
-    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(backend.bodies('db/assignment/update-submissions')).toMatchObject([
+      { submissions: [{ name: 'essay.docx', error: 'The upload link was refused or has expired. Please try again.' }] },
+    ]);
+    await user.click(await screen.findByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByRole('region', { name: 'Upload progress' })).not.toBeInTheDocument();
+    const table = await screen.findByRole('table', { name: 'Submissions' });
+    expect(within(table).getByRole('rowheader', { name: 'essay.docx' }).closest('tr')).toHaveTextContent(
+      'The upload link was refused or has expired. Please try again.',
+    );
   });
 
   it('keeps the uploaded files when recording them fails, and tries again', async () => {

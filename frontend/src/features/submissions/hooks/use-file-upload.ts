@@ -3,11 +3,12 @@ import { useLocation, useNavigate } from 'react-router';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { readerFlags, sanitizeFileName, submissionFileType, submissionsFolder, type Reader } from '../../../lib/submission-files';
+import { fileSha256 } from '../../../lib/file-hash';
 import { UploadError, uploadFile } from '../../../lib/upload-file';
 import { useAddSubmissions } from '../api/add-submissions';
 import type { AssignmentQueryKey } from '../api/keys';
 import { requestUpload } from '../api/request-upload';
-import type { SubmissionsAssignment } from '../api/types';
+import type { Submission, SubmissionsAssignment } from '../api/types';
 import { IDLE, uploadReducer, type UploadItem } from './upload-progress';
 import { useBeforeUnload } from './use-before-unload';
 
@@ -32,22 +33,40 @@ interface Uploaded {
   reader: Reader;
 }
 
+/** A picked file that did not upload, and why: it is recorded as a failed submission. */
+interface NotUploaded {
+  name: string;
+  error: string;
+  reader: Reader;
+}
+
+/** Options of `addFiles`. */
+export interface AddFilesOptions {
+  /** Upload them even when the same content is already a submission ("Add them anyway"). */
+  evenIfUploaded?: boolean;
+}
+
 function failureMessage(error: unknown): string {
   if (error instanceof UploadError) return error.message;
   return errorMessage(error, 'The upload failed. Please try again.');
 }
 
 /**
- * Uploads files as submissions of `assignment`: refuses other types up front, uploads up to
+ * Uploads files as submissions of `assignment`: refuses other types up front, sets aside files
+ * whose content is already one of `submissions` (compared by SHA-256, listed in `duplicates`
+ * until the teacher adds them anyway or closes the note), uploads up to
  * {@link UPLOAD_CONCURRENCY} at once (sign with `s3-upload`, then PUT the bytes), counts one
- * increment per finished file, then records every uploaded file in one `update-submissions`
- * call and "reloads" the page: it goes to the same address without its query string and the
- * assignment is fetched again. Leaving the page while files upload asks first.
+ * increment per finished file, then records every file in one `update-submissions` call — a
+ * file that could not be uploaded (empty, too large …) as a failed row with its reason — and
+ * "reloads" the page: it goes to the same address without its query string and the assignment
+ * is fetched again. Leaving the page while files upload asks first.
  */
-export function useFileUpload(assignment: SubmissionsAssignment, assignmentQueryKey: AssignmentQueryKey) {
+export function useFileUpload(assignment: SubmissionsAssignment, assignmentQueryKey: AssignmentQueryKey, submissions: readonly Submission[] = []) {
   const [progress, dispatch] = useReducer(uploadReducer, IDLE);
   const [refused, setRefused] = useState<RefusedFile[]>([]);
-  const uploadedRef = useRef<Uploaded[]>([]);
+  const [duplicates, setDuplicates] = useState<File[]>([]);
+  const [checking, setChecking] = useState(false);
+  const uploadedRef = useRef<(Uploaded | NotUploaded)[]>([]);
   const abortRef = useRef<AbortController | null>(null);
   const nextId = useRef(1);
   const addSubmissions = useAddSubmissions(assignmentQueryKey);
@@ -55,20 +74,22 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
   const navigate = useNavigate();
   const { pathname } = useLocation();
 
-  const running = progress.phase === 'uploading' || progress.phase === 'saving';
+  const running = checking || progress.phase === 'uploading' || progress.phase === 'saving';
+  const knownHashes = useRef(new Set<string>());
+  knownHashes.current = new Set(submissions.map((sub) => sub.contentHash).filter(Boolean));
   useBeforeUnload(running);
   useEffect(() => () => abortRef.current?.abort(), []);
 
   const save = useCallback(
-    async (uploaded: Uploaded[], failed: number) => {
+    async (files: (Uploaded | NotUploaded)[], failed: number) => {
       dispatch({ type: 'saving' });
       try {
         await addSubmissions.mutateAsync({
           assignmentId: assignment._id,
-          submissions: uploaded.map(({ name, location }) => ({ name, location })),
+          submissions: files.map((f) => ('location' in f ? { name: f.name, location: f.location } : { name: f.name, error: f.error })),
           submissionRole: 'teacher',
           type: assignment.type,
-          ...readerFlags(uploaded.map((u) => u.reader)),
+          ...readerFlags(files.map((u) => u.reader)),
           isHandWritten: assignment.isHandWritten,
         });
       } catch (error) {
@@ -76,11 +97,14 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
         return;
       }
       dispatch({ type: 'finish' });
-      const files = `${uploaded.length} ${uploaded.length === 1 ? 'file' : 'files'}`;
+      const uploaded = files.length - failed;
+      const count = `${uploaded} ${uploaded === 1 ? 'file' : 'files'}`;
       showToast(
         failed === 0
-          ? { type: 'success', message: `Uploaded ${files}. Reading them now…` }
-          : { type: 'warning', message: `Uploaded ${files}; ${failed} failed.` },
+          ? { type: 'success', message: `Uploaded ${count}. Reading them now…` }
+          : uploaded === 0
+            ? { type: 'error', message: files.length === 1 ? 'The file could not be uploaded.' : 'None of the files could be uploaded.' }
+            : { type: 'warning', message: `Uploaded ${count}; ${failed} failed.` },
       );
       // The spec's reload after an upload: the same page without its query string.
       void navigate({ pathname }, { replace: true });
@@ -93,7 +117,7 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
       const controller = new AbortController();
       abortRef.current = controller;
       // Results by position, so the submissions keep the order the teacher picked the files in.
-      const results: (Uploaded | undefined)[] = new Array(jobs.length);
+      const results: (Uploaded | NotUploaded | undefined)[] = new Array(jobs.length);
       let next = 0;
       const worker = async () => {
         while (next < jobs.length && !controller.signal.aborted) {
@@ -115,41 +139,52 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
           } catch (error) {
             if (controller.signal.aborted) return;
             console.warn(`Upload of ${file.name} failed`, error);
-            dispatch({ type: 'increment', id: item.id, error: failureMessage(error) });
+            const message = failureMessage(error);
+            results[index] = { name: file.name, error: message, reader };
+            dispatch({ type: 'increment', id: item.id, error: message });
           }
         }
       };
       await Promise.all(Array.from({ length: Math.min(UPLOAD_CONCURRENCY, jobs.length) }, worker));
       if (controller.signal.aborted) return;
-      const uploaded = results.filter((r): r is Uploaded => r !== undefined);
-      uploadedRef.current = uploaded;
-      const failed = jobs.length - uploaded.length;
-      if (uploaded.length === 0) {
-        dispatch({ type: 'finish' });
-        showToast({ type: 'error', message: jobs.length === 1 ? 'The file could not be uploaded.' : 'None of the files could be uploaded.' });
-        return;
-      }
-      await save(uploaded, failed);
+      const files = results.filter((r): r is Uploaded | NotUploaded => r !== undefined);
+      uploadedRef.current = files;
+      await save(files, files.filter((f) => 'error' in f).length);
     },
-    [assignment._id, save, showToast],
+    [assignment._id, save],
   );
 
-  /** Starts uploading `files`; files of other types are refused and listed in `refused`. */
+  /**
+   * Starts uploading `files`: files of other types are refused and listed in `refused`, files
+   * whose content is already a submission are set aside in `duplicates` (unless
+   * `evenIfUploaded`).
+   */
   const addFiles = useCallback(
-    (files: File[]) => {
+    async (files: File[], options: AddFilesOptions = {}) => {
       if (running || files.length === 0) return;
-      const jobs: Job[] = [];
+      const accepted: File[] = [];
       const refusedNow: RefusedFile[] = [];
       for (const file of files) {
-        const type = submissionFileType(file);
-        if (!type) {
-          refusedNow.push({ name: file.name });
-          continue;
-        }
-        const item: UploadItem = { id: nextId.current++, name: file.name, status: 'waiting', progress: 0 };
-        jobs.push({ item, file, mimeType: type.mimeType, reader: type.reader });
+        if (submissionFileType(file)) accepted.push(file);
+        else refusedNow.push({ name: file.name });
       }
       setRefused(refusedNow);
+      let fresh = accepted;
+      let seen: File[] = [];
+      if (!options.evenIfUploaded && knownHashes.current.size > 0 && accepted.length > 0) {
+        setChecking(true);
+        const hashes = await Promise.all(accepted.map((file) => (file.size > 0 ? fileSha256(file) : null)));
+        setChecking(false);
+        const known = knownHashes.current;
+        seen = accepted.filter((_, i) => hashes[i] !== null && known.has(hashes[i]));
+        fresh = accepted.filter((_, i) => !(hashes[i] !== null && known.has(hashes[i])));
+      }
+      setDuplicates(seen);
+      const jobs: Job[] = fresh.map((file) => {
+        const type = submissionFileType(file)!;
+        const item: UploadItem = { id: nextId.current++, name: file.name, status: 'waiting', progress: 0 };
+        return { item, file, mimeType: type.mimeType, reader: type.reader };
+      });
       if (jobs.length === 0) {
         dispatch({ type: 'reset' });
         return;
@@ -160,21 +195,33 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
     [running, upload],
   );
 
-  /** Tries again to record the files that did upload. */
+  /** Uploads the files set aside as already uploaded ("Add them anyway"). */
+  const addDuplicates = useCallback(() => {
+    const files = duplicates;
+    if (files.length === 0 || running) return;
+    setDuplicates([]);
+    void addFiles(files, { evenIfUploaded: true });
+  }, [addFiles, duplicates, running]);
+
+  /** Forgets the files set aside as already uploaded. */
+  const clearDuplicates = useCallback(() => setDuplicates([]), []);
+
+  /** Tries again to record the files. */
   const retrySave = useCallback(() => {
-    const uploaded = uploadedRef.current;
-    if (uploaded.length > 0) void save(uploaded, progress.total - uploaded.length);
-  }, [progress.total, save]);
+    const files = uploadedRef.current;
+    if (files.length > 0) void save(files, files.filter((f) => 'error' in f).length);
+  }, [save]);
 
   /** Clears the finished batch and any refusal. */
   const dismiss = useCallback(() => {
     if (running) return;
     dispatch({ type: 'reset' });
     setRefused([]);
+    setDuplicates([]);
   }, [running]);
 
   /** Clears the list of refused files. */
   const clearRefused = useCallback(() => setRefused([]), []);
 
-  return { progress, refused, running, addFiles, retrySave, dismiss, clearRefused };
+  return { progress, refused, duplicates, running, addFiles, addDuplicates, retrySave, dismiss, clearRefused, clearDuplicates };
 }

@@ -32,6 +32,7 @@ export function submission(id: string, name: string, overrides: Partial<Submissi
     isHandWritten: false,
     attempt: 1,
     previousSubmissionId: null,
+    contentHash: '',
     createdAt: '2026-03-01T10:00:00Z',
     updatedAt: '2026-03-01T10:00:00Z',
     ...overrides,
@@ -142,8 +143,10 @@ export function fakeBackend(options: FakeOptions = {}) {
       return new HttpResponse(null, { status: 200 });
     }),
     post('db/assignment/update-submissions', (body) => {
-      const added = (body.submissions as { name: string; location: string }[]).map((s) =>
-        submission(`s-new-${nextId++}`, s.name, { location: s.location, status: options.newStatus ?? 'queued', preview: '', pageCount: 0 }),
+      const added = (body.submissions as { name: string; location?: string; error?: string }[]).map((s) =>
+        s.error
+          ? submission(`s-new-${nextId++}`, s.name, { location: '', status: 'failed', error: s.error, preview: '', pageCount: 0 })
+          : submission(`s-new-${nextId++}`, s.name, { location: s.location ?? '', status: options.newStatus ?? 'queued', preview: '', pageCount: 0 }),
       );
       state.submissions.push(...added);
       return { submissions: added, functionResults: [] };

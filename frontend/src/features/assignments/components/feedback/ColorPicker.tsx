@@ -7,7 +7,7 @@ import Popover from '@mui/material/Popover';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
-import { colorValue, formatColor, HUES, hueName, parseColor, SHADES, type Shade } from '../../lib/colors';
+import { colorName, colorValue, formatColor, HUES, parseColor, SHADES, type Shade } from '../../lib/colors';
 
 /** Props for {@link ColorPicker}. */
 export interface ColorPickerProps {
@@ -18,7 +18,7 @@ export interface ColorPickerProps {
 
 /**
  * A button showing the current colour that opens a palette: a shade select (100–900) and a grid
- * of the 19 hues at that shade. Each swatch is a button named by its colour ("purple-500");
+ * of the 19 hues at that shade. Each swatch is a button named by its colour in words ("Purple");
  * picking one closes the palette.
  */
 export function ColorPicker({ value, onChange }: ColorPickerProps) {
@@ -31,7 +31,7 @@ export function ColorPicker({ value, onChange }: ColorPickerProps) {
       <Button
         variant="outlined"
         color="inherit"
-        aria-label={`Colour ${value}`}
+        aria-label={`Colour ${colorName(value)}`}
         aria-haspopup="dialog"
         aria-expanded={anchor ? 'true' : undefined}
         onClick={(event) => setAnchor(event.currentTarget)}
@@ -43,7 +43,7 @@ export function ColorPicker({ value, onChange }: ColorPickerProps) {
           aria-hidden="true"
           sx={{ width: 20, height: 20, borderRadius: '50%', bgcolor: colorValue(hue, shade), mr: 1, flexShrink: 0, boxShadow: 'inset 0 0 0 1px rgba(0,0,0,0.12)' }}
         />
-        {value}
+        {colorName(value)}
       </Button>
       <Popover
         open={anchor !== null}
@@ -67,7 +67,7 @@ export function ColorPicker({ value, onChange }: ColorPickerProps) {
         >
           {SHADES.map((s) => (
             <option key={s} value={s}>
-              {s}
+              {s} · {s === 500 ? 'normal' : colorName(formatColor('red', s)).replace(/ red$/, '').toLowerCase()}
             </option>
           ))}
         </TextField>
@@ -82,9 +82,9 @@ export function ColorPicker({ value, onChange }: ColorPickerProps) {
             return (
               <ButtonBase
                 key={h}
-                aria-label={color}
+                aria-label={colorName(color)}
                 aria-pressed={selected}
-                title={`${hueName(h)} ${shade}`}
+                title={colorName(color)}
                 onClick={() => {
                   onChange(color);
                   setAnchor(null);

@@ -9,7 +9,6 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { highlighterKey } from '../../lib/highlighter-key';
 import { newHighlighter, type HighlighterDraft } from '../../lib/highlighters';
 import { HighlightChip } from '../view/HighlightChip';
 import { ColorPicker } from './ColorPicker';
@@ -22,7 +21,7 @@ export interface HighlighterEditorProps {
 
 /**
  * The list of highlighters: each a card (a group named "Highlighter N") with a live preview of
- * how its highlights look, its key, title, colour and description, and a remove button.
+ * how its highlights look, its title, colour and description, and a remove button.
  */
 export function HighlighterEditor({ highlighters, onChange }: HighlighterEditorProps) {
   // The title of a highlighter added by the button takes focus when it appears.
@@ -34,15 +33,11 @@ export function HighlighterEditor({ highlighters, onChange }: HighlighterEditorP
     <Stack spacing={2}>
       {highlighters.map((h, i) => {
         const n = i + 1;
-        const key = highlighterKey(h.title);
         return (
           <Paper key={h.id} variant="outlined" role="group" aria-label={`Highlighter ${n}`} sx={{ p: { xs: 2, sm: 2.5 } }}>
             <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mb: 2, minWidth: 0 }}>
               <Box sx={{ minWidth: 0, flex: 1, display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 1.5, rowGap: 0.5 }}>
                 <HighlightChip color={h.color} label={h.title.trim() || `Highlighter ${n}`} />
-                <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-                  Key: <Box component="code" sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: '0.8125rem' }}>{key || '—'}</Box>
-                </Typography>
               </Box>
               <Tooltip title="Remove highlighter">
                 <IconButton

@@ -25,11 +25,11 @@ describe('grade wizard', { timeout: 60_000 }, () => {
     await goToQuestions(user);
 
     await user.click(screen.getByRole('button', { name: 'Add subquestion to question 1' }));
-    expect(question('1.1')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Add subquestion to question 1.1' }));
-    expect(question('1.1.1')).toBeInTheDocument();
+    expect(question('1a')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Add subquestion to question 1a' }));
+    expect(question('1a i')).toBeInTheDocument();
 
-    const deepest = within(question('1.1.1')).getByRole('button', { name: 'Add subquestion to question 1.1.1' });
+    const deepest = within(question('1a i')).getByRole('button', { name: 'Add subquestion to question 1a i' });
     expect(deepest).toBeDisabled();
     await user.hover(deepest.parentElement as HTMLElement);
     expect(await screen.findByRole('tooltip')).toHaveTextContent('Questions nest at most 3 levels');
@@ -52,7 +52,7 @@ describe('grade wizard', { timeout: 60_000 }, () => {
     expect(screen.getByText('Total: 4 points')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Add subquestion to question 1' }));
-    await user.click(screen.getByRole('button', { name: 'Add criterion to question 1.1' }));
+    await user.click(screen.getByRole('button', { name: 'Add criterion to question 1a' }));
     expect(screen.getByText('Total: 5 points')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Remove criterion 1 of question 1' }));
@@ -170,10 +170,10 @@ describe('grade wizard', { timeout: 60_000 }, () => {
     await fill(within(question('1')).getByRole('textbox', { name: 'Criterion' }), 'Names two causes');
     await user.selectOptions(within(question('1')).getByRole('combobox', { name: 'Rubric' }), SAMPLE_RUBRIC.name);
     await user.click(screen.getByRole('button', { name: 'Add subquestion to question 1' }));
-    await fill(within(question('1.1')).getByRole('textbox', { name: 'Question text' }), 'Which mattered most?');
-    await user.click(screen.getByRole('button', { name: 'Add criterion to question 1.1' }));
-    await fill(within(question('1.1')).getByRole('textbox', { name: 'Criterion' }), 'Takes a position');
-    await fill(within(question('1.1')).getByRole('spinbutton', { name: 'Points' }), '2');
+    await fill(within(question('1a')).getByRole('textbox', { name: 'Question text' }), 'Which mattered most?');
+    await user.click(screen.getByRole('button', { name: 'Add criterion to question 1a' }));
+    await fill(within(question('1a')).getByRole('textbox', { name: 'Criterion' }), 'Takes a position');
+    await fill(within(question('1a')).getByRole('spinbutton', { name: 'Points' }), '2');
     await user.click(next);
 
     expect(await screen.findByText('Step 3 of 3')).toBeInTheDocument();

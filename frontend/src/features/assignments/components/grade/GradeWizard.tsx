@@ -19,7 +19,7 @@ import { useCreationWizard } from '../../hooks/use-creation-wizard';
 import { pointsLabel } from '../../lib/labels';
 import {
   addSubquestion,
-  countQuestions,
+  questionsCount,
   criterionDrafts,
   isBlankQuestion,
   moveAt,
@@ -229,7 +229,7 @@ export function GradeWizard() {
               { term: 'Name', value: name.trim() },
               { term: 'Handwritten', value: isHandWritten ? 'Yes' : 'No' },
               { term: 'Instant feedback', value: provideInstantFeedback ? 'Yes' : 'No' },
-              { term: 'Questions', value: String(countQuestions(apiQuestions)) },
+              { term: 'Questions', value: questionsCount(apiQuestions) },
               { term: 'Total points', value: pointsLabel(total) },
             ]}
           />

@@ -78,6 +78,10 @@ describe('AgreementPanel', () => {
     expect(overall).toHaveTextContent('Exact agreement80%');
     expect(overall).toHaveTextContent('Within one level95%');
     expect(overall).toHaveTextContent('Weighted kappa0.72Substantial (1 is perfect)');
+    // Each figure says in a sentence what it counts.
+    expect(overall).toHaveTextContent('the share that matched yours exactly');
+    expect(overall).toHaveTextContent('at most one level from yours');
+    expect(overall).toHaveTextContent('averaged over the benchmark results');
     expect(overall).toHaveTextContent('Mean point difference+0.4');
     expect(overall).not.toHaveTextContent('Accuracy');
 
@@ -90,6 +94,20 @@ describe('AgreementPanel', () => {
     expect(list).toHaveTextContent('kim.pdf · Evidence');
     expect(list).toHaveTextContent('You: Level 2 (Strong) · AI: Level 1 (Weak)');
     expect(screen.getByText(/Checked against 3 benchmark results/)).toBeInTheDocument();
+  });
+
+  it('shows a points assignment one figure for its criteria, not "Exact agreement" and "Accuracy" side by side', () => {
+    const points: AgreementReport = {
+      ...REPORT,
+      overall: { exact: 0.94, withinOne: null, kappa: null, accuracy: 0.94, meanPointDiff: -0.2 },
+      criteria: [{ label: '1 · Names a cause', exact: 0.94, withinOne: null, kappa: null, accuracy: 0.94, meanPointDiff: -0.2 }],
+      disagreements: [],
+    };
+    renderPanel(3, points, 'done');
+
+    const overall = screen.getByLabelText('Overall agreement');
+    expect(overall).toHaveTextContent('Exact agreement94%Of the criteria on your benchmarks, the share the AI marked met or not met exactly as you did.');
+    expect(overall).not.toHaveTextContent('Accuracy');
   });
 
   it('says when the last check failed', () => {

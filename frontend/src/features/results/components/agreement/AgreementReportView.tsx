@@ -34,20 +34,54 @@ function Figure({ term, value, hint }: { term: string; value: string; hint: stri
   );
 }
 
+/**
+ * The overall figures, each with a sentence that says what it counts. Accuracy (criteria met or
+ * not) counts the same judgements as exact agreement when the benchmarks hold no levels (a points
+ * assignment), so it is shown only beside levels, where the two differ.
+ */
 function OverallFigures({ overall }: { overall: AgreementFigures }) {
+  const levels = overall.withinOne !== null;
   return (
     <Box
       component="dl"
       aria-label="Overall agreement"
-      sx={{ m: 0, display: 'grid', gap: 1.5, gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' } }}
+      sx={{ m: 0, display: 'grid', gap: 1.5, gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' } }}
     >
-      <Figure term="Exact agreement" value={percent(overall.exact)} hint="The AI gave what you gave" />
-      {overall.withinOne !== null && <Figure term="Within one level" value={percent(overall.withinOne)} hint="At most one level apart" />}
-      {overall.kappa !== null && (
-        <Figure term="Weighted kappa" value={overall.kappa.toFixed(2)} hint={`${capitalised(kappaWords(overall.kappa))} (1 is perfect)`} />
+      <Figure
+        term="Exact agreement"
+        value={percent(overall.exact)}
+        hint={
+          levels
+            ? 'Of all the AI’s choices on your benchmarks (levels and criteria), the share that matched yours exactly.'
+            : 'Of the criteria on your benchmarks, the share the AI marked met or not met exactly as you did.'
+        }
+      />
+      {levels && (
+        <Figure
+          term="Within one level"
+          value={percent(overall.withinOne)}
+          hint="Of the rubric levels, the share the AI put at most one level from yours: near misses count here."
+        />
       )}
-      {overall.accuracy !== null && <Figure term="Accuracy" value={percent(overall.accuracy)} hint="Criteria decided as you did" />}
-      <Figure term="Mean point difference" value={signed(overall.meanPointDiff)} hint="AI minus you, per result" />
+      {overall.kappa !== null && (
+        <Figure
+          term="Weighted kappa"
+          value={overall.kappa.toFixed(2)}
+          hint={`${capitalised(kappaWords(overall.kappa))} (1 is perfect): agreement on levels beyond what chance would give, big misses counting more.`}
+        />
+      )}
+      {levels && overall.accuracy !== null && (
+        <Figure
+          term="Accuracy"
+          value={percent(overall.accuracy)}
+          hint="Of the met-or-not criteria only (no levels), the share the AI decided as you did."
+        />
+      )}
+      <Figure
+        term="Mean point difference"
+        value={signed(overall.meanPointDiff)}
+        hint="The AI’s total minus yours, averaged over the benchmark results: above 0, the AI gives more points."
+      />
     </Box>
   );
 }
@@ -63,7 +97,8 @@ export interface AgreementReportViewProps {
 export function AgreementReportView({ report, submissionHref }: AgreementReportViewProps) {
   const hasWithin = report.criteria.some((c) => c.withinOne !== null);
   const hasKappa = report.criteria.some((c) => c.kappa !== null);
-  const hasAccuracy = report.criteria.some((c) => c.accuracy !== null);
+  // As overall: without levels, accuracy counts what "Exact" counts.
+  const hasAccuracy = hasWithin && report.criteria.some((c) => c.accuracy !== null);
   const computed = new Date(report.computedAt);
   return (
     <Box sx={{ display: 'grid', gap: 3 }}>

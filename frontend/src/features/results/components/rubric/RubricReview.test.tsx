@@ -67,7 +67,10 @@ describe('RubricReview', () => {
     expect(within(evidence).getByRole('radio', { name: /^Level 1: Strong\s*\(5–10 pts\)$/ })).toBeChecked();
     expect(within(thesis).getByRole('textbox', { name: 'Feedback on Thesis' })).toHaveValue('Say what you argue.');
     expect(screen.getByRole('spinbutton', { name: 'Points for Evidence' })).toHaveValue(7);
-    expect(screen.getByRole('button', { name: /^Criterion 1: Vague — “/ })).toBeInTheDocument();
+    // The highlight names its criterion, and a colour key lists the criteria.
+    expect(screen.getByRole('button', { name: /^Thesis: Vague — “/ })).toBeInTheDocument();
+    const key = screen.getByRole('list', { name: 'Highlight colours' });
+    expect(within(key).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Thesis', 'Evidence']);
   });
 
   it('updates the total when a level changes, and saves levels, points and feedback', async () => {

@@ -8,7 +8,9 @@ import type { FunctionResult } from '../../api/types';
 import type { ResultReviewProps } from '../../lib/definition';
 import { formatPoints, levelRange, pointsFit, pointsForLevel, rubricMax, total } from '../../lib/rubric';
 import { useSaveResult } from '../../lib/use-save-result';
+import { rubricHighlighters } from '../../lib/rubric-highlighters';
 import { HighlightedText } from '../highlights/HighlightedText';
+import { HighlighterChip } from '../highlights/HighlighterChip';
 import { CriterionReview, type CriterionDraft } from './CriterionReview';
 import type { RubricCriterion } from '../../../../lib/rubrics';
 
@@ -44,6 +46,7 @@ function sameDraft(a: Draft, b: Draft): boolean {
 export function RubricReview({ result, fn, readOnly = false, onChanged }: ResultReviewProps) {
   const criteria = fn.rubric?.criteria ?? [];
   const { current, save, saving } = useSaveResult(result, fn._id, onChanged);
+  const highlighters = [...(fn.highlights ?? []), ...rubricHighlighters(criteria)];
   // The draft restarts when the saved result changes, not when a refetch brings the same one
   // back as a new object (the page polls): a teacher's unsaved choices survive a refetch.
   const savedKey = `${current._id} ${current.updatedAt}`;
@@ -94,7 +97,16 @@ export function RubricReview({ result, fn, readOnly = false, onChanged }: Result
           <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
             Submission
           </Typography>
-          <HighlightedText highlightedText={current.highlightedText} highlighters={fn.highlights} label="Submission with highlights" />
+          {criteria.length > 0 && (
+            <Box component="ul" aria-label="Highlight colours" sx={{ listStyle: 'none', m: 0, mb: 1.5, p: 0, display: 'flex', flexWrap: 'wrap', gap: 0.75 }}>
+              {rubricHighlighters(criteria).map((h) => (
+                <Box component="li" key={h.key} sx={{ minWidth: 0 }}>
+                  <HighlighterChip color={h.color} label={h.title} />
+                </Box>
+              ))}
+            </Box>
+          )}
+          <HighlightedText highlightedText={current.highlightedText} highlighters={highlighters} label="Submission with highlights" />
         </Box>
         <Stack spacing={2} sx={{ minWidth: 0 }}>
           <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600 }}>
