@@ -19,8 +19,8 @@ const (
 	MsgFeedbackTooLong = "Feedback can be at most 20000 characters"
 )
 
-// maxAdjustment bounds a grade adjustment's size; the total is clamped to
-// [0, max] anyway.
+// maxAdjustment bounds a grade adjustment's size; each answer's score is
+// kept within 0 and its question's maximum anyway.
 const maxAdjustment = 1_000_000
 
 // Toggle flips criterion c (0-based) of the node at path (indexes into the
@@ -28,7 +28,9 @@ const maxAdjustment = 1_000_000
 // re-totalled, and the change: + the criterion's points when it became
 // true, − when it became false, as the assignment stores them. Null answers
 // start from an ungraded tree. A path or criterion that does not exist is
-// an apperr.Invalid error.
+// an apperr.Invalid error. Grade adjustments are stored as they were: one
+// that a tick makes go past the question's maximum counts only up to it
+// (see [Retotal]) and counts again in full when the tick is undone.
 func Toggle(answers json.RawMessage, questions []assignment.Question, path []int, c int) (json.RawMessage, float64, error) {
 	q, ok := questionAt(questions, path)
 	if !ok {
@@ -98,7 +100,11 @@ type editedNode struct {
 // tree (signed URLs are never stored); then the tree is re-totalled. The
 // edit must have the questions' shape: one node per question at every
 // level and one boolean per criterion, else apperr.Invalid
-// MsgAnswersShape. A node sent without a grade keeps its stored grade.
+// MsgAnswersShape. A node sent without a grade keeps its stored grade. An
+// adjustment that would take an answer below 0 or past its question's
+// maximum is saved capped at that bound (the answer's score then is 0 or
+// the maximum): the API clamps rather than refuses, so that saving a
+// question's feedback never fails over its adjustment.
 func MergeAnswers(stored, edited json.RawMessage, questions []assignment.Question) (json.RawMessage, error) {
 	var edit []editedNode
 	if isNull(edited) || json.Unmarshal(edited, &edit) != nil || !sameShape(edit, questions) {
@@ -113,6 +119,7 @@ func MergeAnswers(stored, edited json.RawMessage, questions []assignment.Questio
 		return nil, err
 	}
 	total(tree, questions)
+	capAdjustments(tree, questions)
 	out, err := json.Marshal(tree)
 	if err != nil {
 		return nil, fmt.Errorf("encode answers: %w", err)

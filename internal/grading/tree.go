@@ -115,7 +115,9 @@ func fit(cs []bool, n int) []bool {
 }
 
 // total sets every node's points from its true criteria and returns
-// Σ (points + gradeAdjustment) over the tree. The tree must be shaped.
+// Σ score over the tree, where a node's score is points + gradeAdjustment
+// kept within 0 and the node's maximum (see [capAdjustments]). The tree must
+// be shaped. The adjustments themselves are left as they are.
 func total(tree []*node, qs []assignment.Question) float64 {
 	sum := 0.0
 	for i, n := range tree {
@@ -129,9 +131,37 @@ func total(tree []*node, qs []assignment.Question) float64 {
 		if !finite(n.grade.GradeAdjustment) {
 			n.grade.GradeAdjustment = 0
 		}
-		sum += n.grade.Points + n.grade.GradeAdjustment + total(n.subs, qs[i].Subquestions)
+		sum += n.grade.Points + cappedAdjustment(n, qs[i]) + total(n.subs, qs[i].Subquestions)
 	}
 	return sum
+}
+
+// ownMax is what a question's own criteria are worth (its subquestions
+// not counted): the most its answer can score.
+func ownMax(q assignment.Question) float64 {
+	sum := 0.0
+	for _, c := range q.Criteria {
+		sum += c.Points
+	}
+	return round(sum)
+}
+
+// cappedAdjustment is the part of a node's grade adjustment that counts: an
+// answer scores (points + adjustment) at least 0 and at most its question's
+// maximum, so an adjustment beyond that bound counts only up to it. The
+// node's points must be set.
+func cappedAdjustment(n *node, q assignment.Question) float64 {
+	return round(clamp(n.grade.GradeAdjustment, -n.grade.Points, ownMax(q)-n.grade.Points))
+}
+
+// capAdjustments sets every node's grade adjustment to the part of it that
+// counts ([cappedAdjustment]), so that points + gradeAdjustment is the
+// answer's score as a reader adds it up. The tree must be totalled.
+func capAdjustments(tree []*node, qs []assignment.Question) {
+	for i, n := range tree {
+		n.grade.GradeAdjustment = cappedAdjustment(n, qs[i])
+		capAdjustments(n.subs, qs[i].Subquestions)
+	}
 }
 
 // MaxPoints is Σ of every criterion's points over the question tree.
@@ -155,10 +185,14 @@ func MaxPoints(qs []assignment.Question) float64 {
 // the root's children; the root has no grade); and max = Σ of all criterion
 // points.
 //
-// The total is clamped to [0, max]: a grade adjustment moves the total
-// within the assignment's range but never beyond it, whoever wrote it, so
-// a score is always between 0 and the maximum. Null answers (never graded)
-// stay null, with total 0.
+// Each answer scores within 0 and its question's maximum (what the
+// question's own criteria are worth): a grade adjustment moves an answer's
+// score within that range but never beyond it, whoever wrote it. The tree
+// returned carries the part of each adjustment that counts, so points +
+// gradeAdjustment is the answer's score for every reader (the review
+// screen, the student's page); the stored adjustment is not changed by a
+// read. The total is therefore within [0, max] too. Null answers (never
+// graded) stay null, with total 0.
 func Retotal(answers json.RawMessage, questions []assignment.Question) (json.RawMessage, float64, float64, error) {
 	maxPts := MaxPoints(questions)
 	tree, err := parseTree(answers)
@@ -170,6 +204,7 @@ func Retotal(answers json.RawMessage, questions []assignment.Question) (json.Raw
 	}
 	tree = shape(tree, questions)
 	sum := clamp(round(total(tree, questions)), 0, maxPts)
+	capAdjustments(tree, questions)
 	out, err := json.Marshal(tree)
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("encode answers: %w", err)

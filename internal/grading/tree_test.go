@@ -106,7 +106,9 @@ func TestRetotalSumsEveryDepthFromTheCurrentQuestions(t *testing.T) {
 	got = decode(t, out)
 	require.Equal(t, []bool{false, false}, got[1].Grade.Criteria)
 	require.Equal(t, []bool{true}, got[0].Grade.Criteria)
-	require.Equal(t, 7.0, total)
+	// question 1 is now worth 2: its +1 adjustment no longer counts
+	require.Equal(t, 6.0, total)
+	require.Zero(t, got[0].Grade.GradeAdjustment)
 }
 
 func TestRetotalShapesTheTreeLikeTheQuestions(t *testing.T) {
@@ -141,18 +143,75 @@ func TestRetotalShapesTheTreeLikeTheQuestions(t *testing.T) {
 	require.Error(t, err)
 }
 
-func TestRetotalClampsTheTotalToTheRange(t *testing.T) {
+func TestRetotalKeepsEachQuestionWithinZeroAndItsMaximum(t *testing.T) {
 	t.Parallel()
 	qs := questions()
+	// Question 1 (worth 5) meets both criteria and has +1000; question 2
+	// (worth 5) meets its criterion: 5 + 5, not 15.5.
 	big := `[{"grade": {"gradeAdjustment": 1000, "criteria": [true, true]}}, {"grade": {"criteria": [true]}}]`
-	_, total, maxPts, err := grading.Retotal(json.RawMessage(big), qs)
+	out, total, _, err := grading.Retotal(json.RawMessage(big), qs)
 	require.NoError(t, err)
-	require.Equal(t, maxPts, total)
+	require.Equal(t, 10.0, total)
+	got := decode(t, out)
+	require.Zero(t, got[0].Grade.GradeAdjustment, "only the part of the adjustment that counts is shown")
+	require.Equal(t, 5.0, got[0].Grade.Points)
 
-	negative := `[{"grade": {"gradeAdjustment": -50, "criteria": [true, true]}}]`
-	_, total, _, err = grading.Retotal(json.RawMessage(negative), qs)
+	// Question 1 scores 2 of 5 with +4: it counts +3.
+	over := `[{"grade": {"gradeAdjustment": 4, "criteria": [true, false]}}, {"grade": {"criteria": [true]}}]`
+	out, total, _, err = grading.Retotal(json.RawMessage(over), qs)
 	require.NoError(t, err)
-	require.Zero(t, total)
+	require.Equal(t, 10.0, total)
+	require.Equal(t, 3.0, decode(t, out)[0].Grade.GradeAdjustment)
+
+	// −50 on question 1 takes it to 0, not below: question 2 still counts.
+	negative := `[{"grade": {"gradeAdjustment": -50, "criteria": [true, true]}}, {"grade": {"criteria": [true]}}]`
+	out, total, _, err = grading.Retotal(json.RawMessage(negative), qs)
+	require.NoError(t, err)
+	require.Equal(t, 5.0, total)
+	require.Equal(t, -5.0, decode(t, out)[0].Grade.GradeAdjustment)
+
+	// A question without criteria of its own (only parts) takes no
+	// adjustment.
+	parts := []assignment.Question{{QuestionText: "Parts", Subquestions: []assignment.Question{
+		{QuestionText: "a", Criteria: []assignment.Criterion{{Description: "x", Points: 2}}},
+	}}}
+	out, total, _, err = grading.Retotal(json.RawMessage(`[{"grade": {"gradeAdjustment": 3}, "subanswers": [{"grade": {"criteria": [true]}}]}]`), parts)
+	require.NoError(t, err)
+	require.Equal(t, 2.0, total)
+	require.Zero(t, decode(t, out)[0].Grade.GradeAdjustment)
+}
+
+func TestAnAdjustmentSurvivesATickThatCapsIt(t *testing.T) {
+	t.Parallel()
+	qs := questions()
+	// Question 2 (worth 5) missed its criterion; the teacher gave +3.
+	start := `[{"grade": {"criteria": [false, false]}}, {"grade": {"gradeAdjustment": 3, "criteria": [false]}}]`
+	_, total, _, err := grading.Retotal(json.RawMessage(start), qs)
+	require.NoError(t, err)
+	require.Equal(t, 3.0, total)
+	ticked, _, err := grading.Toggle(json.RawMessage(start), qs, []int{1}, 0)
+	require.NoError(t, err)
+	_, total, _, err = grading.Retotal(ticked, qs)
+	require.NoError(t, err)
+	require.Equal(t, 5.0, total, "5 + 3 counts as 5")
+	unticked, _, err := grading.Toggle(ticked, qs, []int{1}, 0)
+	require.NoError(t, err)
+	_, total, _, err = grading.Retotal(unticked, qs)
+	require.NoError(t, err)
+	require.Equal(t, 3.0, total, "undoing the tick gives the +3 back")
+}
+
+func TestMergeAnswersSavesAnAdjustmentCappedAtTheQuestionsRange(t *testing.T) {
+	t.Parallel()
+	qs := questions()
+	edited := `[{"grade": {"gradeAdjustment": 4, "criteria": [true, false]}, "subanswers": [{"grade": {"gradeAdjustment": -3, "criteria": [true]}, "subanswers": [{}]}]},
+	 {"grade": {"gradeAdjustment": 2, "criteria": [false]}}]`
+	out, err := grading.MergeAnswers(json.RawMessage(answers), json.RawMessage(edited), qs)
+	require.NoError(t, err)
+	got := decode(t, out)
+	require.Equal(t, 3.0, got[0].Grade.GradeAdjustment, "2 of 5 points: at most +3")
+	require.Equal(t, -1.0, got[0].Subanswers[0].Grade.GradeAdjustment, "1 point: at least −1")
+	require.Equal(t, 2.0, got[1].Grade.GradeAdjustment, "within the range: kept")
 }
 
 func TestToggleFlipsACriterionAndReportsItsPoints(t *testing.T) {

@@ -34,24 +34,30 @@ func (h *resultHandlers) register(g *gin.RouterGroup) {
 
 type runManyBody struct {
 	assignmentRef
-	SubmissionIDs []id `json:"submissionIds"`
+	SubmissionIDs     []id `json:"submissionIds"`
+	OverwriteReviewed bool `json:"overwriteReviewed"`
 }
 
+// runMany answers {functionResults, skipped}: skipped counts the reviewed
+// results left alone (they are in functionResults, unchanged).
 func (h *resultHandlers) runMany(c *gin.Context, a identity.Actor, in *runManyBody) (gin.H, error) {
-	results, err := h.svc.RunMany(c, a, in.AssignmentID.UUID(), uuids(in.SubmissionIDs))
-	return gin.H{"functionResults": results}, err
+	results, err := h.svc.RunMany(c, a, in.AssignmentID.UUID(), uuids(in.SubmissionIDs),
+		result.RunOptions{OverwriteReviewed: in.OverwriteReviewed})
+	return gin.H{"functionResults": results, "skipped": result.Skipped(results)}, err
 }
 
 type gradeOneBody struct {
 	assignmentRef
-	SubmissionID id     `json:"submissionId"`
-	ProcessName  string `json:"processName"`
+	SubmissionID      id     `json:"submissionId"`
+	ProcessName       string `json:"processName"`
+	OverwriteReviewed bool   `json:"overwriteReviewed"`
 }
 
 // gradeOne answers {status}, and {status, message} when a student's instant
 // feedback waits for the teacher (the team's AI budget is spent).
 func (h *resultHandlers) gradeOne(c *gin.Context, a identity.Actor, in *gradeOneBody) (gin.H, error) {
-	g, err := h.svc.Grade(c, a, in.SubmissionID.UUID(), in.AssignmentID.UUID(), in.ProcessName)
+	g, err := h.svc.Grade(c, a, in.SubmissionID.UUID(), in.AssignmentID.UUID(), in.ProcessName,
+		result.RunOptions{OverwriteReviewed: in.OverwriteReviewed})
 	out := gin.H{"status": g.Status}
 	if g.Message != "" {
 		out["message"] = g.Message

@@ -81,3 +81,39 @@ func TestGradingRoutes(t *testing.T) {
 	require.Equal(t, 400, status)
 	require.Equal(t, grading.MsgSummaryFailed, e["message"])
 }
+
+// A result the teacher edited is theirs: a grade request sent straight to
+// the API (not only the page's dialog) leaves it alone unless it says
+// overwriteReviewed, and says how many it skipped.
+func TestGradeRequestsSkipReviewedResultsUnlessAsked(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ada := b.newBrowser(t)
+	ada.signIn(t, "Ada", "ada.reviewed@school.test")
+	status, data, e := ada.call(t, "/api/v1/db/assignment/put", map[string]any{"name": "Reflection", "type": "prompt"})
+	require.Equal(t, 200, status, e)
+	asg := data["assignment"].(map[string]any)["_id"].(string)
+	status, _, e = ada.call(t, "/api/v1/db/function/put", map[string]any{"assignmentId": asg, "prompt": "Be kind and specific"})
+	require.Equal(t, 200, status, e)
+	sub, res := uploadSubmission(t, ada, asg)
+	status, data, e = ada.call(t, "/api/v1/db/functionResult/update", map[string]any{"_id": res, "submissionId": sub, "feedback": "The teacher's words."})
+	require.Equal(t, 200, status, e)
+	require.Equal(t, grading.StatusReviewed, data["functionResult"].(map[string]any)["status"])
+
+	status, data, e = ada.call(t, "/api/v1/lambda/runFunctionOnMany", map[string]any{"assignmentId": asg, "submissionIds": []string{sub}})
+	require.Equal(t, 200, status, e)
+	require.Equal(t, grading.StatusReviewed, data["functionResults"].([]any)[0].(map[string]any)["status"])
+	require.Equal(t, 1.0, data["skipped"])
+	status, data, e = ada.call(t, "/api/v1/lambda/gradeOnePub", map[string]any{"assignmentId": asg, "submissionId": sub, "processName": grading.ProcessPrompt})
+	require.Equal(t, 200, status, e)
+	require.Equal(t, grading.StatusReviewed, data["status"])
+	status, data, e = ada.call(t, "/api/v1/db/functionResult/get", map[string]any{"assignmentId": asg, "submissionId": sub})
+	require.Equal(t, 200, status, e)
+	require.Equal(t, "The teacher's words.", data["functionResult"].(map[string]any)["feedback"])
+	require.Equal(t, grading.StatusReviewed, data["functionResult"].(map[string]any)["status"])
+
+	status, data, e = ada.call(t, "/api/v1/lambda/runFunctionOnMany", map[string]any{"assignmentId": asg, "submissionIds": []string{sub}, "overwriteReviewed": true})
+	require.Equal(t, 200, status, e)
+	require.Equal(t, grading.StatusGrading, data["functionResults"].([]any)[0].(map[string]any)["status"])
+	require.Equal(t, 0.0, data["skipped"])
+}

@@ -186,9 +186,9 @@ func texts(ts ...string) []newSubmission {
 }
 
 // runMany is the teacher pressing "Grade all" on the submissions.
-func (g *gradeBundle) runMany(t *testing.T, asgID uuid.UUID, ids []uuid.UUID) {
+func (g *gradeBundle) runMany(t *testing.T, asgID uuid.UUID, ids []uuid.UUID, opts ...result.RunOptions) {
 	t.Helper()
-	_, err := g.results.RunMany(context.Background(), g.actor, asgID, ids)
+	_, err := g.results.RunMany(context.Background(), g.actor, asgID, ids, opts...)
 	require.NoError(t, err)
 }
 

@@ -102,9 +102,11 @@ func TestGradeSubmission_RerunNeverOverwritesAResultOrTheTeachersReview(t *testi
 	require.NotNil(t, reviewed.ReviewedAt)
 	require.Equal(t, int64(1), g.demo.Stats().Requests, "a finished result is never sent to the model again")
 
-	// The teacher asks for a regrade: a new run writes again, and the result
-	// is no longer reviewed.
+	// Grade-all leaves the reviewed result alone; asked to grade it again,
+	// a new run writes again, and the result is no longer reviewed.
 	g.runMany(t, asgID, ids)
+	require.Equal(t, grading.StatusReviewed, g.stored(t, ids[0]).Status)
+	g.runMany(t, asgID, ids, result.RunOptions{OverwriteReviewed: true})
 	regraded := g.waitFinished(t, asgID, ids)[0]
 	require.Equal(t, grading.StatusGraded, regraded.Status)
 	require.Nil(t, regraded.ReviewedAt)

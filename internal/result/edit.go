@@ -50,6 +50,9 @@ type Edit struct {
 
 // Update saves a teacher's edit and marks the result reviewed (or, asked
 // to, not reviewed). A result the AI is still working on cannot be edited.
+// Every edit path of a teacher's (Update, ToggleCriterion,
+// UpdatePromptFeedback) leaves the result reviewed, and RunMany and Grade
+// skip reviewed results unless the request asks to overwrite them.
 func (s *Service) Update(ctx context.Context, a identity.Actor, e Edit) (FunctionResult, error) {
 	if len(e.Feedback) > MaxFeedback || len(e.OverallComments) > MaxFeedback {
 		return FunctionResult{}, apperr.New(apperr.Invalid, MsgFeedbackTooLong)
@@ -160,7 +163,9 @@ type Toggle struct {
 
 // ToggleCriterion flips one criterion of one answer and returns how the
 // total changed: plus the criterion's points when it was off, minus them
-// when it was on, with the points the assignment stores now.
+// when it was on, with the points the assignment stores now. Like every
+// edit of the teacher's, a tick marks the result reviewed: grade-all then
+// leaves it alone unless asked to grade it again (RunOptions).
 func (s *Service) ToggleCriterion(ctx context.Context, a identity.Actor, t Toggle) (float64, error) {
 	var change float64
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
@@ -184,7 +189,7 @@ func (s *Service) ToggleCriterion(ctx context.Context, a identity.Actor, t Toggl
 			return err
 		}
 		change = delta
-		return store.Q.SaveAnswers(ctx, tx, store.SaveAnswersParams{Answers: answers, ID: cur.ID, TeamID: a.TeamID})
+		return store.Q.SaveTickedAnswers(ctx, tx, store.SaveTickedAnswersParams{Answers: answers, ID: cur.ID, TeamID: a.TeamID})
 	})
 	return change, err
 }
@@ -200,9 +205,9 @@ func (s *Service) SetBenchmark(ctx context.Context, a identity.Actor, id uuid.UU
 }
 
 // UpdatePromptFeedback saves the feedback of a prompt assignment's result
-// as the teacher edited it; a graded result becomes reviewed. A result the
-// AI is still working on cannot be edited (its run would overwrite the
-// edit).
+// as the teacher edited it; the result becomes reviewed, as after any edit
+// of the teacher's. A result the AI is still working on cannot be edited
+// (its run would overwrite the edit).
 func (s *Service) UpdatePromptFeedback(ctx context.Context, a identity.Actor, id uuid.UUID, feedback string) error {
 	if len(feedback) > MaxFeedback {
 		return apperr.New(apperr.Invalid, MsgFeedbackTooLong)

@@ -17,7 +17,6 @@ import (
 	"github.com/markwell/markwell/internal/highlight"
 	"github.com/markwell/markwell/internal/llm/fakellm"
 	"github.com/markwell/markwell/internal/result"
-	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -67,7 +66,7 @@ func TestToggleCriterionAddsAndTakesAwayTheCriterionsPoints(t *testing.T) {
 	_, err = b.svc.ToggleCriterion(b.ctx, b.teacher(t), result.Toggle{ResultID: fr.ID, Path: []int{0}})
 	requireCode(t, err, apperr.NotFound, "")
 
-	_, err = b.svc.RunMany(b.ctx, a, asgID, ids)
+	_, err = b.svc.RunMany(b.ctx, a, asgID, ids, result.RunOptions{OverwriteReviewed: true})
 	require.NoError(t, err)
 	_, err = toggle([]int{0}, 0)
 	requireCode(t, err, apperr.Conflict, result.MsgStillRunning)
@@ -105,7 +104,8 @@ func TestUpdateOfAGradeResultMergesTheAnswersAndKeepsTheMedia(t *testing.T) {
 		"subanswers":[{"answerBoxesCoordinates":null,"answerMedia":["answers/q1a.jpg"],"subanswers":[]}]},
 		{"answerBoxesCoordinates":null,"answerMedia":[],"subanswers":[]}]`
 	cur := b.get(t, a, asgID, ids[0])
-	require.NoError(t, store.Q.SaveAnswers(b.ctx, b.pool, store.SaveAnswersParams{Answers: json.RawMessage(cropped), ID: cur.ID, TeamID: a.TeamID}))
+	_, err := b.pool.Exec(b.ctx, `UPDATE function_results SET answers = $1 WHERE id = $2`, json.RawMessage(cropped), cur.ID)
+	require.NoError(t, err)
 	fr := b.gradeNow(t, a, asgID, ids...)[0]
 	got, _ := total(t, fr)
 	require.Equal(t, 6.0, got)
@@ -141,13 +141,14 @@ func TestUpdateOfAGradeResultMergesTheAnswersAndKeepsTheMedia(t *testing.T) {
 	require.Equal(t, "Say more about glucose.", tree[0].Grade.Feedback)
 	require.Equal(t, 2.0, tree[0].Grade.Points, "points are Markwell's")
 
-	// A large negative adjustment cannot take the total below 0.
+	// A large negative adjustment takes question 2 to 0, not below: the
+	// other questions still count.
 	grade(edit[1])["gradeAdjustment"] = -500
 	raw, _ = json.Marshal(edit)
 	saved, err = b.svc.Update(b.ctx, a, result.Edit{ResultFields: assignment.ResultFields{Answers: raw}, ResultID: fr.ID})
 	require.NoError(t, err)
 	got, _ = total(t, saved)
-	require.Zero(t, got)
+	require.Equal(t, 2.5, got)
 
 	for name, bad := range map[string]func() []map[string]any{
 		"a question missing": func() []map[string]any { return edit[:1] },
@@ -175,7 +176,7 @@ func TestUpdateOfAGradeResultMergesTheAnswersAndKeepsTheMedia(t *testing.T) {
 	require.Equal(t, grading.StatusGraded, saved.Status)
 	require.Nil(t, saved.ReviewedAt)
 	got, _ = total(t, saved)
-	require.Zero(t, got)
+	require.Equal(t, 2.5, got)
 	for _, s := range []string{grading.StatusAnnotated, grading.StatusFailed, grading.StatusGrading, "done"} {
 		_, err = b.svc.Update(b.ctx, a, result.Edit{ResultID: fr.ID, Status: s})
 		requireCode(t, err, apperr.Invalid, result.MsgBadStatus)
@@ -276,7 +277,7 @@ func TestUpdateOfAResultInProgressIsRefused(t *testing.T) {
 	require.Equal(t, "Edited by the teacher.", saved.Feedback)
 	require.Equal(t, grading.StatusReviewed, saved.Status)
 
-	_, err = b.svc.RunMany(b.ctx, a, asgID, ids)
+	_, err = b.svc.RunMany(b.ctx, a, asgID, ids, result.RunOptions{OverwriteReviewed: true})
 	require.NoError(t, err)
 	_, err = b.svc.Update(b.ctx, a, result.Edit{ResultFields: assignment.ResultFields{Feedback: "Too early."}, ResultID: fr.ID})
 	requireCode(t, err, apperr.Conflict, result.MsgStillRunning)

@@ -36,15 +36,41 @@ const (
 const MsgFeedbackWaits = "Your work is saved. Instant feedback is not available right now, so your teacher " +
 	"will grade your work, and your feedback will appear on this page then."
 
+// RunOptions is what a grade request asks beyond its submissions.
+type RunOptions struct {
+	// OverwriteReviewed grades results the teacher reviewed (ticked,
+	// adjusted, commented, …) again too, replacing their edits; without
+	// it they are skipped.
+	OverwriteReviewed bool
+}
+
+// skips reports whether a run leaves a result with status as it is: one
+// already in progress (a job is queued for it), or one the teacher
+// reviewed, unless asked to overwrite it.
+func (o RunOptions) skips(status string) bool {
+	return grading.IsInProgress(status) || (status == grading.StatusReviewed && !o.OverwriteReviewed)
+}
+
+// options is the RunOptions of a call that may leave them out.
+func options(opts []RunOptions) RunOptions {
+	if len(opts) == 0 {
+		return RunOptions{}
+	}
+	return opts[0]
+}
+
 // RunMany starts the AI on submissions of an assignment (grade-all and
 // grade-selected): in one transaction every selected result not already in
 // progress takes the type's in-progress status, is counted against the
 // team's AI budget (one call each; all or none: past it, 429 with how many
 // calls are left and when they renew, and nothing is queued) and has one
-// grading job queued. A result already in progress is not queued again;
-// it comes back with its status, like the others, in the order asked. A
-// submission whose text is still being read is graded when it is ready.
-func (s *Service) RunMany(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, submissionIDs []uuid.UUID) ([]FunctionResult, error) {
+// grading job queued. A result already in progress is not queued again,
+// and a result the teacher reviewed is skipped unless opts asks to
+// overwrite it (a skipped one is not counted against the budget); both
+// come back with their status, like the others, in the order asked (see
+// Skipped). A submission whose text is still being read is graded when it
+// is ready.
+func (s *Service) RunMany(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, submissionIDs []uuid.UUID, opts ...RunOptions) ([]FunctionResult, error) {
 	ids := unique(submissionIDs)
 	switch {
 	case len(ids) == 0:
@@ -65,7 +91,7 @@ func (s *Service) RunMany(ctx context.Context, a identity.Actor, assignmentID uu
 	var rows []store.FunctionResult
 	err = store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		var err error
-		rows, err = s.startIdle(ctx, tx, a.TeamID, assignmentID, string(asg.Type), ids)
+		rows, err = s.startIdle(ctx, tx, a.TeamID, assignmentID, string(asg.Type), ids, options(opts))
 		return err
 	})
 	if err != nil {
@@ -78,12 +104,12 @@ func (s *Service) RunMany(ctx context.Context, a identity.Actor, assignmentID uu
 	return out, nil
 }
 
-// startIdle locks the results of ids, counts those not in progress against
-// the team's AI budget and starts them; the rest are left as they are (a
-// job is queued for them already). It returns every result as it now is,
+// startIdle locks the results of ids, counts those opts does not skip
+// against the team's AI budget and starts them; the rest are left as they
+// are (in progress, or reviewed). It returns every result as it now is,
 // in the order of ids; an id that is not a submission of the assignment
 // makes the whole call not found.
-func (s *Service) startIdle(ctx context.Context, tx pgx.Tx, teamID, assignmentID uuid.UUID, typ string, ids []uuid.UUID) ([]store.FunctionResult, error) {
+func (s *Service) startIdle(ctx context.Context, tx pgx.Tx, teamID, assignmentID uuid.UUID, typ string, ids []uuid.UUID, opts RunOptions) ([]store.FunctionResult, error) {
 	cur, err := store.Q.LockRuns(ctx, tx, store.LockRunsParams{AssignmentID: assignmentID, TeamID: teamID, SubmissionIds: ids})
 	if err != nil {
 		return nil, fmt.Errorf("lock results on assignment %s: %w", assignmentID, err)
@@ -97,7 +123,7 @@ func (s *Service) startIdle(ctx context.Context, tx pgx.Tx, teamID, assignmentID
 	}
 	var idle []uuid.UUID
 	for _, id := range ids {
-		if !grading.IsInProgress(bySubmission[id].Status) {
+		if !opts.skips(bySubmission[id].Status) {
 			idle = append(idle, id)
 		}
 	}
@@ -151,20 +177,35 @@ type Graded struct {
 }
 
 // GradeOne is Grade's status alone.
-func (s *Service) GradeOne(ctx context.Context, a identity.Actor, submissionID, assignmentID uuid.UUID, processName string) (string, error) {
-	g, err := s.Grade(ctx, a, submissionID, assignmentID, processName)
+func (s *Service) GradeOne(ctx context.Context, a identity.Actor, submissionID, assignmentID uuid.UUID, processName string, opts ...RunOptions) (string, error) {
+	g, err := s.Grade(ctx, a, submissionID, assignmentID, processName, opts...)
 	return g.Status, err
+}
+
+// Skipped is how many results of a RunMany answer were left as the
+// teacher reviewed them: a run starts every other result it does not find
+// in progress, so a reviewed one in its answer was skipped.
+func Skipped(results []FunctionResult) int {
+	n := 0
+	for _, r := range results {
+		if r.Status == grading.StatusReviewed {
+			n++
+		}
+	}
+	return n
 }
 
 // Grade starts the AI on one submission (gradeOnePub). processName must
 // be the assignment type's. A result already in progress is not started
-// again: its status is the answer. A student (an actor without a user: the
-// view token's) may only ask when instant feedback is on, and only once.
+// again: its status is the answer, and so is a result the teacher reviewed
+// unless opts asks to overwrite it (nothing is started or counted). A
+// student (an actor without a user: the view token's) may only ask when
+// instant feedback is on, and only once.
 // The run counts one call against the team's AI budget; past it, a
 // teacher gets 429 with how much is left and when it renews, while a
 // student's work stays saved and unstarted for the teacher to grade, and
 // the answer's Message says so.
-func (s *Service) Grade(ctx context.Context, a identity.Actor, submissionID, assignmentID uuid.UUID, processName string) (Graded, error) {
+func (s *Service) Grade(ctx context.Context, a identity.Actor, submissionID, assignmentID uuid.UUID, processName string, opts ...RunOptions) (Graded, error) {
 	asg, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID})
 	if err != nil {
 		return Graded{}, store.NotFound(fmt.Errorf("load assignment %s: %w", assignmentID, err))
@@ -178,9 +219,11 @@ func (s *Service) Grade(ctx context.Context, a identity.Actor, submissionID, ass
 		return Graded{}, apperr.New(apperr.Forbidden, MsgNoInstant)
 	}
 	// a student's page asks once; asking again (or asking while a run is
-	// under way) must not run, and bill, the AI again
+	// under way) must not run, and bill, the AI again; a teacher's request
+	// leaves a reviewed result alone unless it asks to overwrite it
+	o := options(opts)
 	started := func(status string) bool {
-		return grading.IsInProgress(status) || (student && status != "" && status != grading.StatusReadyToGrade)
+		return o.skips(status) || (student && status != "" && status != grading.StatusReadyToGrade)
 	}
 	cur, err := store.Q.GetSubmissionResult(ctx, s.Pool, store.GetSubmissionResultParams{
 		SubmissionID: submissionID, AssignmentID: assignmentID, TeamID: a.TeamID,

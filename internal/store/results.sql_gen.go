@@ -573,22 +573,6 @@ func (q *Queries) RunTarget(ctx context.Context, db DBTX, id uuid.UUID) (RunTarg
 	return i, err
 }
 
-const saveAnswers = `-- name: SaveAnswers :exec
-UPDATE function_results SET answers = $1, updated_at = now()
-WHERE id = $2 AND team_id = $3
-`
-
-type SaveAnswersParams struct {
-	Answers json.RawMessage
-	ID      uuid.UUID
-	TeamID  uuid.UUID
-}
-
-func (q *Queries) SaveAnswers(ctx context.Context, db DBTX, arg SaveAnswersParams) error {
-	_, err := db.Exec(ctx, saveAnswers, arg.Answers, arg.ID, arg.TeamID)
-	return err
-}
-
 const saveClassSummary = `-- name: SaveClassSummary :exec
 UPDATE assignments SET class_summary = $1, summary_status = 'done', updated_at = now()
 WHERE id = $2 AND team_id = $3
@@ -607,9 +591,8 @@ func (q *Queries) SaveClassSummary(ctx context.Context, db DBTX, arg SaveClassSu
 
 const savePromptFeedback = `-- name: SavePromptFeedback :execrows
 UPDATE function_results fr
-SET feedback = $1,
-    status = CASE WHEN fr.status IN ('graded', 'reviewed') THEN 'reviewed' ELSE fr.status END,
-    reviewed_at = CASE WHEN fr.status IN ('graded', 'reviewed') THEN now() ELSE fr.reviewed_at END,
+SET feedback = $1, status = 'reviewed', reviewed_at = now(),
+    status_at = CASE WHEN fr.status = 'reviewed' THEN fr.status_at ELSE now() END,
     updated_at = now()
 FROM assignments a
 WHERE fr.id = $2 AND fr.team_id = $3 AND a.id = fr.assignment_id AND a.type = 'prompt'
@@ -621,7 +604,9 @@ type SavePromptFeedbackParams struct {
 	TeamID   uuid.UUID
 }
 
-// The feedback of a prompt assignment's result, as the teacher edited it.
+// The feedback of a prompt assignment's result, as the teacher edited it:
+// the result is now the teacher's (reviewed). The caller has refused a
+// result in progress under its row lock.
 func (q *Queries) SavePromptFeedback(ctx context.Context, db DBTX, arg SavePromptFeedbackParams) (int64, error) {
 	result, err := db.Exec(ctx, savePromptFeedback, arg.Feedback, arg.ID, arg.TeamID)
 	if err != nil {
@@ -764,6 +749,26 @@ func (q *Queries) SaveTeacherEdit(ctx context.Context, db DBTX, arg SaveTeacherE
 		&i.StatusAt,
 	)
 	return i, err
+}
+
+const saveTickedAnswers = `-- name: SaveTickedAnswers :exec
+UPDATE function_results
+SET answers = $1, status = 'reviewed', reviewed_at = now(),
+    status_at = CASE WHEN status = 'reviewed' THEN status_at ELSE now() END, updated_at = now()
+WHERE id = $2 AND team_id = $3
+`
+
+type SaveTickedAnswersParams struct {
+	Answers json.RawMessage
+	ID      uuid.UUID
+	TeamID  uuid.UUID
+}
+
+// A teacher's criterion tick: the answers as ticked, and the result is now
+// the teacher's (reviewed), as after any other edit of theirs.
+func (q *Queries) SaveTickedAnswers(ctx context.Context, db DBTX, arg SaveTickedAnswersParams) error {
+	_, err := db.Exec(ctx, saveTickedAnswers, arg.Answers, arg.ID, arg.TeamID)
+	return err
 }
 
 const setBenchmark = `-- name: SetBenchmark :one

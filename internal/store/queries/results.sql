@@ -104,8 +104,12 @@ SET feedback = @feedback, highlighted_text = @highlighted_text, criteria_levels 
 WHERE id = @id AND team_id = @team_id
 RETURNING *;
 
--- name: SaveAnswers :exec
-UPDATE function_results SET answers = @answers, updated_at = now()
+-- name: SaveTickedAnswers :exec
+-- A teacher's criterion tick: the answers as ticked, and the result is now
+-- the teacher's (reviewed), as after any other edit of theirs.
+UPDATE function_results
+SET answers = @answers, status = 'reviewed', reviewed_at = now(),
+    status_at = CASE WHEN status = 'reviewed' THEN status_at ELSE now() END, updated_at = now()
 WHERE id = @id AND team_id = @team_id;
 
 -- name: SetBenchmark :one
@@ -114,11 +118,12 @@ WHERE id = @id AND team_id = @team_id
 RETURNING *;
 
 -- name: SavePromptFeedback :execrows
--- The feedback of a prompt assignment's result, as the teacher edited it.
+-- The feedback of a prompt assignment's result, as the teacher edited it:
+-- the result is now the teacher's (reviewed). The caller has refused a
+-- result in progress under its row lock.
 UPDATE function_results fr
-SET feedback = @feedback,
-    status = CASE WHEN fr.status IN ('graded', 'reviewed') THEN 'reviewed' ELSE fr.status END,
-    reviewed_at = CASE WHEN fr.status IN ('graded', 'reviewed') THEN now() ELSE fr.reviewed_at END,
+SET feedback = @feedback, status = 'reviewed', reviewed_at = now(),
+    status_at = CASE WHEN fr.status = 'reviewed' THEN fr.status_at ELSE now() END,
     updated_at = now()
 FROM assignments a
 WHERE fr.id = @id AND fr.team_id = @team_id AND a.id = fr.assignment_id AND a.type = 'prompt';

@@ -44,6 +44,8 @@ describe('reviewing a grade result', { timeout: 30_000 }, () => {
 
     expect(screen.getByLabelText('Total 5 / 6 points')).toBeInTheDocument();
     expect(within(answer('1')).getByRole('checkbox', { name: /Uses evidence/ })).toBeChecked();
+    // A tick makes the result the teacher's at once: grade-all then skips it.
+    expect(screen.getByText('Reviewed')).toBeInTheDocument();
     await waitFor(() =>
       expect(backend.bodies('db/gradeFunction/toggleCriterion')).toEqual([
         { gradeFunctionId: 'fr-s1', questionIndexPath: [0], criterionIndex: 1, questionsCriterion: { description: 'Uses evidence', points: 1 } },

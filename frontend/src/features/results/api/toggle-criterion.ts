@@ -35,8 +35,10 @@ const TOGGLE_KEY = ['functionResult', 'toggleCriterion'] as const;
 
 /**
  * Toggles a criterion, optimistically: the box and the total move at once by the criterion's
- * points; the server's `totalPointsChange` then corrects the points if they differ, and a failure
- * flips the box back. Once no toggle is pending the result is fetched again and `onChanged` runs.
+ * points and the result shows as reviewed (the server marks it so: grade-all then skips it); the
+ * server's `totalPointsChange` then corrects the points if they differ, and a failure flips the box
+ * back. Once no toggle is pending the result is fetched again and `onChanged` runs (the review
+ * screen refreshes the assignment, so the submissions table says Reviewed too).
  */
 export function useToggleCriterion(onChanged?: () => void) {
   const queryClient = useQueryClient();
@@ -49,7 +51,8 @@ export function useToggleCriterion(onChanged?: () => void) {
       const result = queryClient.getQueryData<FunctionResult>(queryKey);
       const wasMet = answerAt(result?.answers ?? null, questionIndexPath)?.grade.criteria[criterionIndex] === true;
       const expected = wasMet ? -questionsCriterion.points : questionsCriterion.points;
-      if (result) queryClient.setQueryData(queryKey, flip(result, questionIndexPath, criterionIndex, expected));
+      // A tick makes the result the teacher's: the server marks it reviewed, and so does the cache.
+      if (result) queryClient.setQueryData(queryKey, { ...flip(result, questionIndexPath, criterionIndex, expected), status: 'reviewed' });
       return { expected };
     },
     onSuccess: (change, { submissionId, questionIndexPath }, context) => {

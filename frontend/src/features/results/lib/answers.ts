@@ -65,6 +65,19 @@ export function gradeNodes(answers: readonly AnswerNode[] | null, questions: rea
   return out;
 }
 
+/**
+ * The adjustments an answer can take: its score (points + adjustment) stays within 0 and what its
+ * question's own criteria are worth, as the server keeps it.
+ */
+export function adjustmentBounds(points: number, max: number): { min: number; max: number } {
+  return { min: -points, max: Math.max(0, max - points) };
+}
+
+/** An answer's score: points + adjustment, within 0 and the question's maximum. */
+export function answerScore(grade: { points: number; gradeAdjustment: number }, max: number): number {
+  return Math.min(Math.max(grade.points + grade.gradeAdjustment, 0), Math.max(max, grade.points));
+}
+
 /** Σ (points + gradeAdjustment) over every answer of the tree (the root itself is not in it). */
 export function answersTotal(answers: readonly AnswerNode[] | null): number {
   return gradeNodes(answers, undefined).reduce((sum, { answer }) => sum + answer.grade.points + answer.grade.gradeAdjustment, 0);

@@ -101,4 +101,9 @@ export interface ResultSummary {
 export interface RunFunctionInput {
   assignmentId: string;
   submissionIds: string[];
+  /**
+   * Grade results the teacher reviewed again too, replacing their edits. Unset, the server skips
+   * them (they come back unchanged).
+   */
+  overwriteReviewed?: boolean;
 }

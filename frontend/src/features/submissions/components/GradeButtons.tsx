@@ -1,7 +1,6 @@
 import AutoAwesomeRounded from '@mui/icons-material/AutoAwesomeRounded';
 import Button from '@mui/material/Button';
 import { useState } from 'react';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { assignmentTypeInfo } from '../../../lib/assignment-type';
@@ -9,6 +8,7 @@ import type { AssignmentQueryKey } from '../api/keys';
 import { GRADING_STARTED_MESSAGE, useRunFunctionOnMany } from '../api/run-function-on-many';
 import type { Submission, SubmissionsAssignment } from '../api/types';
 import type { ResultsBySubmission } from '../lib/sort';
+import { ReviewedRunDialog } from './ReviewedRunDialog';
 
 /** Props for {@link GradeButtons}. */
 export interface GradeButtonsProps {
@@ -22,40 +22,49 @@ export interface GradeButtonsProps {
   onStarted?: () => void;
 }
 
-function plural(n: number): string {
-  return `${n} ${n === 1 ? 'submission' : 'submissions'}`;
-}
+/** What a grade request does with the results the teacher reviewed. */
+type Reviewed = 'skip' | 'overwrite';
 
 /**
  * "Grade all" and "Grade selected" ("Annotate …" for feedback assignments): one request starts the
- * AI on every chosen submission. Grading a result the teacher already reviewed replaces their
- * edits, so that asks first.
+ * AI on every chosen submission. A result the teacher reviewed (any tick, adjustment or comment of
+ * theirs) is theirs: when the choice holds some, a dialog asks whether to skip them (the default;
+ * the server skips them too unless told otherwise) or grade them again too.
  */
 export function GradeButtons({ assignment, submissions, chosen, results, assignmentQueryKey, onStarted }: GradeButtonsProps) {
   const { showToast } = useToast();
   const run = useRunFunctionOnMany(assignmentQueryKey);
   const [confirming, setConfirming] = useState<Submission[] | null>(null);
+  const [pending, setPending] = useState<Reviewed | null>(null);
   const verb = assignmentTypeInfo(assignment.type)?.verbs.run ?? 'Grade';
+  const isReviewed = (s: Submission) => results.get(s._id)?.status === 'reviewed';
 
-  async function start(targets: Submission[]) {
-    try {
-      await run.mutateAsync({ assignmentId: assignment._id, submissionIds: targets.map((s) => s._id) });
+  async function start(targets: Submission[], reviewed: Reviewed) {
+    const submissionIds = (reviewed === 'skip' ? targets.filter((s) => !isReviewed(s)) : targets).map((s) => s._id);
+    if (submissionIds.length === 0) {
       setConfirming(null);
+      showToast({ type: 'warning', message: `Nothing to ${verb.toLowerCase()}: you reviewed every submission you chose.` });
+      onStarted?.();
+      return;
+    }
+    setPending(reviewed);
+    try {
+      await run.mutateAsync({ assignmentId: assignment._id, submissionIds, ...(reviewed === 'overwrite' ? { overwriteReviewed: true } : {}) });
       showToast({ type: 'success', message: GRADING_STARTED_MESSAGE });
       onStarted?.();
     } catch (error) {
-      setConfirming(null);
       showToast({ type: 'error', message: errorMessage(error, "We couldn't start grading. Please try again.") });
+    } finally {
+      setPending(null);
+      setConfirming(null);
     }
   }
 
   function request(targets: Submission[]) {
-    const reviewed = targets.filter((s) => results.get(s._id)?.status === 'reviewed');
-    if (reviewed.length > 0) setConfirming(targets);
-    else void start(targets);
+    if (targets.some(isReviewed)) setConfirming(targets);
+    else void start(targets, 'skip');
   }
 
-  const reviewedCount = confirming?.filter((s) => results.get(s._id)?.status === 'reviewed').length ?? 0;
   return (
     <>
       {chosen.length > 0 && (
@@ -69,17 +78,18 @@ export function GradeButtons({ assignment, submissions, chosen, results, assignm
         startIcon={<AutoAwesomeRounded />}
         onClick={() => request(submissions)}
         disabled={submissions.length === 0}
-        loading={run.isPending}
+        loading={run.isPending && confirming === null}
       >
         {verb} all
       </Button>
-      <ConfirmDialog
+      <ReviewedRunDialog
         open={confirming !== null}
-        title={`${verb} ${plural(confirming?.length ?? 0)} again?`}
-        description={`You reviewed ${reviewedCount === 1 ? 'one of them' : `${reviewedCount} of them`}. ${verb === 'Grade' ? 'Grading' : 'Annotating'} again replaces your changes with the AI's new result.`}
-        confirmLabel={`${verb} again`}
-        pending={run.isPending}
-        onConfirm={() => confirming && void start(confirming)}
+        total={confirming?.length ?? 0}
+        reviewed={confirming?.filter(isReviewed).length ?? 0}
+        verb={verb}
+        pending={pending}
+        onSkip={() => confirming && void start(confirming, 'skip')}
+        onOverwrite={() => confirming && void start(confirming, 'overwrite')}
         onClose={() => setConfirming(null)}
       />
     </>

@@ -136,7 +136,7 @@ describe('grading from the submissions table', { timeout: 30_000 }, () => {
     expect(resultCell('ann.pdf')).toHaveTextContent('Not graded');
   });
 
-  it('asks before grading again what the teacher reviewed', async () => {
+  it('skips what the teacher reviewed unless asked to grade it again', async () => {
     const backend = fakeBackend({
       submissions: sample().slice(0, 2),
       functionResults: [result('s1', { status: 'reviewed', totalPoints: 3, maxPoints: 5 })],
@@ -146,16 +146,44 @@ describe('grading from the submissions table', { timeout: 30_000 }, () => {
     await screen.findByRole('table', { name: 'Submissions' });
 
     await user.click(screen.getByRole('button', { name: 'Grade all' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Grade 2 submissions again?' });
-    expect(dialog).toHaveTextContent('You reviewed one of them.');
+    let dialog = await screen.findByRole('dialog', { name: 'You reviewed 1 of the 2 submissions' });
+    expect(dialog).toHaveTextContent('Skipping keeps your ticks, adjustments and comments as they are and grades the other one.');
+    expect(within(dialog).getByRole('button', { name: 'Skip the one you reviewed' })).toHaveFocus();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(backend.bodies('lambda/runFunctionOnMany')).toEqual([]);
 
+    // Enter takes the default: skip.
     await user.click(screen.getByRole('button', { name: 'Grade all' }));
-    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Grade again' }));
+    await screen.findByRole('dialog');
+    await user.keyboard('{Enter}');
     expect(await screen.findByRole('alert')).toHaveTextContent('Grading submissions! This should take 1-2 minutes.');
-    expect(backend.bodies('lambda/runFunctionOnMany')).toHaveLength(1);
+    expect(backend.bodies('lambda/runFunctionOnMany')).toEqual([{ assignmentId: ASSIGNMENT_ID, submissionIds: ['s2'] }]);
+    await waitFor(() => expect(resultCell('ben.pdf')).toHaveTextContent('Grading…'));
+    expect(resultCell('ann.pdf')).toHaveTextContent('Reviewed');
+    expect(resultCell('ann.pdf')).toHaveTextContent('3 / 5');
+
+    await user.click(screen.getByRole('button', { name: 'Grade all' }));
+    dialog = await screen.findByRole('dialog', { name: 'You reviewed 1 of the 2 submissions' });
+    await user.click(within(dialog).getByRole('button', { name: 'Grade it again too' }));
+    await waitFor(() => expect(backend.bodies('lambda/runFunctionOnMany')).toHaveLength(2));
+    expect(backend.bodies('lambda/runFunctionOnMany')[1]).toEqual({ assignmentId: ASSIGNMENT_ID, submissionIds: ['s1', 's2'], overwriteReviewed: true });
+    await waitFor(() => expect(resultCell('ann.pdf')).toHaveTextContent('Grading…'));
+  });
+
+  it('grades nothing when every chosen submission was reviewed and the teacher skips them', async () => {
+    const backend = fakeBackend({
+      submissions: sample().slice(0, 2),
+      functionResults: [result('s1', { status: 'reviewed', totalPoints: 3, maxPoints: 5 }), result('s2', { status: 'reviewed', totalPoints: 4, maxPoints: 5 })],
+    });
+    const user = userEvent.setup();
+    renderSubmissions(PAGE);
+    await screen.findByRole('table', { name: 'Submissions' });
+    await user.click(screen.getByRole('button', { name: 'Grade all' }));
+    const dialog = await screen.findByRole('dialog', { name: 'You reviewed all 2 submissions' });
+    await user.click(within(dialog).getByRole('button', { name: 'Skip the 2 you reviewed' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Nothing to grade: you reviewed every submission you chose.');
+    expect(backend.bodies('lambda/runFunctionOnMany')).toEqual([]);
   });
 
   it("says so when grading can't start", async () => {

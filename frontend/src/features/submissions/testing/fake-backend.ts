@@ -118,12 +118,15 @@ export function fakeBackend(options: FakeOptions = {}) {
       const ids = body.submissionIds as string[];
       if (ids.length === 0) return apiError(400, 'Please choose at least one submission to grade.');
       const status = IN_PROGRESS[assignment.type] ?? 'grading';
+      let skipped = 0;
       for (const id of ids) {
         const found = state.functionResults.find((fr) => fr.submission === id);
-        if (found) Object.assign(found, { status, error: '' });
+        // As the server: a result the teacher reviewed is left alone unless asked.
+        if (found?.status === 'reviewed' && body.overwriteReviewed !== true) skipped++;
+        else if (found) Object.assign(found, { status, error: '' });
         else state.functionResults.push({ _id: `fr-${id}`, submission: id, status, error: '' });
       }
-      return { functionResults: structuredClone(state.functionResults.filter((fr) => ids.includes(fr.submission))) };
+      return { functionResults: structuredClone(state.functionResults.filter((fr) => ids.includes(fr.submission))), skipped };
     }),
     post('s3-upload', (body) => {
       const fileName = String(body.fileName);

@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
-import { formatPoints, type GradeNode } from '../../lib/answers';
+import { answerScore, formatPoints, type GradeNode } from '../../lib/answers';
 import { AnswerFields } from './AnswerFields';
 import { CriteriaList } from './CriteriaList';
 
@@ -46,7 +46,7 @@ export function AnswerCard({ node, current, readOnly = false, onActivate, onTogg
   const { answer, question, label, path } = node;
   const criteria = question?.criteria ?? [];
   const max = criteria.reduce((sum, c) => sum + Math.max(0, c.points), 0);
-  const scored = answer.grade.points + answer.grade.gradeAdjustment;
+  const scored = answerScore(answer.grade, max);
 
   return (
     <Paper
@@ -87,6 +87,8 @@ export function AnswerCard({ node, current, readOnly = false, onActivate, onTogg
       <AnswerFields
         label={label}
         gradeAdjustment={answer.grade.gradeAdjustment}
+        points={answer.grade.points}
+        max={max}
         feedback={answer.grade.feedback}
         readOnly={readOnly}
         onCommit={onCommit}

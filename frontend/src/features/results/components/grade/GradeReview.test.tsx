@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { AnswerNode } from '../../api/types';
 import { resultFixture, renderResultUi } from '../../testing/render';
@@ -38,6 +39,47 @@ describe('GradeReview', () => {
     expect(screen.getByRole('textbox', { name: 'Feedback for question 1' })).toBeDisabled();
     expect(screen.getByRole('textbox', { name: 'Feedback for question 1' })).toHaveValue('Well labelled.');
     expect(screen.getByRole('region', { name: 'Submission text' })).toHaveTextContent('My answer');
+  });
+
+  it('caps an adjustment at the question\'s maximum and at 0, and says why', async () => {
+    const user = userEvent.setup();
+    const two = {
+      _id: 'fn2',
+      questions: [
+        {
+          questionText: 'Name two gases.',
+          criteria: [
+            { description: 'Oxygen', points: 3 },
+            { description: 'Carbon dioxide', points: 3 },
+          ],
+          subquestions: [],
+        },
+      ],
+    };
+    const graded: AnswerNode = { ...answer([]), grade: { points: 3, gradeAdjustment: 0, feedback: '', criteria: [true, false] } };
+    renderResultUi(<GradeReview result={resultFixture({ answers: [graded], totalPoints: 3, maxPoints: 6 })} fn={two} text="Oxygen." />);
+    const field = screen.getByRole('spinbutton', { name: 'Grade adjustment for question 1' });
+
+    await user.clear(field);
+    await user.type(field, '5{Enter}');
+    expect(field).toHaveValue(3);
+    expect(screen.getByText('Capped at +3: question 1 is worth 6 points, and an adjustment cannot take it past that.')).toBeInTheDocument();
+    expect(field).toHaveAccessibleDescription('Capped at +3: question 1 is worth 6 points, and an adjustment cannot take it past that.');
+
+    await user.clear(field);
+    await user.type(field, '-7{Enter}');
+    expect(field).toHaveValue(-3);
+    expect(screen.getByText('Capped at −3: an adjustment cannot take question 1 below 0.')).toBeInTheDocument();
+
+    await user.clear(field);
+    await user.type(field, '1');
+    expect(screen.queryByText(/Capped at/)).not.toBeInTheDocument();
+  });
+
+  it('shows a question\'s score within 0 and its maximum', () => {
+    const over: AnswerNode = { ...answer([]), grade: { points: 2, gradeAdjustment: 4, feedback: '', criteria: [true] } };
+    renderResultUi(<GradeReview result={resultFixture({ answers: [over], totalPoints: 2, maxPoints: 2 })} fn={fn} text="x" />);
+    expect(within(screen.getByRole('region', { name: 'Question 1' })).getByLabelText('2 of 2 points')).toHaveTextContent('2 / 2');
   });
 
   it('says so when nothing is graded yet', () => {
