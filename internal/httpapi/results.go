@@ -34,9 +34,16 @@ func (h *resultHandlers) register(g *gin.RouterGroup) {
 type runManyBody struct {
 	assignmentRef
 	SubmissionIDs []id `json:"submissionIds"`
+	// OnlyOutdated grades again only the results graded against an earlier
+	// version of the definition ("Grade changed questions again").
+	OnlyOutdated bool `json:"onlyOutdated"`
 }
 
 func (h *resultHandlers) runMany(c *gin.Context, a team.Actor, in *runManyBody) (gin.H, error) {
+	if in.OnlyOutdated {
+		results, err := h.svc.RunOutdated(c, a, in.AssignmentID.UUID(), uuids(in.SubmissionIDs))
+		return gin.H{"functionResults": results}, err
+	}
 	results, err := h.svc.RunMany(c, a, in.AssignmentID.UUID(), uuids(in.SubmissionIDs))
 	return gin.H{"functionResults": results}, err
 }

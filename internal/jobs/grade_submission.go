@@ -30,6 +30,10 @@ import (
 // when grading was asked for before the text was read.
 type GradeSubmissionArgs struct {
 	SubmissionID uuid.UUID `json:"submission_id"`
+	// OnlyOutdated (runFunctionOnMany's onlyOutdated) keeps the previous
+	// grade of every question that did not change since the result was
+	// graded (grading.KeepUnchanged).
+	OnlyOutdated bool `json:"only_outdated,omitempty"`
 }
 
 // Kind implements river.JobArgs.
@@ -110,11 +114,32 @@ func (w *GradeSubmissionWorker) Work(ctx context.Context, job *river.Job[GradeSu
 	if err != nil {
 		return w.failAttempt(ctx, job, err, usage)
 	}
-	return w.save(ctx, t, res, usage)
+	if job.Args.OnlyOutdated {
+		if res.Answers, err = keepUnchanged(t, in.Function, res.Answers); err != nil {
+			return err
+		}
+	}
+	return w.save(ctx, t, res, usage, assignment.GradedParts(in.Function))
+}
+
+// keepUnchanged is a targeted regrade's answers: when only questions
+// changed since the result was graded, the others keep their previous
+// grade; any other change (or a type without questions) keeps the run's.
+func keepUnchanged(t store.RunTargetRow, fn assignment.Function, fresh json.RawMessage) (json.RawMessage, error) {
+	if len(fresh) == 0 || len(fn.Questions) == 0 {
+		return fresh, nil
+	}
+	changed, ok := assignment.OutdatedQuestions(assignment.Outdated(t.GradedParts, fn))
+	if !ok {
+		return fresh, nil
+	}
+	return grading.KeepUnchanged(fresh, t.Answers, fn.Questions, changed)
 }
 
 // save writes a finished run, once.
-func (w *GradeSubmissionWorker) save(ctx context.Context, t store.RunTargetRow, res grading.Result, u llm.Usage) error {
+// graded is the fingerprints of the definition graded against
+// (assignment.GradedParts).
+func (w *GradeSubmissionWorker) save(ctx context.Context, t store.RunTargetRow, res grading.Result, u llm.Usage, graded json.RawMessage) error {
 	levels, points, feedback := orEmpty(res.CriteriaLevels), orEmpty(res.CriteriaPoints), orEmpty(res.CriteriaFeedback)
 	flags := orEmpty(res.Flags)
 	p := store.SaveRunParams{
@@ -122,7 +147,7 @@ func (w *GradeSubmissionWorker) save(ctx context.Context, t store.RunTargetRow, 
 		OverallComments: res.OverallComments, DroppedHighlights: int32(res.DroppedHighlights),
 		Model: u.Model, ModelCalls: int32(u.Calls), PromptTokens: int32(u.PromptTokens),
 		CompletionTokens: int32(u.CompletionTokens), CostUsd: w.deps.Prices.Cost(u),
-		SubmissionID: t.ID, InProgress: t.Status,
+		SubmissionID: t.ID, InProgress: t.Status, GradedParts: graded,
 	}
 	var err error
 	if p.CriteriaLevels, err = json.Marshal(levels); err != nil {

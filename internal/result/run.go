@@ -65,7 +65,7 @@ func (s *Service) RunMany(ctx context.Context, a team.Actor, assignmentID uuid.U
 	var rows []store.FunctionResult
 	err = store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		var err error
-		rows, err = s.startIdle(ctx, tx, a.TeamID, assignmentID, string(asg.Type), ids)
+		rows, err = s.startIdle(ctx, tx, a.TeamID, assignmentID, string(asg.Type), ids, false)
 		return err
 	})
 	if err != nil {
@@ -83,7 +83,7 @@ func (s *Service) RunMany(ctx context.Context, a team.Actor, assignmentID uuid.U
 // job is queued for them already). It returns every result as it now is,
 // in the order of ids; an id that is not a submission of the assignment
 // makes the whole call not found.
-func (s *Service) startIdle(ctx context.Context, tx pgx.Tx, teamID, assignmentID uuid.UUID, typ string, ids []uuid.UUID) ([]store.FunctionResult, error) {
+func (s *Service) startIdle(ctx context.Context, tx pgx.Tx, teamID, assignmentID uuid.UUID, typ string, ids []uuid.UUID, onlyOutdated bool) ([]store.FunctionResult, error) {
 	cur, err := store.Q.LockRuns(ctx, tx, store.LockRunsParams{AssignmentID: assignmentID, TeamID: teamID, SubmissionIds: ids})
 	if err != nil {
 		return nil, fmt.Errorf("lock results on assignment %s: %w", assignmentID, err)
@@ -105,7 +105,7 @@ func (s *Service) startIdle(ctx context.Context, tx pgx.Tx, teamID, assignmentID
 		if err := s.Budget.Grade(ctx, tx, teamID, len(idle)); err != nil {
 			return nil, err
 		}
-		started, err := s.start(ctx, tx, teamID, assignmentID, typ, idle)
+		started, err := s.start(ctx, tx, teamID, assignmentID, typ, idle, onlyOutdated)
 		if err != nil {
 			return nil, err
 		}
@@ -120,8 +120,10 @@ func (s *Service) startIdle(ctx context.Context, tx pgx.Tx, teamID, assignmentID
 	return out, nil
 }
 
-// start puts results in progress and queues their jobs.
-func (s *Service) start(ctx context.Context, tx pgx.Tx, teamID, assignmentID uuid.UUID, typ string, ids []uuid.UUID) ([]store.FunctionResult, error) {
+// start puts results in progress and queues their jobs; onlyOutdated
+// asks the jobs to keep the picks of questions that did not change
+// (RunOutdated).
+func (s *Service) start(ctx context.Context, tx pgx.Tx, teamID, assignmentID uuid.UUID, typ string, ids []uuid.UUID, onlyOutdated bool) ([]store.FunctionResult, error) {
 	rows, err := store.Q.StartRuns(ctx, tx, store.StartRunsParams{
 		Status: grading.InProgressStatus(typ), AssignmentID: assignmentID, TeamID: teamID, SubmissionIds: ids,
 	})
@@ -133,7 +135,7 @@ func (s *Service) start(ctx context.Context, tx pgx.Tx, teamID, assignmentID uui
 	}
 	params := make([]river.InsertManyParams, len(rows))
 	for i, r := range rows {
-		params[i] = river.InsertManyParams{Args: jobs.GradeSubmissionArgs{SubmissionID: r.SubmissionID}}
+		params[i] = river.InsertManyParams{Args: jobs.GradeSubmissionArgs{SubmissionID: r.SubmissionID, OnlyOutdated: onlyOutdated}}
 	}
 	if err := jobs.InsertFairTx(ctx, s.Jobs, tx, jobs.QueueAI, params); err != nil {
 		return nil, fmt.Errorf("queue %d grading jobs: %w", len(params), err)
@@ -216,7 +218,7 @@ func (s *Service) Grade(ctx context.Context, a team.Actor, submissionID, assignm
 			}
 			return err
 		}
-		rows, err := s.start(ctx, tx, a.TeamID, assignmentID, typ, []uuid.UUID{submissionID})
+		rows, err := s.start(ctx, tx, a.TeamID, assignmentID, typ, []uuid.UUID{submissionID}, false)
 		if err != nil {
 			return err
 		}
