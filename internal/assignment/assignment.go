@@ -111,8 +111,8 @@ type FunctionResult struct {
 	OutdatedParts []string `json:"outdatedParts,omitempty"`
 	// GradedParts is the stored graded_parts (versions.go), never sent.
 	GradedParts json.RawMessage `json:"-"`
-	CreatedAt         time.Time       `json:"createdAt"`
-	UpdatedAt         time.Time       `json:"updatedAt"`
+	CreatedAt   time.Time       `json:"createdAt"`
+	UpdatedAt   time.Time       `json:"updatedAt"`
 }
 
 // Usage is what AI runs cost: model calls, tokens and money (from the
