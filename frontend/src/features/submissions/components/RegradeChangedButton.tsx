@@ -45,7 +45,7 @@ export function RegradeChangedButton({ assignment, submissions, results, assignm
   }
 
   return (
-    <Button variant="outlined" size="small" color="warning" onClick={() => void start()} loading={run.isPending}>
+    <Button variant="outlined" size="small" onClick={() => void start()} loading={run.isPending}>
       Grade changed questions again
     </Button>
   );
