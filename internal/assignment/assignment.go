@@ -98,8 +98,15 @@ type FunctionResult struct {
 	Usage             *Usage          `json:"usage,omitempty"`
 	GradedAt          *time.Time      `json:"gradedAt"`
 	ReviewedAt        *time.Time      `json:"reviewedAt"`
-	CreatedAt         time.Time       `json:"createdAt"`
-	UpdatedAt         time.Time       `json:"updatedAt"`
+	// Outdated says the result was graded against an earlier version of
+	// the definition; OutdatedParts names what changed since ("question
+	// 2b", "the prompt"). Set on the teacher's reads (MarkOutdated).
+	Outdated      bool     `json:"outdated"`
+	OutdatedParts []string `json:"outdatedParts,omitempty"`
+	// GradedParts is the stored graded_parts (versions.go), never sent.
+	GradedParts json.RawMessage `json:"-"`
+	CreatedAt   time.Time       `json:"createdAt"`
+	UpdatedAt   time.Time       `json:"updatedAt"`
 }
 
 // Usage is what AI runs cost: model calls, tokens and money (from the
@@ -154,8 +161,9 @@ func (s *Service) Create(ctx context.Context, a identity.Actor, in Input) (Assig
 	return FromRow(row, nil), nil
 }
 
-// Update changes an assignment's name and switches. Its type never changes;
-// an empty type means "unchanged".
+// Update changes an assignment's name and switches, and records what
+// changed in its history. Its type never changes; an empty type means
+// "unchanged".
 func (s *Service) Update(ctx context.Context, a identity.Actor, id uuid.UUID, in Input) (Assignment, error) {
 	name, err := validName(in.Name)
 	if err != nil {
@@ -171,12 +179,19 @@ func (s *Service) Update(ctx context.Context, a identity.Actor, id uuid.UUID, in
 	if in.Type != "" && in.Type != string(cur.Type) {
 		return Assignment{}, apperr.New(apperr.Invalid, MsgTypeImmutable)
 	}
-	row, err := store.Q.UpdateAssignment(ctx, s.Pool, store.UpdateAssignmentParams{
-		ID: id, TeamID: a.TeamID, Name: name,
-		IsHandWritten: in.IsHandWritten, ProvideInstantFeedback: in.ProvideInstantFeedback,
+	var row store.Assignment
+	err = store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		row, err = store.Q.UpdateAssignment(ctx, tx, store.UpdateAssignmentParams{
+			ID: id, TeamID: a.TeamID, Name: name,
+			IsHandWritten: in.IsHandWritten, ProvideInstantFeedback: in.ProvideInstantFeedback,
+		})
+		if err != nil {
+			return store.NotFound(fmt.Errorf("update assignment %s: %w", id, err))
+		}
+		return record(ctx, tx, a, id, describeSettings(cur, name, in))
 	})
 	if err != nil {
-		return Assignment{}, store.NotFound(fmt.Errorf("update assignment %s: %w", id, err))
+		return Assignment{}, err
 	}
 	return s.withSubmissions(ctx, a, row)
 }
@@ -251,6 +266,20 @@ func FunctionResultFromRow(r store.FunctionResult) FunctionResult {
 			CompletionTokens: int(r.CompletionTokens), CostUSD: r.CostUsd,
 		},
 		GradedAt: r.GradedAt, ReviewedAt: r.ReviewedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		GradedParts: r.GradedParts,
+	}
+}
+
+// MarkOutdated sets Outdated and OutdatedParts of a graded result from the
+// assignment's current definition f.
+func (r *FunctionResult) MarkOutdated(f Function) {
+	if r.GradedAt == nil || process.IsInProgress(r.Status) {
+		return
+	}
+	parts := Outdated(r.GradedParts, f)
+	r.Outdated = len(parts) > 0
+	if r.Outdated {
+		r.OutdatedParts = OutdatedLabels(parts)
 	}
 }
 
@@ -258,6 +287,7 @@ func FunctionResultFromRow(r store.FunctionResult) FunctionResult {
 // highlights and cost.
 func (r FunctionResult) ForStudent() FunctionResult {
 	r.Flags, r.DroppedHighlights, r.Usage = nil, nil, nil
+	r.Outdated, r.OutdatedParts = false, nil
 	return r
 }
 

@@ -61,6 +61,8 @@ type Highlighter struct {
 
 // Criterion is what a grade question awards points for.
 type Criterion struct {
+	// ID is stable across edits (assignIDs): a result's tick follows it.
+	ID          string  `json:"id,omitempty"`
 	Description string  `json:"description"`
 	Points      float64 `json:"points"`
 }
@@ -68,6 +70,9 @@ type Criterion struct {
 // Question is a grade question; Subquestions nest at most
 // [MaxQuestionDepth] levels in all.
 type Question struct {
+	// ID is stable across edits (assignIDs): a result's answer follows it
+	// when the question moves.
+	ID           string `json:"id,omitempty"`
 	QuestionText string `json:"questionText"`
 	Context      string `json:"context"`
 	// RubricID is the id of one of the team's rubrics, or nil.
@@ -126,7 +131,7 @@ func (s *Service) PutFunction(ctx context.Context, a identity.Actor, assignmentI
 		} else if !errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("load function of assignment %s: %w", assignmentID, err)
 		}
-		v, err := validateFunction(ctx, tx, a, string(asg.Type), in)
+		v, err := validateFunction(ctx, tx, a, string(asg.Type), in, nil)
 		if err != nil {
 			return err
 		}
@@ -150,7 +155,10 @@ func (s *Service) PutFunction(ctx context.Context, a identity.Actor, assignmentI
 }
 
 // UpdateFunction replaces an assignment's definition. assignmentID, when not
-// uuid.Nil, must be the function's assignment.
+// uuid.Nil, must be the function's assignment. In the same transaction the
+// results' answers follow their questions and criteria (RemapAnswers),
+// results graded before versions existed are taken as graded against the
+// definition replaced, and the change is recorded in the history.
 func (s *Service) UpdateFunction(ctx context.Context, a identity.Actor, functionID, assignmentID uuid.UUID, in FunctionInput) (Function, error) {
 	var out Function
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
@@ -161,7 +169,11 @@ func (s *Service) UpdateFunction(ctx context.Context, a identity.Actor, function
 		if assignmentID != uuid.Nil && assignmentID != cur.AssignmentID {
 			return apperr.ErrNotFound
 		}
-		v, err := validateFunction(ctx, tx, a, string(cur.Type), in)
+		before, err := FunctionFromRow(cur)
+		if err != nil {
+			return err
+		}
+		v, err := validateFunction(ctx, tx, a, string(cur.Type), in, before.Questions)
 		if err != nil {
 			return err
 		}
@@ -172,11 +184,16 @@ func (s *Service) UpdateFunction(ctx context.Context, a identity.Actor, function
 		if err != nil {
 			return store.NotFound(fmt.Errorf("update function %s: %w", functionID, err))
 		}
+		if out, err = FunctionFromRow(row); err != nil {
+			return err
+		}
+		if err := s.recordFunctionChange(ctx, tx, a, before, out); err != nil {
+			return err
+		}
 		if err := store.Q.TouchAssignment(ctx, tx, store.TouchAssignmentParams{ID: cur.AssignmentID, TeamID: a.TeamID}); err != nil {
 			return fmt.Errorf("touch assignment %s: %w", cur.AssignmentID, err)
 		}
-		out, err = FunctionFromRow(row)
-		return err
+		return nil
 	})
 	return out, err
 }
@@ -317,6 +334,7 @@ func FunctionFromRow(row store.Function) (Function, error) {
 		f.Highlights = []Highlighter{}
 	}
 	f.Questions = normalise(f.Questions)
+	legacyIDs(f.Questions, "")
 	if row.RubricID.Valid {
 		id := row.RubricID.UUID
 		f.RubricID = &id
@@ -349,7 +367,11 @@ type valid struct {
 
 // validateFunction checks in for an assignment of type typ and keeps only
 // that type's fields (and the context, which every type may use).
-func validateFunction(ctx context.Context, db store.DBTX, a identity.Actor, typ string, in FunctionInput) (valid, error) {
+//
+// Questions and criteria keep their ids; those without one take the id of
+// the question (criterion) at the same place in old, the definition being
+// replaced, or a new one (assignIDs).
+func validateFunction(ctx context.Context, db store.DBTX, a identity.Actor, typ string, in FunctionInput, old []Question) (valid, error) {
 	v := valid{highlights: json.RawMessage(`[]`), questions: json.RawMessage(`[]`), context: strings.TrimSpace(in.Context)}
 	if err := input.Length("Context", v.context, input.MaxLongText); err != nil {
 		return valid{}, err
@@ -371,6 +393,7 @@ func validateFunction(ctx context.Context, db store.DBTX, a identity.Actor, typ 
 		if err != nil {
 			return valid{}, err
 		}
+		assignIDs(qs, old)
 		if v.questions, err = json.Marshal(qs); err != nil {
 			return valid{}, fmt.Errorf("encode questions: %w", err)
 		}
@@ -460,7 +483,7 @@ func depth(qs []Question) int {
 func cleanQuestions(qs []Question, rubrics map[uuid.UUID]bool) ([]Question, error) {
 	out := make([]Question, len(qs))
 	for i, q := range qs {
-		c := Question{QuestionText: strings.TrimSpace(q.QuestionText), Context: strings.TrimSpace(q.Context), Criteria: make([]Criterion, len(q.Criteria))}
+		c := Question{ID: q.ID, QuestionText: strings.TrimSpace(q.QuestionText), Context: strings.TrimSpace(q.Context), Criteria: make([]Criterion, len(q.Criteria))}
 		if c.QuestionText == "" {
 			return nil, apperr.New(apperr.Invalid, MsgQuestionText)
 		}
@@ -475,7 +498,7 @@ func cleanQuestions(qs []Question, rubrics map[uuid.UUID]bool) ([]Question, erro
 			if cr.Points < 0 || cr.Points > MaxPoints {
 				return nil, apperr.New(apperr.Invalid, MsgPoints)
 			}
-			c.Criteria[j] = Criterion{Description: strings.TrimSpace(cr.Description), Points: cr.Points}
+			c.Criteria[j] = Criterion{ID: cr.ID, Description: strings.TrimSpace(cr.Description), Points: cr.Points}
 			if err := input.Length("Criterion description", c.Criteria[j].Description, input.MaxLongText); err != nil {
 				return nil, err
 			}

@@ -180,7 +180,8 @@ func TestGradeFunction(t *testing.T) {
 				Subquestions: []assignment.Question{{QuestionText: "1a(i)", Criteria: []assignment.Criterion{{Description: "d", Points: 1000}}, Subquestions: []assignment.Question{}}}}}},
 		{QuestionText: "Two", Criteria: []assignment.Criterion{{Description: "half", Points: 0.5}}, Subquestions: []assignment.Question{}},
 	}
-	require.Equal(t, want, fn.Questions)
+	require.Equal(t, want, withoutIDs(fn.Questions), "ids aside")
+	requireIDs(t, fn.Questions)
 	require.Empty(t, fn.Highlights)
 
 	got, err := b.svc.GetFunction(ctx, a, asg.ID, "grade")
@@ -190,7 +191,8 @@ func TestGradeFunction(t *testing.T) {
 
 	raw, err := json.Marshal(got.Questions[1])
 	require.NoError(t, err)
-	require.JSONEq(t, `{"questionText":"Two","context":"","rubricId":null,"criteria":[{"description":"half","points":0.5}],"subquestions":[]}`, string(raw))
+	require.JSONEq(t, `{"id":"`+got.Questions[1].ID+`","questionText":"Two","context":"","rubricId":null,"criteria":[{"id":"`+
+		got.Questions[1].Criteria[0].ID+`","description":"half","points":0.5}],"subquestions":[]}`, string(raw))
 
 	// No questions at all is allowed (the wizard saves as it goes).
 	up, err := b.svc.UpdateFunction(ctx, a, fn.ID, uuid.Nil, assignment.FunctionInput{})
@@ -406,4 +408,43 @@ func TestKeyFromTitle(t *testing.T) {
 	require.True(t, assignment.KnownColour("blueGrey-50"))
 	require.False(t, assignment.KnownColour("purple-1000"))
 	require.False(t, assignment.KnownColour("Purple-500"))
+}
+
+// withoutIDs is qs with the ids of its questions and criteria left out.
+func withoutIDs(qs []assignment.Question) []assignment.Question {
+	out := make([]assignment.Question, len(qs))
+	for i, q := range qs {
+		q.ID = ""
+		cs := make([]assignment.Criterion, len(q.Criteria))
+		for j, c := range q.Criteria {
+			c.ID = ""
+			cs[j] = c
+		}
+		q.Criteria, q.Subquestions = cs, withoutIDs(q.Subquestions)
+		out[i] = q
+	}
+	return out
+}
+
+// requireIDs checks that every question has an id of its own in the
+// definition and every criterion one of its own in its question.
+func requireIDs(t *testing.T, qs []assignment.Question) {
+	t.Helper()
+	seen := map[string]bool{}
+	var walk func(qs []assignment.Question)
+	walk = func(qs []assignment.Question) {
+		for _, q := range qs {
+			require.NotEmpty(t, q.ID)
+			require.False(t, seen[q.ID], "question id %s twice", q.ID)
+			seen[q.ID] = true
+			crit := map[string]bool{}
+			for _, c := range q.Criteria {
+				require.NotEmpty(t, c.ID)
+				require.False(t, crit[c.ID])
+				crit[c.ID] = true
+			}
+			walk(q.Subquestions)
+		}
+	}
+	walk(qs)
 }

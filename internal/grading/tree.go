@@ -227,3 +227,35 @@ func round(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 func clamp(x, lo, hi float64) float64 { return math.Min(math.Max(x, lo), hi) }
+
+// KeepUnchanged is a targeted regrade's answers ("Grade changed questions
+// again"): the fresh answers of the questions in changed (by id, with
+// their subquestions' own ids checked one by one) and, for every other
+// question, its previous grade (the picks, the feedback and the teacher's
+// adjustment) from prev. Both trees are shaped like questions first.
+func KeepUnchanged(fresh, prev json.RawMessage, questions []assignment.Question, changed map[string]bool) (json.RawMessage, error) {
+	newTree, err := parseTree(fresh)
+	if err != nil {
+		return nil, err
+	}
+	oldTree, err := parseTree(prev)
+	if err != nil || oldTree == nil {
+		return fresh, nil // nothing to keep
+	}
+	newTree, oldTree = shape(newTree, questions), shape(oldTree, questions)
+	var keep func(nw, old []*node, qs []assignment.Question)
+	keep = func(nw, old []*node, qs []assignment.Question) {
+		for i, q := range qs {
+			if !changed[q.ID] {
+				nw[i].grade = old[i].grade
+			}
+			keep(nw[i].subs, old[i].subs, q.Subquestions)
+		}
+	}
+	keep(newTree, oldTree, questions)
+	out, err := json.Marshal(newTree)
+	if err != nil {
+		return nil, fmt.Errorf("encode answers: %w", err)
+	}
+	return out, nil
+}

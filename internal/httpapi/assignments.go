@@ -20,6 +20,7 @@ func (h *assignmentHandlers) register(g *gin.RouterGroup) {
 	g.POST("/db/assignment/update", handle(h.update))
 	g.POST("/db/assignment/get", handle(h.get))
 	g.POST("/db/assignment/get-view-only", handle(h.getViewOnly))
+	g.POST("/db/assignment/history", handle(h.history))
 	g.POST("/db/function/put", handle(h.putFunction))
 	g.POST("/db/function/update", handle(h.updateFunction))
 	g.POST("/db/function/get", handle(h.getFunction))
@@ -55,6 +56,12 @@ func (h *assignmentHandlers) get(c *gin.Context, a identity.Actor, in *assignmen
 	}
 	subs, err := h.subs.ListLoaded(c, a, in.AssignmentID.UUID())
 	return gin.H{"assignment": asg, "functionResults": results, "submissions": subs}, err
+}
+
+// history lists the assignment's changes, newest first.
+func (h *assignmentHandlers) history(c *gin.Context, a identity.Actor, in *assignmentRef) (gin.H, error) {
+	changes, err := h.svc.History(c, a, in.AssignmentID.UUID())
+	return gin.H{"history": changes}, err
 }
 
 func (h *assignmentHandlers) getViewOnly(c *gin.Context, a identity.Actor, in *assignmentRef) (gin.H, error) {

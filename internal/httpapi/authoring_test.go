@@ -15,6 +15,7 @@ var authoringRoutes = [][2]string{
 	{"POST", "/api/v1/db/rubric/put"}, {"POST", "/api/v1/db/rubric/update"}, {"POST", "/api/v1/db/rubric/get"}, {"GET", "/api/v1/db/rubric/list"},
 	{"POST", "/api/v1/db/assignment/put"}, {"POST", "/api/v1/db/assignment/update"},
 	{"POST", "/api/v1/db/assignment/get"}, {"POST", "/api/v1/db/assignment/get-view-only"},
+	{"POST", "/api/v1/db/assignment/history"},
 	{"POST", "/api/v1/db/function/put"}, {"POST", "/api/v1/db/function/update"},
 	{"POST", "/api/v1/db/function/get"}, {"POST", "/api/v1/db/function/get-view-only"},
 	{"POST", "/api/v1/ai-assist/suggest-criteria"}, {"POST", "/api/v1/ai-assist/suggest-questions"},

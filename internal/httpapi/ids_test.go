@@ -43,6 +43,7 @@ func TestIDsInBodies(t *testing.T) {
 		{"/api/v1/db/rubric/get", "rubricId", ``},
 		{"/api/v1/db/assignment/update", "id", `"name":"E","type":"rubric-feedback"`},
 		{"/api/v1/db/assignment/get", "assignmentId", ``},
+		{"/api/v1/db/assignment/history", "assignmentId", ``},
 		{"/api/v1/db/assignment/get-view-only", "assignmentId", ``},
 		{"/api/v1/db/function/put", "assignmentId", `"prompt":"Be kind"`},
 		{"/api/v1/db/function/update", "functionId", `"assignmentId":"{asg}","rubricId":"{rubric}"`},

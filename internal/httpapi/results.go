@@ -36,13 +36,21 @@ type runManyBody struct {
 	assignmentRef
 	SubmissionIDs     []id `json:"submissionIds"`
 	OverwriteReviewed bool `json:"overwriteReviewed"`
+	// OnlyOutdated grades again only the results graded against an earlier
+	// version of the definition ("Grade changed questions again").
+	OnlyOutdated bool `json:"onlyOutdated"`
 }
 
 // runMany answers {functionResults, skipped}: skipped counts the reviewed
-// results left alone (they are in functionResults, unchanged).
+// results left alone (they are in functionResults, unchanged). With
+// onlyOutdated it answers the results started.
 func (h *resultHandlers) runMany(c *gin.Context, a identity.Actor, in *runManyBody) (gin.H, error) {
-	results, err := h.svc.RunMany(c, a, in.AssignmentID.UUID(), uuids(in.SubmissionIDs),
-		result.RunOptions{OverwriteReviewed: in.OverwriteReviewed})
+	opts := result.RunOptions{OverwriteReviewed: in.OverwriteReviewed}
+	if in.OnlyOutdated {
+		results, err := h.svc.RunOutdated(c, a, in.AssignmentID.UUID(), uuids(in.SubmissionIDs), opts)
+		return gin.H{"functionResults": results}, err
+	}
+	results, err := h.svc.RunMany(c, a, in.AssignmentID.UUID(), uuids(in.SubmissionIDs), opts)
 	return gin.H{"functionResults": results, "skipped": result.Skipped(results)}, err
 }
 

@@ -91,18 +91,39 @@ func (w *GradeSubmissionWorker) Work(ctx context.Context, job *river.Job[queue.G
 	if err != nil {
 		return w.failAttempt(ctx, job, err, usage)
 	}
-	return w.save(ctx, t, res, usage)
+	if job.Args.OnlyOutdated {
+		if res.Answers, err = keepUnchanged(t, in.Function, res.Answers); err != nil {
+			return err
+		}
+	}
+	return w.save(ctx, t, res, usage, assignment.GradedParts(in.Function))
+}
+
+// keepUnchanged is a targeted regrade's answers: when only questions
+// changed since the result was graded, the others keep their previous
+// grade; any other change (or a type without questions) keeps the run's.
+func keepUnchanged(t store.RunTargetRow, fn assignment.Function, fresh json.RawMessage) (json.RawMessage, error) {
+	if len(fresh) == 0 || len(fn.Questions) == 0 {
+		return fresh, nil
+	}
+	changed, ok := assignment.OutdatedQuestions(assignment.Outdated(t.GradedParts, fn))
+	if !ok {
+		return fresh, nil
+	}
+	return grading.KeepUnchanged(fresh, t.Answers, fn.Questions, changed)
 }
 
 // save writes a finished run, once.
-func (w *GradeSubmissionWorker) save(ctx context.Context, t store.RunTargetRow, res grading.Result, u llm.Usage) error {
+// graded is the fingerprints of the definition graded against
+// (assignment.GradedParts).
+func (w *GradeSubmissionWorker) save(ctx context.Context, t store.RunTargetRow, res grading.Result, u llm.Usage, graded json.RawMessage) error {
 	flags := orEmpty(res.Flags)
 	p := store.SaveRunParams{
 		Status: grading.DoneStatus(string(t.Type)), Feedback: res.Feedback, HighlightedText: res.HighlightedText,
 		OverallComments: res.OverallComments, DroppedHighlights: int32(res.DroppedHighlights),
 		Model: u.Model, ModelCalls: int32(u.Calls), PromptTokens: int32(u.PromptTokens),
 		CompletionTokens: int32(u.CompletionTokens), CostUsd: w.deps.Prices.Cost(u),
-		SubmissionID: t.ID, InProgress: t.Status,
+		SubmissionID: t.ID, InProgress: t.Status, GradedParts: graded,
 	}
 	var err error
 	if p.CriteriaLevels, p.CriteriaPoints, p.CriteriaFeedback, err = res.EncodedCriteria(); err != nil {

@@ -12,6 +12,10 @@ import (
 // when grading was asked for before the text was read.
 type GradeSubmissionArgs struct {
 	SubmissionID uuid.UUID `json:"submission_id"`
+	// OnlyOutdated (runFunctionOnMany's onlyOutdated) keeps the previous
+	// grade of every question that did not change since the result was
+	// graded (grading.KeepUnchanged).
+	OnlyOutdated bool `json:"only_outdated,omitempty"`
 }
 
 // Kind implements river.JobArgs.

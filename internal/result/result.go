@@ -59,6 +59,9 @@ func (s *Service) GetAssignment(ctx context.Context, a identity.Actor, id uuid.U
 	sc := s.scorer(asg.Type, fn)
 	for i := range results {
 		sc.score(&results[i]) // on the answers as stored: signing changes them on every read
+		if fn != nil {
+			results[i].MarkOutdated(*fn)
+		}
 	}
 	if err := s.Assignments.SignResults(ctx, id, results); err != nil {
 		return asg, nil, err
@@ -146,6 +149,7 @@ func (s *Service) presentWith(ctx context.Context, row store.FunctionResult, fn 
 	fr := assignment.FunctionResultFromRow(row)
 	sc := s.scorer(fn.Type, &fn)
 	sc.score(&fr) // on the answers as stored: signing changes them on every read
+	fr.MarkOutdated(fn)
 	one := []FunctionResult{fr}
 	if err := s.Assignments.SignResults(ctx, row.AssignmentID, one); err != nil {
 		return fr, err

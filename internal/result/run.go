@@ -42,6 +42,10 @@ type RunOptions struct {
 	// adjusted, commented, …) again too, replacing their edits; without
 	// it they are skipped.
 	OverwriteReviewed bool
+	// OnlyOutdated (set by RunOutdated) asks the grading jobs to keep the
+	// picks of every question that did not change since the result was
+	// graded.
+	OnlyOutdated bool
 }
 
 // skips reports whether a run leaves a result with status as it is: one
@@ -131,7 +135,7 @@ func (s *Service) startIdle(ctx context.Context, tx pgx.Tx, teamID, assignmentID
 		if err := s.Budget.Grade(ctx, tx, teamID, len(idle)); err != nil {
 			return nil, err
 		}
-		started, err := s.start(ctx, tx, teamID, assignmentID, typ, idle)
+		started, err := s.start(ctx, tx, teamID, assignmentID, typ, idle, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -146,8 +150,10 @@ func (s *Service) startIdle(ctx context.Context, tx pgx.Tx, teamID, assignmentID
 	return out, nil
 }
 
-// start puts results in progress and queues their jobs.
-func (s *Service) start(ctx context.Context, tx pgx.Tx, teamID, assignmentID uuid.UUID, typ string, ids []uuid.UUID) ([]store.FunctionResult, error) {
+// start puts results in progress and queues their jobs; opts.OnlyOutdated
+// asks the jobs to keep the picks of questions that did not change
+// (RunOutdated).
+func (s *Service) start(ctx context.Context, tx pgx.Tx, teamID, assignmentID uuid.UUID, typ string, ids []uuid.UUID, opts RunOptions) ([]store.FunctionResult, error) {
 	rows, err := store.Q.StartRuns(ctx, tx, store.StartRunsParams{
 		Status: grading.InProgressStatus(typ), AssignmentID: assignmentID, TeamID: teamID, SubmissionIds: ids,
 	})
@@ -159,7 +165,7 @@ func (s *Service) start(ctx context.Context, tx pgx.Tx, teamID, assignmentID uui
 	}
 	params := make([]river.InsertManyParams, len(rows))
 	for i, r := range rows {
-		params[i] = river.InsertManyParams{Args: queue.GradeSubmissionArgs{SubmissionID: r.SubmissionID}}
+		params[i] = river.InsertManyParams{Args: queue.GradeSubmissionArgs{SubmissionID: r.SubmissionID, OnlyOutdated: opts.OnlyOutdated}}
 	}
 	if err := queue.InsertFairTx(ctx, s.Jobs, tx, queue.QueueAI, params); err != nil {
 		return nil, fmt.Errorf("queue %d grading jobs: %w", len(params), err)
@@ -259,7 +265,7 @@ func (s *Service) Grade(ctx context.Context, a identity.Actor, submissionID, ass
 			}
 			return err
 		}
-		rows, err := s.start(ctx, tx, a.TeamID, assignmentID, typ, []uuid.UUID{submissionID})
+		rows, err := s.start(ctx, tx, a.TeamID, assignmentID, typ, []uuid.UUID{submissionID}, RunOptions{})
 		if err != nil {
 			return err
 		}

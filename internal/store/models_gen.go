@@ -128,6 +128,15 @@ type Assignment struct {
 	StudentLinkGeneration  int32
 }
 
+type AssignmentChange struct {
+	ID           uuid.UUID
+	TeamID       uuid.UUID
+	AssignmentID uuid.UUID
+	UserID       uuid.NullUUID
+	Changes      json.RawMessage
+	CreatedAt    time.Time
+}
+
 type Assistant struct {
 	ID             uuid.UUID
 	TeamID         uuid.UUID
@@ -215,6 +224,7 @@ type FunctionResult struct {
 	GradedAt          *time.Time
 	ReviewedAt        *time.Time
 	StatusAt          time.Time
+	GradedParts       json.RawMessage
 }
 
 type GoogleToken struct {

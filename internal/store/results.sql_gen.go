@@ -99,7 +99,7 @@ func (q *Queries) FinishAgreement(ctx context.Context, db DBTX, arg FinishAgreem
 }
 
 const getFunctionResultByID = `-- name: GetFunctionResultByID :one
-SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at FROM function_results WHERE id = $1 AND team_id = $2
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts FROM function_results WHERE id = $1 AND team_id = $2
 `
 
 type GetFunctionResultByIDParams struct {
@@ -139,6 +139,7 @@ func (q *Queries) GetFunctionResultByID(ctx context.Context, db DBTX, arg GetFun
 		&i.GradedAt,
 		&i.ReviewedAt,
 		&i.StatusAt,
+		&i.GradedParts,
 	)
 	return i, err
 }
@@ -182,7 +183,7 @@ func (q *Queries) GetRubricsByIDs(ctx context.Context, db DBTX, arg GetRubricsBy
 }
 
 const getSubmissionResult = `-- name: GetSubmissionResult :one
-SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at FROM function_results
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts FROM function_results
 WHERE submission_id = $1 AND assignment_id = $2 AND team_id = $3
 `
 
@@ -225,12 +226,13 @@ func (q *Queries) GetSubmissionResult(ctx context.Context, db DBTX, arg GetSubmi
 		&i.GradedAt,
 		&i.ReviewedAt,
 		&i.StatusAt,
+		&i.GradedParts,
 	)
 	return i, err
 }
 
 const getSubmissionResultWithFunction = `-- name: GetSubmissionResultWithFunction :one
-SELECT fr.id, fr.team_id, fr.assignment_id, fr.submission_id, fr.function_id, fr.status, fr.feedback, fr.highlighted_text, fr.criteria_levels, fr.criteria_points, fr.criteria_feedback, fr.overall_comments, fr.is_benchmark, fr.answers, fr.error, fr.created_at, fr.updated_at, fr.flags, fr.dropped_highlights, fr.model, fr.model_calls, fr.prompt_tokens, fr.completion_tokens, fr.cost_usd, fr.result_writes, fr.graded_at, fr.reviewed_at, fr.status_at, f.id, f.team_id, f.assignment_id, f.type, f.highlights, f.context, f.questions, f.rubric_id, f.prompt, f.created_at, f.updated_at
+SELECT fr.id, fr.team_id, fr.assignment_id, fr.submission_id, fr.function_id, fr.status, fr.feedback, fr.highlighted_text, fr.criteria_levels, fr.criteria_points, fr.criteria_feedback, fr.overall_comments, fr.is_benchmark, fr.answers, fr.error, fr.created_at, fr.updated_at, fr.flags, fr.dropped_highlights, fr.model, fr.model_calls, fr.prompt_tokens, fr.completion_tokens, fr.cost_usd, fr.result_writes, fr.graded_at, fr.reviewed_at, fr.status_at, fr.graded_parts, f.id, f.team_id, f.assignment_id, f.type, f.highlights, f.context, f.questions, f.rubric_id, f.prompt, f.created_at, f.updated_at
 FROM function_results fr
 JOIN functions f ON f.assignment_id = fr.assignment_id AND f.team_id = fr.team_id
 WHERE fr.submission_id = $1 AND fr.assignment_id = $2 AND fr.team_id = $3
@@ -281,6 +283,7 @@ func (q *Queries) GetSubmissionResultWithFunction(ctx context.Context, db DBTX, 
 		&i.FunctionResult.GradedAt,
 		&i.FunctionResult.ReviewedAt,
 		&i.FunctionResult.StatusAt,
+		&i.FunctionResult.GradedParts,
 		&i.Function.ID,
 		&i.Function.TeamID,
 		&i.Function.AssignmentID,
@@ -297,7 +300,7 @@ func (q *Queries) GetSubmissionResultWithFunction(ctx context.Context, db DBTX, 
 }
 
 const listBenchmarks = `-- name: ListBenchmarks :many
-SELECT fr.id, fr.team_id, fr.assignment_id, fr.submission_id, fr.function_id, fr.status, fr.feedback, fr.highlighted_text, fr.criteria_levels, fr.criteria_points, fr.criteria_feedback, fr.overall_comments, fr.is_benchmark, fr.answers, fr.error, fr.created_at, fr.updated_at, fr.flags, fr.dropped_highlights, fr.model, fr.model_calls, fr.prompt_tokens, fr.completion_tokens, fr.cost_usd, fr.result_writes, fr.graded_at, fr.reviewed_at, fr.status_at, s.name AS submission_name, COALESCE(s.extracted_text, '')::text AS text
+SELECT fr.id, fr.team_id, fr.assignment_id, fr.submission_id, fr.function_id, fr.status, fr.feedback, fr.highlighted_text, fr.criteria_levels, fr.criteria_points, fr.criteria_feedback, fr.overall_comments, fr.is_benchmark, fr.answers, fr.error, fr.created_at, fr.updated_at, fr.flags, fr.dropped_highlights, fr.model, fr.model_calls, fr.prompt_tokens, fr.completion_tokens, fr.cost_usd, fr.result_writes, fr.graded_at, fr.reviewed_at, fr.status_at, fr.graded_parts, s.name AS submission_name, COALESCE(s.extracted_text, '')::text AS text
 FROM function_results fr JOIN submissions s ON s.id = fr.submission_id
 WHERE fr.assignment_id = $1 AND fr.team_id = $2 AND fr.is_benchmark
   AND s.extract_status = 'ready'
@@ -338,6 +341,7 @@ type ListBenchmarksRow struct {
 	GradedAt          *time.Time
 	ReviewedAt        *time.Time
 	StatusAt          time.Time
+	GradedParts       json.RawMessage
 	SubmissionName    string
 	Text              string
 }
@@ -382,6 +386,7 @@ func (q *Queries) ListBenchmarks(ctx context.Context, db DBTX, arg ListBenchmark
 			&i.GradedAt,
 			&i.ReviewedAt,
 			&i.StatusAt,
+			&i.GradedParts,
 			&i.SubmissionName,
 			&i.Text,
 		); err != nil {
@@ -396,7 +401,7 @@ func (q *Queries) ListBenchmarks(ctx context.Context, db DBTX, arg ListBenchmark
 }
 
 const lockFunctionResult = `-- name: LockFunctionResult :one
-SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at FROM function_results WHERE id = $1 AND team_id = $2 FOR UPDATE
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts FROM function_results WHERE id = $1 AND team_id = $2 FOR UPDATE
 `
 
 type LockFunctionResultParams struct {
@@ -437,12 +442,13 @@ func (q *Queries) LockFunctionResult(ctx context.Context, db DBTX, arg LockFunct
 		&i.GradedAt,
 		&i.ReviewedAt,
 		&i.StatusAt,
+		&i.GradedParts,
 	)
 	return i, err
 }
 
 const lockRuns = `-- name: LockRuns :many
-SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at FROM function_results
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts FROM function_results
 WHERE assignment_id = $1 AND team_id = $2
   AND submission_id = ANY($3::uuid[])
 ORDER BY id
@@ -496,6 +502,7 @@ func (q *Queries) LockRuns(ctx context.Context, db DBTX, arg LockRunsParams) ([]
 			&i.GradedAt,
 			&i.ReviewedAt,
 			&i.StatusAt,
+			&i.GradedParts,
 		); err != nil {
 			return nil, err
 		}
@@ -525,7 +532,7 @@ const runTarget = `-- name: RunTarget :one
 SELECT s.id, s.team_id, s.assignment_id, s.extract_status, s.extract_error,
        COALESCE(s.extracted_text, '')::text AS text, s.is_hand_written,
        a.type, a.is_hand_written AS assignment_hand_written,
-       fr.id AS result_id, fr.status, fr.answers,
+       fr.id AS result_id, fr.status, fr.answers, fr.graded_parts,
        EXISTS (SELECT 1 FROM function_results b
                WHERE b.assignment_id = s.assignment_id AND b.is_benchmark)::boolean AS has_benchmarks
 FROM submissions s
@@ -547,6 +554,7 @@ type RunTargetRow struct {
 	ResultID              uuid.UUID
 	Status                string
 	Answers               json.RawMessage
+	GradedParts           json.RawMessage
 	HasBenchmarks         bool
 }
 
@@ -568,6 +576,7 @@ func (q *Queries) RunTarget(ctx context.Context, db DBTX, id uuid.UUID) (RunTarg
 		&i.ResultID,
 		&i.Status,
 		&i.Answers,
+		&i.GradedParts,
 		&i.HasBenchmarks,
 	)
 	return i, err
@@ -621,11 +630,12 @@ SET status = $1, error = '', feedback = $2, highlighted_text = $3,
     criteria_levels = $4, criteria_points = $5,
     criteria_feedback = $6, overall_comments = $7,
     answers = COALESCE($8::jsonb, answers),
-    flags = $9, dropped_highlights = $10,
-    model = $11, model_calls = model_calls + $12, prompt_tokens = prompt_tokens + $13,
-    completion_tokens = completion_tokens + $14, cost_usd = cost_usd + $15,
+    graded_parts = $9::jsonb,
+    flags = $10, dropped_highlights = $11,
+    model = $12, model_calls = model_calls + $13, prompt_tokens = prompt_tokens + $14,
+    completion_tokens = completion_tokens + $15, cost_usd = cost_usd + $16,
     result_writes = result_writes + 1, graded_at = now(), reviewed_at = NULL, status_at = now(), updated_at = now()
-WHERE submission_id = $16 AND status = $17
+WHERE submission_id = $17 AND status = $18
 `
 
 type SaveRunParams struct {
@@ -637,6 +647,7 @@ type SaveRunParams struct {
 	CriteriaFeedback  json.RawMessage
 	OverallComments   string
 	Answers           json.RawMessage
+	GradedParts       json.RawMessage
 	Flags             json.RawMessage
 	DroppedHighlights int32
 	Model             string
@@ -662,6 +673,7 @@ func (q *Queries) SaveRun(ctx context.Context, db DBTX, arg SaveRunParams) (int6
 		arg.CriteriaFeedback,
 		arg.OverallComments,
 		arg.Answers,
+		arg.GradedParts,
 		arg.Flags,
 		arg.DroppedHighlights,
 		arg.Model,
@@ -686,7 +698,7 @@ SET feedback = $1, highlighted_text = $2, criteria_levels = $3,
     reviewed_at = CASE WHEN $8::text = 'reviewed' THEN now() ELSE NULL END,
     status_at = CASE WHEN status = $8::text THEN status_at ELSE now() END, updated_at = now()
 WHERE id = $9 AND team_id = $10
-RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at
+RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts
 `
 
 type SaveTeacherEditParams struct {
@@ -747,6 +759,7 @@ func (q *Queries) SaveTeacherEdit(ctx context.Context, db DBTX, arg SaveTeacherE
 		&i.GradedAt,
 		&i.ReviewedAt,
 		&i.StatusAt,
+		&i.GradedParts,
 	)
 	return i, err
 }
@@ -774,7 +787,7 @@ func (q *Queries) SaveTickedAnswers(ctx context.Context, db DBTX, arg SaveTicked
 const setBenchmark = `-- name: SetBenchmark :one
 UPDATE function_results SET is_benchmark = $1, updated_at = now()
 WHERE id = $2 AND team_id = $3
-RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at
+RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts
 `
 
 type SetBenchmarkParams struct {
@@ -815,6 +828,7 @@ func (q *Queries) SetBenchmark(ctx context.Context, db DBTX, arg SetBenchmarkPar
 		&i.GradedAt,
 		&i.ReviewedAt,
 		&i.StatusAt,
+		&i.GradedParts,
 	)
 	return i, err
 }
@@ -843,7 +857,7 @@ UPDATE function_results
 SET status = $1, error = '', status_at = now(), updated_at = now()
 WHERE assignment_id = $2 AND team_id = $3
   AND submission_id = ANY($4::uuid[])
-RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at
+RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts
 `
 
 type StartRunsParams struct {
@@ -898,6 +912,7 @@ func (q *Queries) StartRuns(ctx context.Context, db DBTX, arg StartRunsParams) (
 			&i.GradedAt,
 			&i.ReviewedAt,
 			&i.StatusAt,
+			&i.GradedParts,
 		); err != nil {
 			return nil, err
 		}

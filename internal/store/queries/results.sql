@@ -35,7 +35,7 @@ FOR UPDATE;
 SELECT s.id, s.team_id, s.assignment_id, s.extract_status, s.extract_error,
        COALESCE(s.extracted_text, '')::text AS text, s.is_hand_written,
        a.type, a.is_hand_written AS assignment_hand_written,
-       fr.id AS result_id, fr.status, fr.answers,
+       fr.id AS result_id, fr.status, fr.answers, fr.graded_parts,
        EXISTS (SELECT 1 FROM function_results b
                WHERE b.assignment_id = s.assignment_id AND b.is_benchmark)::boolean AS has_benchmarks
 FROM submissions s
@@ -53,6 +53,7 @@ SET status = @status, error = '', feedback = @feedback, highlighted_text = @high
     criteria_levels = @criteria_levels, criteria_points = @criteria_points,
     criteria_feedback = @criteria_feedback, overall_comments = @overall_comments,
     answers = COALESCE(sqlc.narg(answers)::jsonb, answers),
+    graded_parts = sqlc.narg(graded_parts)::jsonb,
     flags = @flags, dropped_highlights = @dropped_highlights,
     model = @model, model_calls = model_calls + @model_calls, prompt_tokens = prompt_tokens + @prompt_tokens,
     completion_tokens = completion_tokens + @completion_tokens, cost_usd = cost_usd + @cost_usd,

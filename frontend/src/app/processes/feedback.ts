@@ -1,3 +1,4 @@
+import { FeedbackEditor } from '../../features/assignments/components/feedback/FeedbackEditor';
 import { FeedbackDefinition } from '../../features/assignments/components/feedback/FeedbackDefinition';
 import { FeedbackWizard } from '../../features/assignments/components/feedback/FeedbackWizard';
 import { FeedbackReview } from '../../features/results/components';
@@ -10,6 +11,7 @@ export const feedbackProcess: AssignmentProcess = {
   info: feedbackInfo,
   Wizard: FeedbackWizard,
   Definition: FeedbackDefinition,
+  Editor: FeedbackEditor,
   Review: FeedbackReview,
   StudentView: FeedbackReview,
   Summary: null,

@@ -1,3 +1,4 @@
+import { GradeEditor } from '../../features/assignments/components/grade/GradeEditor';
 import { GradeDefinition } from '../../features/assignments/components/grade/GradeDefinition';
 import { GradeWizard } from '../../features/assignments/components/grade/GradeWizard';
 import { GradeReview, GradeStudentView } from '../../features/results/components';
@@ -11,6 +12,7 @@ export const gradeProcess: AssignmentProcess = {
   info: gradeInfo,
   Wizard: GradeWizard,
   Definition: GradeDefinition,
+  Editor: GradeEditor,
   Review: GradeReview,
   StudentView: GradeStudentView,
   Summary: ScoredSummary,

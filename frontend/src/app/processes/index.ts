@@ -24,4 +24,5 @@ export const processes = createAssignmentTypeRegistry<AssignmentProcess>({
 export const assignmentRoutes = createAssignmentRoutes({
   types: processes.all(),
   definitionFor: (type) => processes.get(type)?.Definition,
+  editorFor: (type) => processes.get(type)?.Editor,
 });

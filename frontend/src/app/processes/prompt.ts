@@ -1,3 +1,4 @@
+import { PromptEditor } from '../../features/assignments/components/prompt/PromptEditor';
 import { PromptDefinition } from '../../features/assignments/components/prompt/PromptDefinition';
 import { PromptForm } from '../../features/assignments/components/prompt/PromptForm';
 import { PromptReview } from '../../features/results/components';
@@ -10,6 +11,7 @@ export const promptProcess: AssignmentProcess = {
   info: promptInfo,
   Wizard: PromptForm,
   Definition: PromptDefinition,
+  Editor: PromptEditor,
   Review: PromptReview,
   StudentView: PromptReview,
   Summary: null,

@@ -1,3 +1,4 @@
+import { RubricFeedbackEditor } from '../../features/assignments/components/rubric-feedback/RubricFeedbackEditor';
 import { RubricFeedbackDefinition } from '../../features/assignments/components/rubric-feedback/RubricFeedbackDefinition';
 import { RubricFeedbackWizard } from '../../features/assignments/components/rubric-feedback/RubricFeedbackWizard';
 import { RubricReview } from '../../features/results/components';
@@ -11,6 +12,7 @@ export const rubricFeedbackProcess: AssignmentProcess = {
   info: rubricFeedbackInfo,
   Wizard: RubricFeedbackWizard,
   Definition: RubricFeedbackDefinition,
+  Editor: RubricFeedbackEditor,
   Review: RubricReview,
   StudentView: RubricReview,
   Summary: ScoredSummary,

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { AssignmentWithResults } from '../../features/assignments/api/get-assignment';
+import type { EditorProps } from '../../features/assignments/components/edit/editor-props';
 import type { DefinitionProps } from '../../features/assignments/components/page/definition-props';
 import type { ResultReviewProps } from '../../features/results/components';
 import type { AssignmentType, AssignmentTypeInfo } from '../../lib/assignment-type';
@@ -16,6 +17,8 @@ export interface AssignmentProcess {
   Wizard: ComponentType;
   /** The definition, read-only, on the assignment page (features/assignments). */
   Definition: ComponentType<DefinitionProps>;
+  /** The definition's editor after creation, at `/assignment/:id/edit` (features/assignments). */
+  Editor: ComponentType<EditorProps>;
   /** The teacher's review panel of one result (features/results). */
   Review: ComponentType<ResultReviewProps>;
   /** What a student sees of a finished result (drawn read-only). */

@@ -50,12 +50,16 @@ export interface Highlighter {
 
 /** A grading criterion of a question. */
 export interface Criterion {
+  /** Stable across edits: a result's tick follows it (absent before the definition is saved). */
+  id?: string;
   description: string;
   points: number;
 }
 
 /** A grade question; subquestions nest at most 3 levels in all. */
 export interface Question {
+  /** Stable across edits: a result's answer follows it when the question moves. */
+  id?: string;
   questionText: string;
   context: string;
   rubricId: string | null;

@@ -10,6 +10,8 @@ export const MAX_CRITERION_POINTS = 1000;
 /** A criterion being edited; points stay text until saved so the field can be cleared. */
 export interface CriterionDraft {
   id: string;
+  /** The saved criterion's id, when editing a saved definition. */
+  serverId?: string;
   description: string;
   points: string;
 }
@@ -17,6 +19,8 @@ export interface CriterionDraft {
 /** A question being edited, with an id for React keys. */
 export interface QuestionDraft {
   id: string;
+  /** The saved question's id, when editing a saved definition. */
+  serverId?: string;
   questionText: string;
   context: string;
   rubricId: string | null;
@@ -179,13 +183,33 @@ export function criterionDrafts(criteria: Criterion[]): CriterionDraft[] {
   return criteria.map((c) => newCriterion(c.description ?? '', Number.isFinite(Number(c.points)) ? Number(c.points) : 1));
 }
 
+/** A saved question tree as editable drafts that keep the saved ids (editing after creation). */
+export function questionDrafts(questions: Question[]): QuestionDraft[] {
+  return questions.map((q) => ({
+    ...newQuestion(q.questionText ?? ''),
+    ...(q.id ? { serverId: q.id } : {}),
+    context: q.context ?? '',
+    rubricId: q.rubricId ?? null,
+    criteria: (q.criteria ?? []).map((c) => ({
+      ...newCriterion(c.description ?? '', Number.isFinite(Number(c.points)) ? Number(c.points) : 1),
+      ...(c.id ? { serverId: c.id } : {}),
+    })),
+    subquestions: questionDrafts(q.subquestions ?? []),
+  }));
+}
+
 /** The tree as the API takes it (drafts must have passed {@link questionsProblem}). */
 export function toApiQuestions(questions: QuestionDraft[]): Question[] {
   return questions.map((q) => ({
+    ...(q.serverId ? { id: q.serverId } : {}),
     questionText: q.questionText.trim(),
     context: q.context.trim(),
     rubricId: q.rubricId,
-    criteria: q.criteria.map((c) => ({ description: c.description.trim(), points: parsePoints(c.points) ?? 0 })),
+    criteria: q.criteria.map((c) => ({
+      ...(c.serverId ? { id: c.serverId } : {}),
+      description: c.description.trim(),
+      points: parsePoints(c.points) ?? 0,
+    })),
     subquestions: toApiQuestions(q.subquestions),
   }));
 }

@@ -95,6 +95,9 @@ export interface ResultSummary {
   maxPoints: number | null;
   /** Passages where the submission tried to instruct the grader. */
   injectionPassages: string[];
+  /** Graded against an earlier version of the definition; outdatedParts names what changed. */
+  outdated: boolean;
+  outdatedParts: string[];
 }
 
 /** What `lambda/runFunctionOnMany` takes: the submissions to grade or annotate. */
@@ -106,4 +109,6 @@ export interface RunFunctionInput {
    * them (they come back unchanged).
    */
   overwriteReviewed?: boolean;
+  /** Grade again only the results graded against an earlier version ("Grade changed questions again"). */
+  onlyOutdated?: boolean;
 }

@@ -49,6 +49,26 @@ function InjectionFlag({ passages }: { passages: string[] }) {
   );
 }
 
+/** "Graded against an earlier version": the definition changed since the result was graded. */
+export const OUTDATED_LABEL = 'Graded against an earlier version';
+
+function OutdatedNote({ parts }: { parts: string[] }) {
+  const changed = parts.length > 0 ? `Changed since: ${parts.join(', ')}.` : 'The assignment changed since.';
+  return (
+    <Tooltip title={changed}>
+      <Typography
+        variant="body2"
+        component="span"
+        tabIndex={0}
+        aria-label={`${OUTDATED_LABEL}. ${changed}`}
+        sx={{ color: 'warning.dark', fontSize: '0.8125rem', fontWeight: 500, flexBasis: '100%', borderRadius: 1, '&:focus-visible': { outline: '2px solid', outlineOffset: 2 } }}
+      >
+        {OUTDATED_LABEL}
+      </Typography>
+    </Tooltip>
+  );
+}
+
 /** A row's result: its status chip, the points of a finished grade or rubric result, and any flag. */
 export function ResultCell({ result, type }: { result: ResultSummary | undefined; type: string }) {
   if (!result) return <ResultStatusChip status="" type={type} />;
@@ -62,6 +82,7 @@ export function ResultCell({ result, type }: { result: ResultSummary | undefined
         </Typography>
       )}
       {result.injectionPassages.length > 0 && <InjectionFlag passages={result.injectionPassages} />}
+      {result.outdated && <OutdatedNote parts={result.outdatedParts} />}
     </Box>
   );
 }

@@ -15,6 +15,7 @@ import { submissionReviewPath } from '../lib/review-path';
 import type { Sort } from '../lib/sort';
 import { EditSubmissionDialog, type SubmissionField } from './EditSubmissionDialog';
 import { GradeButtons } from './GradeButtons';
+import { RegradeChangedButton } from './RegradeChangedButton';
 import { SubmissionActionsMenu, type SubmissionAction } from './SubmissionActionsMenu';
 import { SubmissionTextDialog } from './SubmissionTextDialog';
 import { SubmissionsTable } from './SubmissionsTable';
@@ -113,6 +114,12 @@ export function SubmissionsList({ assignment, submissions, functionResults, assi
               Delete selected
             </Button>
           )}
+          <RegradeChangedButton
+            assignment={assignment}
+            submissions={submissions}
+            results={results}
+            assignmentQueryKey={assignmentQueryKey}
+          />
           <GradeButtons
             assignment={assignment}
             submissions={submissions}

@@ -57,6 +57,8 @@ export function readResultSummary(raw: unknown): ResultSummary | null {
     totalPoints: points(raw.totalPoints),
     maxPoints: points(raw.maxPoints),
     injectionPassages: flags.filter((f) => f.kind === 'injection').map((f) => (typeof f.passage === 'string' ? f.passage : '')),
+    outdated: raw.outdated === true,
+    outdatedParts: Array.isArray(raw.outdatedParts) ? raw.outdatedParts.filter((p): p is string => typeof p === 'string') : [],
   };
 }
 

@@ -2,6 +2,7 @@ import ArrowBackRounded from '@mui/icons-material/ArrowBackRounded';
 import BoltRounded from '@mui/icons-material/BoltRounded';
 import DrawOutlined from '@mui/icons-material/DrawOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
+import TuneRounded from '@mui/icons-material/TuneRounded';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -21,6 +22,7 @@ import { assignmentTypeInfo, assignmentTypeLabel } from '../../../../lib/assignm
 import type { DefinitionProps } from './definition-props';
 import { DetailList } from '../view/DetailList';
 import { DefinitionView } from './DefinitionView';
+import { HistoryList } from '../edit/HistoryList';
 import { EditNameDialog } from './EditNameDialog';
 import { Section } from './Section';
 
@@ -123,9 +125,14 @@ function AssignmentView({
             )}
           </Stack>
         </Box>
-        <Button variant="outlined" startIcon={<EditOutlined />} onClick={() => setEditing(true)} sx={{ flexShrink: 0 }}>
-          Edit name
-        </Button>
+        <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 1, flexShrink: 0 }}>
+          <Button variant="outlined" startIcon={<TuneRounded />} component={RouterLink} to={`/assignment/${assignment._id}/edit`}>
+            Edit assignment
+          </Button>
+          <Button variant="text" startIcon={<EditOutlined />} onClick={() => setEditing(true)}>
+            Edit name
+          </Button>
+        </Stack>
       </Box>
 
       <Box
@@ -150,6 +157,9 @@ function AssignmentView({
                 ...(usage ? [{ term: 'AI use', value: usage }] : []),
               ]}
             />
+          </Section>
+          <Section title="History">
+            <HistoryList assignmentId={assignment._id} />
           </Section>
         </Stack>
       </Box>

@@ -1,0 +1,147 @@
+import CheckRounded from '@mui/icons-material/CheckRounded';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type ComponentType, type FormEvent } from 'react';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { PageSpinner } from '../../../../components/PageSpinner';
+import { useToast } from '../../../../components/toast';
+import { errorMessage } from '../../../../lib/api-client';
+import { assignmentTypeLabel } from '../../../../lib/assignment-type';
+import { useDocumentTitle } from '../../../../lib/use-document-title';
+import { assignmentQueryOptions } from '../../api/get-assignment';
+import { useAssignmentFunction } from '../../api/get-function';
+import { assignmentKeys, libraryKeys } from '../../api/keys';
+import type { Assignment, AssignmentFunction } from '../../api/types';
+import { updateAssignment } from '../../api/update-assignment';
+import { updateFunction } from '../../api/update-function';
+import { FormFooter } from '../wizard/FormFooter';
+import { NameField, nameProblem } from '../wizard/NameField';
+import type { AssignmentSettings, DefinitionDraft, EditorProps } from './editor-props';
+
+/** The edit page's route, under the assignment page's. */
+export const EDIT_ASSIGNMENT_PATH = 'assignment/:assignmentId/edit';
+
+/** Props for {@link EditAssignmentPage}. */
+export interface EditAssignmentPageProps {
+  /** The definition editor of an assignment of `type`: its type module's (app/processes). */
+  editorFor: (type: string) => ComponentType<EditorProps> | undefined;
+}
+
+/** Where an edited definition's results stand, in a sentence for the teacher. */
+export const EDIT_NOTE =
+  'Points changes re-total every result at once. A changed or added question, criterion or highlighter marks ' +
+  'the results graded before it as “Graded against an earlier version”; “Grade changed questions again” on the ' +
+  'assignment page grades them again. Every change is kept in the assignment’s history.';
+
+function EditForm({
+  assignment,
+  fn,
+  Editor,
+}: {
+  assignment: Assignment;
+  fn: AssignmentFunction;
+  Editor: ComponentType<EditorProps>;
+}) {
+  useDocumentTitle(`Edit ${assignment.name}`);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { showToast } = useToast();
+  const [name, setName] = useState(assignment.name);
+  const [settings, setSettings] = useState<AssignmentSettings>({
+    isHandWritten: assignment.isHandWritten,
+    provideInstantFeedback: assignment.provideInstantFeedback,
+  });
+  const [draft, setDraft] = useState<DefinitionDraft | null>(null);
+  const [saving, setSaving] = useState(false);
+  const back = `/assignment/${assignment._id}`;
+
+  const problem = nameProblem(name) ?? draft?.problem ?? null;
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (problem || saving) return;
+    setSaving(true);
+    try {
+      const settingsChanged =
+        name.trim() !== assignment.name ||
+        settings.isHandWritten !== assignment.isHandWritten ||
+        settings.provideInstantFeedback !== assignment.provideInstantFeedback;
+      if (settingsChanged) {
+        await updateAssignment({ id: assignment._id, name: name.trim(), type: assignment.type, ...settings });
+      }
+      if (draft) {
+        await updateFunction({ functionId: fn._id, assignmentId: assignment._id, ...draft.input });
+      }
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: assignmentKeys.detail(assignment._id) }),
+        queryClient.invalidateQueries({ queryKey: libraryKeys.all }),
+      ]);
+      showToast({ type: 'success', message: 'Changes saved.' });
+      void navigate(back);
+    } catch (error) {
+      showToast({ type: 'error', message: errorMessage(error, 'Failed to save the changes.') });
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} sx={{ maxWidth: 880, mx: 'auto' }}>
+      <Typography variant="body2" color="text.secondary" sx={{ fontWeight: 600, mb: 0.5 }}>
+        {assignmentTypeLabel(assignment.type)} assignment
+      </Typography>
+      <Typography variant="h1" sx={{ overflowWrap: 'anywhere' }}>
+        Edit assignment
+      </Typography>
+      <Alert severity="info" sx={{ mt: 2, mb: 3 }}>
+        {EDIT_NOTE}
+      </Alert>
+      <Card>
+        <CardContent sx={{ p: { xs: 2, sm: 3 }, '&:last-child': { pb: { xs: 2.5, sm: 3 } } }}>
+          <Stack spacing={3}>
+            <NameField value={name} onChange={setName} />
+            <Editor fn={fn} settings={settings} onSettings={setSettings} onChange={setDraft} />
+          </Stack>
+        </CardContent>
+      </Card>
+      <FormFooter
+        back={
+          <Button component={RouterLink} to={back} color="inherit" disabled={saving}>
+            Cancel
+          </Button>
+        }
+        problem={problem}
+        submitLabel="Save changes"
+        submitIcon={<CheckRounded />}
+        submitting={saving}
+      />
+    </Box>
+  );
+}
+
+/**
+ * Route `/assignment/:assignmentId/edit`: the assignment's name, switches and definition in the
+ * editors its wizard uses, filled with what is saved; Save applies them (issue 19, item 2).
+ */
+export function EditAssignmentPage({ editorFor }: EditAssignmentPageProps) {
+  const { assignmentId = '' } = useParams();
+  const assignment = useQuery(assignmentQueryOptions(assignmentId));
+  const fn = useAssignmentFunction(assignmentId, assignment.data?.assignment.type);
+  if (assignment.isPending || (assignment.data && fn.isPending)) return <PageSpinner label="Loading assignment" />;
+  if (assignment.isError || fn.isError || !assignment.data || !fn.data) {
+    return (
+      <Alert severity="error" sx={{ maxWidth: 880, mx: 'auto' }}>
+        We couldn&apos;t load this assignment.
+      </Alert>
+    );
+  }
+  const Editor = editorFor(assignment.data.assignment.type);
+  if (!Editor) return <Alert severity="error">This assignment type cannot be edited.</Alert>;
+  // keyed by the definition, so a save elsewhere starts the form again from it
+  return <EditForm key={fn.data._id} assignment={assignment.data.assignment} fn={fn.data} Editor={Editor} />;
+}

@@ -1,0 +1,84 @@
+package result
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/identity"
+	"github.com/markwell/markwell/internal/store"
+)
+
+// RunOutdated is runFunctionOnMany with onlyOutdated: of the submissions
+// asked, only those whose results were graded against an earlier version
+// of the definition (assignment.Outdated) are graded again, and results the
+// teacher reviewed are skipped. The job keeps the picks of every question
+// that did not change (grading.KeepUnchanged); a change outside the
+// questions (a highlighter, the rubric, the prompt, the context) regrades
+// the whole result. Reviewed results are skipped unless opts says
+// OverwriteReviewed, as in RunMany. It answers the results started, in the order asked
+// (none when nothing is outdated).
+func (s *Service) RunOutdated(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, submissionIDs []uuid.UUID, opts ...RunOptions) ([]FunctionResult, error) {
+	o := options(opts)
+	o.OnlyOutdated = true
+	ids := unique(submissionIDs)
+	switch {
+	case len(ids) == 0:
+		return nil, apperr.New(apperr.Invalid, MsgNoneToGrade)
+	case len(ids) > MaxPerRun:
+		return nil, apperr.New(apperr.Invalid, MsgTooManyToGrade)
+	}
+	asg, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID})
+	if err != nil {
+		return nil, store.NotFound(fmt.Errorf("load assignment %s: %w", assignmentID, err))
+	}
+	fn, err := s.Assignments.GetFunction(ctx, a, assignmentID, "")
+	if err != nil {
+		if errors.Is(err, apperr.ErrNotFound) {
+			return nil, apperr.New(apperr.Invalid, MsgNoFunction)
+		}
+		return nil, err
+	}
+	rows, err := store.Q.ListAssignmentFunctionResults(ctx, s.Pool, store.ListAssignmentFunctionResultsParams{AssignmentID: assignmentID, TeamID: a.TeamID})
+	if err != nil {
+		return nil, fmt.Errorf("list results of assignment %s: %w", assignmentID, err)
+	}
+	bySubmission := make(map[uuid.UUID]store.FunctionResult, len(rows))
+	for _, r := range rows {
+		bySubmission[r.SubmissionID] = r
+	}
+	var outdated []uuid.UUID
+	for _, id := range ids {
+		r, ok := bySubmission[id]
+		if !ok {
+			return nil, apperr.ErrNotFound
+		}
+		fr := assignment.FunctionResultFromRow(r)
+		fr.MarkOutdated(fn)
+		if fr.Outdated && !o.skips(fr.Status) {
+			outdated = append(outdated, id)
+		}
+	}
+	if len(outdated) == 0 {
+		return []FunctionResult{}, nil
+	}
+	var started []store.FunctionResult
+	err = store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		var err error
+		started, err = s.startIdle(ctx, tx, a.TeamID, assignmentID, string(asg.Type), outdated, o)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]FunctionResult, len(started))
+	for i, r := range started {
+		out[i] = assignment.FunctionResultFromRow(r)
+	}
+	return out, nil
+}
