@@ -220,19 +220,25 @@ func (s *Service) PageImage(ctx context.Context, a team.Actor, submissionID uuid
 	if err := s.sniff(ctx, &src); err != nil {
 		return "", s.fileError(err)
 	}
-	fileKey := src.row.FileKey
+	fileKey, count := src.row.FileKey, 0
 	switch src.kind {
-	case extract.KindPDF, extract.KindPNG, extract.KindJPEG:
+	case extract.KindPNG, extract.KindJPEG:
+		count = 1
+	case extract.KindPDF:
+		count = int(src.row.PageCount) // 0 while not read: the renderer finds the end
 	case extract.KindDOCX, extract.KindPPTX:
-		_, problem, err := s.convert(ctx, &src)
+		n, problem, err := s.convert(ctx, &src)
 		if err != nil {
 			return "", err
 		}
 		if problem != "" {
 			return "", apperr.New(apperr.Invalid, problem)
 		}
-		fileKey = src.pdfKey
+		fileKey, count = src.pdfKey, n
 	default:
+		return "", apperr.New(apperr.Invalid, answerbox.MsgNoPage)
+	}
+	if count > 0 && page >= count {
 		return "", apperr.New(apperr.Invalid, answerbox.MsgNoPage)
 	}
 	p := &answerbox.Pages{Store: s.Blob, Render: s.Render, Assignment: src.row.AssignmentID, Submission: src.row.ID, FileKey: fileKey}
