@@ -43,7 +43,14 @@ COPY --from=go /out/worker /usr/local/bin/worker
 ENV WORKER_QUEUES=ai=64,default=10,extract=2
 CMD ["worker", "--addr", "0.0.0.0:9091"]
 
+# LibreOffice (writer and impress, without a GUI, about 300 MB) shows Word and
+# PowerPoint submissions as their pages beside their text: the API converts a
+# file to PDF the first time a teacher opens it (docs/api-grading.md).
 FROM base AS api
+USER root
+RUN apt-get update && apt-get install -y --no-install-recommends libreoffice-writer-nogui libreoffice-impress-nogui fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+USER markwell
 COPY --from=go /out/api /out/fakellm /usr/local/bin/
 COPY --from=web /src/frontend/dist /srv/frontend
 ENV STATIC_DIR=/srv/frontend HTTP_ADDR=:8080

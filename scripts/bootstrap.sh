@@ -5,8 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# libreoffice-writer-nogui (about 90 MB) opens the Word export in the docx round-trip test.
-want_pkgs=(curl ca-certificates postgresql poppler-utils tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev chromium fonts-dejavu-core libreoffice-writer-nogui)
+# libreoffice-writer-nogui (about 90 MB) opens the Word export in the docx round-trip test;
+# with libreoffice-impress-nogui it also shows Word and PowerPoint submissions as their pages.
+want_pkgs=(curl ca-certificates postgresql poppler-utils tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev chromium fonts-dejavu-core libreoffice-writer-nogui libreoffice-impress-nogui)
 [ "${1:-}" = "--no-browser" ] && want_pkgs=("${want_pkgs[@]/chromium}")
 
 sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }

@@ -37,6 +37,7 @@ import (
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/logging"
 	"github.com/markwell/markwell/internal/migrate"
+	"github.com/markwell/markwell/internal/original"
 	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/result"
@@ -157,6 +158,7 @@ func run() error {
 		return fmt.Errorf("google classroom: %w", err)
 	}
 	assignments := &assignment.Service{Pool: pool, AnswerMedia: answerbox.Signer{Blob: blobs, TTL: cfg.SignedURLTTL}}
+	pages := answerbox.NewPageGate() // one bound for every page this process draws
 	router := httpapi.NewRouter(httpapi.Deps{
 		Config: cfg, Pool: pool, Log: log, Registry: reg, Limiter: limiter,
 		Files:       fileSvc,
@@ -169,7 +171,8 @@ func run() error {
 			Rubrics:     &rubric.Service{Pool: pool},
 			Assignments: assignments,
 			Results:     &result.Service{Pool: pool, Assignments: assignments, Model: model, Jobs: jobClient, Budget: budget},
-			AnswerBoxes: &answerbox.Service{Pool: pool, Jobs: jobClient, Blob: blobs, TTL: cfg.SignedURLTTL},
+			AnswerBoxes: &answerbox.Service{Pool: pool, Jobs: jobClient, Blob: blobs, TTL: cfg.SignedURLTTL, Pages: pages},
+			Originals:   &original.Service{Pool: pool, Blob: blobs, TTL: cfg.SignedURLTTL, Pages: pages},
 			Submissions: submissions,
 			Assist:      &assist.Service{LLM: model},
 			AIBudget:    budget,

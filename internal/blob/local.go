@@ -30,6 +30,8 @@ const (
 	paramMethod    = "X-Method"
 	paramSignature = "X-Signature"
 	paramSize      = "X-Size"
+	// paramFilename names the file a signed download is saved as (PresignDownload).
+	paramFilename = "X-Filename"
 )
 
 // Local keeps files on local disk and serves them through its own HTTP handler, mounted
@@ -117,6 +119,20 @@ func (l *Local) PresignGet(_ context.Context, key string, ttl time.Duration) (st
 	}
 	return l.signedURL(http.MethodGet, key, "", UnknownSize, ttl), nil
 }
+
+// PresignDownload returns a signed URL that downloads the file as fileName (Content-Disposition
+// attachment, whatever its type) until ttl has passed. The name is part of the signature.
+func (l *Local) PresignDownload(_ context.Context, key, fileName string, ttl time.Duration) (string, error) {
+	if err := errors.Join(checkKey(key), checkTTL(ttl), checkDownloadName(fileName)); err != nil {
+		return "", fmt.Errorf("presign download %s: %w", key, err)
+	}
+	u := l.signedURL(http.MethodGet, key, downloadField(fileName), UnknownSize, ttl)
+	return u + "&" + url.Values{paramFilename: {fileName}}.Encode(), nil
+}
+
+// downloadField is what a download's signature covers in the place of a PUT's content
+// type: the name the file is saved as.
+func downloadField(fileName string) string { return "download:" + fileName }
 
 // Put stores the size bytes of r under key; a body of another length is refused and
 // leaves nothing behind. The upload limit does not apply: Put is for trusted server-side
@@ -280,7 +296,13 @@ func writeJSONError(w http.ResponseWriter, status int, code, message string) {
 // serveDownload streams the file under key with its stored content type. Without a valid
 // signature only a public image is served.
 func (l *Local) serveDownload(w http.ResponseWriter, r *http.Request, key string) {
-	_, signed := l.verify(r, http.MethodGet, key, "")
+	q := r.URL.Query()
+	fileName, download := q.Get(paramFilename), q.Has(paramFilename)
+	field := ""
+	if download {
+		field = downloadField(fileName)
+	}
+	_, signed := l.verify(r, http.MethodGet, key, field)
 	if !signed && !strings.HasPrefix(key, "public/") {
 		http.Error(w, "invalid or expired signature", http.StatusForbidden)
 		return
@@ -312,7 +334,9 @@ func (l *Local) serveDownload(w http.ResponseWriter, r *http.Request, key string
 	w.Header().Set("Cache-Control", "private")
 	// Everything but images downloads. PDFs too: a sandboxed response cannot run the
 	// browser's PDF viewer, and a PDF can carry script and forms of its own.
-	if !IsPublicImage(contentType) {
+	if download && signed {
+		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": fileName}))
+	} else if !IsPublicImage(contentType) {
 		// The leaf is "{16 hex}-{name}"; offer the name the user uploaded.
 		leaf := path.Base(key)
 		if len(leaf) > 17 && leaf[16] == '-' {

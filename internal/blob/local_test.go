@@ -529,3 +529,32 @@ func TestLocalStatAndDeletePrefix(t *testing.T) {
 		require.NotContains(t, f, "0b6f4c2e", "no data or metadata is left")
 	}
 }
+
+func TestLocalPresignDownloadSavesUnderItsName(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	key, err := NewKey("", "photo.png")
+	require.NoError(t, err)
+	b.upload(t, key, "image/png", []byte("\x89PNG\r\n\x1a\nnot really"))
+
+	u, err := b.local.PresignDownload(t.Context(), key, "Ada’s photo.png", time.Minute)
+	require.NoError(t, err)
+	resp, body := do(t, http.MethodGet, u, "", nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Equal(t, "\x89PNG\r\n\x1a\nnot really", string(body))
+	// An image too downloads, under the name asked for (RFC 2231 for what is not ASCII).
+	require.Equal(t, `attachment; filename*=utf-8''Ada%E2%80%99s%20photo.png`, resp.Header.Get("Content-Disposition"))
+
+	// The name is signed: another name, or none, is refused.
+	tampered := strings.Replace(u, "X-Filename=Ada", "X-Filename=Eve", 1)
+	require.NotEqual(t, u, tampered)
+	resp, _ = do(t, http.MethodGet, tampered, "", nil)
+	require.Equal(t, http.StatusForbidden, resp.StatusCode)
+	resp, _ = do(t, http.MethodGet, u[:strings.Index(u, "&X-Filename=")], "", nil)
+	require.Equal(t, http.StatusForbidden, resp.StatusCode)
+
+	for _, bad := range []string{"", "a/b.png", "line\nbreak.png", strings.Repeat("x", 256)} {
+		_, err := b.local.PresignDownload(t.Context(), key, bad, time.Minute)
+		require.ErrorIs(t, err, ErrInvalidFileName, bad)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -146,6 +147,24 @@ func (s *S3) PresignGet(ctx context.Context, key string, ttl time.Duration) (str
 	}, s3.WithPresignExpires(ttl))
 	if err != nil {
 		return "", fmt.Errorf("presign get %s: %w", key, err)
+	}
+	return req.URL, nil
+}
+
+// PresignDownload returns a SigV4 URL that downloads the file as fileName (the bucket
+// answers with the signed response-content-disposition) until ttl has passed.
+func (s *S3) PresignDownload(ctx context.Context, key, fileName string, ttl time.Duration) (string, error) {
+	if err := errors.Join(checkKey(key), checkTTL(ttl), checkDownloadName(fileName)); err != nil {
+		return "", fmt.Errorf("presign download %s: %w", key, err)
+	}
+	disposition := mime.FormatMediaType("attachment", map[string]string{"filename": fileName})
+	req, err := s.presign.PresignGetObject(ctx, &s3.GetObjectInput{
+		Bucket:                     &s.bucket,
+		Key:                        &key,
+		ResponseContentDisposition: &disposition,
+	}, s3.WithPresignExpires(ttl))
+	if err != nil {
+		return "", fmt.Errorf("presign download %s: %w", key, err)
 	}
 	return req.URL, nil
 }

@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 var (
@@ -90,6 +91,9 @@ type Blob interface {
 	MaxUploadBytes() int64
 	// PresignGet returns a URL that reads the file for ttl.
 	PresignGet(ctx context.Context, key string, ttl time.Duration) (string, error)
+	// PresignDownload returns a URL that downloads the file for ttl, saved by the browser
+	// as fileName (Content-Disposition: attachment, whatever the file's type).
+	PresignDownload(ctx context.Context, key, fileName string, ttl time.Duration) (string, error)
 	// Put stores the bytes of r under key, replacing any file there; size must be their
 	// exact number (S3 needs the length up front). It is for trusted server-side writers
 	// (a job writing page images again on a retry): uploads through signed URLs never
@@ -195,6 +199,19 @@ func maxUpload(cfg Config) (int64, error) {
 		return DefaultMaxUploadBytes, nil
 	}
 	return cfg.MaxUploadBytes, nil
+}
+
+// ErrInvalidFileName is wrapped by PresignDownload when the name to save a file as is
+// empty, longer than 255 bytes, not UTF-8 or holds a control character or a slash.
+var ErrInvalidFileName = errors.New("storage: invalid download file name")
+
+// checkDownloadName refuses a name no browser could save a file as.
+func checkDownloadName(name string) error {
+	if name == "" || len(name) > 255 || !utf8.ValidString(name) ||
+		strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '/' || r == '\\' }) {
+		return fmt.Errorf("%w: %q", ErrInvalidFileName, name)
+	}
+	return nil
 }
 
 // checkUploadSize refuses a presign size that is neither UnknownSize nor 1..limit.

@@ -70,6 +70,10 @@ type Page struct {
 	// NeedsOCR marks a page without text that OCR may read; it is set only
 	// by a Reader without an OCR pool.
 	NeedsOCR bool
+	// Confidence is how sure OCR was of the page's text, 0–100 (tesseract's
+	// mean word confidence), for a page read by an OCR that says so (see
+	// ConfidentOCR); nil otherwise.
+	Confidence *int
 }
 
 // Result is the text of a file, page by page.
@@ -223,6 +227,31 @@ func megabytes(n int64) string {
 // it 8-bit greyscale PGM images it made itself.
 type OCR interface {
 	Text(ctx context.Context, img []byte) (string, error)
+}
+
+// LowConfidence is the OCR confidence under which a page's text is worth
+// checking against the original by eye (the review screen says so).
+const LowConfidence = 60
+
+// ConfidentOCR is an OCR that also says how sure it is of what it read:
+// tesseract's mean word confidence, 0–100. *ocr.Pool implements it; a
+// Reader asks it when its OCR does, and keeps the figure with the page.
+type ConfidentOCR interface {
+	TextConfidence(ctx context.Context, img []byte) (string, int, error)
+}
+
+// recognise reads img with the Reader's OCR, with its confidence when the
+// OCR says.
+func (r *Reader) recognise(ctx context.Context, img []byte) (string, *int, error) {
+	if c, ok := r.ocr.(ConfidentOCR); ok {
+		text, conf, err := c.TextConfidence(ctx, img)
+		if err != nil {
+			return "", nil, err
+		}
+		return text, &conf, nil
+	}
+	text, err := r.ocr.Text(ctx, img)
+	return text, nil, err
 }
 
 // Options configure a Reader.

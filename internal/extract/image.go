@@ -44,11 +44,11 @@ func (r *Reader) readImage(ctx context.Context, data []byte, kind Kind) (Result,
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	text, err := r.ocr.Text(ctx, encodePGM(uprightGray(img, orientation)))
+	text, conf, err := r.recognise(ctx, encodePGM(uprightGray(img, orientation)))
 	if err != nil {
 		return Result{}, fmt.Errorf("OCR: %w", err)
 	}
-	return Result{Pages: []Page{{Text: text, Source: SourceOCR}}}, nil
+	return Result{Pages: []Page{{Text: text, Source: SourceOCR, Confidence: conf}}}, nil
 }
 
 // ExifOrientation returns a JPEG's EXIF orientation (1–8), or 1 when it has

@@ -75,11 +75,11 @@ func (r *Reader) readPDF(ctx context.Context, data []byte) (Result, error) {
 			pages[i] = Page{NeedsOCR: true}
 			continue
 		}
-		text, err := r.ocrPDFPage(ctx, f, i+1)
+		text, conf, err := r.ocrPDFPage(ctx, f, i+1)
 		if err != nil {
 			return Result{}, err
 		}
-		pages[i] = Page{Text: text, Source: SourceOCR}
+		pages[i] = Page{Text: text, Source: SourceOCR, Confidence: conf}
 	}
 	return Result{Pages: pages}, nil
 }
@@ -268,11 +268,12 @@ func (r *Reader) pdftotextPages(ctx context.Context, f *pdfFile) ([]string, erro
 }
 
 // ocrPDFPage rasterises one page to a grey PGM with pdftoppm, its long side
-// Limits.RenderPixels (300 dpi for A4), and reads it with OCR.
-func (r *Reader) ocrPDFPage(ctx context.Context, f *pdfFile, page int) (string, error) {
+// Limits.RenderPixels (300 dpi for A4), and reads it with OCR; the
+// confidence is nil when the OCR does not say or the page could not be drawn.
+func (r *Reader) ocrPDFPage(ctx context.Context, f *pdfFile, page int) (string, *int, error) {
 	name, err := f.name()
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	n := strconv.Itoa(page)
 	px := r.lim.RenderPixels
@@ -280,18 +281,18 @@ func (r *Reader) ocrPDFPage(ctx context.Context, f *pdfFile, page int) (string, 
 		"-scale-to", strconv.Itoa(px), "-singlefile", name)
 	if err != nil {
 		if IsPermanent(pdfToolError(err, r.lim)) {
-			return "", nil // poppler cannot draw this page: it stays empty
+			return "", nil, nil // poppler cannot draw this page: it stays empty
 		}
-		return "", fmt.Errorf("rasterise page %d: %w", page, err)
+		return "", nil, fmt.Errorf("rasterise page %d: %w", page, err)
 	}
 	if _, err := DecodePGM(pgm); err != nil {
-		return "", nil
+		return "", nil, nil
 	}
-	text, err := r.ocr.Text(ctx, pgm)
+	text, conf, err := r.recognise(ctx, pgm)
 	if err != nil {
-		return "", fmt.Errorf("OCR page %d: %w", page, err)
+		return "", nil, fmt.Errorf("OCR page %d: %w", page, err)
 	}
-	return text, nil
+	return text, conf, nil
 }
 
 // pdfToolError classifies a failed poppler run: a password or a damaged

@@ -145,6 +145,9 @@ var routeMatrix = map[string][numCallers]int{
 	"POST /api/v1/db/submission/get":                                     {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/submission/update":                                  {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/submission/page-image":                              {invalid, notFound, unauth, unauth, unauth}, // a text submission has no pages
+	"POST /api/v1/db/submission/original/get":                            {allowed, notFound, unauth, unauth, unauth}, // a text file: the text is the original
+	"POST /api/v1/db/submission/original/page":                           {invalid, notFound, unauth, unauth, unauth}, // a text submission has no pages
+	"POST /api/v1/db/submission/original/download":                       {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/lambda/runFunctionOnMany":                              {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/functionResult/get":                                 {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/functionResult/update":                              {allowed, notFound, unauth, unauth, unauth},

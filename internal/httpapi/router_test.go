@@ -35,6 +35,7 @@ import (
 	"github.com/markwell/markwell/internal/library"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
+	"github.com/markwell/markwell/internal/original"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/rubric"
@@ -112,6 +113,7 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 			Assignments: assignments,
 			Results:     &result.Service{Pool: testdb.Pool(t), Assignments: assignments, Model: model, Jobs: insertClient(t), Budget: budget},
 			AnswerBoxes: &answerbox.Service{Pool: testdb.Pool(t), Jobs: insertClient(t), Blob: blobs, TTL: time.Minute},
+			Originals:   &original.Service{Pool: testdb.Pool(t), Blob: blobs, TTL: time.Minute},
 			Assist:      &assist.Service{LLM: model},
 			AIBudget:    budget,
 			StudentLink: studentLinkService(t, cfg, blobs),

@@ -12,6 +12,7 @@ import (
 	"github.com/markwell/markwell/internal/chat"
 	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/library"
+	"github.com/markwell/markwell/internal/original"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/rubric"
@@ -43,6 +44,9 @@ type Services struct {
 	// AnswerBoxes is the answer-box templates of handwritten grade
 	// assignments and the page images they are drawn on.
 	AnswerBoxes *answerbox.Service
+	// Originals shows a submission's original file beside its text: page
+	// images, Word and PowerPoint files converted, the file to download.
+	Originals *original.Service
 	// Attachments reads the text of the files a teacher attaches to a chat.
 	Attachments *attachment.Service
 	// Results are the function results: AI runs, reads with totals, the
@@ -72,6 +76,7 @@ func signedInRoutes(g *gin.RouterGroup, s Services, sessions *auth.Service) {
 	(&studentHandlers{svc: s.StudentLink}).registerTeacher(g)
 	(&classroomHandlers{svc: s.Classroom}).register(g)
 	(&answerBoxHandlers{svc: s.AnswerBoxes}).register(g)
+	(&originalHandlers{svc: s.Originals}).register(g)
 	(&attachmentHandlers{svc: s.Attachments}).register(g)
 	(&resultHandlers{svc: s.Results, budget: s.AIBudget}).register(g)
 	(&assistantHandlers{svc: s.Assistants}).register(g)

@@ -153,6 +153,9 @@ func crossTeamProbes(w adaWorld, ownTeam string) map[string]any {
 		"POST /api/v1/db/assignment/answer-boxes/get":       map[string]any{"assignmentId": w.assignmentID},
 		"POST /api/v1/db/assignment/answer-boxes/update":    map[string]any{"assignmentId": w.assignmentID, "boxes": []any{}},
 		"POST /api/v1/db/submission/page-image":             map[string]any{"submissionId": w.submissionID, "page": 0},
+		"POST /api/v1/db/submission/original/get":           map[string]any{"submissionId": w.submissionID},
+		"POST /api/v1/db/submission/original/page":          map[string]any{"submissionId": w.submissionID, "page": 0},
+		"POST /api/v1/db/submission/original/download":      map[string]any{"submissionId": w.submissionID},
 
 		"POST /api/v1/db/assignment/delete-submission-and-function-result":   map[string]any{"assignmentId": w.assignmentID, "submissionId": w.submissionID, "frId": w.resultID},
 		"POST /api/v1/db/assignment/delete-submissions-and-function-results": map[string]any{"assignmentId": w.assignmentID, "submissionIds": []string{w.submissionID}, "frIds": []string{w.resultID}},

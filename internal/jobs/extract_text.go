@@ -248,10 +248,12 @@ func failureReason(err error) (string, bool) {
 // storedPage is one page as submissions.pages holds it and submission/get
 // serves it: {"text", "source"}. Source is the extract package's ("file",
 // "pdftotext", "ocr"), "vision" for a transcript by the vision model, and ""
-// for a page without text or one still waiting for OCR.
+// for a page without text or one still waiting for OCR. Confidence is
+// tesseract's (0–100) for a page OCR read, absent otherwise.
 type storedPage struct {
-	Text   string `json:"text"`
-	Source string `json:"source"`
+	Text       string `json:"text"`
+	Source     string `json:"source"`
+	Confidence *int   `json:"confidence,omitempty"`
 }
 
 // storedPages turns a result into stored pages, naming OCR'd pages' source
@@ -263,7 +265,7 @@ func storedPages(res extract.Result, ocrSource string) []storedPage {
 		if p.Source == extract.SourceOCR && ocrSource != "" {
 			src = ocrSource
 		}
-		out[i] = storedPage{Text: p.Text, Source: src}
+		out[i] = storedPage{Text: p.Text, Source: src, Confidence: p.Confidence}
 	}
 	return out
 }

@@ -120,10 +120,12 @@ type Submission struct {
 }
 
 // Page is one page of a submission's text and where it came from
-// ("text-layer", "ocr", "vision" …).
+// ("text-layer", "ocr", "vision" …), with OCR's confidence (0–100) for a
+// page OCR read since confidences are kept.
 type Page struct {
-	Text   string `json:"text"`
-	Source string `json:"source"`
+	Text       string `json:"text"`
+	Source     string `json:"source"`
+	Confidence *int   `json:"confidence,omitempty"`
 }
 
 // Detail is a submission with its full text and pages.

@@ -63,33 +63,47 @@ func (p *Pool) Size() int { return p.size }
 // extract.Reader passes PGMs it made itself). It waits for a free client while ctx
 // allows; once tesseract has started on the image it runs to the end.
 func (p *Pool) Text(ctx context.Context, img []byte) (string, error) {
+	text, _, err := p.TextConfidence(ctx, img)
+	return text, err
+}
+
+// TextConfidence is Text with tesseract's mean word confidence (0–100) for
+// the image: a low figure means the page is worth checking by eye.
+func (p *Pool) TextConfidence(ctx context.Context, img []byte) (string, int, error) {
 	if len(img) == 0 {
-		return "", errors.New("OCR: empty image")
+		return "", 0, errors.New("OCR: empty image")
 	}
 	var c *gosseract.Client
 	select {
 	case c = <-p.slots:
 	case <-ctx.Done():
-		return "", fmt.Errorf("wait for an OCR client: %w", ctx.Err())
+		return "", 0, fmt.Errorf("wait for an OCR client: %w", ctx.Err())
 	}
 	defer func() { p.slots <- c }()
 	if err := ctx.Err(); err != nil {
-		return "", err
+		return "", 0, err
 	}
 	if c == nil {
 		var err error
 		if c, err = newOCRClient(); err != nil {
-			return "", err
+			return "", 0, err
 		}
 	}
 	if err := c.SetImageFromBytes(img); err != nil {
-		return "", fmt.Errorf("OCR image: %w", err)
+		return "", 0, fmt.Errorf("OCR image: %w", err)
 	}
-	text, err := c.Text()
+	// One recognition gives both: the hOCR's words, lines and paragraphs, and
+	// each word's confidence (asking for the text and then the confidence
+	// would recognise the page twice).
+	hocr, err := c.HOCRText()
 	if err != nil {
-		return "", fmt.Errorf("OCR: %w", err)
+		return "", 0, fmt.Errorf("OCR: %w", err)
 	}
-	return text, nil
+	text, conf, err := fromHOCR(hocr)
+	if err != nil {
+		return "", 0, fmt.Errorf("OCR: read hOCR: %w", err)
+	}
+	return text, conf, nil
 }
 
 func newOCRClient() (*gosseract.Client, error) {

@@ -72,6 +72,39 @@ func TestPoolReadsPrintedText(t *testing.T) {
 	require.Contains(t, strings.Join(strings.Fields(text), " "), "Photosynthesis is the process plants use to make their own food.")
 }
 
+// Tesseract says how sure it is: clean print reads with high confidence,
+// a page of noise with low (the review screen asks the teacher to check a
+// page under extract.LowConfidence).
+func TestPoolTextConfidence(t *testing.T) {
+	t.Parallel()
+	p, err := ocr.NewPool(1)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = p.Close() })
+	png, err := os.ReadFile("../testdata/printed.png")
+	require.NoError(t, err)
+	text, conf, err := p.TextConfidence(context.Background(), png)
+	require.NoError(t, err)
+	require.Contains(t, strings.Join(strings.Fields(text), " "), "Photosynthesis is the process plants use to make their own food.")
+	require.GreaterOrEqual(t, conf, 80, text)
+
+	// Speckles: whatever tesseract makes of them, it is not sure of it.
+	const w, h = 600, 200
+	var noise strings.Builder
+	fmt.Fprintf(&noise, "P5\n%d %d\n255\n", w, h)
+	seed := uint32(7)
+	for range w * h {
+		seed = seed*1664525 + 1013904223
+		if seed>>24 < 60 {
+			noise.WriteByte(0)
+		} else {
+			noise.WriteByte(255)
+		}
+	}
+	_, conf, err = p.TextConfidence(context.Background(), []byte(noise.String()))
+	require.NoError(t, err)
+	require.Less(t, conf, 60)
+}
+
 // A cancelled context returns at once, whether a client is free or busy,
 // and leaves another caller's OCR alone.
 func TestPoolCancelledContextRunsNoOCR(t *testing.T) {

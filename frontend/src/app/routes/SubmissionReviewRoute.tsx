@@ -11,6 +11,7 @@ import { useToast } from '../../components/toast';
 import { useAssignment, type AssignmentWithResults } from '../../features/assignments/api/get-assignment';
 import { useAssignmentFunction } from '../../features/assignments/api/get-function';
 import { assignmentKeys } from '../../features/assignments/api/keys';
+import { OriginalBesideText } from '../../features/originals';
 import type { AssignmentFunction } from '../../features/assignments/api/types';
 import {
   formatPoints,
@@ -135,13 +136,15 @@ function ReviewPage({ data, fn, submission, result }: ReviewPageProps) {
       />
       <Stack spacing={2}>
         <ReviewNotices result={result} type={assignment.type} onRun={() => void startRun()} running={run.isPending} />
-        {finished && fn && Review ? (
-          <Review result={result} fn={fn} text={submission.text} onChanged={onChanged} />
-        ) : finished ? (
-          <PageSpinner label="Loading the assignment's definition" />
-        ) : (
-          <SubmissionTextPanel text={submission.text} />
-        )}
+        <OriginalBesideText submission={submission}>
+          {finished && fn && Review ? (
+            <Review result={result} fn={fn} text={submission.text} onChanged={onChanged} />
+          ) : finished ? (
+            <PageSpinner label="Loading the assignment's definition" />
+          ) : (
+            <SubmissionTextPanel text={submission.text} />
+          )}
+        </OriginalBesideText>
       </Stack>
       <ShortcutsDialog open={showKeys} onClose={() => setShowKeys(false)} grade={Boolean(processes.get(assignment.type)?.info.criterionKeys)} />
     </>

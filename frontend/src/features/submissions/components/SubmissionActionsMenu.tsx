@@ -1,5 +1,6 @@
 import AlternateEmailRounded from '@mui/icons-material/AlternateEmailRounded';
 import DeleteOutlineRounded from '@mui/icons-material/DeleteOutlineRounded';
+import DownloadRounded from '@mui/icons-material/DownloadRounded';
 import DriveFileRenameOutlineRounded from '@mui/icons-material/DriveFileRenameOutlineRounded';
 import MoreVertRounded from '@mui/icons-material/MoreVertRounded';
 import TextSnippetOutlined from '@mui/icons-material/TextSnippetOutlined';
@@ -12,18 +13,19 @@ import { useId, useState, type ReactNode } from 'react';
 import type { Submission } from '../api/types';
 
 /** What a teacher can do with one submission. */
-export type SubmissionAction = 'rename' | 'email' | 'view' | 'delete';
+export type SubmissionAction = 'rename' | 'email' | 'view' | 'download' | 'delete';
 
 const ITEMS: { action: SubmissionAction; label: string; icon: ReactNode }[] = [
   { action: 'rename', label: 'Rename', icon: <DriveFileRenameOutlineRounded fontSize="small" /> },
   { action: 'email', label: 'Set student email', icon: <AlternateEmailRounded fontSize="small" /> },
   { action: 'view', label: 'View text', icon: <TextSnippetOutlined fontSize="small" /> },
+  { action: 'download', label: 'Download original', icon: <DownloadRounded fontSize="small" /> },
   { action: 'delete', label: 'Delete', icon: <DeleteOutlineRounded fontSize="small" /> },
 ];
 
 /**
  * The "More" button of a submission row and its menu: rename, set the student's email, view the
- * text, delete. A standard menu button, usable from the keyboard.
+ * text, download the original file (rows with a file), delete. A standard menu button, usable from the keyboard.
  */
 export function SubmissionActionsMenu({ submission, onAction }: { submission: Submission; onAction: (action: SubmissionAction) => void }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -53,7 +55,7 @@ export function SubmissionActionsMenu({ submission, onAction }: { submission: Su
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
         slotProps={{ list: { 'aria-labelledby': buttonId }, paper: { variant: 'outlined', sx: { minWidth: 200, mt: 0.5 } } }}
       >
-        {ITEMS.map(({ action, label, icon }) => (
+        {ITEMS.filter(({ action }) => action !== 'download' || submission.location !== '').map(({ action, label, icon }) => (
           <MenuItem
             key={action}
             onClick={() => {

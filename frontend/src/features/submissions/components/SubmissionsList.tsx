@@ -6,6 +6,7 @@ import { useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
+import { downloadOriginal } from '../../../lib/original';
 import { useDeleteSubmission } from '../api/delete-submission';
 import { useDeleteSubmissions } from '../api/delete-submissions';
 import type { AssignmentQueryKey } from '../api/keys';
@@ -57,6 +58,11 @@ export function SubmissionsList({ assignment, submissions, functionResults, assi
     if (action === 'rename') setEditing({ submission, field: 'name' });
     else if (action === 'email') setEditing({ submission, field: 'email' });
     else if (action === 'view') setViewing(submission);
+    else if (action === 'download') {
+      downloadOriginal(submission._id).catch((error: unknown) =>
+        showToast({ type: 'error', message: errorMessage(error, "We couldn't download the file. Please try again.") }),
+      );
+    }
     else {
       setDeleting(submission);
       setConfirmOne(true);
