@@ -10,6 +10,8 @@ export interface MarkdownEditorProps {
   onChange: (markdown: string) => void;
   /** The editor's accessible name ("Edit the document"). */
   label: string;
+  /** A visible heading above the toolbar (as a level-3 heading), when the page has none. */
+  title?: string;
   /** Least height of the editing area, in pixels. */
   minHeight?: number;
   /** Most height before the editing area scrolls (a number of pixels or a CSS length). */

@@ -10,6 +10,7 @@ import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { MarkdownEditorProps } from '../MarkdownEditor';
@@ -89,7 +90,7 @@ function Toolbar({ editor, label }: { editor: Editor; label: string }) {
  * The rich-text Markdown editor (Tiptap): the teacher edits formatted text, the value in and out
  * is Markdown. Loaded lazily through {@link MarkdownEditor}; import that, not this.
  */
-export default function RichMarkdownEditor({ value, onChange, label, minHeight = 240, maxHeight, autoFocus = false }: MarkdownEditorProps) {
+export default function RichMarkdownEditor({ value, onChange, label, title, minHeight = 240, maxHeight, autoFocus = false }: MarkdownEditorProps) {
   // The last Markdown this editor wrote: a value that differs came from outside and is loaded.
   const written = useRef(value);
   const change = useRef(onChange);
@@ -121,6 +122,11 @@ export default function RichMarkdownEditor({ value, onChange, label, minHeight =
 
   return (
     <Box sx={{ border: 1, borderColor: 'divider', borderRadius: '8px', bgcolor: 'background.paper', minWidth: 0, '&:focus-within': { borderColor: 'primary.main', boxShadow: (t) => `0 0 0 1px ${t.palette.primary.main}` } }}>
+      {title && (
+        <Typography variant="subtitle2" component="h3" sx={{ px: 2, pt: 1.5, pb: 1, borderBottom: 1, borderColor: 'divider' }}>
+          {title}
+        </Typography>
+      )}
       <Toolbar editor={editor} label={label} />
       <Box sx={proseMirrorStyles(minHeight, maxHeight)}>
         <EditorContent editor={editor} />

@@ -94,7 +94,7 @@ export function PromptReview({ result, text, readOnly = false, onChanged }: Resu
     >
       <StudentWork text={text} />
       <Stack spacing={1.5} sx={{ minWidth: 0 }}>
-        <MarkdownEditor label="Feedback" value={draft} onChange={setDraft} minHeight={200} maxHeight="60vh" />
+        <MarkdownEditor label="Feedback" title="Feedback" value={draft} onChange={setDraft} minHeight={200} maxHeight="60vh" />
         <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
           {draft !== feedback && (
             <Button onClick={() => setDraft(feedback)} disabled={mutation.isPending}>
