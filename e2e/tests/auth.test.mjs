@@ -26,7 +26,7 @@ test('sign in, stay signed in, sign out in one tab and the other notices, come b
     await tab1.goto(`${baseURL}/library`);
     await tab1.waitForURL((u) => u.pathname === '/signin' && u.searchParams.get('error') === 'SessionRequired');
     assert.equal(new URL(tab1.url()).searchParams.get('callbackUrl'), '/library');
-    await tab1.getByText('Please sign in to continue.').waitFor();
+    await tab1.getByText(/^Welcome! Sign in to see your team’s assignments/).waitFor();
     await shot(tab1, 'auth-signin-1280');
 
     await signInWithForm(tab1, 'Ada Example', 'ada.e2e@school.test');

@@ -163,3 +163,30 @@ test("a student's grade result is a read-only page of its own: points per criter
     await ctx.close();
   }
 });
+
+test('on a phone, a long file name ends in an ellipsis with the whole name as its title, and the bar and demo banner are compact', async () => {
+  const { ctx, page } = await teacher('Pia Phone', 'pia.phone@school.test', { viewport: { width: 390, height: 844 } });
+  try {
+    const id = await createGrade(page, 'Rivers', ['Explain a meander.']);
+    await page.goto(`${baseURL}/assignment/${id}`);
+    const name = 'Maya_Lopez_Geography_Homework_Rivers_final_version.txt';
+    await pickFiles(page, page.getByRole('button', { name: 'Upload files' }), textFile(name, 'A meander is a bend in a river.'));
+    await toast(page, 'Uploaded 1 file. Reading them now…');
+    const link = page.getByRole('rowheader', { name }).getByRole('link');
+    await link.waitFor();
+    assert.equal(await link.getAttribute('title'), name, 'the whole name is the title');
+    const cut = await link.evaluate((el) => ({ ellipsis: getComputedStyle(el).textOverflow, clipped: el.scrollWidth > el.clientWidth, lines: Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)) }));
+    assert.equal(cut.ellipsis, 'ellipsis');
+    assert.ok(cut.clipped, 'the long name is cut, not wrapped');
+    assert.equal(cut.lines, 1, 'one line, not broken mid-word');
+
+    // The bar and the demo banner: compact, and they scroll away instead of covering the page.
+    const bar = await page.locator('header').first().evaluate((el) => ({ height: el.getBoundingClientRect().height, position: getComputedStyle(el).position }));
+    assert.ok(bar.height <= 120, `the bar and banner take ${bar.height}px of 844`);
+    assert.equal(bar.position, 'static', 'the bar does not stay over the page on a phone');
+    await page.getByText('Demo mode: AI results are simulated.').waitFor();
+    await shotBoth(page, 'polish-phone-names');
+  } finally {
+    await ctx.close();
+  }
+});

@@ -23,7 +23,7 @@ test('the API serves the sign-in page and a global toast', async () => {
   try {
     await page.goto(`${baseURL}/signin?error=SessionRequired&callbackUrl=%2Flibrary`);
     await page.getByRole('heading', { name: /markwell/i }).first().waitFor();
-    await page.getByText('Please sign in to continue.').waitFor();
+    await page.getByText(/^Welcome! Sign in to see your team’s assignments/).waitFor();
     assert.equal(await page.title(), 'Sign in · Markwell');
 
     // The test hook: any page can raise the global toast.

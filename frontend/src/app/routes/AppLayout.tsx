@@ -30,16 +30,17 @@ export function AppLayout() {
   const { pathname } = useLocation();
   return (
     <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }}>
-      <AppBar position="sticky">
+      {/* On a phone the bar is compact and scrolls away with the page (on 844 px it took 160); from sm up it stays. */}
+      <AppBar position="sticky" sx={{ position: { xs: 'static', sm: 'sticky' } }}>
         <Container maxWidth="lg">
-          <Toolbar disableGutters sx={{ minHeight: { xs: 56, sm: 64 }, flexWrap: 'wrap', columnGap: 2 }}>
+          <Toolbar disableGutters sx={{ minHeight: { xs: 48, sm: 64 }, flexWrap: 'wrap', columnGap: 2 }}>
             <Link component={RouterLink} to="/library" underline="none" aria-label="Markwell home" sx={{ display: 'inline-flex' }}>
               <Wordmark size={28} />
             </Link>
             <Box
               component="nav"
               aria-label="Sections"
-              sx={{ display: 'flex', gap: 0.5, order: { xs: 3, sm: 0 }, width: { xs: '100%', sm: 'auto' }, pb: { xs: 1, sm: 0 } }}
+              sx={{ display: 'flex', gap: 0.5, order: { xs: 3, sm: 0 }, width: { xs: '100%', sm: 'auto' }, pb: { xs: 0.5, sm: 0 }, mt: { xs: -0.5, sm: 0 } }}
             >
               {sections.map((s) => {
                 const active = [s.to, ...(s.also ?? [])].some((path) => under(pathname, path));

@@ -65,7 +65,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         open={toast.show}
         autoHideDuration={toast.duration}
         onClose={hide}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+        // Bottom left, away from the right-hand column where pages put points and totals
+        // ("Assignment created" used to cover the question points); a phone's toast spans the width.
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
       >
         <Alert
           severity={toast.type}

@@ -1,5 +1,6 @@
 import ScienceOutlined from '@mui/icons-material/ScienceOutlined';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import { useAppConfig } from '../../../lib/app-config';
 
 /**
@@ -13,9 +14,22 @@ export function DemoModelBanner() {
     <Alert
       severity="info"
       icon={<ScienceOutlined fontSize="small" />}
-      sx={{ borderRadius: 0, py: 0, justifyContent: 'center', '& .MuiAlert-message': { py: 0.75 } }}
+      sx={{
+        borderRadius: 0,
+        py: 0,
+        justifyContent: 'center',
+        '& .MuiAlert-message': { py: { xs: 0.5, sm: 0.75 } },
+        '& .MuiAlert-icon': { py: { xs: 0.5, sm: 0.875 }, mr: { xs: 1, sm: 1.5 } },
+        fontSize: { xs: '0.8125rem', sm: undefined },
+      }}
     >
-      Demo mode: AI suggestions and results come from Markwell&apos;s built-in demo model, not a real AI.
+      {/* One short line on a phone; the full sentence from sm up. */}
+      <Box component="span" sx={{ display: { xs: 'none', sm: 'inline' } }}>
+        Demo mode: AI suggestions and results come from Markwell&apos;s built-in demo model, not a real AI.
+      </Box>
+      <Box component="span" sx={{ display: { xs: 'inline', sm: 'none' } }}>
+        Demo mode: AI results are simulated.
+      </Box>
     </Alert>
   );
 }

@@ -40,8 +40,17 @@ beforeEach(() => {
 });
 
 describe('sign-in page', () => {
-  it('asks the user to sign in when a session was required', async () => {
+  it('welcomes a first visit to the home page instead of calling it an error', async () => {
     renderApp('/signin?error=SessionRequired&callbackUrl=%2Flibrary');
+
+    expect(await screen.findByRole('heading', { level: 2, name: 'Sign in' })).toBeInTheDocument();
+    expect(screen.getByText(/^Welcome! Sign in to see your team’s assignments/)).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByText('Please sign in to continue.')).not.toBeInTheDocument();
+  });
+
+  it('asks the user to sign in when a page needed a session', async () => {
+    renderApp('/signin?error=SessionRequired&callbackUrl=%2Fteam');
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Markwell' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 2, name: 'Sign in' })).toBeInTheDocument();

@@ -15,7 +15,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import type { AuthProvider } from '../api/get-providers';
 import { useProviders } from '../api/get-providers';
 import { useSignIn } from '../api/sign-in';
-import { safeCallbackPath } from '../session/callback-url';
+import { DEFAULT_CALLBACK_PATH, safeCallbackPath } from '../session/callback-url';
 import { useSession } from '../session/use-session';
 import { DevSignInForm } from './DevSignInForm';
 import { GoogleSignInButton } from './GoogleSignInButton';
@@ -39,8 +39,11 @@ export function SignInPage() {
   useDocumentTitle('Sign in');
   const [params, setParams] = useSearchParams();
   const callbackPath = safeCallbackPath(params.get('callbackUrl'));
-  const errorMessage = signInErrorMessage(params.get('error'));
   const errorIsNotice = params.get('error') === 'SessionRequired';
+  // A first visit to the home page is a welcome, not an error: "Please sign in to continue." is kept
+  // for a page deeper in the app that needed a session.
+  const welcome = errorIsNotice && (callbackPath === '/' || callbackPath === DEFAULT_CALLBACK_PATH);
+  const errorMessage = welcome ? null : signInErrorMessage(params.get('error'));
 
   const session = useSession();
   const providers = useProviders();
@@ -102,6 +105,9 @@ export function SignInPage() {
           <Typography variant="h2" sx={{ fontSize: '1.5rem', mb: 0.5 }}>
             Sign in
           </Typography>
+          {welcome && (
+            <Typography sx={{ mb: 0.5 }}>Welcome! Sign in to see your team’s assignments, rubrics and assistants.</Typography>
+          )}
           <Typography variant="body2" color="text.secondary" sx={{ mb: 3 }}>
             {buttons.length === 0 && credentials
               ? 'Enter your name and email to continue.'

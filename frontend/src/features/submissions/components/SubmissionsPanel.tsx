@@ -63,18 +63,18 @@ function DuplicatesAlert({ files, onAdd, onClose, disabled }: { files: File[]; o
     <Alert
       severity="info"
       action={
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
-          <Button color="inherit" size="small" onClick={onAdd} disabled={disabled} sx={{ whiteSpace: 'nowrap' }}>
-            {files.length === 1 ? 'Add it anyway' : 'Add them anyway'}
-          </Button>
-          <IconButton aria-label="Close" color="inherit" size="small" onClick={onClose}>
-            <CloseRounded fontSize="small" />
-          </IconButton>
-        </Box>
+        <IconButton aria-label="Close" color="inherit" size="small" onClick={onClose}>
+          <CloseRounded fontSize="small" />
+        </IconButton>
       }
       sx={{ overflowWrap: 'anywhere' }}
     >
       Already uploaded: {files.map((f) => f.name).join(', ')}. {files.length === 1 ? 'It was' : 'They were'} skipped.
+      <Box sx={{ mt: 0.5 }}>
+        <Button color="inherit" size="small" variant="outlined" onClick={onAdd} disabled={disabled} sx={{ ml: -0.5 }}>
+          {files.length === 1 ? 'Add it anyway' : 'Add them anyway'}
+        </Button>
+      </Box>
     </Alert>
   );
 }

@@ -217,12 +217,21 @@ export function SubmissionsTable({
                 />
               </TableCell>
               <TableCell component="th" scope="row" sx={{ fontWeight: 500, overflowWrap: 'anywhere', minWidth: { xs: 96, sm: 120 } }}>
+                {/* A long file name ends in an ellipsis (never broken mid-word); the whole name is its title. */}
                 <Link
                   component={RouterLink}
                   to={reviewPath(s)}
                   color="inherit"
                   underline="hover"
-                  sx={{ '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: 2, borderRadius: 0.5 } }}
+                  title={s.name}
+                  sx={{
+                    display: 'block',
+                    maxWidth: { xs: 132, sm: 280 },
+                    overflow: 'hidden',
+                    textOverflow: 'ellipsis',
+                    whiteSpace: 'nowrap',
+                    '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: -2, borderRadius: 0.5 },
+                  }}
                 >
                   {s.name}
                 </Link>

@@ -34,7 +34,7 @@ function ItemRow({ item }: { item: UploadItem }) {
   return (
     <Box component="li" aria-labelledby={nameId} sx={{ py: 1, borderTop: '1px solid', borderColor: 'divider' }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', gap: 1 }}>
-        <Typography id={nameId} sx={{ fontWeight: 500, overflowWrap: 'anywhere', minWidth: 0 }}>
+        <Typography id={nameId} title={item.name} noWrap sx={{ fontWeight: 500, minWidth: 0, flex: '1 1 12ch', maxWidth: '100%' }}>
           {item.name}
         </Typography>
         <ItemState item={item} />

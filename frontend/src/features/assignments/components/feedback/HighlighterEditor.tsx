@@ -7,7 +7,6 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { newHighlighter, type HighlighterDraft } from '../../lib/highlighters';
 import { HighlightChip } from '../view/HighlightChip';
