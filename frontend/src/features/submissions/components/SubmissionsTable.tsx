@@ -226,7 +226,7 @@ export function SubmissionsTable({
                   title={s.name}
                   sx={{
                     display: 'block',
-                    maxWidth: { xs: 132, sm: 280 },
+                    maxWidth: { xs: 132, sm: 240, md: 360 },
                     overflow: 'hidden',
                     textOverflow: 'ellipsis',
                     whiteSpace: 'nowrap',
