@@ -60,8 +60,12 @@ export function ReviewedRunDialog({ open, total, reviewed, verb, pending = null,
           {skipping} {`${verb === 'Grade' ? 'Grading' : 'Annotating'} ${them} again replaces your changes with the AI's new result.`}
         </DialogContentText>
       </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2.5, gap: 1, flexWrap: 'wrap' }}>
-        <Button onClick={onClose} disabled={pending !== null} sx={{ mr: 'auto' }}>
+      {/* On a phone the buttons stack, the default on top. */}
+      <DialogActions
+        disableSpacing
+        sx={{ px: 3, pb: 2.5, gap: 1, flexDirection: { xs: 'column-reverse', sm: 'row' }, alignItems: { xs: 'stretch', sm: 'center' } }}
+      >
+        <Button onClick={onClose} disabled={pending !== null} sx={{ mr: { sm: 'auto' } }}>
           Cancel
         </Button>
         <Button variant="outlined" color="error" onClick={onOverwrite} loading={pending === 'overwrite'} disabled={pending === 'skip'}>

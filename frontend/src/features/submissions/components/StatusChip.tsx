@@ -30,7 +30,8 @@ export function StatusChip({ submission }: { submission: Submission }) {
       color={COLORS[status]}
       size="small"
       variant={status === 'ready' ? 'outlined' : 'filled'}
-      sx={{ fontWeight: 600 }}
+      // success.main is 4.4:1 on a selected row's tint: the darker shade keeps AA there too.
+      sx={{ fontWeight: 600, ...(status === 'ready' ? { color: 'success.dark' } : {}) }}
     />
   );
   if (!error) return chip;
