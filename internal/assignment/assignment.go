@@ -273,7 +273,7 @@ func FunctionResultFromRow(r store.FunctionResult) FunctionResult {
 // MarkOutdated sets Outdated and OutdatedParts of a graded result from the
 // assignment's current definition f.
 func (r *FunctionResult) MarkOutdated(f Function) {
-	if r.GradedAt == nil || process.IsInProgress(r.Status) {
+	if r.GradedAt == nil || r.Status == "failed" || process.IsInProgress(r.Status) {
 		return
 	}
 	parts := Outdated(r.GradedParts, f)

@@ -36,6 +36,7 @@ function serve({ isHandWritten = true, type = 'grade', steps = ['ready'] } = {})
   let gets = 0;
   const boxRequests: unknown[] = [];
   server.use(
+    http.post('/api/v1/db/assignment/history', () => HttpResponse.json({ data: { history: [] } })),
     http.post('/api/v1/db/assignment/get', () => {
       status = steps[Math.min(gets, steps.length - 1)];
       gets += 1;

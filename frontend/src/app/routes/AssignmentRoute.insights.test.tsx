@@ -31,6 +31,7 @@ const REPORT = {
 function serve(type: string, benchmarks: number, agreement: [string, unknown][]) {
   let gets = 0;
   server.use(
+    http.post('/api/v1/db/assignment/history', () => HttpResponse.json({ data: { history: [] } })),
     http.post('/api/v1/db/assignment/get', () => {
       const [agreementStatus, report] = agreement[Math.min(gets, agreement.length - 1)];
       gets += 1;

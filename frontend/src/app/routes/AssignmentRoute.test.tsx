@@ -34,6 +34,7 @@ function submission(id: string, name: string, status: string) {
 function serveAssignment(steps: [string, string][][]) {
   const gets: number[] = [];
   server.use(
+    http.post('/api/v1/db/assignment/history', () => HttpResponse.json({ data: { history: [] } })),
     http.post('/api/v1/db/assignment/get', () => {
       const step = steps[Math.min(gets.length, steps.length - 1)];
       gets.push(Date.now());

@@ -7,6 +7,7 @@ import {
   newQuestion,
   questionNumber,
   questionsCount,
+  questionDrafts,
   questionsProblem,
   removeAt,
   toApiQuestions,
@@ -80,5 +81,21 @@ describe('numbers and counts as the teacher reads them', () => {
     expect(questionsCount([q(), q(), q()])).toBe('3');
     expect(questionsCount([q(), q(), q([q()])])).toBe('3, with 1 subquestion');
     expect(questionsCount([q([q(), q([q()])])])).toBe('1, with 3 subquestions');
+  });
+});
+
+describe('editing a saved definition', () => {
+  it('keeps the saved ids of questions and criteria through a move, and sends none for new ones', () => {
+    const saved = [
+      { id: 'q_a', questionText: 'One', context: '', rubricId: null, criteria: [{ id: 'c_1', description: 'x', points: 2 }], subquestions: [] },
+      { id: 'q_b', questionText: 'Two', context: '', rubricId: null, criteria: [{ id: 'c_2', description: 'y', points: 1 }], subquestions: [] },
+    ];
+    let drafts = questionDrafts(saved);
+    drafts = moveAt(drafts, [1], -1);
+    drafts = [...drafts, { ...newQuestion('Three'), criteria: [newCriterion('z', 3)] }];
+    const api = toApiQuestions(drafts);
+    expect(api.map((q) => q.id)).toEqual(['q_b', 'q_a', undefined]);
+    expect(api.map((q) => q.criteria[0].id)).toEqual(['c_2', 'c_1', undefined]);
+    expect(api[0].criteria[0]).toEqual({ id: 'c_2', description: 'y', points: 1 });
   });
 });

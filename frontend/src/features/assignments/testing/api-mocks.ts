@@ -126,6 +126,7 @@ export function mockAuthoringApi(options: MockOptions = {}) {
       functions.set(String(assignmentId), fn);
       return ok({ function: fn });
     }),
+    http.post('/api/v1/db/assignment/history', () => ok({ history: [] })),
     http.post('/api/v1/db/assignment/get', async ({ request }) => {
       const body = (await request.json()) as Record<string, unknown>;
       const assignment = assignments.get(String(body.assignmentId));
@@ -171,6 +172,7 @@ export function mockAuthoringApi(options: MockOptions = {}) {
 export function mockAssignment(assignment: Assignment, fn: AssignmentFunction | null, rubrics: Rubric[] = [SAMPLE_RUBRIC]) {
   const calls: RecordedCall[] = [];
   server.use(
+    http.post('/api/v1/db/assignment/history', () => HttpResponse.json({ data: { history: [] } })),
     http.post('/api/v1/db/assignment/get', async ({ request }) => {
       const body = (await request.json()) as Record<string, unknown>;
       calls.push({ path: 'assignment/get', body });
