@@ -236,6 +236,8 @@ const LowConfidence = 60
 // ConfidentOCR is an OCR that also says how sure it is of what it read:
 // tesseract's mean word confidence, 0–100. *ocr.Pool implements it; a
 // Reader asks it when its OCR does, and keeps the figure with the page.
+//
+// A confidence under 0 means no word was found.
 type ConfidentOCR interface {
 	TextConfidence(ctx context.Context, img []byte) (string, int, error)
 }
@@ -245,8 +247,8 @@ type ConfidentOCR interface {
 func (r *Reader) recognise(ctx context.Context, img []byte) (string, *int, error) {
 	if c, ok := r.ocr.(ConfidentOCR); ok {
 		text, conf, err := c.TextConfidence(ctx, img)
-		if err != nil {
-			return "", nil, err
+		if err != nil || conf < 0 || strings.TrimSpace(text) == "" {
+			return text, nil, err // no word: nothing to be unsure of
 		}
 		return text, &conf, nil
 	}

@@ -108,6 +108,14 @@ func TestOriginalBesideTheText(t *testing.T) {
 	_, err = b.blobs.Stat(ctx, "assignments/"+asg+"/submissions/pages/"+subDOCX+"/original.pdf")
 	require.NoError(t, err, "the converted PDF is kept beside the page images")
 
+	// A PowerPoint file: one page per slide.
+	pptx, err := os.ReadFile("../extract/testdata/slides.pptx")
+	require.NoError(t, err)
+	o = getOriginal(t, ada, addSubmission(t, ada, asg, "slides.pptx", string(pptx)))
+	require.Equal(t, "pages", o["kind"], o["problem"])
+	require.Equal(t, "pptx", o["format"])
+	require.Equal(t, 3.0, o["pageCount"], "3 slides")
+
 	// A text file: the text is the original.
 	o = getOriginal(t, ada, subText)
 	require.Equal(t, "text", o["kind"])

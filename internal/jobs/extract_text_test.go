@@ -190,8 +190,9 @@ func (b *bundle) submission(t testing.TB, id uuid.UUID) store.GetSubmissionToExt
 
 // page is a stored page.
 type page struct {
-	Text   string `json:"text"`
-	Source string `json:"source"`
+	Text       string `json:"text"`
+	Source     string `json:"source"`
+	Confidence *int   `json:"confidence"`
 }
 
 func pages(t testing.TB, sub store.GetSubmissionToExtractRow) []page {

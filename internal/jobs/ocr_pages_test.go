@@ -40,6 +40,8 @@ func TestOCRPages_PNGOfPrintedTextIsHandedToOCRAndFinished(t *testing.T) {
 	got := pages(t, sub)
 	require.Equal(t, "ocr", got[0].Source)
 	require.True(t, strings.HasPrefix(got[0].Text, printedStart), got[0].Text)
+	require.NotNil(t, got[0].Confidence, "OCR says how sure it was")
+	require.GreaterOrEqual(t, *got[0].Confidence, 80, "clean print: no page to check")
 	require.Contains(t, *sub.ExtractedText, "chloroplasts")
 	require.Empty(t, sub.ExtractError)
 	require.EqualValues(t, 1, sub.ExtractWrites)

@@ -11,7 +11,8 @@ import (
 // fromHOCR reads tesseract's hOCR of a page: its text as tesseract's plain
 // text has it (words of a line joined by spaces, lines by a newline,
 // paragraphs by a blank line) and the mean of the words' confidences
-// (x_wconf, 0–100), rounded; 0 when no word was found.
+// (x_wconf, 0–100), rounded; -1 when no word was found (a blank page is not
+// an unsure one).
 func fromHOCR(hocr string) (string, int, error) {
 	d := xml.NewDecoder(strings.NewReader(hocr))
 	d.Strict = false
@@ -83,7 +84,7 @@ func fromHOCR(hocr string) (string, int, error) {
 		}
 	}
 	flushPara()
-	conf := 0
+	conf := -1
 	if n > 0 {
 		conf = (sum + n/2) / n
 	}

@@ -68,7 +68,8 @@ func (p *Pool) Text(ctx context.Context, img []byte) (string, error) {
 }
 
 // TextConfidence is Text with tesseract's mean word confidence (0–100) for
-// the image: a low figure means the page is worth checking by eye.
+// the image: a low figure means the page is worth checking by eye; -1 when
+// it found no word.
 func (p *Pool) TextConfidence(ctx context.Context, img []byte) (string, int, error) {
 	if len(img) == 0 {
 		return "", 0, errors.New("OCR: empty image")
