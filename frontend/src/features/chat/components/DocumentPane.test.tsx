@@ -105,6 +105,8 @@ describe('document pane', { timeout: 60_000 }, () => {
     // The next change the teacher asks for starts from the edit, and the edit stays a version.
     await answer(user, streams, 1, 'Shorter please', 'Shortened.', '# Plan, shorter');
     expect(streams[1].body).toMatchObject({ document: '## Plan' });
+    const asked = within(screen.getByRole('list', { name: 'Messages' })).getAllByRole('listitem', { name: 'You' })[1];
+    expect(asked).toHaveTextContent('Your edit kept as a version');
     expect(within(pane()).getByText('Version 3 of 3')).toBeInTheDocument();
     await user.click(within(pane()).getByRole('button', { name: 'Previous version' }));
     expect(within(pane()).getByText('Your edit · version 2 of 3')).toBeInTheDocument();

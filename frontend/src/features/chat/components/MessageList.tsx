@@ -141,7 +141,15 @@ export function MessageList({ messages, documentIndexes, live, error, omittedTur
           return (
             <Bubble key={index} mine={mine} label={mine ? 'You' : 'Assistant'}>
               {mine ? (
-                <Markdown>{message.content}</Markdown>
+                <>
+                  <Markdown>{message.content}</Markdown>
+                  {documentIndexes.has(index) && (
+                    // The teacher's hand edit was kept as a version when this message asked for a change.
+                    <Typography variant="caption" sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mt: 0.5, opacity: 0.9 }}>
+                      <DescriptionOutlined fontSize="inherit" /> Your edit kept as a version
+                    </Typography>
+                  )}
+                </>
               ) : (
                 <AnswerBody message={message} wroteDocument={documentIndexes.has(index)} />
               )}
