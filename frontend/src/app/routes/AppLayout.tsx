@@ -67,7 +67,7 @@ export function AppLayout() {
         </Container>
         <DemoModelBanner />
       </AppBar>
-      <Container component="main" maxWidth="lg" sx={{ flex: 1, py: { xs: 3, sm: 5 } }}>
+      <Container component="main" maxWidth="lg" sx={{ flex: 1, pt: { xs: 3, sm: 5 }, pb: { xs: 10, sm: 12 } }}>
         <Outlet />
       </Container>
     </Box>

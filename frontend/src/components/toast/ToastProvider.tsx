@@ -65,16 +65,18 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         open={toast.show}
         autoHideDuration={toast.duration}
         onClose={hide}
-        // Bottom left, away from the right-hand column where pages put points and totals
-        // ("Assignment created" used to cover the question points); a phone's toast spans the width.
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
+        // Bottom centre, as the product spec says; narrow (440 px) so that it stays clear of the
+        // right-hand column where pages put points and totals ("Assignment created" covered the
+        // question points), and the page keeps room below its content (AppLayout). A phone's toast
+        // spans the width.
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
       >
         <Alert
           severity={toast.type}
           variant="filled"
           iconMapping={ICONS}
           onClose={() => hide()}
-          sx={{ width: '100%', maxWidth: 560, alignItems: 'center', boxShadow: 6 }}
+          sx={{ width: '100%', maxWidth: 440, alignItems: 'center', boxShadow: 6 }}
         >
           {toast.message}
         </Alert>
