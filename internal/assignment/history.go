@@ -94,6 +94,9 @@ func (s *Service) recordFunctionChange(ctx context.Context, db store.DBTX, a ide
 				return fmt.Errorf("reshape answers of result %s: %w", r.ID, err)
 			}
 		}
+		if err := remapAnswerBoxes(ctx, db, a, after.AssignmentID, before.Questions, after.Questions); err != nil {
+			return err
+		}
 	}
 	if err := store.Q.BackfillGradedParts(ctx, db, store.BackfillGradedPartsParams{
 		GradedParts: GradedParts(before), AssignmentID: after.AssignmentID, TeamID: a.TeamID,
@@ -149,4 +152,21 @@ func describeSettings(old store.Assignment, name string, in Input) []string {
 		out = append(out, "turned instant feedback "+onOff(in.ProvideInstantFeedback))
 	}
 	return out
+}
+
+// remapAnswerBoxes keeps a handwritten assignment's answer boxes on their
+// questions when the questions move (RemapBoxPaths).
+func remapAnswerBoxes(ctx context.Context, db store.DBTX, a identity.Actor, assignmentID uuid.UUID, before, after []Question) error {
+	row, err := store.Q.AnswerBoxAssignment(ctx, db, store.AnswerBoxAssignmentParams{ID: assignmentID, TeamID: a.TeamID})
+	if err != nil {
+		return store.NotFound(fmt.Errorf("load answer boxes of assignment %s: %w", assignmentID, err))
+	}
+	boxes, changed, err := RemapBoxPaths(row.AnswerBoxes, before, after)
+	if err != nil || !changed {
+		return err
+	}
+	if _, err := store.Q.SaveAnswerBoxes(ctx, db, store.SaveAnswerBoxesParams{ID: assignmentID, TeamID: a.TeamID, AnswerBoxes: boxes}); err != nil {
+		return fmt.Errorf("move answer boxes of assignment %s: %w", assignmentID, err)
+	}
+	return nil
 }
