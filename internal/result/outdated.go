@@ -2,7 +2,6 @@ package result
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
@@ -16,32 +15,17 @@ import (
 
 // RunOutdated is runFunctionOnMany with onlyOutdated: of the submissions
 // asked, only those whose results were graded against an earlier version
-// of the definition (assignment.Outdated) are graded again, and results the
-// teacher reviewed are skipped. The job keeps the picks of every question
-// that did not change (grading.KeepUnchanged); a change outside the
-// questions (a highlighter, the rubric, the prompt, the context) regrades
-// the whole result. Reviewed results are skipped unless opts says
-// OverwriteReviewed, as in RunMany. It answers the results started, in the order asked
-// (none when nothing is outdated).
+// of the definition (assignment.Outdated) are graded again. The job keeps
+// the picks of every question that did not change (grading.KeepUnchanged);
+// a change outside the questions (a highlighter, the rubric, the prompt,
+// the context) regrades the whole result. Reviewed results are skipped unless opts says
+// OverwriteReviewed, as in RunMany. It answers the results started, in the
+// order asked (none when nothing is outdated).
 func (s *Service) RunOutdated(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, submissionIDs []uuid.UUID, opts ...RunOptions) ([]FunctionResult, error) {
 	o := options(opts)
 	o.OnlyOutdated = true
-	ids := unique(submissionIDs)
-	switch {
-	case len(ids) == 0:
-		return nil, apperr.New(apperr.Invalid, MsgNoneToGrade)
-	case len(ids) > MaxPerRun:
-		return nil, apperr.New(apperr.Invalid, MsgTooManyToGrade)
-	}
-	asg, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID})
+	ids, asg, fn, err := s.runTarget(ctx, a, assignmentID, submissionIDs)
 	if err != nil {
-		return nil, store.NotFound(fmt.Errorf("load assignment %s: %w", assignmentID, err))
-	}
-	fn, err := s.Assignments.GetFunction(ctx, a, assignmentID, "")
-	if err != nil {
-		if errors.Is(err, apperr.ErrNotFound) {
-			return nil, apperr.New(apperr.Invalid, MsgNoFunction)
-		}
 		return nil, err
 	}
 	rows, err := store.Q.ListAssignmentFunctionResults(ctx, s.Pool, store.ListAssignmentFunctionResultsParams{AssignmentID: assignmentID, TeamID: a.TeamID})

@@ -75,21 +75,8 @@ func options(opts []RunOptions) RunOptions {
 // Skipped). A submission whose text is still being read is graded when it
 // is ready.
 func (s *Service) RunMany(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, submissionIDs []uuid.UUID, opts ...RunOptions) ([]FunctionResult, error) {
-	ids := unique(submissionIDs)
-	switch {
-	case len(ids) == 0:
-		return nil, apperr.New(apperr.Invalid, MsgNoneToGrade)
-	case len(ids) > MaxPerRun:
-		return nil, apperr.New(apperr.Invalid, MsgTooManyToGrade)
-	}
-	asg, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID})
+	ids, asg, _, err := s.runTarget(ctx, a, assignmentID, submissionIDs)
 	if err != nil {
-		return nil, store.NotFound(fmt.Errorf("load assignment %s: %w", assignmentID, err))
-	}
-	if _, err := s.Assignments.GetFunction(ctx, a, assignmentID, ""); err != nil {
-		if errors.Is(err, apperr.ErrNotFound) {
-			return nil, apperr.New(apperr.Invalid, MsgNoFunction)
-		}
 		return nil, err
 	}
 	var rows []store.FunctionResult
@@ -286,4 +273,26 @@ func unique(ids []uuid.UUID) []uuid.UUID {
 		}
 	}
 	return out
+}
+
+// runTarget checks a grade request's submissions (at least one, at most
+// MaxPerRun; repeats dropped) and loads its assignment and definition: an
+// assignment not yet defined cannot be graded.
+func (s *Service) runTarget(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, submissionIDs []uuid.UUID) ([]uuid.UUID, store.Assignment, assignment.Function, error) {
+	ids := unique(submissionIDs)
+	switch {
+	case len(ids) == 0:
+		return nil, store.Assignment{}, assignment.Function{}, apperr.New(apperr.Invalid, MsgNoneToGrade)
+	case len(ids) > MaxPerRun:
+		return nil, store.Assignment{}, assignment.Function{}, apperr.New(apperr.Invalid, MsgTooManyToGrade)
+	}
+	asg, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID})
+	if err != nil {
+		return nil, asg, assignment.Function{}, store.NotFound(fmt.Errorf("load assignment %s: %w", assignmentID, err))
+	}
+	fn, err := s.Assignments.GetFunction(ctx, a, assignmentID, "")
+	if errors.Is(err, apperr.ErrNotFound) {
+		return nil, asg, fn, apperr.New(apperr.Invalid, MsgNoFunction)
+	}
+	return ids, asg, fn, err
 }

@@ -1,4 +1,5 @@
 import type { AnswerNode, FunctionResult } from '../api/types';
+import { questionLabel } from '../../../lib/question-label';
 import type { QuestionInfo } from './definition';
 
 /**
@@ -18,32 +19,8 @@ export interface GradeNode {
   answer: AnswerNode;
 }
 
-const ROMAN: [number, string][] = [
-  [10, 'x'], [9, 'ix'], [5, 'v'], [4, 'iv'], [1, 'i'],
-];
-
-function roman(n: number): string {
-  let out = '';
-  for (const [value, numeral] of ROMAN) {
-    for (; n >= value; n -= value) out += numeral;
-  }
-  return out;
-}
-
-function letters(n: number): string {
-  let out = '';
-  for (; n > 0; n = Math.floor((n - 1) / 26)) out = String.fromCharCode(97 + ((n - 1) % 26)) + out;
-  return out;
-}
-
-/** The label of a question path, as the assignment page labels answer boxes: `[0, 1, 2]` → "1b iii". */
-export function answerLabel(path: readonly number[]): string {
-  const [top, second, ...rest] = path;
-  let label = String(top + 1);
-  if (second !== undefined) label += letters(second + 1);
-  for (const index of rest) label += ` ${roman(index + 1)}`;
-  return label;
-}
+/** The label of a question path, as every screen numbers questions: `[0, 1, 2]` → "1b iii". */
+export const answerLabel = questionLabel;
 
 /** A stable string for a path, to key elements and maps. */
 export function pathKey(path: readonly number[]): string {
