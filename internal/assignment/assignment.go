@@ -188,7 +188,7 @@ func (s *Service) Update(ctx context.Context, a identity.Actor, id uuid.UUID, in
 		if err != nil {
 			return store.NotFound(fmt.Errorf("update assignment %s: %w", id, err))
 		}
-		return record(ctx, tx, a, id, describeSettings(cur, name, in))
+		return RecordChange(ctx, tx, a, id, describeSettings(cur, name, in))
 	})
 	if err != nil {
 		return Assignment{}, err

@@ -53,8 +53,10 @@ func (s *Service) History(ctx context.Context, a identity.Actor, assignmentID uu
 	return out, nil
 }
 
-// record saves changes (none: nothing) of an assignment by a.
-func record(ctx context.Context, db store.DBTX, a identity.Actor, assignmentID uuid.UUID, changes []string) error {
+// RecordChange saves changes (none: nothing) of an assignment by a, in
+// db's transaction: sentences without their subject ("changed the points
+// of 2a: 2 → 3"), which the history shows after a's name.
+func RecordChange(ctx context.Context, db store.DBTX, a identity.Actor, assignmentID uuid.UUID, changes []string) error {
 	if len(changes) == 0 {
 		return nil
 	}
@@ -107,7 +109,7 @@ func (s *Service) recordFunctionChange(ctx context.Context, db store.DBTX, a ide
 	if err != nil {
 		return err
 	}
-	return record(ctx, db, a, after.AssignmentID, DescribeChanges(before, after, names))
+	return RecordChange(ctx, db, a, after.AssignmentID, DescribeChanges(before, after, names))
 }
 
 // rubricNames names the rubrics a change may mention.

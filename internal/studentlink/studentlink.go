@@ -20,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/ratelimit"
@@ -141,14 +142,42 @@ func (s *Service) Update(ctx context.Context, a identity.Actor, assignmentID uui
 		}
 		return pgtype.Bool{Bool: *b, Valid: true}
 	}
-	row, err := store.Q.UpdateStudentLink(ctx, s.Pool, store.UpdateStudentLinkParams{
-		Rotate: ch.Rotate, NewToken: newToken(), Enabled: optional(ch.Enabled),
-		AllowResubmission: optional(ch.AllowResubmission), ID: assignmentID, TeamID: a.TeamID,
+	var link Link
+	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		was, err := store.Q.GetStudentLink(ctx, tx, store.GetStudentLinkParams{ID: assignmentID, TeamID: a.TeamID})
+		if err != nil {
+			return store.NotFound(fmt.Errorf("student link of assignment %s: %w", assignmentID, err))
+		}
+		row, err := store.Q.UpdateStudentLink(ctx, tx, store.UpdateStudentLinkParams{
+			Rotate: ch.Rotate, NewToken: newToken(), Enabled: optional(ch.Enabled),
+			AllowResubmission: optional(ch.AllowResubmission), ID: assignmentID, TeamID: a.TeamID,
+		})
+		if err != nil {
+			return store.NotFound(fmt.Errorf("update student link of assignment %s: %w", assignmentID, err))
+		}
+		link = Link{Enabled: row.StudentLinkEnabled, Token: *row.StudentLinkToken, AllowResubmission: row.AllowResubmission}
+		if was.StudentLinkToken == nil {
+			return nil // the link is being made: nothing changed yet
+		}
+		return assignment.RecordChange(ctx, tx, a, assignmentID, describeLinkChange(was, link, ch.Rotate))
 	})
-	if err != nil {
-		return Link{}, store.NotFound(fmt.Errorf("update student link of assignment %s: %w", assignmentID, err))
+	return link, err
+}
+
+// describeLinkChange is a link's change as the assignment's history says
+// it.
+func describeLinkChange(was store.GetStudentLinkRow, now Link, rotated bool) []string {
+	var out []string
+	if was.StudentLinkEnabled != now.Enabled {
+		out = append(out, map[bool]string{true: "turned the student link on", false: "turned the student link off"}[now.Enabled])
 	}
-	return Link{Enabled: row.StudentLinkEnabled, Token: *row.StudentLinkToken, AllowResubmission: row.AllowResubmission}, nil
+	if was.AllowResubmission != now.AllowResubmission {
+		out = append(out, map[bool]string{true: "allowed students to resubmit", false: "stopped resubmissions"}[now.AllowResubmission])
+	}
+	if rotated {
+		out = append(out, "made a new student link (the old one stopped working)")
+	}
+	return out
 }
 
 // Open returns the assignment a student link leads to while it is on, or a

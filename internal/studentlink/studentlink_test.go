@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/identity"
@@ -162,6 +163,21 @@ func TestLinkIsMadeOnceAndTurnsOffAndRotates(t *testing.T) {
 	require.NotEqual(t, rotated.Token, l.Token)
 	_, err = b.svc.Open(ctx, l.Token)
 	requireLinkOff(t, err)
+
+	// Each change is in the assignment's history, newest first; making the
+	// link is not a change.
+	history, err := (&assignment.Service{Pool: b.svc.Pool}).History(ctx, ada, asg.ID)
+	require.NoError(t, err)
+	var said [][]string
+	for _, h := range history {
+		said = append(said, h.Changes)
+	}
+	require.Equal(t, [][]string{
+		{"turned the student link off", "made a new student link (the old one stopped working)"},
+		{"made a new student link (the old one stopped working)"},
+		{"turned the student link on"},
+		{"turned the student link off"},
+	}, said)
 
 	// Updating an assignment that never had a link makes one.
 	fresh := b.assignment(t, ada)

@@ -22,3 +22,11 @@ export const assistantKeys = {
   all: ['assistants'] as const,
   list: () => ['assistants', 'list'] as const,
 };
+
+/**
+ * An assignment's history of changes (`POST db/assignment/history`): read by the assignment page,
+ * refreshed by whatever changes the assignment (its definition, its settings, its student link).
+ */
+export const assignmentHistoryKeys = {
+  of: (assignmentId: string) => ['assignments', assignmentId, 'history'] as const,
+};

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { assignmentHistoryKeys } from '../../../lib/query-keys';
 import { studentKeys } from './keys';
 import { readStudentLink, type StudentLink } from './types';
 
@@ -24,6 +25,10 @@ export function useUpdateStudentLink() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateStudentLink,
-    onSuccess: (link, input) => queryClient.setQueryData(studentKeys.link(input.assignmentId), link),
+    onSuccess: (link, input) => {
+      queryClient.setQueryData(studentKeys.link(input.assignmentId), link);
+      // The change is in the assignment's history.
+      void queryClient.invalidateQueries({ queryKey: assignmentHistoryKeys.of(input.assignmentId) });
+    },
   });
 }

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../../lib/api-client';
-import { assignmentKeys } from '../../api/keys';
+import { assignmentHistoryKeys } from '../../../../lib/query-keys';
 
 /** One saved change of an assignment (`POST db/assignment/history`). */
 export interface AssignmentChange {
@@ -11,8 +11,8 @@ export interface AssignmentChange {
   changes: string[];
 }
 
-/** The history's cache key, under the assignment's so a save refreshes it. */
-export const historyKey = (assignmentId: string) => [...assignmentKeys.detail(assignmentId), 'history'] as const;
+/** The history's cache key (src/lib/query-keys), under the assignment's so a save refreshes it. */
+export const historyKey = assignmentHistoryKeys.of;
 
 /** An assignment's changes, newest first. */
 export function useAssignmentHistory(assignmentId: string) {
