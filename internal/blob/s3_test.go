@@ -83,6 +83,23 @@ func TestS3Gateway(t *testing.T) {
 		require.Equal(t, "application/pdf", resp.Header.Get("Content-Type"))
 	})
 
+	t.Run("a signed download is saved under the name asked", func(t *testing.T) {
+		t.Parallel()
+		key, err := NewKey("assignments/a/submissions/", "scan.png")
+		require.NoError(t, err)
+		require.NoError(t, b.store.Put(t.Context(), key, strings.NewReader("png bytes"), 9, "image/png"))
+
+		url, err := b.store.PresignDownload(t.Context(), key, "Ada Lovelace.png", time.Minute)
+		require.NoError(t, err)
+		resp, got := do(t, http.MethodGet, url, "", nil)
+		require.Equal(t, http.StatusOK, resp.StatusCode, string(got))
+		require.Equal(t, "png bytes", string(got))
+		require.Equal(t, `attachment; filename="Ada Lovelace.png"`, resp.Header.Get("Content-Disposition"))
+
+		_, err = b.store.PresignDownload(t.Context(), key, "../evil\r\n.png", time.Minute)
+		require.Error(t, err, "a name with a path or a line break is refused")
+	})
+
 	t.Run("refuses tampered urls", func(t *testing.T) {
 		t.Parallel()
 		key, err := NewKey("chats/", "secret.txt")
