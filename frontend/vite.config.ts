@@ -43,6 +43,9 @@ export default defineConfig(({ mode }) => {
       restoreMocks: true,
       // Room for a busy 2-core CI machine; a test that hangs still fails.
       testTimeout: 20000,
+      // One worker per core: Vitest's default leaves one core idle, which on the 2-core CI machine
+      // made the unit tests take 7 min 50 s instead of 4 min 57 s (`time npx vitest run`).
+      maxWorkers: '100%',
     },
   };
 });

@@ -125,8 +125,9 @@ describe('assignment page: class summary and agreement', { timeout: 30_000 }, ()
     expect(await within(panel).findByRole('button', { name: 'Checking…' })).toBeDisabled();
     expect(bodies).toEqual([{ assignmentId: ID }]);
     // The page asks again by itself until the check is done.
-    expect(await within(panel).findByLabelText('Overall agreement', {}, { timeout: 8000 })).toHaveTextContent('Accuracy83%');
-    expect(within(panel).getByLabelText('Overall agreement')).toHaveTextContent('Exact agreement83%');
+    expect(await within(panel).findByLabelText('Overall agreement', {}, { timeout: 8000 })).toHaveTextContent('Exact agreement83%');
+    // On a points assignment accuracy is exact agreement: it is not shown twice.
+    expect(within(panel).getByLabelText('Overall agreement')).not.toHaveTextContent('Accuracy');
     const disagreements = within(panel).getByRole('list', { name: 'Disagreements' });
     expect(disagreements).toHaveTextContent('You: Met · AI: Not met');
     expect(within(disagreements).getByRole('link', { name: 'kim.pdf' })).toHaveAttribute('href', `/assignment/${ID}/submission/s2`);
