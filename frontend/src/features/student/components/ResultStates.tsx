@@ -122,11 +122,14 @@ export function ReadWork({ submission, note }: { submission: StudentSubmission; 
   );
 }
 
-/** The note above the work while no feedback has been made. */
-export function FeedbackLater() {
+/**
+ * The note above the work while no feedback has been made; message, when the server gave one
+ * (instant feedback waits for the teacher: the team's AI budget is spent), says so instead.
+ */
+export function FeedbackLater({ message }: { message?: string }) {
   return (
     <Alert severity="info" variant="outlined" sx={{ bgcolor: 'background.paper' }}>
-      Your work was received. Feedback will appear on this page when your teacher's AI grading runs.
+      {message ?? "Your work was received. Feedback will appear on this page when your teacher's AI grading runs."}
     </Alert>
   );
 }

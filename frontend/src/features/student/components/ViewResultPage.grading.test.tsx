@@ -19,7 +19,18 @@ interface Backend {
  * `type`, and a result answering each of `statuses` in turn (the last repeats). Renders the
  * student pages with a result view that names what it was given.
  */
-function setup({ type = 'prompt', instant = false, statuses }: { type?: string; instant?: boolean; statuses: string[] }) {
+function setup({
+  type = 'prompt',
+  instant = false,
+  statuses,
+  graded = { status: 'grading' },
+}: {
+  type?: string;
+  instant?: boolean;
+  statuses: string[];
+  /** What gradeOnePub answers. */
+  graded?: { status: string; message?: string };
+}) {
   sessionStorage.setItem('markwell.viewToken.s1', 'vt-1');
   const seen: Backend = { results: [], gradeOne: [], functions: [] };
   server.use(
@@ -36,7 +47,7 @@ function setup({ type = 'prompt', instant = false, statuses }: { type?: string; 
     }),
     http.post('/api/v1/lambda/gradeOnePub', async ({ request }) => {
       seen.gradeOne.push(await request.json());
-      return HttpResponse.json({ data: { status: 'grading' } });
+      return HttpResponse.json({ data: graded });
     }),
     http.post('/api/v1/db/function/get-view-only', async ({ request }) => {
       const body = (await request.json()) as { viewToken?: string };
@@ -86,6 +97,17 @@ describe('student result page: grading', () => {
     expect(await screen.findByText(/Feedback will appear on this page when your teacher's AI grading runs/)).toBeInTheDocument();
     expect(screen.getByText('My essay.')).toBeInTheDocument();
     expect(seen.gradeOne).toEqual([]);
+  });
+
+  it('says so when instant feedback waits for the teacher (the AI budget is spent), and shows the work', async () => {
+    const message =
+      'Your work is saved. Instant feedback is not available right now, so your teacher will grade your work, and your feedback will appear on this page then.';
+    const seen = setup({ instant: true, statuses: [''], graded: { status: 'ready-to-grade', message } });
+
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(screen.getByText('My essay.')).toBeInTheDocument();
+    expect(screen.queryByText(/when your teacher's AI grading runs/)).not.toBeInTheDocument();
+    expect(seen.gradeOne).toHaveLength(1);
   });
 
   it('shows a result the teacher graded', async () => {

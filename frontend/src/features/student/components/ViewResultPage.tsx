@@ -94,7 +94,7 @@ export function ViewResultPage({ renderResult }: ViewResultPageProps = {}) {
   } else if (result.data.status === 'failed') {
     body = <ReadWork submission={data} note={<GradingFailed />} />;
   } else if (!finished || !renderResult || !type) {
-    body = <ReadWork submission={data} note={finished ? undefined : <FeedbackLater />} />;
+    body = <ReadWork submission={data} note={finished ? undefined : <FeedbackLater message={instant.data?.message} />} />;
   } else if (fn.isError) {
     body = loadError("Couldn't load your feedback. Check your connection and try again.", () => void fn.refetch(), fn.isFetching);
   } else if (!fn.data) {
