@@ -3,32 +3,19 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useToast } from '../../../../components/toast';
-import { errorMessage } from '../../../../lib/api-client';
-import { useRubricList } from '../../../../lib/rubrics';
-import { useSuggestCriteria } from '../../api/suggest-criteria';
+import { useEffect } from 'react';
 import { pointsLabel } from '../../lib/labels';
 import {
-  addSubquestion,
-  criterionDrafts,
-  moveAt,
-  newQuestion,
   questionDrafts,
   questionsProblem,
-  removeAt,
   toApiQuestions,
   totalPoints,
-  updateAt,
-  updateById,
-  type QuestionDraft,
-  type QuestionPath,
 } from '../../lib/questions';
 import type { EditorProps } from '../edit/editor-props';
 import { HANDWRITTEN_HELP, INSTANT_FEEDBACK_HELP } from '../wizard/NameField';
 import { SettingSwitch } from '../wizard/SettingSwitch';
-import { QuestionEditor, type QuestionTreeActions } from './QuestionEditor';
-import { SUGGEST_CRITERIA_FAILED } from './GradeWizard';
+import { QuestionEditor } from './QuestionEditor';
+import { useQuestionTree } from '../../hooks/use-question-tree';
 
 /**
  * A saved grade assignment's switches and question tree, in the wizard's question editors: add,
@@ -36,70 +23,11 @@ import { SUGGEST_CRITERIA_FAILED } from './GradeWizard';
  * result's ticks follow them.
  */
 export function GradeEditor({ fn, settings, onSettings, onChange }: EditorProps) {
-  const { showToast } = useToast();
-  const [questions, setQuestions] = useState<QuestionDraft[]>(() => questionDrafts(fn.questions ?? []));
-  const [addedId, setAddedId] = useState<string | null>(null);
-  const [suggestingId, setSuggestingId] = useState<string | null>(null);
-  const rubricsQuery = useRubricList();
-  const rubrics = useMemo(() => rubricsQuery.data ?? [], [rubricsQuery.data]);
-  const { mutateAsync: suggestCriteria } = useSuggestCriteria();
+  const { questions, actions, addQuestion } = useQuestionTree(() => questionDrafts(fn.questions ?? []));
 
   useEffect(() => {
     onChange({ input: { questions: toApiQuestions(questions) }, problem: questionsProblem(questions) });
   }, [questions, onChange]);
-
-  const onSuggestCriteria = useCallback(
-    async (question: QuestionDraft) => {
-      if (question.questionText.trim() === '') {
-        showToast({ type: 'warning', message: 'Please enter the question first.' });
-        return;
-      }
-      setSuggestingId(question.id);
-      try {
-        const criteria = await suggestCriteria({ question: question.questionText.trim(), context: question.context.trim() });
-        const have = new Set(question.criteria.map((c) => c.description.trim().toLowerCase()));
-        const fresh = criteria.filter((c) => !have.has(c.description.trim().toLowerCase()));
-        if (fresh.length === 0) {
-          showToast({ type: 'warning', message: 'No new criteria to suggest for this question.' });
-          return;
-        }
-        setQuestions((qs) => updateById(qs, question.id, (q) => ({ ...q, criteria: [...q.criteria, ...criterionDrafts(fresh)] })));
-      } catch (error) {
-        showToast({ type: 'error', message: errorMessage(error, SUGGEST_CRITERIA_FAILED) });
-      } finally {
-        setSuggestingId(null);
-      }
-    },
-    [showToast, suggestCriteria],
-  );
-
-  const rubricOptions = useMemo(
-    () => ({ rubrics, loading: rubricsQuery.isPending, failed: rubricsQuery.isError }),
-    [rubrics, rubricsQuery.isPending, rubricsQuery.isError],
-  );
-  const actions = useMemo<QuestionTreeActions>(
-    () => ({
-      update: (path: QuestionPath, update) => setQuestions((qs) => updateAt(qs, path, update)),
-      remove: (path) => setQuestions((qs) => removeAt(qs, path)),
-      move: (path, delta) => setQuestions((qs) => moveAt(qs, path, delta)),
-      addSubquestion: (path) => {
-        const added = newQuestion();
-        setAddedId(added.id);
-        setQuestions((qs) => addSubquestion(qs, path, added));
-      },
-      suggestCriteria: (question) => void onSuggestCriteria(question),
-      suggestingId,
-      rubricOptions,
-      addedId,
-    }),
-    [onSuggestCriteria, suggestingId, rubricOptions, addedId],
-  );
-
-  function addQuestion() {
-    const added = newQuestion();
-    setAddedId(added.id);
-    setQuestions((qs) => [...qs, added]);
-  }
 
   return (
     <Stack spacing={2.5}>

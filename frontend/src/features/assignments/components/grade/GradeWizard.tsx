@@ -8,42 +8,39 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useCallback, useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useToast } from '../../../../components/toast';
-import { errorMessage } from '../../../../lib/api-client';
 import { useDocumentTitle } from '../../../../lib/use-document-title';
-import { useRubricList } from '../../../../lib/rubrics';
-import { useSuggestCriteria } from '../../api/suggest-criteria';
 import type { SuggestedQuestion } from '../../api/suggest-questions';
+import { useQuestionTree } from '../../hooks/use-question-tree';
 import { useCreationWizard } from '../../hooks/use-creation-wizard';
 import { pointsLabel } from '../../lib/labels';
 import {
-  addSubquestion,
   questionsCount,
   criterionDrafts,
   isBlankQuestion,
-  moveAt,
   newQuestion,
   questionsProblem,
-  removeAt,
   toApiQuestions,
   totalPoints,
-  updateAt,
-  updateById,
   type QuestionDraft,
-  type QuestionPath,
 } from '../../lib/questions';
 import { DetailList } from '../view/DetailList';
 import { QuestionTreeView } from '../view/QuestionTreeView';
 import { LeavingSpinner } from '../wizard/LeavingSpinner';
-import { HANDWRITTEN_HELP, INSTANT_FEEDBACK_HELP, NameField, nameProblem } from '../wizard/NameField';
+import {
+  HANDWRITTEN_HELP,
+  INSTANT_FEEDBACK_HELP,
+  NameField,
+  nameProblem,
+} from '../wizard/NameField';
 import { SettingSwitch } from '../wizard/SettingSwitch';
 import { WizardShell, type WizardStepInfo } from '../wizard/WizardShell';
-import { QuestionEditor, type QuestionTreeActions } from './QuestionEditor';
+import { QuestionEditor } from './QuestionEditor';
 import { SuggestQuestionsPanel } from './SuggestQuestionsPanel';
 
 /** Toast when the AI could not suggest criteria. */
-export const SUGGEST_CRITERIA_FAILED = 'Failed to generate criteria.';
+export { SUGGEST_CRITERIA_FAILED } from '../../hooks/use-question-tree';
 
 const STEPS: WizardStepInfo[] = [
   {
@@ -77,72 +74,15 @@ export function GradeWizard() {
   const [name, setName] = useState('');
   const [isHandWritten, setHandWritten] = useState(false);
   const [provideInstantFeedback, setInstantFeedback] = useState(false);
-  const [questions, setQuestions] = useState<QuestionDraft[]>(() => [newQuestion()]);
-  const [addedId, setAddedId] = useState<string | null>(null);
-  const [suggestingId, setSuggestingId] = useState<string | null>(null);
+  const { questions, setQuestions, actions, addQuestion, rubrics } = useQuestionTree(() => [newQuestion()]);
   const [pendingSuggestions, setPendingSuggestions] = useState<QuestionDraft[] | null>(null);
   const totalId = useId();
 
-  const rubricsQuery = useRubricList();
-  const rubrics = useMemo(() => rubricsQuery.data ?? [], [rubricsQuery.data]);
   const rubricNames = useMemo(() => new Map(rubrics.map((r) => [r._id, r.name])), [rubrics]);
-  const { mutateAsync: suggestCriteria } = useSuggestCriteria();
 
   const problems = [nameProblem(name), questionsProblem(questions), null];
   const wizard = useCreationWizard(STEPS, problems);
   const total = totalPoints(questions);
-
-  const onSuggestCriteria = useCallback(
-    async (question: QuestionDraft) => {
-      if (question.questionText.trim() === '') {
-        showToast({ type: 'warning', message: 'Please enter the question first.' });
-        return;
-      }
-      setSuggestingId(question.id);
-      try {
-        const criteria = await suggestCriteria({ question: question.questionText.trim(), context: question.context.trim() });
-        // Suggestions the question already has (same wording) are not added twice.
-        const have = new Set(question.criteria.map((c) => c.description.trim().toLowerCase()));
-        const fresh = criteria.filter((c) => !have.has(c.description.trim().toLowerCase()));
-        if (fresh.length === 0) {
-          showToast({
-            type: 'warning',
-            message: criteria.length === 0 ? 'The AI suggested no criteria for this question.' : 'No new criteria to suggest for this question.',
-          });
-          return;
-        }
-        setQuestions((qs) => updateById(qs, question.id, (q) => ({ ...q, criteria: [...q.criteria, ...criterionDrafts(fresh)] })));
-      } catch (error) {
-        showToast({ type: 'error', message: errorMessage(error, SUGGEST_CRITERIA_FAILED) });
-      } finally {
-        setSuggestingId(null);
-      }
-    },
-    [showToast, suggestCriteria],
-  );
-
-  const rubricOptions = useMemo(
-    () => ({ rubrics, loading: rubricsQuery.isPending, failed: rubricsQuery.isError }),
-    [rubrics, rubricsQuery.isPending, rubricsQuery.isError],
-  );
-  // Stable, so editors of questions that did not change skip re-rendering.
-  const actions = useMemo<QuestionTreeActions>(
-    () => ({
-      update: (path: QuestionPath, update) => setQuestions((qs) => updateAt(qs, path, update)),
-      remove: (path) => setQuestions((qs) => removeAt(qs, path)),
-      move: (path, delta) => setQuestions((qs) => moveAt(qs, path, delta)),
-      addSubquestion: (path) => {
-        const added = newQuestion();
-        setAddedId(added.id);
-        setQuestions((qs) => addSubquestion(qs, path, added));
-      },
-      suggestCriteria: (question) => void onSuggestCriteria(question),
-      suggestingId,
-      rubricOptions,
-      addedId,
-    }),
-    [onSuggestCriteria, suggestingId, rubricOptions, addedId],
-  );
 
   function onSuggested(suggestions: SuggestedQuestion[]) {
     const drafts = fromSuggestions(suggestions);
@@ -158,12 +98,6 @@ export function GradeWizard() {
       type: 'success',
       message: `${count} ${count === 1 ? 'question' : 'questions'} added from the assignment sheet.`,
     });
-  }
-
-  function addQuestion() {
-    const added = newQuestion();
-    setAddedId(added.id);
-    setQuestions((qs) => [...qs, added]);
   }
 
   function finish() {
