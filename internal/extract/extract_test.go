@@ -150,7 +150,7 @@ func TestExtract_PDFWithTextLayerReadsEachPage(t *testing.T) {
 	require.Len(t, res.Pages, 3)
 	for i, want := range essayPages {
 		require.Equal(t, want, flat(res.Pages[i].Text), "page %d", i+1)
-		require.Equal(t, extract.SourceFile, res.Pages[i].Source, "page %d comes from the text layer in-process", i+1)
+		require.Equal(t, extract.SourcePoppler, res.Pages[i].Source, "page %d comes from the text layer, read by pdftotext", i+1)
 		require.Equal(t, i+1, res.Pages[i].Number)
 	}
 	require.Equal(t, flat(strings.Join(essayPages, " ")), flat(res.Text))
@@ -189,7 +189,7 @@ func TestExtract_MixedPDFCountsPagesWithoutText(t *testing.T) {
 	res, err := extractFile(t, b.reader, fixture(t, "mixed.pdf"), "mixed.pdf", "application/pdf")
 	require.NoError(t, err)
 	require.Len(t, res.Pages, 3)
-	require.Equal(t, extract.SourceFile, res.Pages[0].Source)
+	require.Equal(t, extract.SourcePoppler, res.Pages[0].Source)
 	require.Equal(t, essayPages[0], flat(res.Pages[0].Text))
 	require.Equal(t, extract.SourceOCR, res.Pages[1].Source)
 	require.GreaterOrEqual(t, wordAccuracy(scanText, res.Pages[1].Text), 0.95, "page 2: %q", res.Pages[1].Text)
@@ -202,7 +202,7 @@ func TestExtract_MixedPDFCountsPagesWithoutText(t *testing.T) {
 func TestExtract_PDFWithOnlyAnOwnerPasswordIsRead(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	// AES-256, which the in-process reader cannot decrypt: poppler reads it.
+	// AES-256 with only an owner password: poppler reads it.
 	res, err := extractFile(t, b.noOCR, fixture(t, "restricted.pdf"), "restricted.pdf", "application/pdf")
 	require.NoError(t, err)
 	require.Len(t, res.Pages, 3)

@@ -273,9 +273,10 @@ func TestExtract_TooManyPagesIsRefused(t *testing.T) {
 	requirePermanent(t, err, "This presentation has more than 2 slides, which is too many to read")
 }
 
-func TestExtract_SlowInProcessPDFReaderFallsBackToPoppler(t *testing.T) {
+func TestExtract_SlowInProcessPDFReaderLeavesPopplersText(t *testing.T) {
 	t.Parallel()
-	// A timeout that has passed before the in-process reader starts.
+	// A timeout that has passed before the in-process reader (form fields)
+	// starts: the text layer still comes whole from pdftotext.
 	r := extract.New(extract.Options{Limits: extract.Limits{PDFTimeout: time.Nanosecond}, TempDir: t.TempDir()})
 	res, err := extractFile(t, r, fixture(t, "text-3pages.pdf"), "essay.pdf", "")
 	require.NoError(t, err)

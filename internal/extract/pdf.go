@@ -14,57 +14,39 @@ import (
 	"github.com/ledongthuc/pdf"
 )
 
-// readPDF reads a PDF page by page: the text layer in-process, poppler's
-// pdftotext for pages (or files) the in-process reader cannot read, and OCR
+// readPDF reads a PDF page by page: the text layer with poppler's pdftotext
+// (one run per file), the in-process reader only when poppler refuses the
+// file as damaged, the values of filled-in form fields in-process, and OCR
 // of the rasterised page for pages without a usable text layer.
+//
+// Why pdftotext first (measured on 56 real PDFs, docs/performance.md
+// "Choosing the PDF reader"): ledongthuc/pdf kept 0.75 of the words
+// pdftotext finds (and 0.76 of those mutool finds), losing them to glued
+// and split words, ligatures, Arabic shaping, undecodable fonts and text in
+// Form XObjects, and it was no faster over whole files (81 against 106
+// pages/s); pdftotext kept 0.97 of mutool's words, and where the two
+// differ mutool split words ("langu ages") that pdftotext kept whole.
 func (r *Reader) readPDF(ctx context.Context, data []byte) (Result, error) {
 	if !hasPDFEnd(data) {
 		return Result{}, permanentf(ReasonPDFDamaged, "no %%%%EOF marker at the end: the file is cut off")
 	}
-	texts, nativeErr := r.pdfNative(ctx, data)
-	if err := ctx.Err(); err != nil {
-		return Result{}, err
-	}
-	if errors.Is(nativeErr, pdf.ErrInvalidPassword) {
-		return Result{}, permanent(ReasonPDFPassword, nativeErr)
-	}
-	if IsPermanent(nativeErr) { // too many pages, too much text
-		return Result{}, nativeErr
-	}
-	pages := make([]Page, len(texts))
-	for i, t := range texts {
-		pages[i] = Page{Text: t, Source: SourceFile}
-	}
-
 	f := &pdfFile{r: r, data: data}
 	defer f.close()
 
-	if nativeErr != nil || anyUnusable(pages) {
-		popText, err := r.pdftotextPages(ctx, f)
-		switch {
-		case err != nil && nativeErr != nil:
-			return Result{}, err
-		case err != nil:
-			// The in-process reader read the file that poppler refuses; keep
-			// its pages and let OCR try the unusable ones.
-			if !IsPermanent(err) {
-				return Result{}, err
-			}
-		case nativeErr != nil:
-			pages = make([]Page, len(popText))
-			for i, t := range popText {
-				pages[i] = Page{Text: t, Source: SourcePoppler}
-			}
-		case len(popText) == len(pages):
-			for i := range pages {
-				if unusable(pages[i].Text) && !unusable(popText[i]) {
-					pages[i] = Page{Text: popText[i], Source: SourcePoppler}
-				}
-			}
-		}
+	texts, source, err := r.pdfTextLayer(ctx, f)
+	if err != nil {
+		return Result{}, err
 	}
-	if len(pages) > r.lim.MaxPages {
-		return Result{}, r.lim.tooManyPages(KindPDF, len(pages))
+	if len(texts) > r.lim.MaxPages {
+		return Result{}, r.lim.tooManyPages(KindPDF, len(texts))
+	}
+	pages := make([]Page, len(texts))
+	for i, t := range texts {
+		pages[i] = Page{Text: t, Source: source}
+	}
+	fields, err := r.pdfFormFields(ctx, data, len(pages))
+	if err != nil {
+		return Result{}, err
 	}
 
 	for i := range pages {
@@ -81,23 +63,45 @@ func (r *Reader) readPDF(ctx context.Context, data []byte) (Result, error) {
 		}
 		pages[i] = Page{Text: text, Source: SourceOCR, Confidence: conf}
 	}
+	for i, lines := range fields {
+		if i < len(pages) && !pages[i].NeedsOCR {
+			pages[i].Text = withFormFields(pages[i].Text, lines)
+		}
+	}
 	return Result{Pages: pages}, nil
+}
+
+// pdfTextLayer reads every page's text layer with pdftotext, or with the
+// in-process reader when poppler refuses the file as damaged and that
+// reader can read it. A password, too much text, a timeout or a missing
+// tool are poppler's answer.
+func (r *Reader) pdfTextLayer(ctx context.Context, f *pdfFile) ([]string, Source, error) {
+	texts, err := r.pdftotextPages(ctx, f)
+	if err == nil {
+		return texts, SourcePoppler, nil
+	}
+	reason, _ := Reason(err)
+	if !IsPermanent(err) || reason != ReasonPDFDamaged {
+		return nil, "", err
+	}
+	native, nerr := r.pdfNative(ctx, f.data)
+	switch {
+	case ctx.Err() != nil:
+		return nil, "", ctx.Err()
+	case errors.Is(nerr, pdf.ErrInvalidPassword):
+		return nil, "", permanent(ReasonPDFPassword, nerr)
+	case IsPermanent(nerr): // too many pages, too much text
+		return nil, "", nerr
+	case nerr != nil:
+		return nil, "", err
+	}
+	return native, SourceFile, nil
 }
 
 // hasPDFEnd reports whether an %%EOF marker sits in the last kilobyte, as
 // every complete PDF has; its absence means the upload was cut off.
 func hasPDFEnd(data []byte) bool {
 	return bytes.Contains(data[max(0, len(data)-1024):], []byte("%%EOF"))
-}
-
-// anyUnusable reports whether a page needs another reader.
-func anyUnusable(pages []Page) bool {
-	for _, p := range pages {
-		if unusable(p.Text) {
-			return true
-		}
-	}
-	return false
 }
 
 // unusable reports whether a page's text is missing or garbled: empty,
@@ -114,6 +118,9 @@ func unusable(s string) bool {
 			spaces++
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			letters++
+			if unspaced(r) {
+				spaces++ // a script written without spaces breaks anywhere
+			}
 		}
 	}
 	switch {
@@ -129,19 +136,34 @@ func unusable(s string) bool {
 
 const utf8RuneError = '\uFFFD'
 
-// pdfNative reads each page's text layer with ledongthuc/pdf in a goroutine
+// unspaced reports whether r belongs to a script written without spaces
+// between words (Chinese, Japanese, Thai, Lao, Khmer, Myanmar).
+func unspaced(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao,
+		unicode.Khmer, unicode.Myanmar)
+}
+
+// pdfNative reads each page's text layer with ledongthuc/pdf.
+func (r *Reader) pdfNative(ctx context.Context, data []byte) ([]string, error) {
+	return inProcessPDF(ctx, r.lim, data, func(rd *pdf.Reader, stop *atomic.Bool) ([]string, error) {
+		return nativePages(rd, stop, r.lim)
+	})
+}
+
+// inProcessPDF runs read on ledongthuc/pdf's reader of data in a goroutine
 // guarded by recover and Limits.PDFTimeout. On timeout the reader's next
 // read of the file fails, which ends the goroutine.
-func (r *Reader) pdfNative(ctx context.Context, data []byte) ([]string, error) {
-	ctx, cancel := context.WithTimeout(ctx, r.lim.PDFTimeout)
+func inProcessPDF[T any](ctx context.Context, lim Limits, data []byte, read func(*pdf.Reader, *atomic.Bool) (T, error)) (T, error) {
+	var zero T
+	ctx, cancel := context.WithTimeout(ctx, lim.PDFTimeout)
 	defer cancel()
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("in-process PDF reader: %w", err)
+		return zero, fmt.Errorf("in-process PDF reader: %w", err)
 	}
 	src := &stoppableReaderAt{data: data}
 	type outcome struct {
-		pages []string
-		err   error
+		v   T
+		err error
 	}
 	done := make(chan outcome, 1)
 	go func() {
@@ -150,23 +172,24 @@ func (r *Reader) pdfNative(ctx context.Context, data []byte) ([]string, error) {
 				done <- outcome{err: fmt.Errorf("in-process PDF reader panicked: %v", p)}
 			}
 		}()
-		pages, err := nativePages(src, int64(len(data)), r.lim)
-		done <- outcome{pages, err}
+		rd, err := pdf.NewReader(src, int64(len(data)))
+		if err != nil {
+			done <- outcome{err: err}
+			return
+		}
+		v, err := read(rd, &src.stop)
+		done <- outcome{v, err}
 	}()
 	select {
 	case o := <-done:
-		return o.pages, o.err
+		return o.v, o.err
 	case <-ctx.Done():
 		src.stop.Store(true)
-		return nil, fmt.Errorf("in-process PDF reader: %w", ctx.Err())
+		return zero, fmt.Errorf("in-process PDF reader: %w", ctx.Err())
 	}
 }
 
-func nativePages(src *stoppableReaderAt, size int64, lim Limits) ([]string, error) {
-	rd, err := pdf.NewReader(src, size)
-	if err != nil {
-		return nil, err
-	}
+func nativePages(rd *pdf.Reader, stop *atomic.Bool, lim Limits) ([]string, error) {
 	n := rd.NumPage()
 	if n > lim.MaxPages {
 		return nil, lim.tooManyPages(KindPDF, n)
@@ -177,13 +200,13 @@ func nativePages(src *stoppableReaderAt, size int64, lim Limits) ([]string, erro
 	pages := make([]string, n)
 	total := 0
 	for i := range n {
-		if src.stop.Load() {
+		if stop.Load() {
 			return nil, errStopped
 		}
 		p := rd.Page(i + 1)
 		text, err := p.GetPlainText(nil)
 		if err != nil {
-			continue // left empty: poppler reads this page
+			continue // left empty: OCR reads this page
 		}
 		if total += len(text); total > lim.MaxTextBytes {
 			return nil, lim.tooMuchText()
@@ -257,7 +280,7 @@ func (r *Reader) pdftotextPages(ctx context.Context, f *pdfFile) ([]string, erro
 	if err != nil {
 		return nil, pdfToolError(err, r.lim)
 	}
-	pages := strings.Split(string(out), "\f")
+	pages := strings.Split(stripBidiControls(string(out)), "\f")
 	if len(pages) > 1 && strings.TrimSpace(pages[len(pages)-1]) == "" {
 		pages = pages[:len(pages)-1] // the text after the last page's form feed
 	}
@@ -293,6 +316,18 @@ func (r *Reader) ocrPDFPage(ctx context.Context, f *pdfFile, page int) (string, 
 		return "", nil, fmt.Errorf("OCR page %d: %w", page, err)
 	}
 	return text, conf, nil
+}
+
+// stripBidiControls drops the embedding marks pdftotext puts around
+// right-to-left runs (U+202A–U+202E, U+2066–U+2069): the text is already in
+// reading order, and the marks would stick to the first and last words.
+func stripBidiControls(s string) string {
+	return strings.Map(func(r rune) rune {
+		if (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069') {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // pdfToolError classifies a failed poppler run: a password or a damaged
