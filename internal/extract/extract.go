@@ -1,6 +1,6 @@
 // Package extract turns an uploaded file into text for grading. The format is
 // chosen from the file's bytes (Sniff), never from its name: PDF (text layer
-// in-process, poppler as fallback, OCR for pages without text), Word and
+// by poppler, form fields in-process, OCR for pages without text), Word and
 // PowerPoint (archive/zip and encoding/xml, bounded against zip bombs), plain
 // text, and PNG/JPEG images (OCR). OCR itself is behind the OCR interface;
 // package extract/ocr implements it with tesseract, so only processes that
@@ -51,8 +51,8 @@ const (
 	// SourceFile is text the file holds: a PDF text layer, Word or
 	// PowerPoint XML, a text file.
 	SourceFile Source = "file"
-	// SourcePoppler is a PDF text layer read by poppler's pdftotext, when
-	// the in-process reader failed on the page.
+	// SourcePoppler is a PDF text layer read by poppler's pdftotext, which
+	// reads every PDF first (SourceFile only when poppler refuses the file).
 	SourcePoppler Source = "pdftotext"
 	// SourceOCR is text recognised in the page's image by tesseract.
 	SourceOCR Source = "ocr"
@@ -146,8 +146,8 @@ type Limits struct {
 	// MaxZipRatio caps an entry's unpacked ÷ packed size (entries under
 	// 1 MiB unpacked are exempt).
 	MaxZipRatio int64
-	// PDFTimeout bounds the in-process PDF reader; past it poppler reads the
-	// file instead.
+	// PDFTimeout bounds the in-process PDF reader (form fields, and files
+	// poppler refuses); past it the form fields are left out.
 	PDFTimeout time.Duration
 	// ToolTimeout bounds each run of pdftotext or pdftoppm.
 	ToolTimeout time.Duration
