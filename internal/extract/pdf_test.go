@@ -52,6 +52,27 @@ func TestPDFFillableFormValues(t *testing.T) {
 	requireWords(t, text, "Name: Rick Evans", "Forces worksheet", "1. Why does a ball rolling on grass slow down?")
 	require.NotContains(t, text, "I had help: Yes", "an unticked box adds nothing")
 	require.Equal(t, 1, strings.Count(text, "Date"), "the empty date field adds nothing:\n%s", text)
+
+	// pdfcpu's own demo form: fields labelled by their tooltips (TU), a radio
+	// group, a multiple-choice list, a combo box and checkboxes, whose
+	// appearances show the choices but not which were chosen.
+	res = readPDFFixture(t, "demo-form-pdfcpu.pdf")
+	text = res.Pages[0].Text
+	lines = strings.Split(text, "\n")
+	for _, want := range []string{
+		"Gender: non-binary",
+		"Favorite city: San Francisco, Vienna",
+		"Google Search: Yes",
+		"Reason: This is a sample text. This is the next line.",
+	} {
+		require.Contains(t, lines, want, "in:\n%s", text)
+	}
+	requireWords(t, text, "First Name: Jackie", "Last Name: Doe", "City: Sidney")
+	require.Equal(t, 1, strings.Count(text, "Jackie"), "shown by the page already:\n%s", text)
+	require.Equal(t, 1, strings.Count(text, "Sidney"), "shown by the page already:\n%s", text)
+	for _, unticked := range []string{"Github Search", "Golang Weekly", "Fellow Gopher"} {
+		require.NotContains(t, text, unticked+": Yes")
+	}
 }
 
 func TestPDFLigatures(t *testing.T) {
@@ -109,4 +130,15 @@ func TestPDFType3FontText(t *testing.T) {
 		"2 Copyright 2018 The pdfcpu Authors.",
 		`4 Licensed under the Apache License, Version 2.0 (the "License");`,
 	)
+}
+
+func TestPDFChineseTextLayerIsNotSentToOCR(t *testing.T) {
+	t.Parallel()
+	// Chinese is written without spaces between words: a page of it is
+	// text, not words glued together by a broken reader, and must not wait
+	// for OCR.
+	res := readPDFFixture(t, "chinese-libreoffice.pdf")
+	require.Len(t, res.Pages, 1)
+	require.Contains(t, res.Text, "水在海洋、空气和陆地之间不停地循环。")
+	require.Contains(t, res.Text, "我们应该节约用水，因为干净的淡水只占地球上所有水的很小一部分。")
 }

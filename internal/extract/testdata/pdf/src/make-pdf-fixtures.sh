@@ -3,7 +3,8 @@
 # sources beside this script, with real producers (see ../README.md). Tests
 # never run it: the produced files are committed. Needs LibreOffice Writer,
 # Chromium, groff, Go (for pdfcpu) and network access to the Go module proxy:
-#   apt-get install -y --no-install-recommends libreoffice-writer chromium groff
+#   apt-get install -y --no-install-recommends libreoffice-writer chromium groff \
+#     fonts-dejavu-core fonts-wqy-microhei
 set -euo pipefail
 src=$(cd "$(dirname "$0")" && pwd)
 out=$(dirname "$src")
@@ -22,10 +23,19 @@ pdfcpu_dir=$(GOFLAGS=-mod=mod go mod download -json github.com/pdfcpu/pdfcpu@v0.
 soffice --headless --convert-to pdf --outdir . "$src/worksheet.fodt" >/dev/null
 ./pdfcpu form fill worksheet.pdf "$src/worksheet-fill.json" "$out/worksheet-filled.pdf" >/dev/null
 
+# pdfcpu's demo form (pkg/testdata/json/form/demoSinglePage/english.json),
+# created filled in: tooltips, a radio group, lists, checkboxes.
+(cd "$pdfcpu_dir/pkg/testdata/json/form/demoSinglePage" && "$tmp/pdfcpu" create english.json "$out/demo-form-pdfcpu.pdf" >/dev/null)
+
 # Greek, Russian, Vietnamese and Arabic in DejaVu Sans, embedded by
 # LibreOffice as a TrueType subset.
 soffice --headless --convert-to pdf --outdir . "$src/scripts.fodt" >/dev/null
 cp scripts.pdf "$out/scripts-truetype.pdf"
+
+# A page of Chinese (written without spaces between words) in WenQuanYi
+# Micro Hei (apt-get install fonts-wqy-microhei).
+soffice --headless --convert-to pdf --outdir . "$src/chinese.fodt" >/dev/null
+cp chinese.pdf "$out/chinese-libreoffice.pdf"
 
 # A web page printed to PDF by Chromium: its translucent header is drawn in
 # a Form XObject, its text set with ff/ffi/fl ligatures.
