@@ -77,14 +77,17 @@ func TestPDFFillableFormValues(t *testing.T) {
 
 func TestPDFLigatures(t *testing.T) {
 	t.Parallel()
-	// Chromium sets DejaVu Serif with ff, ffi and fl ligature glyphs.
-	res := readPDFFixture(t, "homework-chromium.pdf")
-	requireWords(t, res.Text, "The authors affirm that the difficult office staff flew fifty fluffy kites, as in the following example.")
-	// groff's Times has fi and fl ligatures.
-	res = readPDFFixture(t, "rivers-groff.pdf")
-	requireWords(t, res.Text, "a river that flows to the coast.", "The coefficients of the water cycle")
-	for _, r := range res.Text {
-		require.False(t, r >= '\ufb00' && r <= '\ufb06', "a ligature character %q is left in the text", r)
+	for _, c := range []struct{ file, words string }{
+		// Chromium sets DejaVu Serif with ff, ffi and fl ligature glyphs.
+		{"homework-chromium.pdf", "The authors affirm that the difficult office staff flew fifty fluffy kites, as in the following example."},
+		// groff's Times has fi and fl ligatures.
+		{"rivers-groff.pdf", "a river that flows to the coast. The coefficients of the water cycle"},
+	} {
+		res := readPDFFixture(t, c.file)
+		requireWords(t, res.Text, c.words)
+		for _, r := range res.Text {
+			require.False(t, r >= '\ufb00' && r <= '\ufb06', "%s: a ligature character %q is left in the text", c.file, r)
+		}
 	}
 }
 
