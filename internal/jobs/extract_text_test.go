@@ -307,7 +307,7 @@ func (b *bundle) handedTo(t testing.TB, kind string) []*rivertype.JobRow {
 	return res.Jobs
 }
 
-func TestExtractText_TextPDFIsReadPageByPageInProcess(t *testing.T) {
+func TestExtractText_TextPDFIsReadPageByPage(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	id, job := b.add(t, fixture(t, "text-3pages.pdf", "essay.pdf", "application/pdf"))
@@ -325,7 +325,7 @@ func TestExtractText_TextPDFIsReadPageByPageInProcess(t *testing.T) {
 	require.Equal(t, essayPage1, strings.Join(strings.Fields(got[0].Text), " "))
 	require.True(t, strings.HasPrefix(got[1].Text, "Page two"), got[1].Text)
 	for i, p := range got {
-		require.Equal(t, "file", p.Source, "page %d is the PDF's text layer", i+1)
+		require.Equal(t, "pdftotext", p.Source, "page %d is the PDF's text layer", i+1)
 	}
 	require.NotNil(t, sub.ExtractedText)
 	require.Contains(t, *sub.ExtractedText, "vapour.\n\nPage two", "pages are joined by a blank line")

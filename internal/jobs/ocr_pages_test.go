@@ -59,7 +59,7 @@ func TestOCRPages_MixedPDFKeepsPagesInOrder(t *testing.T) {
 	require.Equal(t, "ready", sub.ExtractStatus, sub.ExtractError)
 	got := pages(t, sub)
 	require.Len(t, got, 3)
-	require.Equal(t, "file", got[0].Source)
+	require.Equal(t, "pdftotext", got[0].Source)
 	require.Equal(t, essayPage1, strings.Join(strings.Fields(got[0].Text), " "))
 	require.Equal(t, "ocr", got[1].Source)
 	require.True(t, strings.HasPrefix(strings.Join(strings.Fields(got[1].Text), " "), scanStart), got[1].Text)
