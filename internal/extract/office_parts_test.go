@@ -149,13 +149,16 @@ func TestPPTXSmartArt(t *testing.T) {
 func TestPPTXChartTitle(t *testing.T) {
 	t.Parallel()
 	// LibreOffice Impress: a chart with a title and two axis titles, after
-	// the slide's own text. The chart's data (Walk, Bus, Car) is not text.
+	// the slide's own text. Its category axis hides its labels (Walk, Bus,
+	// Car), so they are not read, nor are its numbers.
 	res := readFixture(t, "chart.pptx")
 	require.Equal(t, "Slide 1\nOur class survey\nMost of us walk to school.\n"+
 		"Chart: How we travel to school\nChart axis: Way of travel\nChart axis: Number of pupils", res.Text)
 
 	// PowerPoint (POI's bar-chart.pptx): a title with no text of its own
-	// shows the only series' name, as PowerPoint and LibreOffice draw it.
+	// shows the only series' name, as PowerPoint and LibreOffice draw it;
+	// the legend names the series and the axis labels the categories.
 	res = readFixture(t, "chart-auto-title.pptx")
-	require.Equal(t, "Slide 1\nMy Bar Chart\nChart: Sales", res.Text)
+	require.Equal(t, "Slide 1\nMy Bar Chart\nChart: Sales\nChart series: Sales\n"+
+		"Chart categories: 1st Qtr, 2nd Qtr, 3rd Qtr, 4th Qtr", res.Text)
 }

@@ -522,19 +522,26 @@ func smartArtText(z *zipArchive, part string, budget int) (string, error) {
 // chartAxes are the elements whose c:title is an axis title.
 var chartAxes = map[string]bool{"valAx": true, "catAx": true, "dateAx": true, "serAx": true, "axis": true}
 
-// chartText reads a chart part's title and axis titles: "Chart: …" and
-// "Chart axis: …". A title with no text of its own shows the name of the
-// chart's only series, as PowerPoint does.
+// maxChartLabels bounds the series names and categories listed per chart.
+const maxChartLabels = 50
+
+// chartText reads the words a chart shows besides its numbers: its title,
+// axis titles, the names of its series when a legend shows them and its
+// categories when an axis or a pie's legend shows them, as "Chart: …", "Chart axis: …", "Chart series: a, b" and
+// "Chart categories: x, y". A title with no text of its own shows the name
+// of the chart's only series, as PowerPoint and LibreOffice draw it.
 func chartText(z *zipArchive, part string, budget int) (string, error) {
 	d, err := z.decoder(part)
 	if err != nil || d == nil {
 		return "", err
 	}
 	var path []string
-	var title, series *strings.Builder
-	var titles, axes, names []string
-	autoTitle, deleted, size := false, false, 0
-	inText := false
+	var title, target *strings.Builder
+	var titles, axes, names, cats []string
+	var series int // series met, the open one included
+	inSeries, autoTitle, deleted, legend, pie := false, false, false, false, false
+	catAxis, catHidden := false, false // a category axis, and whether it hides its labels
+	size := 0
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
@@ -554,14 +561,32 @@ func chartText(z *zipArchive, part string, budget int) (string, error) {
 				title = &strings.Builder{}
 			case local == "autoTitleDeleted":
 				deleted = onOff(t)
-			case local == "ser" && series == nil:
-				series = &strings.Builder{}
+			case local == "legend":
+				legend = true
+			case local == "catAx" || local == "dateAx":
+				catAxis = true
+			case (local == "delete" && onOff(t)) || (local == "tickLblPos" && attr(t, "val") == "none"):
+				catHidden = catHidden || parent == "catAx" || parent == "dateAx"
+			case local == "pieChart" || local == "pie3DChart" || local == "doughnutChart" || local == "ofPieChart":
+				pie = true
+			case local == "ser" && !inSeries:
+				inSeries = true
+				series++
+				names = append(names, "")
 			case local == "p" && title != nil && title.Len() > 0:
 				title.WriteByte(' ')
 			case local == "t" || local == "v":
-				// Text runs and cached cell values: a title's text, or a
-				// series name (c:ser/c:tx), not its data points.
-				inText = title != nil || (series != nil && parent == "pt" && slices.Contains(path, "tx"))
+				// Text runs and cached cell values: a title's text, a series
+				// name (c:ser/c:tx) or the first series' categories
+				// (c:ser/c:cat), not the data points.
+				switch {
+				case title != nil:
+					target = title
+				case inSeries && parent == "pt" && slices.Contains(path, "tx"):
+					target = &strings.Builder{}
+				case inSeries && series == 1 && parent == "pt" && slices.Contains(path, "cat") && len(cats) < maxChartLabels:
+					target = &strings.Builder{}
+				}
 			}
 			if len(path) < 64 {
 				path = append(path, t.Name.Local)
@@ -590,22 +615,27 @@ func chartText(z *zipArchive, part string, budget int) (string, error) {
 				}
 				title = nil
 			case "ser":
-				if series != nil {
-					names = append(names, strings.Join(strings.Fields(series.String()), " "))
-					series = nil
-				}
+				inSeries = false
 			case "t", "v":
-				inText = false
+				if target == nil || target == title {
+					target = nil
+					continue
+				}
+				text := strings.Join(strings.Fields(target.String()), " ")
+				if slices.Contains(path, "cat") {
+					if text != "" {
+						cats = append(cats, text)
+					}
+				} else if len(names) > 0 {
+					names[len(names)-1] = strings.TrimSpace(names[len(names)-1] + " " + text)
+				}
+				target = nil
 			}
 		case xml.CharData:
-			if !inText {
+			if target == nil {
 				continue
 			}
-			if title != nil {
-				title.Write(t)
-			} else if series != nil {
-				series.Write(t)
-			}
+			target.Write(t)
 			if size += len(t); size > budget {
 				return "", errTooMuchText
 			}
@@ -614,5 +644,13 @@ func chartText(z *zipArchive, part string, budget int) (string, error) {
 	if autoTitle && !deleted && len(titles) == 0 && len(names) == 1 && names[0] != "" {
 		titles = append(titles, "Chart: "+names[0])
 	}
-	return strings.Join(append(titles, axes...), "\n"), nil
+	lines := append(titles, axes...)
+	if names = slices.DeleteFunc(names, func(s string) bool { return s == "" }); legend && !pie && len(names) > 0 {
+		lines = append(lines, "Chart series: "+strings.Join(names[:min(len(names), maxChartLabels)], ", "))
+	}
+	// Categories label the category axis, or a pie's legend.
+	if len(cats) > 0 && ((catAxis && !catHidden) || (pie && legend)) {
+		lines = append(lines, "Chart categories: "+strings.Join(cats, ", "))
+	}
+	return strings.Join(lines, "\n"), nil
 }
