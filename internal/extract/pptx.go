@@ -13,8 +13,8 @@ import (
 // readPPTX reads a PowerPoint file: one page per slide in presentation
 // order, titles first, bulleted and numbered paragraphs labelled, table rows
 // as cells joined by " | ", then the slide's SmartArt as the bulleted list
-// of its text pane and its charts' titles ("Chart: …", "Chart axis: …"),
-// and the speaker notes last as "Notes: …".
+// of its text pane and its charts' words ("Chart: …", "Chart axis: …"), and
+// the speaker notes last as "Notes: …".
 func (r *Reader) readPPTX(data []byte) (Result, error) {
 	z, err := openZip(data, r.lim)
 	if err != nil {
@@ -527,8 +527,8 @@ const maxChartLabels = 50
 
 // chartText reads the words a chart shows besides its numbers: its title,
 // axis titles, the names of its series when a legend shows them and its
-// categories when an axis or a pie's legend shows them, as "Chart: …", "Chart axis: …", "Chart series: a, b" and
-// "Chart categories: x, y". A title with no text of its own shows the name
+// categories when an axis or a pie's legend shows them, as "Chart: …",
+// "Chart axis: …", "Chart series: a, b" and "Chart categories: x, y". A title with no text of its own shows the name
 // of the chart's only series, as PowerPoint and LibreOffice draw it.
 func chartText(z *zipArchive, part string, budget int) (string, error) {
 	d, err := z.decoder(part)
