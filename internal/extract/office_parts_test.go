@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -161,4 +162,31 @@ func TestPPTXChartTitle(t *testing.T) {
 	res = readFixture(t, "chart-auto-title.pptx")
 	require.Equal(t, "Slide 1\nMy Bar Chart\nChart: Sales\nChart series: Sales\n"+
 		"Chart categories: 1st Qtr, 2nd Qtr, 3rd Qtr, 4th Qtr", res.Text)
+}
+
+func TestDOCXNotesAndHeadersCountTowardsTheTextLimit(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("word ", 40) // 200 bytes: under the limit of 300 alone, over it twice
+	rels := `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+		`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes" Target="footnotes.xml"/>` +
+		`<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/></Relationships>`
+	for name, parts := range map[string][2]string{
+		"footnote": {`<w:footnoteReference w:id="1"/>`, ""},
+		"header":   {"", `<w:sectPr><w:headerReference w:type="default" r:id="rId2"/></w:sectPr>`},
+	} {
+		data := officePackage(t,
+			[2]string{"[Content_Types].xml", fuzzContentTypes},
+			[2]string{"_rels/.rels", fmt.Sprintf(fuzzRels, "officeDocument", "word/document.xml")},
+			[2]string{"word/_rels/document.xml.rels", rels},
+			[2]string{"word/document.xml", `<w:document xmlns:w="w" xmlns:r="r"><w:body><w:p><w:r><w:t>` + long + `</w:t>` + parts[0] + `</w:r></w:p>` + parts[1] + `</w:body></w:document>`},
+			[2]string{"word/footnotes.xml", `<w:footnotes xmlns:w="w"><w:footnote w:id="1"><w:p><w:r><w:t>` + long + `</w:t></w:r></w:p></w:footnote></w:footnotes>`},
+			[2]string{"word/header1.xml", `<w:hdr xmlns:w="w"><w:p><w:r><w:t>` + long + `</w:t></w:r></w:p></w:hdr>`},
+		)
+		res, err := New(Options{}).ExtractBytes(t.Context(), data, "essay.docx", "")
+		require.NoError(t, err, name)
+		require.Equal(t, 2, strings.Count(res.Text, strings.TrimSpace(long)), name)
+
+		_, err = New(Options{Limits: Limits{MaxTextBytes: 300}}).ExtractBytes(t.Context(), data, "essay.docx", "")
+		require.ErrorIs(t, err, ErrTooLarge, "%s: notes and headers count towards the limit, as the body does", name)
+	}
 }
