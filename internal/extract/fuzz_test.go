@@ -77,7 +77,9 @@ func addFixture(f *testing.F, name string) {
 
 // FuzzDOCX feeds whole files to the Word reader.
 func FuzzDOCX(f *testing.F) {
-	addFixture(f, "report.docx")
+	for _, name := range []string{"report.docx", "history.docx", "footnotes.docx", "headers-odd-even.docx"} {
+		addFixture(f, name)
+	}
 	f.Add([]byte("PK\x05\x06" + string(make([]byte, 18))))
 	r := fuzzReader()
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -104,7 +106,9 @@ func FuzzDOCXBody(f *testing.F) {
 
 // FuzzPPTX feeds whole files to the PowerPoint reader.
 func FuzzPPTX(f *testing.F) {
-	addFixture(f, "slides.pptx")
+	for _, name := range []string{"slides.pptx", "smartart.pptx", "chart.pptx"} {
+		addFixture(f, name)
+	}
 	r := fuzzReader()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := r.readPPTX(data)

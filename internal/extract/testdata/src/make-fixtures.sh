@@ -43,3 +43,10 @@ exiftool -q -overwrite_original -n -Orientation=6 "$out/photo-rotated.jpg"
 
 cp report.docx "$out/report.docx"
 cp slides.pptx "$out/slides.pptx"
+
+# Footnotes, endnotes, a text box, a header and a page-number-only footer.
+soffice --headless --convert-to docx --outdir . "$src/history.fodt" >/dev/null
+cp history.docx "$out/history.docx"
+# A chart with a title and axis titles.
+soffice --headless --convert-to pptx --outdir . "$src/chart.fodp" >/dev/null
+cp chart.pptx "$out/chart.pptx"
