@@ -26,8 +26,8 @@ import (
 
 // heifSize returns the largest image size the HEIF's 'ispe' properties
 // declare (every coded image has one: the primary image, its tiles, its
-// thumbnails), read before anything is decoded. A file without one is
-// damaged.
+// thumbnails), read before anything is decoded. A file without one (or
+// only empty ones) is damaged.
 func heifSize(data []byte) (w, h int, err error) {
 	meta, ok := heifBox(data, "meta")
 	if !ok || len(meta) < 4 {
@@ -35,7 +35,6 @@ func heifSize(data []byte) (w, h int, err error) {
 	}
 	iprp, _ := heifBox(meta[4:], "iprp") // meta is a full box
 	ipco, _ := heifBox(iprp, "ipco")
-	found := false
 	for b := ipco; len(b) >= 8; {
 		size, kind, body, ok := heifNext(b)
 		if !ok {
@@ -46,11 +45,10 @@ func heifSize(data []byte) (w, h int, err error) {
 			if int64(bw)*int64(bh) > int64(w)*int64(h) {
 				w, h = bw, bh
 			}
-			found = true
 		}
 		b = b[size:]
 	}
-	if !found {
+	if w <= 0 || h <= 0 {
 		return 0, 0, permanentf(ReasonHEICDamaged, "HEIF without an image size (ispe)")
 	}
 	return w, h, nil
