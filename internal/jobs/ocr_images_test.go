@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/riverqueue/river"
 	"github.com/stretchr/testify/require"
 
@@ -17,13 +18,7 @@ import (
 func TestOCRPages_MultiPageTIFFIsReadPageByPage(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	id, job := b.add(t, fixture(t, "scan-3pages.tif", "scan.tif", "image/tiff"))
-
-	extractor, events := b.startWorker(t, b.deps, extractQueue, time.Minute)
-	require.Equal(t, river.EventKindJobCompleted, waitFor(t, events, job.ID).Kind)
-	stop, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	require.NoError(t, extractor.Stop(stop))
+	id := b.extractOnly(t, fixture(t, "scan-3pages.tif", "scan.tif", "image/tiff"))
 	sub := b.submission(t, id)
 	require.Equal(t, "extracting", sub.ExtractStatus, "waiting for OCR")
 	require.Equal(t, []page{{}, {}, {}}, pages(t, sub), "three pages, not read yet")
@@ -40,6 +35,19 @@ func TestOCRPages_MultiPageTIFFIsReadPageByPage(t *testing.T) {
 		require.True(t, strings.HasPrefix(strings.Join(strings.Fields(got[i].Text), " "), start), "page %d: %q", i+1, got[i].Text)
 	}
 	require.Empty(t, sub.ExtractError)
+}
+
+// extractOnly adds a file and runs its extract_text job alone, leaving what
+// it hands on unread.
+func (b *bundle) extractOnly(t *testing.T, u upload) uuid.UUID {
+	t.Helper()
+	id, job := b.add(t, u)
+	extractor, events := b.startWorker(t, b.deps, extractQueue, time.Minute)
+	require.Equal(t, river.EventKindJobCompleted, waitFor(t, events, job.ID).Kind)
+	stop, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, extractor.Stop(stop))
+	return id
 }
 
 // A HEIC photo from a phone goes the same way, through heif-convert.
