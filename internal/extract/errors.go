@@ -16,16 +16,20 @@ var ErrTooLarge = errors.New("file too large to extract")
 // Reasons a teacher sees when a file cannot be read. Reasons that name a
 // limit are built from Limits (see Limits.reason* helpers).
 const (
-	ReasonUnsupported     = "This file is not a PDF, Word, PowerPoint, text or image file"
-	ReasonEmpty           = "This file is empty"
-	ReasonPDFPassword     = "This PDF is password-protected"
-	ReasonPDFDamaged      = "This PDF is damaged or incomplete and cannot be read"
-	ReasonOfficePassword  = "This Word or PowerPoint file is password-protected"
-	ReasonDOCXDamaged     = "This Word file is damaged and cannot be read"
-	ReasonPPTXDamaged     = "This PowerPoint file is damaged and cannot be read"
-	ReasonZipBomb         = "This Word or PowerPoint file unpacks into far more than a real document holds, so it was not read"
-	ReasonImageDamaged    = "This image is damaged and cannot be read"
-	ReasonOldOffice       = "This is an old Word or PowerPoint file (.doc or .ppt): save it as .docx, .pptx or PDF and upload it again"
+	ReasonUnsupported    = "This file is not a PDF, Word, PowerPoint, text or image file"
+	ReasonEmpty          = "This file is empty"
+	ReasonPDFPassword    = "This PDF is password-protected"
+	ReasonPDFDamaged     = "This PDF is damaged or incomplete and cannot be read"
+	ReasonOfficePassword = "This Word or PowerPoint file is password-protected"
+	ReasonDOCXDamaged    = "This Word file is damaged and cannot be read"
+	ReasonPPTXDamaged    = "This PowerPoint file is damaged and cannot be read"
+	ReasonZipBomb        = "This Word or PowerPoint file unpacks into far more than a real document holds, so it was not read"
+	ReasonImageDamaged   = "This image is damaged and cannot be read"
+	ReasonOldOffice      = "This is an old Word or PowerPoint file (.doc or .ppt): save it as .docx, .pptx or PDF and upload it again"
+)
+
+// Reasons of images (HEIC photos, TIFF scans).
+const (
 	ReasonHEICDamaged     = "This HEIC photo could not be read: it may be damaged. Save it as JPEG or PNG and upload it again"
 	ReasonHEICNoTool      = "HEIC photos cannot be read on this server: save the photo as JPEG or PNG and upload it again"
 	ReasonTIFFUnsupported = "This TIFF image is stored in a way Markwell cannot read (such as JPEG compression inside the TIFF): save it as PDF, PNG or JPEG and upload it again"

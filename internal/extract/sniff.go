@@ -59,12 +59,13 @@ func sniff(data []byte, name, contentType string, lim Limits) (Kind, error) {
 }
 
 // knownBinary are formats Markwell does not read whose first bytes could
-// pass for text.
+// pass for text. (WebP, GIF and TIFF are read: sniff names them before.)
 var knownBinary = []string{
-	"ID3",                // MP3
-	"OggS",               // Ogg audio and video
-	"RIFF",               // WAV, AVI
-	"II+\x00", "MM\x00+", // BigTIFF
+	"ID3",  // MP3
+	"OggS", // Ogg audio and video
+	"RIFF", // WAV, AVI, WebP
+	"GIF87a", "GIF89a",
+	"II*\x00", "MM\x00*", // TIFF
 	"{\\rtf",        // RTF
 	"Rar!",          // RAR
 	"7z\xbc\xaf",    // 7-Zip
