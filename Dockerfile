@@ -22,9 +22,10 @@ RUN CGO_ENABLED=0 go build -o /out/ ./cmd/api ./cmd/fakellm ./cmd/worker \
     && CGO_ENABLED=1 go build -o /out/cgo/ ./cmd/worker
 
 # poppler-utils: pdftotext (extraction, chat attachments) and pdftoppm (page
-# images, answer-box crops) are used by the API and every worker.
+# images, answer-box crops) are used by the API and every worker, and so is
+# libheif-examples: heif-convert reads HEIC photos (extraction, page images).
 FROM debian:bookworm-slim AS base
-RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates poppler-utils \
+RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates poppler-utils libheif-examples \
     && rm -rf /var/lib/apt/lists/* && useradd -r -u 10001 markwell && mkdir -p /data/blobs && chown markwell /data/blobs
 ENV BLOB_DIR=/data/blobs
 USER markwell

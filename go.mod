@@ -25,6 +25,8 @@ require (
 	riverqueue.com/riverui v0.17.0
 )
 
+require golang.org/x/image v0.47.0
+
 require (
 	cloud.google.com/go/auth v0.24.1-0.20261001053825-dbc26066f70a // indirect
 	cloud.google.com/go/auth/oauth2adapt v0.3.1 // indirect

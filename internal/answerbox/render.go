@@ -8,7 +8,6 @@ import (
 	"image"
 	"image/draw"
 	"image/jpeg"
-	_ "image/png" // submissions may be PNG photos
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,8 +16,8 @@ import (
 	"github.com/markwell/markwell/internal/extract"
 )
 
-// ErrNoSuchPage is a page past a file's last, or a file that is not a PDF,
-// JPEG or PNG.
+// ErrNoSuchPage is a page past a file's last, or a file that is neither a
+// PDF nor an image extract reads.
 var ErrNoSuchPage = errors.New("answerbox: no such page")
 
 // ErrPageTooLarge is a page of more than MaxPagePixels: decoding it would
@@ -32,15 +31,17 @@ var ErrPageTooLarge = errors.New("answerbox: page too large")
 const MaxPagePixels = 50_000_000
 
 // Renderer turns one page of a submission's file into an image: PDFs with
-// pdftoppm at 100 dpi, JPEG and PNG as they are (a JPEG turned upright by
-// its EXIF orientation). The zero value finds pdftoppm in PATH.
+// pdftoppm at 100 dpi, images as package extract decodes them (PNG, JPEG,
+// GIF, WebP, each page of a TIFF, HEIC through heif-convert), turned upright
+// by their orientation. The zero value finds pdftoppm and heif-convert in
+// PATH.
 type Renderer struct {
 	// Pdftoppm is poppler's tool ("" is "pdftoppm" in PATH).
 	Pdftoppm string
 	// TempDir holds the PDF copies and pages handed to poppler ("" is
 	// os.TempDir).
 	TempDir string
-	// Timeout bounds one pdftoppm run (0 is 30 s).
+	// Timeout bounds one pdftoppm or heif-convert run (0 is 30 s).
 	Timeout time.Duration
 }
 
@@ -55,20 +56,26 @@ func (r Renderer) Page(ctx context.Context, data []byte, page int) (image.Image,
 	if bytes.HasPrefix(data, []byte("%PDF-")) {
 		return r.pdfPage(ctx, data, page)
 	}
-	if page != 0 {
-		return nil, ErrNoSuchPage
-	}
-	if err := checkPixels(data); err != nil {
+	images := extract.New(extract.Options{TempDir: r.TempDir,
+		Limits: extract.Limits{MaxImagePixels: MaxPagePixels, ToolTimeout: r.timeout()}})
+	img, orientation, _, err := images.ImagePage(ctx, data, page)
+	switch {
+	case errors.Is(err, extract.ErrTooLarge):
+		return nil, fmt.Errorf("%w (%w): %w", ErrPageTooLarge, ErrNoSuchPage, err)
+	case errors.Is(err, extract.ErrNoPage), extract.IsPermanent(err):
+		return nil, fmt.Errorf("%w: %w", ErrNoSuchPage, err)
+	case err != nil:
 		return nil, err
 	}
-	img, format, err := image.Decode(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("%w: not an image: %w", ErrNoSuchPage, err)
+	return upright(img, orientation), nil
+}
+
+// timeout bounds one run of pdftoppm or heif-convert.
+func (r Renderer) timeout() time.Duration {
+	if r.Timeout <= 0 {
+		return 30 * time.Second
 	}
-	if format == "jpeg" {
-		img = upright(img, extract.ExifOrientation(data))
-	}
-	return img, nil
+	return r.Timeout
 }
 
 // pdfPage renders one PDF page to a JPEG with pdftoppm and decodes it.
@@ -82,11 +89,7 @@ func (r Renderer) pdfPage(ctx context.Context, data []byte, page int) (image.Ima
 	if err := os.WriteFile(in, data, 0o600); err != nil {
 		return nil, fmt.Errorf("write pdf for pdftoppm: %w", err)
 	}
-	timeout := r.Timeout
-	if timeout <= 0 {
-		timeout = 30 * time.Second
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithTimeout(ctx, r.timeout())
 	defer cancel()
 	tool := r.Pdftoppm
 	if tool == "" {

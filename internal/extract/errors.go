@@ -26,7 +26,13 @@ const (
 	ReasonZipBomb        = "This Word or PowerPoint file unpacks into far more than a real document holds, so it was not read"
 	ReasonImageDamaged   = "This image is damaged and cannot be read"
 	ReasonOldOffice      = "This is an old Word or PowerPoint file (.doc or .ppt): save it as .docx, .pptx or PDF and upload it again"
-	ReasonHEIC           = "This photo is in HEIC format: save it as JPEG or PNG and upload it again"
+)
+
+// Reasons of images (HEIC photos, TIFF scans).
+const (
+	ReasonHEICDamaged     = "This HEIC photo could not be read: it may be damaged. Save it as JPEG or PNG and upload it again"
+	ReasonHEICNoTool      = "HEIC photos cannot be read on this server: save the photo as JPEG or PNG and upload it again"
+	ReasonTIFFUnsupported = "This TIFF image is stored in a way Markwell cannot read (such as JPEG compression inside the TIFF): save it as PDF, PNG or JPEG and upload it again"
 )
 
 // PermanentError is a failure that retrying cannot fix: the file itself is

@@ -2,7 +2,8 @@
 // chosen from the file's bytes (Sniff), never from its name: PDF (text layer
 // by poppler, form fields in-process, OCR for pages without text), Word and
 // PowerPoint (archive/zip and encoding/xml, bounded against zip bombs), plain
-// text, and PNG/JPEG images (OCR). OCR itself is behind the OCR interface;
+// text, and images (OCR): PNG, JPEG, GIF (its first frame) and WebP decoded
+// in Go, TIFF page by page, HEIC/HEIF converted by libheif's heif-convert. OCR itself is behind the OCR interface;
 // package extract/ocr implements it with tesseract, so only processes that
 // run OCR link it.
 //
@@ -41,6 +42,10 @@ const (
 	KindText Kind = "text"
 	KindPNG  Kind = "png"
 	KindJPEG Kind = "jpeg"
+	KindGIF  Kind = "gif"
+	KindWebP Kind = "webp"
+	KindTIFF Kind = "tiff"
+	KindHEIC Kind = "heic" // HEIC and other HEIF images
 )
 
 // Source says where a page's text came from.
@@ -134,7 +139,7 @@ type Limits struct {
 	MaxFileBytes int64
 	// MaxTextBytes caps the text taken from one file.
 	MaxTextBytes int
-	// MaxPages caps PDF pages and slides.
+	// MaxPages caps PDF pages, slides and TIFF pages.
 	MaxPages int
 	// MaxImagePixels caps width × height of an image, checked from its
 	// header before decoding.
@@ -149,7 +154,7 @@ type Limits struct {
 	// PDFTimeout bounds the in-process PDF reader (form fields, and files
 	// poppler refuses); past it the form fields are left out.
 	PDFTimeout time.Duration
-	// ToolTimeout bounds each run of pdftotext or pdftoppm.
+	// ToolTimeout bounds each run of pdftotext, pdftoppm or heif-convert.
 	ToolTimeout time.Duration
 	// RenderPixels is the long side, in pixels, of a PDF page rasterised for
 	// OCR (3508 is an A4 page at 300 dpi).
@@ -206,8 +211,11 @@ func (l Limits) tooMuchText() error {
 
 func (l Limits) tooManyPages(kind Kind, n int) error {
 	what, unit := "PDF", "pages"
-	if kind == KindPPTX {
+	switch kind {
+	case KindPPTX:
 		what, unit = "presentation", "slides"
+	case KindTIFF:
+		what = "TIFF image"
 	}
 	return permanentf(fmt.Sprintf("This %s has more than %d %s, which is too many to read", what, l.MaxPages, unit),
 		"%w: %d %s", ErrTooLarge, n, unit)
@@ -269,16 +277,20 @@ type Options struct {
 	// in PATH).
 	PdftotextPath string
 	PdftoppmPath  string
+	// HeifConvertPath names libheif's heif-convert, which converts HEIC
+	// photos ("" looks it up in PATH).
+	HeifConvertPath string
 }
 
 // Reader reads any supported file, choosing the format from its bytes. It is
 // safe for concurrent use.
 type Reader struct {
-	ocr       OCR
-	lim       Limits
-	tmp       string
-	pdftotext string
-	pdftoppm  string
+	ocr         OCR
+	lim         Limits
+	tmp         string
+	pdftotext   string
+	pdftoppm    string
+	heifConvert string
 }
 
 var _ Extractor = (*Reader)(nil)
@@ -286,12 +298,15 @@ var _ Extractor = (*Reader)(nil)
 // New returns a Reader.
 func New(o Options) *Reader {
 	r := &Reader{ocr: o.OCR, lim: o.Limits.withDefaults(), tmp: o.TempDir,
-		pdftotext: o.PdftotextPath, pdftoppm: o.PdftoppmPath}
+		pdftotext: o.PdftotextPath, pdftoppm: o.PdftoppmPath, heifConvert: o.HeifConvertPath}
 	if r.pdftotext == "" {
 		r.pdftotext = "pdftotext"
 	}
 	if r.pdftoppm == "" {
 		r.pdftoppm = "pdftoppm"
+	}
+	if r.heifConvert == "" {
+		r.heifConvert = "heif-convert"
 	}
 	return r
 }
@@ -328,7 +343,7 @@ func (r *Reader) ExtractBytes(ctx context.Context, data []byte, name, contentTyp
 		res, err = r.readPPTX(data)
 	case KindText:
 		res, err = r.readText(data, name, contentType)
-	case KindPNG, KindJPEG:
+	case KindPNG, KindJPEG, KindGIF, KindWebP, KindTIFF, KindHEIC:
 		res, err = r.readImage(ctx, data, kind)
 	default:
 		err = permanentf(ReasonUnsupported, "%w: kind %q", ErrUnsupported, kind)

@@ -7,48 +7,224 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"io"
 	"strconv"
+
+	"golang.org/x/image/webp"
 )
 
-// readImage OCRs a PNG or JPEG. The size is checked from the header before
-// anything is decoded; the image is decoded in Go (never by C code), turned
-// upright by its EXIF orientation, and handed to tesseract as a grey PGM.
-func (r *Reader) readImage(ctx context.Context, data []byte, kind Kind) (Result, error) {
-	decodeConfig, decode := png.DecodeConfig, png.Decode
-	if kind == KindJPEG {
-		decodeConfig, decode = jpeg.DecodeConfig, jpeg.Decode
+// imageFile is an image file whose header has been read and checked against
+// the limits; its pages are decoded one at a time.
+type imageFile struct {
+	kind Kind
+	data []byte
+	tiff []tiffPage // the pages of a TIFF
+}
+
+// imageData is a decoded page and the orientation (1–8, EXIF's) that turns
+// it upright.
+type imageData struct {
+	img         image.Image
+	orientation int
+}
+
+// pages is the number of pages: a TIFF's, else one.
+func (f *imageFile) pages() int {
+	if f.kind == KindTIFF {
+		return len(f.tiff)
+	}
+	return 1
+}
+
+// openImage reads an image file's header (each page's, for a TIFF) and
+// refuses it when a page has more pixels than the limit, before anything is
+// decoded.
+func (r *Reader) openImage(data []byte, kind Kind) (*imageFile, error) {
+	f := &imageFile{kind: kind, data: data}
+	var decodeConfig func(io.Reader) (image.Config, error)
+	switch kind {
+	case KindPNG:
+		decodeConfig = png.DecodeConfig
+	case KindJPEG:
+		decodeConfig = jpeg.DecodeConfig
+	case KindGIF:
+		decodeConfig = gif.DecodeConfig
+	case KindWebP:
+		decodeConfig = webp.DecodeConfig
+	case KindHEIC:
+		w, h, err := heifSize(data)
+		if err != nil {
+			return nil, err
+		}
+		return f, r.checkPixels(w, h)
+	case KindTIFF:
+		pages, err := tiffPages(data, r.lim)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range pages {
+			w, h, err := tiffConfig(data, p)
+			if err != nil {
+				return nil, err
+			}
+			if err := r.checkPixels(w, h); err != nil {
+				return nil, err
+			}
+		}
+		f.tiff = pages
+		return f, nil
+	default:
+		return nil, permanentf(ReasonUnsupported, "%w: %s is not an image", ErrUnsupported, kind)
 	}
 	cfg, err := decodeConfig(bytes.NewReader(data))
 	if err != nil {
-		return Result{}, permanent(ReasonImageDamaged, err)
+		return nil, permanent(ReasonImageDamaged, err)
 	}
-	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return Result{}, permanentf(ReasonImageDamaged, "%d × %d pixels", cfg.Width, cfg.Height)
+	return f, r.checkPixels(cfg.Width, cfg.Height)
+}
+
+// checkPixels refuses an image of no pixels or more than the limit.
+func (r *Reader) checkPixels(w, h int) error {
+	if w <= 0 || h <= 0 {
+		return permanentf(ReasonImageDamaged, "%d × %d pixels", w, h)
 	}
-	if int64(cfg.Width)*int64(cfg.Height) > r.lim.MaxImagePixels {
-		return Result{}, r.lim.tooManyPixels(cfg.Width, cfg.Height)
+	if int64(w)*int64(h) > r.lim.MaxImagePixels {
+		return r.lim.tooManyPixels(w, h)
 	}
-	img, err := decode(bytes.NewReader(data))
-	if err != nil {
-		return Result{}, permanent(ReasonImageDamaged, err)
-	}
-	if r.ocr == nil {
-		return Result{Pages: []Page{{NeedsOCR: true}}}, nil
-	}
+	return nil
+}
+
+// decode decodes page i (0-based) in Go; a HEIC is first converted by
+// libheif's heif-convert (see heif.go). The GIF decoder stops at the first
+// frame.
+func (r *Reader) decode(ctx context.Context, f *imageFile, i int) (imageData, error) {
+	var (
+		img image.Image
+		err error
+	)
 	orientation := 1
-	if kind == KindJPEG {
-		orientation = ExifOrientation(data)
+	switch f.kind {
+	case KindTIFF:
+		return decodeTIFFPage(f.data, f.tiff[i])
+	case KindHEIC: // libheif has already applied the HEIF rotation and mirroring
+		return r.decodeHEIF(ctx, f.data)
+	case KindPNG:
+		img, err = png.Decode(bytes.NewReader(f.data))
+	case KindJPEG:
+		img, err = jpeg.Decode(bytes.NewReader(f.data))
+		orientation = ExifOrientation(f.data)
+	case KindGIF:
+		img, err = gif.Decode(bytes.NewReader(f.data))
+	case KindWebP:
+		img, err = webp.Decode(bytes.NewReader(f.data))
+		orientation = webpOrientation(f.data)
 	}
-	if err := ctx.Err(); err != nil {
+	if err != nil {
+		return imageData{}, permanent(ReasonImageDamaged, err)
+	}
+	return imageData{img: img, orientation: orientation}, nil
+}
+
+// readImage OCRs an image, each page of a TIFF in order. The size is checked
+// from the header before anything is decoded; the image is decoded in Go
+// (a HEIC after libheif converted it), turned upright by its orientation, and
+// handed to tesseract as a grey PGM. Without OCR every page is still decoded
+// (so a damaged file fails now) and comes back with NeedsOCR.
+func (r *Reader) readImage(ctx context.Context, data []byte, kind Kind) (Result, error) {
+	f, err := r.openImage(data, kind)
+	if err != nil {
 		return Result{}, err
 	}
-	text, conf, err := r.recognise(ctx, encodePGM(uprightGray(img, orientation)))
-	if err != nil {
-		return Result{}, fmt.Errorf("OCR: %w", err)
+	pages := make([]Page, f.pages())
+	for i := range pages {
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
+		d, err := r.decode(ctx, f, i)
+		if err != nil {
+			if f.pages() > 1 {
+				return Result{}, fmt.Errorf("page %d: %w", i+1, err)
+			}
+			return Result{}, err
+		}
+		if r.ocr == nil {
+			pages[i] = Page{NeedsOCR: true}
+			continue
+		}
+		text, conf, err := r.recognise(ctx, encodePGM(uprightGray(d.img, d.orientation)))
+		if err != nil {
+			return Result{}, fmt.Errorf("OCR page %d: %w", i+1, err)
+		}
+		pages[i] = Page{Text: text, Source: SourceOCR, Confidence: conf}
 	}
-	return Result{Pages: []Page{{Text: text, Source: SourceOCR, Confidence: conf}}}, nil
+	return Result{Pages: pages}, nil
+}
+
+// ErrNoPage is a page past the last of an image file.
+var ErrNoPage = errors.New("no such page")
+
+// ImagePage decodes page (0-based) of an image file Sniff names PNG, JPEG,
+// GIF, WebP, TIFF or HEIC, in colour as stored, with the EXIF orientation
+// (1–8) that turns it upright, and the file's number of pages. The size is
+// checked against Limits.MaxImagePixels from the header first (a refusal
+// wraps ErrTooLarge); a page past the last is ErrNoPage.
+func (r *Reader) ImagePage(ctx context.Context, data []byte, page int) (img image.Image, orientation, pages int, err error) {
+	kind, err := sniff(data, "", "", r.lim)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	f, err := r.openImage(data, kind)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if page < 0 || page >= f.pages() {
+		return nil, 0, f.pages(), ErrNoPage
+	}
+	d, err := r.decode(ctx, f, page)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	return d.img, d.orientation, f.pages(), nil
+}
+
+// ImagePages counts the pages of an image file (a TIFF's pages; 1 for any
+// other image), from its headers.
+func (r *Reader) ImagePages(data []byte) (int, error) {
+	kind, err := sniff(data, "", "", r.lim)
+	if err != nil {
+		return 0, err
+	}
+	f, err := r.openImage(data, kind)
+	if err != nil {
+		return 0, err
+	}
+	return f.pages(), nil
+}
+
+// webpOrientation returns the EXIF orientation of an extended WebP (its
+// "EXIF" chunk), or 1.
+func webpOrientation(data []byte) int {
+	if len(data) < 12 || string(data[:4]) != "RIFF" || string(data[8:12]) != "WEBP" {
+		return 1
+	}
+	for i := 12; i+8 <= len(data); {
+		size := int(binary.LittleEndian.Uint32(data[i+4:]))
+		if size < 0 || size > len(data)-i-8 {
+			return 1
+		}
+		if string(data[i:i+4]) == "EXIF" {
+			exif := bytes.TrimPrefix(data[i+8:i+8+size], []byte("Exif\x00\x00"))
+			if o := tiffOrientation(exif); o != 0 {
+				return o
+			}
+			return 1
+		}
+		i += 8 + size + size&1
+	}
+	return 1
 }
 
 // ExifOrientation returns a JPEG's EXIF orientation (1–8), or 1 when it has
@@ -90,39 +266,15 @@ func ExifOrientation(data []byte) int {
 
 // tiffOrientation reads tag 0x0112 from the first IFD of a TIFF header, or 0.
 func tiffOrientation(t []byte) int {
-	if len(t) < 8 {
+	order, ifd, ok := tiffHeader(t)
+	if !ok {
 		return 0
 	}
-	var order binary.ByteOrder
-	switch string(t[:2]) {
-	case "II":
-		order = binary.LittleEndian
-	case "MM":
-		order = binary.BigEndian
-	default:
+	o, _ := ifdShort(t, order, ifd, tagOrientation)
+	if o < 1 || o > 8 {
 		return 0
 	}
-	if order.Uint16(t[2:]) != 42 {
-		return 0
-	}
-	ifd := int(order.Uint32(t[4:]))
-	if ifd < 8 || ifd+2 > len(t) {
-		return 0
-	}
-	n := int(order.Uint16(t[ifd:]))
-	for k := range n {
-		e := ifd + 2 + 12*k
-		if e+12 > len(t) {
-			return 0
-		}
-		if order.Uint16(t[e:]) == 0x0112 && order.Uint16(t[e+2:]) == 3 { // SHORT
-			if o := int(order.Uint16(t[e+8:])); o >= 1 && o <= 8 {
-				return o
-			}
-			return 0
-		}
-	}
-	return 0
+	return o
 }
 
 // uprightGray converts an image to 8-bit grey (transparent pixels over

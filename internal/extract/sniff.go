@@ -26,6 +26,14 @@ func sniff(data []byte, name, contentType string, lim Limits) (Kind, error) {
 		return KindPNG, nil
 	case bytes.HasPrefix(data, []byte("\xff\xd8\xff")):
 		return KindJPEG, nil
+	case bytes.HasPrefix(data, []byte("GIF87a")) || bytes.HasPrefix(data, []byte("GIF89a")):
+		return KindGIF, nil
+	case len(data) >= 12 && string(data[:4]) == "RIFF" && string(data[8:12]) == "WEBP":
+		return KindWebP, nil
+	case bytes.HasPrefix(data, []byte("II*\x00")) || bytes.HasPrefix(data, []byte("MM\x00*")):
+		return KindTIFF, nil
+	case isHEIF(data):
+		return KindHEIC, nil
 	case bytes.Contains(head, []byte("%PDF-")):
 		// Readers accept the header anywhere in the first 1024 bytes.
 		return KindPDF, nil
@@ -38,8 +46,6 @@ func sniff(data []byte, name, contentType string, lim Limits) (Kind, error) {
 			return "", permanentf(ReasonOfficePassword, "%w: encrypted OOXML package", ErrUnsupported)
 		}
 		return "", permanentf(ReasonOldOffice, "%w: OLE2 compound file", ErrUnsupported)
-	case isHEIF(data):
-		return "", permanentf(ReasonHEIC, "%w: HEIF image", ErrUnsupported)
 	}
 	for _, magic := range knownBinary {
 		if bytes.HasPrefix(data, []byte(magic)) {
@@ -53,7 +59,7 @@ func sniff(data []byte, name, contentType string, lim Limits) (Kind, error) {
 }
 
 // knownBinary are formats Markwell does not read whose first bytes could
-// pass for text.
+// pass for text. (WebP, GIF and TIFF are read: sniff names them before.)
 var knownBinary = []string{
 	"ID3",  // MP3
 	"OggS", // Ogg audio and video
@@ -121,6 +127,14 @@ func hintedKind(name, contentType string) Kind {
 		return KindPNG
 	case "image/jpeg":
 		return KindJPEG
+	case "image/gif":
+		return KindGIF
+	case "image/webp":
+		return KindWebP
+	case "image/tiff":
+		return KindTIFF
+	case "image/heic", "image/heif", "image/heic-sequence", "image/heif-sequence":
+		return KindHEIC
 	}
 	if strings.HasPrefix(mt, "text/") {
 		return KindText
@@ -136,6 +150,14 @@ func hintedKind(name, contentType string) Kind {
 		return KindPNG
 	case ".jpg", ".jpeg":
 		return KindJPEG
+	case ".gif":
+		return KindGIF
+	case ".webp":
+		return KindWebP
+	case ".tif", ".tiff":
+		return KindTIFF
+	case ".heic", ".heif", ".hif":
+		return KindHEIC
 	case ".txt", ".text", ".csv", ".md", ".markdown":
 		return KindText
 	}

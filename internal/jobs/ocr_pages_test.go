@@ -19,14 +19,7 @@ import (
 func TestOCRPages_PNGOfPrintedTextIsHandedToOCRAndFinished(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	id, job := b.add(t, fixture(t, "printed.png", "photo.png", "image/png"))
-
-	extractor, events := b.startWorker(t, b.deps, extractQueue, time.Minute)
-	require.Equal(t, river.EventKindJobCompleted, waitFor(t, events, job.ID).Kind)
-	stop, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	require.NoError(t, extractor.Stop(stop))
-
+	id := b.extractOnly(t, fixture(t, "printed.png", "photo.png", "image/png"))
 	sub := b.submission(t, id)
 	require.Equal(t, "extracting", sub.ExtractStatus, "waiting for OCR")
 	require.Equal(t, []page{{}}, pages(t, sub), "one page, not read yet")

@@ -4,7 +4,9 @@
 // is drawn on), Word and PowerPoint files as their pages (converted to PDF by
 // LibreOffice the first time they are asked for, bounded and kept beside the
 // page images), with, per page, whether OCR was unsure of its text; and the
-// file itself to download under its name. Everything is read through
+// file itself to download under its name. Photos and scans in any format
+// extract reads (PNG, JPEG, GIF, WebP, HEIC, TIFF with a page per TIFF page)
+// are drawn by package answerbox, which decodes them through extract. Everything is read through
 // short-lived signed URLs; ids of other teams are not found. Only signed-in
 // teachers ask: a student's view token opens none of it.
 package original
@@ -39,8 +41,8 @@ type Kind string
 
 // The kinds.
 const (
-	// KindPages is a file shown as page images: a PDF, a photo, a Word or
-	// PowerPoint file.
+	// KindPages is a file shown as page images: a PDF, a photo or scan, a
+	// Word or PowerPoint file.
 	KindPages Kind = "pages"
 	// KindText is a text file: the text on the review screen is the original.
 	KindText Kind = "text"
@@ -127,8 +129,8 @@ type Page struct {
 // Original is what the review screen shows of a submission's file.
 type Original struct {
 	Kind Kind `json:"kind"`
-	// Format is the file's format as its bytes say: pdf, png, jpeg, docx,
-	// pptx, text; "" without a file.
+	// Format is the file's format as its bytes say: pdf, png, jpeg, gif,
+	// webp, heic, tiff, docx, pptx, text; "" without a file.
 	Format string `json:"format"`
 	// FileName is the name the file downloads as ("" without a file).
 	FileName string `json:"fileName"`
@@ -179,12 +181,12 @@ func (s *Service) Get(ctx context.Context, a identity.Actor, submissionID uuid.U
 	case extract.KindText:
 		out.Kind = KindText
 		return out, nil
-	case extract.KindPNG, extract.KindJPEG:
+	case extract.KindPNG, extract.KindJPEG, extract.KindGIF, extract.KindWebP, extract.KindHEIC:
 		out.Kind, out.PageCount = KindPages, 1
-	case extract.KindPDF:
+	case extract.KindPDF, extract.KindTIFF:
 		out.Kind, out.PageCount = KindPages, int(src.row.PageCount)
 		if out.PageCount == 0 { // not read yet
-			if out.PageCount, err = s.countPages(ctx, src.row.FileKey); err != nil {
+			if out.PageCount, err = s.countPages(ctx, src.row.FileKey, src.kind); err != nil {
 				return Original{}, err
 			}
 		}
@@ -222,9 +224,9 @@ func (s *Service) PageImage(ctx context.Context, a identity.Actor, submissionID 
 	}
 	fileKey, count := src.row.FileKey, 0
 	switch src.kind {
-	case extract.KindPNG, extract.KindJPEG:
+	case extract.KindPNG, extract.KindJPEG, extract.KindGIF, extract.KindWebP, extract.KindHEIC:
 		count = 1
-	case extract.KindPDF:
+	case extract.KindPDF, extract.KindTIFF:
 		count = int(src.row.PageCount) // 0 while not read: the renderer finds the end
 	case extract.KindDOCX, extract.KindPPTX:
 		n, problem, err := s.convert(ctx, &src)
@@ -359,11 +361,18 @@ func (s *Service) convert(ctx context.Context, src *source) (pages int, problem 
 	return n, "", nil
 }
 
-// countPages counts the pages of a stored PDF.
-func (s *Service) countPages(ctx context.Context, key string) (int, error) {
+// countPages counts the pages of a stored PDF or TIFF.
+func (s *Service) countPages(ctx context.Context, key string, kind extract.Kind) (int, error) {
 	data, err := readAll(ctx, s.Blob, key)
 	if err != nil {
 		return 0, s.fileError(err)
+	}
+	if kind == extract.KindTIFF {
+		n, err := extract.New(extract.Options{}).ImagePages(data)
+		if err != nil {
+			return 0, s.fileError(err)
+		}
+		return n, nil
 	}
 	n, err := pageCount(data)
 	if err != nil {

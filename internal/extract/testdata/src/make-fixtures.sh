@@ -2,9 +2,10 @@
 # Rebuilds the fixtures in internal/extract/testdata from the sources beside
 # this script, with real producers. Tests never run it: the produced files are
 # committed. Needs LibreOffice (writer, impress), poppler-utils, qpdf,
-# ImageMagick, libtiff-tools (tiff2pdf) and exiftool:
+# ImageMagick, libtiff-tools (tiff2pdf, tiffcp), exiftool, libheif-examples
+# (heif-enc), webp (cwebp) and python3:
 #   apt-get install -y --no-install-recommends libreoffice-writer libreoffice-impress \
-#     poppler-utils qpdf imagemagick libtiff-tools libimage-exiftool-perl
+#     poppler-utils qpdf imagemagick libtiff-tools libimage-exiftool-perl libheif-examples webp python3
 set -euo pipefail
 src=$(cd "$(dirname "$0")" && pwd)
 out=$(dirname "$src")
@@ -50,3 +51,42 @@ cp history.docx "$out/history.docx"
 # A chart with a title and axis titles.
 soffice --headless --convert-to pptx --outdir . "$src/chart.fodp" >/dev/null
 cp chart.pptx "$out/chart.pptx"
+
+# Images in the formats phones and scanners write, each a paragraph of
+# printed text rendered by ImageMagick (convert-im6.q16: Debian's own, not a
+# wrapper), 8-bit, no alpha. Needs libheif-examples (heif-enc), webp (cwebp),
+# libtiff-tools (tiffcp) and python3.
+IM=/usr/bin/convert-im6.q16
+words() { # words <out.png> <text>
+  $IM -size 1400x -background white -fill black -font DejaVu-Sans -pointsize 40 caption:"$2" \
+    -bordercolor white -border 60 -alpha off -depth 8 -type TrueColor "PNG24:$1"
+}
+words heic.png "Volcanoes form where melted rock from deep inside the Earth rises to the surface. When the pressure grows too high, lava, ash and gas burst out through the crater."
+heif-enc -q 60 -o "$out/photo.heic" heic.png
+# A phone held sideways: pixels stored a quarter turn to the left, the EXIF
+# orientation 6 copied from the JPEG, and the HEIF 'irot' property (3 quarter
+# turns anticlockwise) that tells readers to show it upright, which heif-enc
+# 1.15 cannot write: heif-irot.py adds it.
+$IM heic.png -rotate -90 -quality 90 sideways.jpg
+exiftool -q -overwrite_original -n -Orientation=6 sideways.jpg
+heif-enc -q 60 -o sideways.heic sideways.jpg
+python3 "$src/heif-irot.py" sideways.heic "$out/photo-irot.heic" 3
+
+# A 3-page scan: each page its own words, bilevel CCITT G4 (what school
+# scanners write for text), LZW grey and Deflate grey, joined by tiffcp.
+words p1.png "Page one is about rivers. Rain collects in streams that join to form a river flowing to the sea."
+words p2.png "Page two is about mountains. Moving plates push rock upwards over millions of years."
+words p3.png "Page three is about deserts. Very little rain falls there and few plants can grow."
+$IM p1.png -colorspace Gray -threshold 50% -type Bilevel -compress Group4 p1.tif
+$IM p2.png -colorspace Gray -depth 8 -type Grayscale -compress LZW p2.tif
+$IM p3.png -colorspace Gray -depth 8 -type Grayscale -compress Zip p3.tif
+tiffcp p1.tif p2.tif p3.tif "$out/scan-3pages.tif"
+# The same pages in big-endian byte order ("MM"), as Mac software writes.
+tiffcp -B p1.tif p2.tif p3.tif "$out/scan-3pages-be.tif"
+
+words webp.png "Bees carry pollen from flower to flower, which helps plants make seeds and fruit."
+cwebp -quiet -q 75 webp.png -o "$out/printed.webp"
+
+# An animated GIF: its first frame holds the words, the second is blank.
+words gif.png "Magnets pull on iron and steel but not on wood, glass or plastic."
+$IM -delay 100 gif.png \( gif.png -fill white -colorize 100 \) -colors 16 -loop 0 "$out/printed.gif"
