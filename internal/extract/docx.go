@@ -154,8 +154,8 @@ type docxHdrRef struct {
 	id     string // relationship id
 }
 
-// maxFieldDepth bounds the open-field stack of a hostile file.
-const maxFieldDepth = 64
+// maxDocxFieldDepth bounds the open-field stack of a hostile file.
+const maxDocxFieldDepth = 64
 
 // docxWalker streams a WordprocessingML part (document, notes, header or
 // footer) into lines of text.
@@ -422,7 +422,7 @@ func (w *docxWalker) noteReference(p *docxFrame, t xml.StartElement) {
 }
 
 func (w *docxWalker) pushField(f *docxField) {
-	if len(w.fields) < maxFieldDepth {
+	if len(w.fields) < maxDocxFieldDepth {
 		w.fields = append(w.fields, f)
 	}
 }

@@ -34,9 +34,9 @@ func (r *Reader) pdfFormFields(ctx context.Context, data []byte, pages int) (map
 	return fields, nil
 }
 
-// maxFieldDepth bounds the walk up a field's Parent chain (a loop in a
+// maxFormFieldDepth bounds the walk up a field's Parent chain (a loop in a
 // hostile file would never end).
-const maxFieldDepth = 32
+const maxFormFieldDepth = 32
 
 func formFieldLines(rd *pdf.Reader, stop *atomic.Bool, pages int) map[int][]string {
 	form := rd.Trailer().Key("Root").Key("AcroForm")
@@ -114,7 +114,7 @@ func fieldLine(w pdf.Value) string {
 
 // inherited is key of the field or of the nearest ancestor that has it.
 func inherited(w pdf.Value, key string) pdf.Value {
-	for range maxFieldDepth {
+	for range maxFormFieldDepth {
 		if w.IsNull() {
 			break
 		}
@@ -129,7 +129,7 @@ func inherited(w pdf.Value, key string) pdf.Value {
 // fieldLabel is the tooltip (TU) of the widget's field, else its name (T):
 // the field is the widget itself or its nearest ancestor with a name.
 func fieldLabel(w pdf.Value) string {
-	for range maxFieldDepth {
+	for range maxFormFieldDepth {
 		if w.IsNull() {
 			break
 		}
