@@ -1,6 +1,6 @@
 /**
  * The files a submission may be made of (spec §5), shared by the teacher's upload and the
- * student's submission link: the six accepted kinds, how the server reads each, the picker's
+ * student's submission link: the accepted kinds, how the server reads each, the picker's
  * `accept` list and a storage-safe file name.
  */
 
@@ -22,6 +22,19 @@ const ACCEPTED = new Map<string, SubmissionFileType>([
   ['jpg', { mimeType: 'image/jpeg', reader: 'image' }],
   ['jpeg', { mimeType: 'image/jpeg', reader: 'image' }],
   ['png', { mimeType: 'image/png', reader: 'image' }],
+  // Phones and scanners: an iPhone's photos, a school scanner's multi-page TIFF, web images.
+  ['heic', { mimeType: 'image/heic', reader: 'image' }],
+  ['heif', { mimeType: 'image/heif', reader: 'image' }],
+  ['tif', { mimeType: 'image/tiff', reader: 'image' }],
+  ['tiff', { mimeType: 'image/tiff', reader: 'image' }],
+  ['webp', { mimeType: 'image/webp', reader: 'image' }],
+  ['gif', { mimeType: 'image/gif', reader: 'image' }],
+  // OpenDocument, RTF and Office 97–2003: the server converts them with LibreOffice.
+  ['odt', { mimeType: 'application/vnd.oasis.opendocument.text', reader: 'textract' }],
+  ['odp', { mimeType: 'application/vnd.oasis.opendocument.presentation', reader: 'textract' }],
+  ['rtf', { mimeType: 'application/rtf', reader: 'textract' }],
+  ['doc', { mimeType: 'application/msword', reader: 'textract' }],
+  ['ppt', { mimeType: 'application/vnd.ms-powerpoint', reader: 'textract' }],
 ]);
 
 /** A file input's `accept`: the accepted extensions and their media types. */
@@ -31,7 +44,8 @@ export const SUBMISSION_ACCEPT = [
 ].join(',');
 
 /** The accepted kinds in words, for hints and refusals. */
-export const ACCEPTED_TYPES_TEXT = 'PDF, Word (.docx), PowerPoint (.pptx), text (.txt), JPEG or PNG';
+export const ACCEPTED_TYPES_TEXT =
+  'PDF, Word (.docx, .doc), PowerPoint (.pptx, .ppt), OpenDocument (.odt, .odp), RTF, text (.txt) or image (JPEG, PNG, HEIC, TIFF, WebP, GIF)';
 
 /** A file's extension in lower case, without the dot ('' when it has none, as in `.profile`). */
 function extensionOf(fileName: string): string {

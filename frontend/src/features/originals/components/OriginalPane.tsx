@@ -36,7 +36,10 @@ function formatLabel(o: Original): string {
   if (o.format === 'docx') return 'Word file, shown as its pages';
   if (o.format === 'pptx') return 'PowerPoint file, shown as its slides';
   if (o.format === 'pdf') return 'PDF';
-  if (o.format === 'png' || o.format === 'jpeg') return 'Photo';
+  if (o.format === 'odt' || o.format === 'rtf' || o.format === 'doc') return 'Document, shown as its pages';
+  if (o.format === 'odp' || o.format === 'ppt') return 'Presentation, shown as its slides';
+  if (o.format === 'tiff') return 'Scan';
+  if (['png', 'jpeg', 'heic', 'webp', 'gif'].includes(o.format)) return 'Photo';
   return '';
 }
 

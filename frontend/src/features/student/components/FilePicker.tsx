@@ -5,7 +5,7 @@ import Button from '@mui/material/Button';
 import FormHelperText from '@mui/material/FormHelperText';
 import Typography from '@mui/material/Typography';
 import { useId, useRef, useState, type DragEvent, type Ref } from 'react';
-import { formatFileSize, SUBMISSION_ACCEPT } from '../../../lib/submission-files';
+import { ACCEPTED_TYPES_TEXT, formatFileSize, SUBMISSION_ACCEPT } from '../../../lib/submission-files';
 
 /** Props for {@link FilePicker}. */
 export interface FilePickerProps {
@@ -106,7 +106,7 @@ export function FilePicker({ file, onSelect, error, disabled = false, buttonRef 
           }}
         />
       </Box>
-      <FormHelperText id={hintId}>PDF, Word (.docx), PowerPoint (.pptx), text (.txt), JPEG or PNG. One file.</FormHelperText>
+      <FormHelperText id={hintId}>{ACCEPTED_TYPES_TEXT}. One file.</FormHelperText>
       {error && (
         <FormHelperText id={errorId} error>
           {error}

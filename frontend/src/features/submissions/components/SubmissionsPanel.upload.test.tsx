@@ -4,6 +4,7 @@ import { HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, ASSIGNMENT_ID, BLOB_BASE, fakeBackend, submission } from '../testing/fake-backend';
 import { renderSubmissions } from '../testing/render';
+import { ACCEPTED_TYPES_TEXT } from '../../../lib/submission-files';
 
 const PAGE = `/assignment/${ASSIGNMENT_ID}`;
 const FOLDER = `assignments/${ASSIGNMENT_ID}/submissions/`;
@@ -139,7 +140,7 @@ describe('uploading submissions', { timeout: 30_000 }, () => {
 
     const refusal = await screen.findByText(/budget\.xlsx can't be uploaded/);
     expect(refusal).toHaveTextContent(
-      "budget.xlsx can't be uploaded: only PDF, Word (.docx), PowerPoint (.pptx), text (.txt), JPEG or PNG files are accepted.",
+      `budget.xlsx can't be uploaded: only ${ACCEPTED_TYPES_TEXT} files are accepted.`,
     );
     expect(await screen.findByText('Upload complete')).toBeInTheDocument();
     expect(backend.bodies('s3-upload').map((b) => b.fileName)).toEqual(expect.arrayContaining([`${FOLDER}notes.txt`, `${FOLDER}photo.PNG`]));
