@@ -79,6 +79,10 @@ type Page struct {
 	// mean word confidence), for a page read by an OCR that says so (see
 	// ConfidentOCR); nil otherwise.
 	Confidence *int
+	// Warning says, for the teacher, why the page's text may not be what
+	// the page holds (OCR was unsure, garbled characters, almost no words;
+	// see quality.go), or is "".
+	Warning string
 }
 
 // Result is the text of a file, page by page.
@@ -374,13 +378,16 @@ func readAll(body io.Reader, lim Limits) ([]byte, error) {
 	return data, nil
 }
 
-// finish tidies each page, counts the empty ones and joins the text.
+// finish tidies each page, counts the empty ones, joins the text and
+// warns of pages that may be misread.
 func (res *Result) finish() {
 	var b strings.Builder
 	res.EmptyPages = 0
+	undecoded := make([]int, len(res.Pages))
 	for i := range res.Pages {
 		p := &res.Pages[i]
 		p.Number = i + 1
+		undecoded[i] = undecodable(p.Text)
 		p.Text = tidy(p.Text)
 		if p.Text == "" {
 			p.Source = ""
@@ -399,6 +406,7 @@ func (res *Result) finish() {
 		b.WriteString(part)
 	}
 	res.Text = b.String()
+	res.assess(undecoded)
 }
 
 // tidy normalises line ends, drops control characters and trailing spaces,

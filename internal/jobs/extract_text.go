@@ -152,8 +152,9 @@ func (d Deps) read(ctx context.Context, ex extract.Extractor, sub store.GetSubmi
 	return res, nil
 }
 
-// finish writes a finished extraction: pages, text and a warning about
-// pages without text, at most once (a submission already ready is left
+// finish writes a finished extraction: pages (each with its warning, when
+// it may be misread), text, the doubtful pages and a warning about pages
+// without text or misread, at most once (a submission already ready is left
 // alone). source, when set, replaces the source of OCR'd pages.
 func (d Deps) finish(ctx context.Context, id uuid.UUID, res extract.Result, source string) error {
 	if res.NeedsOCR() {
@@ -169,7 +170,8 @@ func (d Deps) finish(ctx context.Context, id uuid.UUID, res extract.Result, sour
 	err = store.InTx(ctx, d.Pool, func(tx pgx.Tx) error {
 		var err error
 		n, err = store.Q.FinishExtracting(ctx, tx, store.FinishExtractingParams{
-			ID: id, Pages: data, PageCount: int32(len(pages)), ExtractedText: &text, ExtractError: res.Problem(),
+			ID: id, Pages: data, PageCount: int32(len(pages)), ExtractedText: &text, ExtractError: res.Warning(),
+			DoubtfulPages: int32s(res.Doubtful()),
 		})
 		if err != nil || n == 0 {
 			return err
@@ -249,11 +251,14 @@ func failureReason(err error) (string, bool) {
 // serves it: {"text", "source"}. Source is the extract package's ("file",
 // "pdftotext", "ocr"), "vision" for a transcript by the vision model, and ""
 // for a page without text or one still waiting for OCR. Confidence is
-// tesseract's (0–100) for a page OCR read, absent otherwise.
+// tesseract's (0–100) for a page OCR read, absent otherwise. Warning says
+// why the page's text may be misread (extract.Page.Warning), absent when
+// it may not.
 type storedPage struct {
 	Text       string `json:"text"`
 	Source     string `json:"source"`
 	Confidence *int   `json:"confidence,omitempty"`
+	Warning    string `json:"warning,omitempty"`
 }
 
 // storedPages turns a result into stored pages, naming OCR'd pages' source
@@ -265,7 +270,16 @@ func storedPages(res extract.Result, ocrSource string) []storedPage {
 		if p.Source == extract.SourceOCR && ocrSource != "" {
 			src = ocrSource
 		}
-		out[i] = storedPage{Text: p.Text, Source: src, Confidence: p.Confidence}
+		out[i] = storedPage{Text: p.Text, Source: src, Confidence: p.Confidence, Warning: p.Warning}
+	}
+	return out
+}
+
+// int32s converts page numbers for the database.
+func int32s(ns []int) []int32 {
+	out := make([]int32, len(ns))
+	for i, n := range ns {
+		out[i] = int32(n)
 	}
 	return out
 }

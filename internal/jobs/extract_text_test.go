@@ -193,6 +193,7 @@ type page struct {
 	Text       string `json:"text"`
 	Source     string `json:"source"`
 	Confidence *int   `json:"confidence"`
+	Warning    string `json:"warning"`
 }
 
 func pages(t testing.TB, sub store.GetSubmissionToExtractRow) []page {

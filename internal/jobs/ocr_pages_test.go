@@ -2,6 +2,7 @@ package jobs_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/queue"
+	"github.com/markwell/markwell/internal/store"
 )
 
 // An image of printed text: extract_text finds a page without text, stores
@@ -60,6 +62,33 @@ func TestOCRPages_MixedPDFKeepsPagesInOrder(t *testing.T) {
 	require.Equal(t, "No text found on 1 of 3 pages", sub.ExtractError, "ready, with a warning for the teacher")
 	require.Less(t, strings.Index(*sub.ExtractedText, "Water Cycle"), strings.Index(*sub.ExtractedText, "Earthquakes"))
 	require.EqualValues(t, 1, sub.ExtractWrites)
+}
+
+// A PDF whose page 2 is a poor scan: OCR reads it unsure of itself, and the
+// submission is ready with page 2's warning in its pages, page 2 among its
+// doubtful pages and a summary in its warning, which the table lists.
+func TestOCRPages_PoorScanIsMarkedForTheTeacher(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	id, _ := b.add(t, fixture(t, "blurred-page.pdf", "essay.pdf", "application/pdf"))
+	b.startWorker(t, b.deps, allQueues, time.Minute)
+
+	sub := b.waitStatus(t, id)
+	require.Equal(t, "ready", sub.ExtractStatus, sub.ExtractError)
+	got := pages(t, sub)
+	require.Len(t, got, 2)
+	require.Equal(t, "file", got[0].Source)
+	require.Empty(t, got[0].Warning)
+	require.Equal(t, "ocr", got[1].Source)
+	require.NotNil(t, got[1].Confidence)
+	require.Less(t, *got[1].Confidence, 60)
+	require.Equal(t, fmt.Sprintf("Page 2 was read by OCR, which was unsure of it (%d%%): check it against the original", *got[1].Confidence), got[1].Warning)
+	require.Equal(t, "Page 2 may be misread: check it against the original", sub.ExtractError)
+
+	listed, err := store.Q.ListSubmissions(context.Background(), b.pool, store.ListSubmissionsParams{AssignmentID: sub.AssignmentID, TeamID: sub.TeamID})
+	require.NoError(t, err)
+	require.Len(t, listed, 1)
+	require.Equal(t, []int32{2}, listed[0].DoubtfulPages)
 }
 
 // The OCR job run again after it finished (a crash before River recorded

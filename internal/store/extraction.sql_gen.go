@@ -34,8 +34,9 @@ func (q *Queries) FailExtracting(ctx context.Context, db DBTX, arg FailExtractin
 const finishExtracting = `-- name: FinishExtracting :execrows
 UPDATE submissions
 SET extract_status = 'ready', pages = $1, page_count = $2, extracted_text = $3,
-    extract_error = $4, extract_writes = extract_writes + 1, extracted_at = now(), updated_at = now()
-WHERE id = $5 AND extract_status <> 'ready'
+    extract_error = $4, doubtful_pages = coalesce($5::int[], '{}'), extract_writes = extract_writes + 1,
+    extracted_at = now(), updated_at = now()
+WHERE id = $6 AND extract_status <> 'ready'
 `
 
 type FinishExtractingParams struct {
@@ -43,6 +44,7 @@ type FinishExtractingParams struct {
 	PageCount     int32
 	ExtractedText *string
 	ExtractError  string
+	DoubtfulPages []int32
 	ID            uuid.UUID
 }
 
@@ -54,6 +56,7 @@ func (q *Queries) FinishExtracting(ctx context.Context, db DBTX, arg FinishExtra
 		arg.PageCount,
 		arg.ExtractedText,
 		arg.ExtractError,
+		arg.DoubtfulPages,
 		arg.ID,
 	)
 	if err != nil {

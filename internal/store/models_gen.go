@@ -334,6 +334,7 @@ type Submission struct {
 	PreviousSubmissionID uuid.NullUUID
 	StudentKey           *string
 	ContentSha256        *string
+	DoubtfulPages        []int32
 }
 
 type Team struct {

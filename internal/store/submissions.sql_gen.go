@@ -109,7 +109,7 @@ func (q *Queries) CreateFunctionResults(ctx context.Context, db DBTX, arg Create
 const createSubmission = `-- name: CreateSubmission :one
 INSERT INTO submissions (team_id, assignment_id, name, file_key, content_type, role, student_name, student_email)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256
+RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256, doubtful_pages
 `
 
 type CreateSubmissionParams struct {
@@ -167,6 +167,7 @@ func (q *Queries) CreateSubmission(ctx context.Context, db DBTX, arg CreateSubmi
 		&i.PreviousSubmissionID,
 		&i.StudentKey,
 		&i.ContentSha256,
+		&i.DoubtfulPages,
 	)
 	return i, err
 }
@@ -210,7 +211,7 @@ func (q *Queries) DeleteSubmissions(ctx context.Context, db DBTX, arg DeleteSubm
 }
 
 const getSubmission = `-- name: GetSubmission :one
-SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256 FROM submissions WHERE id = $1 AND team_id = $2
+SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256, doubtful_pages FROM submissions WHERE id = $1 AND team_id = $2
 `
 
 type GetSubmissionParams struct {
@@ -251,6 +252,7 @@ func (q *Queries) GetSubmission(ctx context.Context, db DBTX, arg GetSubmissionP
 		&i.PreviousSubmissionID,
 		&i.StudentKey,
 		&i.ContentSha256,
+		&i.DoubtfulPages,
 	)
 	return i, err
 }
@@ -283,9 +285,9 @@ WITH inserted AS (
     ) AS r
     ORDER BY r.n
     ON CONFLICT (assignment_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
-    RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256
+    RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256, doubtful_pages
 )
-SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256 FROM inserted ORDER BY created_at
+SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256, doubtful_pages FROM inserted ORDER BY created_at
 `
 
 type InsertSubmissionsParams struct {
@@ -338,6 +340,7 @@ type InsertSubmissionsRow struct {
 	PreviousSubmissionID uuid.NullUUID
 	StudentKey           *string
 	ContentSha256        *string
+	DoubtfulPages        []int32
 }
 
 // A batch of submissions in one statement, one array element per row, all
@@ -405,6 +408,7 @@ func (q *Queries) InsertSubmissions(ctx context.Context, db DBTX, arg InsertSubm
 			&i.PreviousSubmissionID,
 			&i.StudentKey,
 			&i.ContentSha256,
+			&i.DoubtfulPages,
 		); err != nil {
 			return nil, err
 		}
@@ -420,7 +424,7 @@ const listSubmissions = `-- name: ListSubmissions :many
 SELECT id, assignment_id, name, file_key, role, student_name, student_email, source,
        extract_status, extract_error, left(coalesce(extracted_text, ''), 200)::text AS preview,
        page_count, is_hand_written, attempt, previous_submission_id, created_at, updated_at,
-       coalesce(content_sha256, '')::text AS content_sha256
+       coalesce(content_sha256, '')::text AS content_sha256, doubtful_pages
 FROM submissions
 WHERE assignment_id = $1 AND team_id = $2
 ORDER BY created_at, id
@@ -450,6 +454,7 @@ type ListSubmissionsRow struct {
 	CreatedAt            time.Time
 	UpdatedAt            time.Time
 	ContentSha256        string
+	DoubtfulPages        []int32
 }
 
 // The submissions table of an assignment: no full text, a preview of it.
@@ -481,6 +486,7 @@ func (q *Queries) ListSubmissions(ctx context.Context, db DBTX, arg ListSubmissi
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.ContentSha256,
+			&i.DoubtfulPages,
 		); err != nil {
 			return nil, err
 		}
@@ -574,7 +580,7 @@ SET name = coalesce($1, name),
     student_email = coalesce($3, student_email),
     updated_at = now()
 WHERE id = $4 AND team_id = $5
-RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256
+RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256, doubtful_pages
 `
 
 type UpdateSubmissionDetailsParams struct {
@@ -625,6 +631,7 @@ func (q *Queries) UpdateSubmissionDetails(ctx context.Context, db DBTX, arg Upda
 		&i.PreviousSubmissionID,
 		&i.StudentKey,
 		&i.ContentSha256,
+		&i.DoubtfulPages,
 	)
 	return i, err
 }

@@ -225,7 +225,8 @@ func (s *Service) ListLoaded(ctx context.Context, a identity.Actor, assignmentID
 			Source: r.Source, Status: r.ExtractStatus, Error: r.ExtractError, Preview: r.Preview,
 			PageCount: int(r.PageCount), IsHandWritten: r.IsHandWritten,
 			Attempt: int(r.Attempt), PreviousSubmissionID: previous(r.PreviousSubmissionID),
-			ContentHash: r.ContentSha256, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+			ContentHash: r.ContentSha256, DoubtfulPages: ints(r.DoubtfulPages),
+			CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 		}
 	}
 	return out, nil

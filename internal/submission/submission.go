@@ -100,8 +100,12 @@ type Submission struct {
 	Source         string `json:"source"`
 	Status         string `json:"status"`
 	// Error is the teacher-facing reason of a failed extraction, or a
-	// warning about a ready one ("No text found on 1 of 4 pages").
-	Error         string `json:"error"`
+	// warning about a ready one ("No text found on 1 of 4 pages", "Page 2
+	// may be misread: check it against the original").
+	Error string `json:"error"`
+	// DoubtfulPages numbers (from 1) the pages whose text may be misread;
+	// each one's reason is its page's Warning in Detail.
+	DoubtfulPages []int  `json:"doubtfulPages"`
 	Preview       string `json:"preview"`
 	PageCount     int    `json:"pageCount"`
 	IsHandWritten bool   `json:"isHandWritten"`
@@ -119,13 +123,15 @@ type Submission struct {
 	UpdatedAt   time.Time `json:"updatedAt"`
 }
 
-// Page is one page of a submission's text and where it came from
-// ("text-layer", "ocr", "vision" …), with OCR's confidence (0–100) for a
-// page OCR read since confidences are kept.
+// Page is one page of a submission's text and where it came from ("file",
+// "pdftotext", "ocr", "vision"), with OCR's confidence (0–100) for a page
+// OCR read since confidences are kept, and a warning for the teacher when
+// its text may be misread.
 type Page struct {
 	Text       string `json:"text"`
 	Source     string `json:"source"`
 	Confidence *int   `json:"confidence,omitempty"`
+	Warning    string `json:"warning,omitempty"`
 }
 
 // Detail is a submission with its full text and pages.
@@ -344,8 +350,18 @@ func fromRow(r store.Submission) Submission {
 		Source: r.Source, Status: r.ExtractStatus, Error: r.ExtractError, Preview: Preview(text),
 		PageCount: int(r.PageCount), IsHandWritten: r.IsHandWritten,
 		Attempt: int(r.Attempt), PreviousSubmissionID: previous(r.PreviousSubmissionID),
-		ContentHash: deref(r.ContentSha256), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		ContentHash: deref(r.ContentSha256), DoubtfulPages: ints(r.DoubtfulPages),
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
+}
+
+// ints is a stored list of page numbers, never nil.
+func ints(ns []int32) []int {
+	out := make([]int, len(ns))
+	for i, n := range ns {
+		out[i] = int(n)
+	}
+	return out
 }
 
 // deref is *s, or "" for nil.

@@ -27,7 +27,8 @@ WHERE id = @id AND extract_status <> 'ready';
 -- guard makes a second run change nothing.
 UPDATE submissions
 SET extract_status = 'ready', pages = @pages, page_count = @page_count, extracted_text = @extracted_text,
-    extract_error = @extract_error, extract_writes = extract_writes + 1, extracted_at = now(), updated_at = now()
+    extract_error = @extract_error, doubtful_pages = coalesce(@doubtful_pages::int[], '{}'), extract_writes = extract_writes + 1,
+    extracted_at = now(), updated_at = now()
 WHERE id = @id AND extract_status <> 'ready';
 
 -- name: FailExtracting :execrows

@@ -4,7 +4,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
 import { LoadError } from '../../components/LoadError';
 import { PageSpinner } from '../../components/PageSpinner';
 import { useToast } from '../../components/toast';
@@ -88,6 +88,7 @@ function ReviewPage({ data, fn, submission, result }: ReviewPageProps) {
   const queryClient = useQueryClient();
   const { showToast } = useToast();
   const [showKeys, setShowKeys] = useState(false);
+  const [search] = useSearchParams();
   useDocumentTitle(`${submission.name} · ${assignment.name}`);
 
   const assignmentKey = assignmentKeys.detail(assignment._id);
@@ -136,7 +137,7 @@ function ReviewPage({ data, fn, submission, result }: ReviewPageProps) {
       />
       <Stack spacing={2}>
         <ReviewNotices result={result} type={assignment.type} onRun={() => void startRun()} running={run.isPending} />
-        <OriginalBesideText submission={submission}>
+        <OriginalBesideText submission={submission} initialPage={Number(search.get('page')) || undefined}>
           {finished && fn && Review ? (
             <Review result={result} fn={fn} text={submission.text} onChanged={onChanged} />
           ) : finished ? (

@@ -1,9 +1,10 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { renderRoutes } from '../../../testing/render-routes';
 import { server } from '../../../testing/server';
+import type { PageQuality } from '../../../lib/page-source';
 import { OriginalBesideText } from './OriginalBesideText';
 
 function serve(original: unknown) {
@@ -19,13 +20,15 @@ function serve(original: unknown) {
   return pages;
 }
 
-function renderBeside(location = 'https://app.test/files/assignments/a/submissions/0123456789abcdef-scan.pdf') {
+const LOCATION = 'https://app.test/files/assignments/a/submissions/0123456789abcdef-scan.pdf';
+
+function renderBeside(location = LOCATION, pages?: PageQuality[], initialPage?: number) {
   return renderRoutes(
     [
       {
         path: '*',
         element: (
-          <OriginalBesideText submission={{ _id: 's1', location }}>
+          <OriginalBesideText submission={{ _id: 's1', location, pages }} initialPage={initialPage}>
             <p>The text read from it</p>
           </OriginalBesideText>
         ),
@@ -82,5 +85,46 @@ describe('OriginalBesideText', () => {
     renderBeside();
     expect(await screen.findByText('This file could not be shown as pages. Download the original to open it.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Download original' })).toBeInTheDocument();
+  });
+
+  const WARNING = 'Page 2 was read by OCR, which was unsure of it (38%): check it against the original';
+  const QUALITY: PageQuality[] = [
+    { source: 'file', confidence: null, warning: '' },
+    { source: 'ocr', confidence: 38, warning: WARNING },
+  ];
+
+  it('names the pages that may be misread above the text, and opens the original at one', async () => {
+    const pages = serve(PDF);
+    const user = userEvent.setup();
+    renderBeside(LOCATION, QUALITY);
+
+    const notice = await screen.findByRole('alert', { name: 'Text that may be misread' });
+    expect(notice).toHaveTextContent(WARNING);
+    expect(await screen.findByRole('img', { name: 'Page 1 of 2 of the original' })).toBeInTheDocument();
+    expect(screen.getByText('Text read from: Text layer')).toBeInTheDocument();
+
+    await user.click(within(notice).getByRole('button', { name: 'Show page 2 of the original' }));
+    expect(await screen.findByRole('img', { name: 'Page 2 of 2 of the original' })).toBeInTheDocument();
+    expect(screen.getByText('Text read from: OCR 38%')).toBeInTheDocument();
+    // The page's own reason, not the general one.
+    expect(within(screen.getByRole('region', { name: 'Original' })).getByText(WARNING)).toBeInTheDocument();
+    expect(screen.queryByText(/Check this page against the original/)).not.toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Original page' })).toHaveFocus();
+    expect(pages).toEqual([0, 1]);
+  });
+
+  it('opens at the page a link from the table names', async () => {
+    const pages = serve(PDF);
+    renderBeside(LOCATION, QUALITY, 2);
+    expect(await screen.findByRole('img', { name: 'Page 2 of 2 of the original' })).toBeInTheDocument();
+    expect(pages).toEqual([1]);
+  });
+
+  it('still names a misread page when there is no original to show', async () => {
+    serve({ ...PDF, kind: 'text', format: 'text', pageCount: 0, pages: [] });
+    renderBeside(LOCATION, [{ source: 'file', confidence: null, warning: 'Some characters on page 1 look garbled (“¦¬Äµ”), so words may be wrong or missing: check it against the original' }]);
+    const notice = await screen.findByRole('alert', { name: 'Text that may be misread' });
+    expect(notice).toHaveTextContent('look garbled (“¦¬Äµ”)');
+    expect(within(notice).queryByRole('button')).not.toBeInTheDocument();
   });
 });

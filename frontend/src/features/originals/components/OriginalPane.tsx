@@ -16,6 +16,7 @@ import { useId, useState } from 'react';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { downloadOriginal, type Original } from '../../../lib/original';
+import { pageSourceLabel, type PageQuality } from '../../../lib/page-source';
 import { useOriginalPage } from '../api/get-original';
 
 /** The message on a page OCR read with low confidence. */
@@ -30,6 +31,11 @@ export interface OriginalPaneProps {
   original: Original | undefined;
   /** Why it could not be loaded. */
   error?: string;
+  /** The page shown (0-based) and its setter, when the caller controls it; else the pane keeps its own. */
+  page?: number;
+  onPageChange?: (page: number) => void;
+  /** How each page's text was read and why it may be misread (the submission's pages), in page order. */
+  quality?: PageQuality[];
 }
 
 function formatLabel(o: Original): string {
@@ -92,9 +98,11 @@ function PageImage({ submissionId, page, count, zoom }: { submissionId: string; 
  * "Check this page against the original" on a page OCR was unsure of, and the file to download.
  * Word and PowerPoint files show the server's rendering of their pages.
  */
-export function OriginalPane({ submissionId, original, error }: OriginalPaneProps) {
+export function OriginalPane({ submissionId, original, error, page: shownPage, onPageChange, quality = [] }: OriginalPaneProps) {
   const headingId = useId();
-  const [page, setPage] = useState(0);
+  const [ownPage, setOwnPage] = useState(0);
+  const page = shownPage ?? ownPage;
+  const setPage = onPageChange ?? setOwnPage;
   const [zoomIndex, setZoomIndex] = useState(1);
   const zoom = ZOOMS[zoomIndex];
 
@@ -114,6 +122,8 @@ export function OriginalPane({ submissionId, original, error }: OriginalPaneProp
     const count = original.pageCount;
     const current = Math.min(page, count - 1);
     const check = original.pages[current]?.check ?? false;
+    const info = quality[current];
+    const source = info ? pageSourceLabel(info) : '';
     body = (
       <Stack spacing={1}>
         <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap' }}>
@@ -148,10 +158,21 @@ export function OriginalPane({ submissionId, original, error }: OriginalPaneProp
             </Tooltip>
           </Box>
         </Box>
-        {check && (
+        {source && (
+          <Typography variant="body2" color="text.secondary">
+            Text read from: {source}
+          </Typography>
+        )}
+        {info?.warning ? (
           <Alert severity="warning" sx={{ py: 0 }}>
-            {CHECK_PAGE_MESSAGE}: the text was read from this page with low confidence.
+            {info.warning}
           </Alert>
+        ) : (
+          check && (
+            <Alert severity="warning" sx={{ py: 0 }}>
+              {CHECK_PAGE_MESSAGE}: the text was read from this page with low confidence.
+            </Alert>
+          )
         )}
         <Box
           sx={{ overflow: 'auto', bgcolor: 'grey.100', borderRadius: 1, p: 1, maxHeight: { lg: 'calc(100dvh - 260px)' }, minHeight: 200 }}

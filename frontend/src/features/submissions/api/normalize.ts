@@ -1,3 +1,4 @@
+import { normalizePageQuality } from '../../../lib/page-source';
 import type { Submission, SubmissionPage, SubmissionStatus, SubmissionWithText } from './types';
 
 const STATUSES: readonly SubmissionStatus[] = ['queued', 'extracting', 'ready', 'failed'];
@@ -28,6 +29,7 @@ export function normalizeSubmission(raw: unknown): Submission | null {
     source: (['upload', 'csv', 'student', 'google'] as const).find((s) => s === raw.source) ?? 'upload',
     status,
     error: text(raw.error),
+    doubtfulPages: Array.isArray(raw.doubtfulPages) ? raw.doubtfulPages.filter((n): n is number => Number.isInteger(n) && n > 0) : [],
     preview: text(raw.preview),
     pageCount: typeof raw.pageCount === 'number' && Number.isFinite(raw.pageCount) ? raw.pageCount : 0,
     isHandWritten: raw.isHandWritten === true,
@@ -50,7 +52,7 @@ export function normalizeSubmissionWithText(raw: unknown): SubmissionWithText | 
   const base = normalizeSubmission(raw);
   if (!base || !isObject(raw)) return null;
   const pages: SubmissionPage[] = Array.isArray(raw.pages)
-    ? raw.pages.filter(isObject).map((p) => ({ text: text(p.text), source: text(p.source) }))
+    ? raw.pages.filter(isObject).map((p) => ({ ...normalizePageQuality(p), text: text(p.text) }))
     : [];
   return { ...base, text: text(raw.text), pages };
 }

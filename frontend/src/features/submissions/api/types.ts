@@ -10,6 +10,7 @@ export type SubmissionStatus = 'queued' | 'extracting' | 'ready' | 'failed';
 export type SubmissionSource = 'upload' | 'csv' | 'student' | 'google';
 
 import type { AssignmentType } from '../../../lib/assignment-type';
+import type { PageQuality } from '../../../lib/page-source';
 
 /** The kinds of assignment: the one list in lib/assignment-type. */
 export type { AssignmentType };
@@ -25,8 +26,13 @@ export interface Submission {
   submissionRole: 'teacher' | 'student';
   source: SubmissionSource;
   status: SubmissionStatus;
-  /** Why it failed, or a warning on a readable one ("No text found on 1 of 4 pages"). */
+  /**
+   * Why it failed, or a warning on a readable one ("No text found on 1 of 4 pages", "Page 2 may be
+   * misread: check it against the original").
+   */
   error: string;
+  /** The pages (from 1) whose text may be misread; each page's `warning` says why. */
+  doubtfulPages: number[];
   /** The first 200 characters of its text. */
   preview: string;
   pageCount: number;
@@ -44,10 +50,9 @@ export interface Submission {
   updatedAt: string;
 }
 
-/** One page of a submission's text and how it was read (text layer, OCR, vision …). */
-export interface SubmissionPage {
+/** One page of a submission's text, how it was read (text layer, OCR, vision …) and whether it may be misread. */
+export interface SubmissionPage extends PageQuality {
   text: string;
-  source: string;
 }
 
 /** A submission as `db/submission/get` returns it: with its full text and pages. */

@@ -9,14 +9,9 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { LoadError } from '../../../components/LoadError';
+import { pageSourceLabel } from '../../../lib/page-source';
 import { useSubmission } from '../api/get-submission';
 import type { Submission, SubmissionWithText } from '../api/types';
-
-const SOURCE_LABELS: Record<string, string> = {
-  'text-layer': 'text layer',
-  ocr: 'OCR',
-  vision: 'read by the AI model',
-};
 
 /** Text exactly as read: React escapes it, so markup in a student's work stays text. */
 function PlainText({ text }: { text: string }) {
@@ -39,12 +34,17 @@ function Body({ submission }: { submission: SubmissionWithText }) {
           <Box component="section" key={index} aria-label={`Page ${index + 1}`} sx={{ mb: 2.5 }}>
             <Typography variant="h6" component="h3" sx={{ mb: 0.5 }}>
               Page {index + 1}
-              {SOURCE_LABELS[page.source] && (
+              {pageSourceLabel(page) && (
                 <Typography component="span" variant="body2" color="text.secondary">
-                  {' '}· {SOURCE_LABELS[page.source]}
+                  {' '}· {pageSourceLabel(page)}
                 </Typography>
               )}
             </Typography>
+            {page.warning && (
+              <Alert severity="warning" sx={{ mb: 1, py: 0 }}>
+                {page.warning}
+              </Alert>
+            )}
             {page.text.trim() ? <PlainText text={page.text} /> : <Typography color="text.secondary">No text found on this page.</Typography>}
           </Box>
         ))}
@@ -52,9 +52,15 @@ function Body({ submission }: { submission: SubmissionWithText }) {
     );
   }
   if (submission.text.trim() === '' && pages.length === 0) return <Typography color="text.secondary">No text was found in this file.</Typography>;
+  const only = submission.pages[0];
   return (
     <>
-      {submission.error && <Alert severity="warning" sx={{ mb: 2 }}>{submission.error}</Alert>}
+      {submission.error && <Alert severity="warning" sx={{ mb: 2 }}>{only?.warning || submission.error}</Alert>}
+      {only && pageSourceLabel(only) && (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          Read from: {pageSourceLabel(only)}
+        </Typography>
+      )}
       <PlainText text={submission.text || pages.map((p) => p.text).join('\n\n')} />
     </>
   );

@@ -45,6 +45,32 @@ describe('submissions table', { timeout: 30_000 }, () => {
     expect(screen.getByText('4 submissions')).toBeInTheDocument();
   });
 
+  it('marks a submission whose text may be misread and links to its original at that page', async () => {
+    const summary = 'Pages 2 and 5 may be misread: check them against the original';
+    fakeBackend({
+      submissions: [
+        submission('s1', 'scan.pdf', { pageCount: 6, error: summary, doubtfulPages: [2, 5] }),
+        submission('s2', 'essay.pdf', { pageCount: 3, error: 'No text found on 1 of 3 pages' }),
+      ],
+    });
+    const user = userEvent.setup();
+    renderSubmissions(PAGE);
+    const table = await screen.findByRole('table', { name: 'Submissions' });
+
+    const row = within(table).getByRole('row', { name: /scan\.pdf/ });
+    expect(within(row).getByText(summary)).toBeInTheDocument();
+    const check = within(row).getByRole('link', { name: 'Check pages 2 and 5 of scan.pdf against the original' });
+    expect(check).toHaveTextContent('Check pages 2 and 5');
+    expect(check).toHaveAttribute('href', `/assignment/${ASSIGNMENT_ID}/submission/s1?page=2`);
+    // Pointed at, it says why.
+    await user.hover(check);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(summary);
+    // A page without text is no misreading: no link.
+    const other = within(table).getByRole('row', { name: /essay\.pdf/ });
+    expect(within(other).getByText('No text found on 1 of 3 pages')).toBeInTheDocument();
+    expect(within(other).queryByRole('link', { name: /against the original/ })).not.toBeInTheDocument();
+  });
+
   it("labels a student's attempts and links each to the one before", async () => {
     const student = { studentName: 'Sam Student', studentEmail: 'sam@pupils.test', source: 'student', submissionRole: 'student' } as const;
     fakeBackend({
@@ -221,10 +247,11 @@ describe('submissions table', { timeout: 30_000 }, () => {
     expect(backend.bodies('db/submission/get')).toEqual([{ submissionId: 's1' }]);
   });
 
-  it('shows a multi-page submission page by page, with a warning', async () => {
+  it('shows a multi-page submission page by page, with how each was read and its warnings', async () => {
+    const unsure = 'Page 1 was read by OCR, which was unsure of it (41%): check it against the original';
     fakeBackend({
       submissions: [submission('s1', 'scan.pdf', { pageCount: 2, error: 'No text found on 1 of 2 pages' })],
-      texts: { s1: { text: 'First page', pages: [{ text: 'First page', source: 'ocr' }, { text: '', source: 'ocr' }] } },
+      texts: { s1: { text: 'First page', pages: [{ text: 'First page', source: 'ocr', confidence: 41, warning: unsure }, { text: '', source: 'ocr' }] } },
     });
     const user = userEvent.setup();
     renderSubmissions(PAGE);
@@ -233,7 +260,10 @@ describe('submissions table', { timeout: 30_000 }, () => {
     await user.click(await screen.findByRole('menuitem', { name: 'View text' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'scan.pdf' });
-    expect(await within(dialog).findByRole('region', { name: 'Page 1' })).toHaveTextContent('First page');
+    const first = await within(dialog).findByRole('region', { name: 'Page 1' });
+    expect(first).toHaveTextContent('First page');
+    expect(first).toHaveTextContent('Page 1 · OCR 41%');
+    expect(within(first).getByText(unsure)).toBeInTheDocument();
     expect(within(dialog).getByRole('region', { name: 'Page 2' })).toHaveTextContent('No text found on this page.');
     expect(within(dialog).getByText('No text found on 1 of 2 pages')).toBeInTheDocument();
   });

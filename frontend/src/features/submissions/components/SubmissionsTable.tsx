@@ -252,13 +252,13 @@ export function SubmissionsTable({
               </TableCell>
               {wide && (
                 <TableCell>
-                  <StatusChip submission={s} />
+                  <StatusChip submission={s} checkPath={(page) => `${reviewPath(s)}?page=${page}`} />
                 </TableCell>
               )}
               <TableCell sx={{ minWidth: { sm: 110 }, width: { xs: '1%', sm: 'auto' } }}>
                 {!wide && (s.status !== 'ready' || s.error) && (
                   <Box sx={{ mb: 1 }}>
-                    <StatusChip submission={s} />
+                    <StatusChip submission={s} checkPath={(page) => `${reviewPath(s)}?page=${page}`} />
                   </Box>
                 )}
                 <ResultCell result={results.get(s._id)} type={type} />

@@ -27,6 +27,7 @@ export function submission(id: string, name: string, overrides: Partial<Submissi
     source: 'upload',
     status: 'ready',
     error: '',
+    doubtfulPages: [],
     preview: `The text of ${name}`,
     pageCount: 1,
     isHandWritten: false,
@@ -69,7 +70,7 @@ export interface FakeOptions {
   /** Makes a write path (e.g. 'submission/update') answer this error. */
   failing?: Record<string, { status: number; message: string }>;
   /** What `submission/get` answers as a submission's text and pages (default: one line). */
-  texts?: Record<string, { text: string; pages: { text: string; source: string }[] }>;
+  texts?: Record<string, { text: string; pages: { text: string; source: string; confidence?: number; warning?: string }[] }>;
   /** The status new uploads get. */
   newStatus?: SubmissionStatus;
 }
