@@ -41,7 +41,18 @@ const (
 	KindText Kind = "text"
 	KindPNG  Kind = "png"
 	KindJPEG Kind = "jpeg"
+	// Converted by LibreOffice (Options.Converter) to DOCX or PPTX, then
+	// read as those: OpenDocument text and presentations, RTF, Word and
+	// PowerPoint 97–2003.
+	KindODT Kind = "odt"
+	KindODP Kind = "odp"
+	KindRTF Kind = "rtf"
+	KindDOC Kind = "doc"
+	KindPPT Kind = "ppt"
 )
+
+// slides reports whether the kind's pages are slides.
+func (k Kind) slides() bool { return k == KindPPTX || k == KindODP || k == KindPPT }
 
 // Source says where a page's text came from.
 type Source string
@@ -106,7 +117,7 @@ func (r Result) Problem() string {
 		return ""
 	}
 	unit := "pages"
-	if r.Kind == KindPPTX {
+	if r.Kind.slides() {
 		unit = "slides"
 	}
 	switch {
@@ -154,6 +165,11 @@ type Limits struct {
 	// RenderPixels is the long side, in pixels, of a PDF page rasterised for
 	// OCR (3508 is an A4 page at 300 dpi).
 	RenderPixels int
+	// ConvertTimeout bounds one LibreOffice conversion (ODT, ODP, RTF, DOC,
+	// PPT); past it the file fails with ReasonConvertSlow.
+	ConvertTimeout time.Duration
+	// MaxConvertBytes caps a file handed to LibreOffice.
+	MaxConvertBytes int64
 }
 
 // DefaultLimits are the limits used for zero fields.
@@ -169,6 +185,9 @@ func DefaultLimits() Limits {
 		PDFTimeout:     30 * time.Second,
 		ToolTimeout:    2 * time.Minute,
 		RenderPixels:   3508,
+		// LibreOffice (about 200 MB and a few seconds a file).
+		ConvertTimeout:  60 * time.Second,
+		MaxConvertBytes: 50 << 20,
 	}
 }
 
@@ -184,6 +203,8 @@ func (l Limits) withDefaults() Limits {
 	l.PDFTimeout = orDefault(l.PDFTimeout, d.PDFTimeout)
 	l.ToolTimeout = orDefault(l.ToolTimeout, d.ToolTimeout)
 	l.RenderPixels = orDefault(l.RenderPixels, d.RenderPixels)
+	l.ConvertTimeout = orDefault(l.ConvertTimeout, d.ConvertTimeout)
+	l.MaxConvertBytes = orDefault(l.MaxConvertBytes, d.MaxConvertBytes)
 	return l
 }
 
@@ -206,7 +227,7 @@ func (l Limits) tooMuchText() error {
 
 func (l Limits) tooManyPages(kind Kind, n int) error {
 	what, unit := "PDF", "pages"
-	if kind == KindPPTX {
+	if kind.slides() {
 		what, unit = "presentation", "slides"
 	}
 	return permanentf(fmt.Sprintf("This %s has more than %d %s, which is too many to read", what, l.MaxPages, unit),
@@ -269,6 +290,10 @@ type Options struct {
 	// in PATH).
 	PdftotextPath string
 	PdftoppmPath  string
+	// Converter turns ODT, RTF and DOC files into DOCX and ODP and PPT into
+	// PPTX (nil: LibreOffice from PATH, sandboxed, see package office). One
+	// conversion runs at a time in the process.
+	Converter Converter
 }
 
 // Reader reads any supported file, choosing the format from its bytes. It is
@@ -279,6 +304,7 @@ type Reader struct {
 	tmp       string
 	pdftotext string
 	pdftoppm  string
+	converter Converter
 }
 
 var _ Extractor = (*Reader)(nil)
@@ -286,7 +312,7 @@ var _ Extractor = (*Reader)(nil)
 // New returns a Reader.
 func New(o Options) *Reader {
 	r := &Reader{ocr: o.OCR, lim: o.Limits.withDefaults(), tmp: o.TempDir,
-		pdftotext: o.PdftotextPath, pdftoppm: o.PdftoppmPath}
+		pdftotext: o.PdftotextPath, pdftoppm: o.PdftoppmPath, converter: o.Converter}
 	if r.pdftotext == "" {
 		r.pdftotext = "pdftotext"
 	}
@@ -330,6 +356,8 @@ func (r *Reader) ExtractBytes(ctx context.Context, data []byte, name, contentTyp
 		res, err = r.readText(data, name, contentType)
 	case KindPNG, KindJPEG:
 		res, err = r.readImage(ctx, data, kind)
+	case KindODT, KindODP, KindRTF, KindDOC, KindPPT:
+		res, err = r.readConverted(ctx, data, kind)
 	default:
 		err = permanentf(ReasonUnsupported, "%w: kind %q", ErrUnsupported, kind)
 	}
@@ -372,7 +400,7 @@ func (res *Result) finish() {
 			res.EmptyPages++
 		}
 		part := p.Text
-		if res.Kind == KindPPTX {
+		if res.Kind.slides() {
 			part = strings.TrimSpace("Slide " + strconv.Itoa(p.Number) + "\n" + p.Text)
 		}
 		if part == "" {

@@ -1,0 +1,158 @@
+package extract_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/markwell/markwell/internal/extract"
+	"github.com/markwell/markwell/internal/office"
+)
+
+// needSoffice skips a test on a machine without LibreOffice (what such a
+// machine says is TestExtract_WithoutLibreOfficeSaysSo).
+func needSoffice(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("soffice"); err != nil {
+		t.Skip("LibreOffice (soffice) is not installed")
+	}
+}
+
+// lessonWords are the words of testdata/converted/lesson.fodt, which
+// LibreOffice saved as the ODT, RTF and DOC fixtures.
+const lessonText = `The Water Cycle
+Water evaporates from the ocean when the sun warms it.
+The vapour cools, condenses into clouds and falls as rain.
+- Evaporation
+- Condensation
+- Precipitation
+Monday | 12 mm
+Tuesday | 7 mm
+Zoë wrote: «l’eau s’évapore» — and in Greek, το νερό εξατμίζεται.`
+
+func TestExtract_ConvertedDocumentsKeepTheirWords(t *testing.T) {
+	t.Parallel()
+	needSoffice(t)
+	r := extract.New(extract.Options{TempDir: t.TempDir()})
+	for _, tc := range []struct {
+		file, contentType string
+		kind              extract.Kind
+	}{
+		{"lesson.odt", "application/vnd.oasis.opendocument.text", extract.KindODT},
+		{"lesson.rtf", "application/rtf", extract.KindRTF},
+		{"lesson.doc", "application/msword", extract.KindDOC},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			t.Parallel()
+			res, err := extractFile(t, r, fixture(t, "converted/"+tc.file), tc.file, tc.contentType)
+			require.NoError(t, err)
+			require.Equal(t, tc.kind, res.Kind)
+			require.Equal(t, lessonText, res.Text)
+			require.Len(t, res.Pages, 1)
+			require.Equal(t, extract.SourceFile, res.Pages[0].Source)
+			require.Empty(t, res.Problem())
+		})
+	}
+}
+
+func TestExtract_ConvertedPresentationsKeepSlidesAndNotes(t *testing.T) {
+	t.Parallel()
+	needSoffice(t)
+	r := extract.New(extract.Options{TempDir: t.TempDir()})
+	for _, tc := range []struct {
+		file string
+		kind extract.Kind
+	}{
+		{"lesson.odp", extract.KindODP},
+		{"lesson.ppt", extract.KindPPT},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			t.Parallel()
+			// No name or type: the bytes say what it is.
+			res, err := extractFile(t, r, fixture(t, "converted/"+tc.file), "upload", "")
+			require.NoError(t, err)
+			require.Equal(t, tc.kind, res.Kind)
+			require.Equal(t, `Slide 1
+Glaciers
+- Snow compacts into dense blue ice
+- Ice flows slowly downhill under its weight
+
+Notes: Show the photograph of the Aletsch glacier.
+
+Slide 2
+Moraines
+Rocks carried by the ice are dropped as moraines.`, res.Text)
+			require.Len(t, res.Pages, 2)
+		})
+	}
+}
+
+func TestExtract_PasswordProtectedDOCIsRefusedWithASentence(t *testing.T) {
+	t.Parallel()
+	// Told from its header: LibreOffice is not asked.
+	r := extract.New(extract.Options{Converter: office.LibreOffice{Path: "/nonexistent/soffice"}})
+	_, err := extractFile(t, r, fixture(t, "converted/protected.doc"), "essay.doc", "application/msword")
+	requirePermanent(t, err, extract.ReasonOfficePassword)
+}
+
+// alive reports whether a process runs (a zombie waiting for its parent
+// does not).
+func alive(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(stat)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	return len(fields) > 0 && fields[0] != "Z"
+}
+
+func TestExtract_HangingConversionIsKilledAndFailsWithASentence(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	pids := filepath.Join(dir, "pids")
+	tool := filepath.Join(dir, "soffice")
+	// A LibreOffice that never finishes, with a child of its own as soffice has.
+	require.NoError(t, os.WriteFile(tool, []byte("#!/bin/sh\nsleep 300 & echo $$ $! > "+pids+"\nwait\n"), 0o700))
+	r := extract.New(extract.Options{
+		Converter: office.LibreOffice{Path: tool, TempDir: dir},
+		Limits:    extract.Limits{ConvertTimeout: time.Second},
+	})
+	start := time.Now()
+	_, err := extractFile(t, r, fixture(t, "converted/lesson.rtf"), "essay.rtf", "")
+	requirePermanent(t, err, "This file took too long to convert. Please save it as PDF or Word and upload it again.")
+	require.Less(t, time.Since(start), 5*time.Second)
+	b, err := os.ReadFile(pids)
+	require.NoError(t, err, "the fake LibreOffice ran")
+	for _, f := range strings.Fields(string(b)) {
+		pid, err := strconv.Atoi(f)
+		require.NoError(t, err)
+		require.Eventually(t, func() bool { return !alive(pid) }, 2*time.Second, 20*time.Millisecond,
+			"process %d of the conversion is left running", pid)
+	}
+}
+
+func TestExtract_WithoutLibreOfficeSaysSo(t *testing.T) {
+	t.Parallel()
+	r := extract.New(extract.Options{Converter: office.LibreOffice{Path: filepath.Join(t.TempDir(), "soffice")}})
+	_, err := extractFile(t, r, fixture(t, "converted/lesson.odt"), "essay.odt", "")
+	requirePermanent(t, err, extract.ReasonNoConverter)
+}
+
+func TestExtract_FileTooLargeToConvertIsRefusedBeforeLibreOffice(t *testing.T) {
+	t.Parallel()
+	r := extract.New(extract.Options{
+		Converter: office.LibreOffice{Path: "/nonexistent/soffice"},
+		Limits:    extract.Limits{MaxConvertBytes: 1 << 20},
+	})
+	rtf := []byte(`{\rtf1\ansi ` + strings.Repeat(`A long essay. `, 100_000) + `}`)
+	_, err := extractFile(t, r, rtf, "essay.rtf", "")
+	requirePermanent(t, err, "This file is larger than 1 MB, which is too large to convert. Please save it as PDF or Word and upload it again.")
+	require.ErrorIs(t, err, extract.ErrTooLarge)
+}
