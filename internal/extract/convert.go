@@ -58,7 +58,7 @@ func (r *Reader) convert(ctx context.Context, data []byte, kind Kind, target str
 	defer func() { <-converting }()
 	conv := r.converter
 	if conv == nil {
-		conv = office.LibreOffice{TempDir: r.tmp, Timeout: r.lim.ConvertTimeout, MaxOutputBytes: r.lim.MaxFileBytes}
+		conv = office.LibreOffice{Path: r.soffice, TempDir: r.tmp, Timeout: r.lim.ConvertTimeout, MaxOutputBytes: r.lim.MaxFileBytes}
 	}
 	cctx, cancel := context.WithTimeoutCause(ctx, r.lim.ConvertTimeout, office.ErrTimeout)
 	defer cancel()

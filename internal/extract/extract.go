@@ -291,9 +291,10 @@ type Options struct {
 	PdftotextPath string
 	PdftoppmPath  string
 	// Converter turns ODT, RTF and DOC files into DOCX and ODP and PPT into
-	// PPTX (nil: LibreOffice from PATH, sandboxed, see package office). One
-	// conversion runs at a time in the process.
-	Converter Converter
+	// PPTX (nil: LibreOffice, SofficePath or soffice in PATH, sandboxed: see
+	// package office). One conversion runs at a time in the process.
+	Converter   Converter
+	SofficePath string
 }
 
 // Reader reads any supported file, choosing the format from its bytes. It is
@@ -305,6 +306,7 @@ type Reader struct {
 	pdftotext string
 	pdftoppm  string
 	converter Converter
+	soffice   string
 }
 
 var _ Extractor = (*Reader)(nil)
@@ -312,7 +314,7 @@ var _ Extractor = (*Reader)(nil)
 // New returns a Reader.
 func New(o Options) *Reader {
 	r := &Reader{ocr: o.OCR, lim: o.Limits.withDefaults(), tmp: o.TempDir,
-		pdftotext: o.PdftotextPath, pdftoppm: o.PdftoppmPath, converter: o.Converter}
+		pdftotext: o.PdftotextPath, pdftoppm: o.PdftoppmPath, converter: o.Converter, soffice: o.SofficePath}
 	if r.pdftotext == "" {
 		r.pdftotext = "pdftotext"
 	}

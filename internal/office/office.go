@@ -260,6 +260,25 @@ func Isolation() string {
 
 var namespaced atomic.Bool
 
+// CheckIsolation finds out, by starting "true" in a network namespace of
+// its own, whether this process's conversions will get one, and returns
+// Isolation: for a worker to say at start-up.
+func CheckIsolation() string {
+	if Isolation() == "" {
+		if tool, err := exec.LookPath("true"); err == nil {
+			cmd, err := LibreOffice{}.start(func() *exec.Cmd {
+				cmd := exec.Command(tool)
+				cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+				return cmd
+			})
+			if err == nil {
+				_ = cmd.Wait()
+			}
+		}
+	}
+	return Isolation()
+}
+
 // start starts a command from newCmd in a network namespace of its own
 // when the process may make one, and silently without one otherwise.
 func (l LibreOffice) start(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
