@@ -1,6 +1,8 @@
 package extract_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -155,4 +157,69 @@ func TestExtract_FileTooLargeToConvertIsRefusedBeforeLibreOffice(t *testing.T) {
 	_, err := extractFile(t, r, rtf, "essay.rtf", "")
 	requirePermanent(t, err, "This file is larger than 1 MB, which is too large to convert. Please save it as PDF or Word and upload it again.")
 	require.ErrorIs(t, err, extract.ErrTooLarge)
+}
+
+// Files other people made, from the test data of the Go module
+// github.com/richardlehane/mscfb v1.0.4 (Apache-2.0; see
+// testdata/converted/README.md): a Word 97–2003 research-notes document
+// saved by Word, and a two-slide PowerPoint 97–2003 file.
+func TestExtract_ThirdPartyDOCAndPPT(t *testing.T) {
+	t.Parallel()
+	needSoffice(t)
+	r := extract.New(extract.Options{TempDir: t.TempDir()})
+	t.Run("doc", func(t *testing.T) {
+		t.Parallel()
+		res, err := extractFile(t, r, fixture(t, "converted/mscfb-novpapplan.doc"), "notes.doc", "application/msword")
+		require.NoError(t, err)
+		require.Equal(t, extract.KindDOC, res.Kind)
+		require.True(t, strings.HasPrefix(res.Text,
+			"AIM: This research will offer some wider insights into the character of British imperialism during this period."), res.Text[:200])
+		for _, want := range []string{
+			// Curly quotes and dashes survive the conversion.
+			"Ch2 p. 4“that forgetfulness of self and of self-interest which prompts Englishmen under all conceivable circumstances to ‘play the game’ – to sacrifice all",
+			"Hutton had a favourable opinion of the trader John Dunn who had taken several Zulu wives",
+			"[221] fine material in Colonial troops",
+		} {
+			require.Contains(t, res.Text, want)
+		}
+		require.Greater(t, len(strings.Fields(res.Text)), 3000, "the whole document, not its first page")
+	})
+	t.Run("ppt", func(t *testing.T) {
+		t.Parallel()
+		res, err := extractFile(t, r, fixture(t, "converted/mscfb-test.ppt"), "talk.ppt", "")
+		require.NoError(t, err)
+		require.Equal(t, extract.KindPPT, res.Kind)
+		require.Len(t, res.Pages, 2)
+		require.True(t, strings.HasPrefix(res.Text, "Slide 1\nTest\nLorem ipsum dolor sit amet, consectetuer adipiscing elit,"), res.Text)
+		require.True(t, strings.HasSuffix(res.Text, "fiant sollemnes in futurum.\n\nSlide 2\nTest 2"), res.Text)
+	})
+}
+
+func TestSniff_SpreadsheetInAnOLE2FileIsNotRead(t *testing.T) {
+	t.Parallel()
+	_, err := extract.Sniff(fixture(t, "converted/mscfb-test.xls"), "marks.xls", "application/vnd.ms-excel")
+	requirePermanent(t, err, extract.ReasonUnsupported)
+}
+
+func TestSniff_ConvertedKindsComeFromTheBytes(t *testing.T) {
+	t.Parallel()
+	for file, want := range map[string]extract.Kind{
+		"lesson.odt": extract.KindODT, "lesson.odp": extract.KindODP, "lesson.rtf": extract.KindRTF,
+		"lesson.doc": extract.KindDOC, "lesson.ppt": extract.KindPPT,
+		"mscfb-novpapplan.doc": extract.KindDOC, "mscfb-test.ppt": extract.KindPPT,
+	} {
+		// Named as something else: the bytes decide.
+		kind, err := extract.Sniff(fixture(t, "converted/"+file), "essay.pdf", "application/pdf")
+		require.NoError(t, err, file)
+		require.Equal(t, want, kind, file)
+	}
+	// An OpenDocument spreadsheet is not read.
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: "mimetype", Method: zip.Store})
+	require.NoError(t, err)
+	_, _ = w.Write([]byte("application/vnd.oasis.opendocument.spreadsheet"))
+	require.NoError(t, zw.Close())
+	_, err = extract.Sniff(buf.Bytes(), "marks.ods", "")
+	requirePermanent(t, err, extract.ReasonUnsupported)
 }
