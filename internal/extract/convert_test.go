@@ -3,10 +3,7 @@ package extract_test
 import (
 	"archive/zip"
 	"bytes"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,16 +12,8 @@ import (
 
 	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/office"
+	"github.com/markwell/markwell/internal/office/officetest"
 )
-
-// needSoffice skips a test on a machine without LibreOffice (what such a
-// machine says is TestExtract_WithoutLibreOfficeSaysSo).
-func needSoffice(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("soffice"); err != nil {
-		t.Skip("LibreOffice (soffice) is not installed")
-	}
-}
 
 // lessonWords are the words of testdata/converted/lesson.fodt, which
 // LibreOffice saved as the ODT, RTF and DOC fixtures.
@@ -40,7 +29,7 @@ Zoë wrote: «l’eau s’évapore» — and in Greek, το νερό εξατμ�
 
 func TestExtract_ConvertedDocumentsKeepTheirWords(t *testing.T) {
 	t.Parallel()
-	needSoffice(t)
+	officetest.NeedSoffice(t)
 	r := extract.New(extract.Options{TempDir: t.TempDir()})
 	for _, tc := range []struct {
 		file, contentType string
@@ -65,7 +54,7 @@ func TestExtract_ConvertedDocumentsKeepTheirWords(t *testing.T) {
 
 func TestExtract_ConvertedPresentationsKeepSlidesAndNotes(t *testing.T) {
 	t.Parallel()
-	needSoffice(t)
+	officetest.NeedSoffice(t)
 	r := extract.New(extract.Options{TempDir: t.TempDir()})
 	for _, tc := range []struct {
 		file string
@@ -103,25 +92,12 @@ func TestExtract_PasswordProtectedDOCIsRefusedWithASentence(t *testing.T) {
 	requirePermanent(t, err, extract.ReasonOfficePassword)
 }
 
-// alive reports whether a process runs (a zombie waiting for its parent
-// does not).
-func alive(pid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	s := string(stat)
-	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	return len(fields) > 0 && fields[0] != "Z"
-}
-
 func TestExtract_HangingConversionIsKilledAndFailsWithASentence(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	pids := filepath.Join(dir, "pids")
-	tool := filepath.Join(dir, "soffice")
 	// A LibreOffice that never finishes, with a child of its own as soffice has.
-	require.NoError(t, os.WriteFile(tool, []byte("#!/bin/sh\nsleep 300 & echo $$ $! > "+pids+"\nwait\n"), 0o700))
+	tool := officetest.HangingSoffice(t, pids)
 	r := extract.New(extract.Options{
 		Converter: office.LibreOffice{Path: tool, TempDir: dir},
 		Limits:    extract.Limits{ConvertTimeout: time.Second},
@@ -130,12 +106,8 @@ func TestExtract_HangingConversionIsKilledAndFailsWithASentence(t *testing.T) {
 	_, err := extractFile(t, r, fixture(t, "converted/lesson.rtf"), "essay.rtf", "")
 	requirePermanent(t, err, "This file took too long to convert. Please save it as PDF or Word and upload it again.")
 	require.Less(t, time.Since(start), 5*time.Second)
-	b, err := os.ReadFile(pids)
-	require.NoError(t, err, "the fake LibreOffice ran")
-	for _, f := range strings.Fields(string(b)) {
-		pid, err := strconv.Atoi(f)
-		require.NoError(t, err)
-		require.Eventually(t, func() bool { return !alive(pid) }, 2*time.Second, 20*time.Millisecond,
+	for _, pid := range officetest.PIDs(t, pids) {
+		require.Eventually(t, func() bool { return !officetest.Alive(pid) }, 2*time.Second, 20*time.Millisecond,
 			"process %d of the conversion is left running", pid)
 	}
 }
@@ -165,7 +137,7 @@ func TestExtract_FileTooLargeToConvertIsRefusedBeforeLibreOffice(t *testing.T) {
 // saved by Word, and a two-slide PowerPoint 97–2003 file.
 func TestExtract_ThirdPartyDOCAndPPT(t *testing.T) {
 	t.Parallel()
-	needSoffice(t)
+	officetest.NeedSoffice(t)
 	r := extract.New(extract.Options{TempDir: t.TempDir()})
 	t.Run("doc", func(t *testing.T) {
 		t.Parallel()

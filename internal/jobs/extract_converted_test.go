@@ -1,8 +1,6 @@
 package jobs_test
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/office"
+	"github.com/markwell/markwell/internal/office/officetest"
 )
 
 // An OpenDocument text, saved by LibreOffice from
@@ -20,9 +19,7 @@ import (
 // ODP and PPT fixtures are read in internal/extract's tests.)
 func TestExtractText_ODTIsConvertedAndReady(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("soffice"); err != nil {
-		t.Skip("LibreOffice (soffice) is not installed")
-	}
+	officetest.NeedSoffice(t)
 	b := setup(t)
 	id, job := b.add(t, fixture(t, "converted/lesson.odt", "lesson.odt", "application/vnd.oasis.opendocument.text"))
 	// Attempts of two minutes: a conversion takes seconds, but one at a time
@@ -47,10 +44,9 @@ func TestExtractText_HangingConversionFailsOnceWithASentence(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	dir := t.TempDir()
-	tool := filepath.Join(dir, "soffice")
-	require.NoError(t, os.WriteFile(tool, []byte("#!/bin/sh\nsleep 300\n"), 0o700))
+	pids := filepath.Join(dir, "pids")
 	deps := b.deps
-	deps.ReadOptions.Converter = office.LibreOffice{Path: tool, TempDir: dir}
+	deps.ReadOptions.Converter = office.LibreOffice{Path: officetest.HangingSoffice(t, pids), TempDir: dir}
 	deps.ReadOptions.Limits = extract.Limits{ConvertTimeout: time.Second}
 	id, job := b.add(t, fixture(t, "converted/lesson.odt", "lesson.odt", "application/octet-stream"))
 	_, events := b.startWorker(t, deps, extractQueue, 4*time.Minute)
@@ -60,4 +56,8 @@ func TestExtractText_HangingConversionFailsOnceWithASentence(t *testing.T) {
 	sub := b.submission(t, id)
 	require.Equal(t, "failed", sub.ExtractStatus)
 	require.Equal(t, "This file took too long to convert. Please save it as PDF or Word and upload it again.", sub.ExtractError)
+	for _, pid := range officetest.PIDs(t, pids) {
+		require.Eventually(t, func() bool { return !officetest.Alive(pid) }, 2*time.Second, 20*time.Millisecond,
+			"process %d of the conversion is left running", pid)
+	}
 }

@@ -8,10 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,16 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/office"
+	"github.com/markwell/markwell/internal/office/officetest"
 )
-
-// needSoffice skips a test on a machine without LibreOffice (the converter's
-// own failure there is TestConvert_WithoutLibreOfficeSaysSo).
-func needSoffice(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("soffice"); err != nil {
-		t.Skip("LibreOffice (soffice) is not installed")
-	}
-}
 
 // odt builds an OpenDocument text file around the body of content.xml.
 func odt(t *testing.T, body string) []byte {
@@ -72,7 +61,7 @@ func docxText(t *testing.T, docx []byte) string {
 
 func TestConvert_ODTToDOCX(t *testing.T) {
 	t.Parallel()
-	needSoffice(t)
+	officetest.NeedSoffice(t)
 	out, err := office.LibreOffice{TempDir: t.TempDir()}.Convert(t.Context(),
 		odt(t, `<text:p>Photosynthesis needs sunlight.</text:p>`), "odt", office.ToDOCX)
 	require.NoError(t, err)
@@ -81,7 +70,7 @@ func TestConvert_ODTToDOCX(t *testing.T) {
 
 func TestConvert_DamagedFileIsNotConverted(t *testing.T) {
 	t.Parallel()
-	needSoffice(t)
+	officetest.NeedSoffice(t)
 	tmp := t.TempDir()
 	// An OLE2 header and nothing a reader can use: without the import filter
 	// named, LibreOffice would read it as plain text.
@@ -97,7 +86,7 @@ func TestConvert_DamagedFileIsNotConverted(t *testing.T) {
 // settings fetches it (OPTIONS, GET, HEAD) while converting; the sandbox
 // must not, with the namespace and with the profile's blocks alone.
 func TestConvert_LinkedPictureIsNotFetched(t *testing.T) {
-	needSoffice(t)
+	officetest.NeedSoffice(t)
 	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		hits.Add(1)
@@ -119,42 +108,19 @@ func TestConvert_LinkedPictureIsNotFetched(t *testing.T) {
 	}
 }
 
-// fakeSoffice writes a shell script standing in for soffice.
-func fakeSoffice(t *testing.T, body string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "soffice")
-	require.NoError(t, os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o700))
-	return path
-}
-
-// alive reports whether a process runs (a zombie waiting for its parent
-// does not).
-func alive(pid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-	return len(fields) > 0 && fields[0] != "Z"
-}
-
 func TestConvert_HangingLibreOfficeIsKilledWithItsChildren(t *testing.T) {
 	t.Parallel()
 	pids := filepath.Join(t.TempDir(), "pids")
 	// Like soffice, a script that starts the real work as a child.
-	tool := fakeSoffice(t, `sleep 300 & echo $$ $! > `+pids+`; wait`)
+	tool := officetest.HangingSoffice(t, pids)
 	for _, shared := range []bool{false, true} {
 		start := time.Now()
 		_, err := office.LibreOffice{Path: tool, TempDir: t.TempDir(), Timeout: time.Second, SharedNetwork: shared}.
 			Convert(t.Context(), []byte("{\\rtf1 hi}"), "rtf", office.ToDOCX)
 		require.ErrorIs(t, err, office.ErrTimeout)
 		require.Less(t, time.Since(start), 4*time.Second, "killed at its timeout, not waited for")
-		b, err := os.ReadFile(pids)
-		require.NoError(t, err, "the fake ran")
-		for _, f := range strings.Fields(string(b)) {
-			pid, err := strconv.Atoi(f)
-			require.NoError(t, err)
-			require.Eventually(t, func() bool { return !alive(pid) }, 2*time.Second, 20*time.Millisecond,
+		for _, pid := range officetest.PIDs(t, pids) {
+			require.Eventually(t, func() bool { return !officetest.Alive(pid) }, 2*time.Second, 20*time.Millisecond,
 				"process %d of the group is left running", pid)
 		}
 	}
@@ -162,7 +128,7 @@ func TestConvert_HangingLibreOfficeIsKilledWithItsChildren(t *testing.T) {
 
 func TestConvert_CancelledContextIsNotATimeout(t *testing.T) {
 	t.Parallel()
-	tool := fakeSoffice(t, `sleep 300`)
+	tool := officetest.FakeSoffice(t, `sleep 300`)
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	defer cancel()
 	_, err := office.LibreOffice{Path: tool, TempDir: t.TempDir(), Timeout: time.Minute}.Convert(ctx, []byte("x"), "rtf", office.ToDOCX)
@@ -173,7 +139,7 @@ func TestConvert_CancelledContextIsNotATimeout(t *testing.T) {
 func TestConvert_OutputPastTheCapIsKilled(t *testing.T) {
 	t.Parallel()
 	// Writes into --outdir without end, as a document that expands would.
-	tool := fakeSoffice(t, `while [ "$1" != "--outdir" ]; do shift; done; mkdir -p "$2"; cat /dev/zero > "$2/document.docx"`)
+	tool := officetest.FakeSoffice(t, `while [ "$1" != "--outdir" ]; do shift; done; mkdir -p "$2"; cat /dev/zero > "$2/document.docx"`)
 	start := time.Now()
 	_, err := office.LibreOffice{Path: tool, TempDir: t.TempDir(), Timeout: 30 * time.Second, MaxOutputBytes: 1 << 20}.
 		Convert(t.Context(), []byte("{\\rtf1 hi}"), "rtf", office.ToDOCX)
@@ -189,7 +155,7 @@ func TestConvert_WithoutLibreOfficeSaysSo(t *testing.T) {
 
 func TestConvert_OnlyPlainExtensions(t *testing.T) {
 	t.Parallel()
-	tool := fakeSoffice(t, `exit 0`)
+	tool := officetest.FakeSoffice(t, `exit 0`)
 	for _, ext := range []string{"", "../x", "odt;rm", "ODT x"} {
 		_, err := office.LibreOffice{Path: tool}.Convert(t.Context(), []byte("x"), ext, office.ToDOCX)
 		require.Error(t, err, ext)
