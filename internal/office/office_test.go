@@ -103,6 +103,7 @@ func TestConvert_LinkedPictureIsNotFetched(t *testing.T) {
 			require.Zero(t, hits.Load(), "shared network %v, %s: LibreOffice fetched the linked picture", shared, target)
 		}
 	}
+	t.Logf("conversions ran with: %s (uid %d)", office.Isolation(), os.Geteuid())
 	if os.Geteuid() == 0 {
 		require.Equal(t, "network namespace", office.Isolation(), "root may make a network namespace")
 	}
