@@ -128,9 +128,9 @@ func (l LibreOffice) ToPDF(ctx context.Context, data []byte, ext string) ([]byte
 }
 
 // Convert converts data, a file of extension fromExt ("odt", "rtf", "doc",
-// "odp", "ppt", "docx", …: each with its
-// named import filter, see importFilters), to the target toFilter (ToDOCX, ToPPTX,
-// ToPDF, or any "ext:Filter" LibreOffice knows).
+// "odp", "ppt", "docx", …, each opened with its import filter named: see
+// importFilters), to the target toFilter (ToDOCX, ToPPTX, ToPDF, or any
+// "ext:Filter" LibreOffice knows).
 //
 // Errors: ErrNotInstalled, ErrNotConverted, ErrTimeout, ErrTooLarge, or
 // the context's error when ctx ended first.
