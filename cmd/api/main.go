@@ -37,6 +37,7 @@ import (
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/logging"
 	"github.com/markwell/markwell/internal/migrate"
+	"github.com/markwell/markwell/internal/office"
 	"github.com/markwell/markwell/internal/original"
 	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/ratelimit"
@@ -172,7 +173,8 @@ func run() error {
 			Assignments: assignments,
 			Results:     &result.Service{Pool: pool, Assignments: assignments, Model: model, Jobs: jobClient, Budget: budget},
 			AnswerBoxes: &answerbox.Service{Pool: pool, Jobs: jobClient, Blob: blobs, TTL: cfg.SignedURLTTL, Pages: pages},
-			Originals:   &original.Service{Pool: pool, Blob: blobs, TTL: cfg.SignedURLTTL, Pages: pages},
+			Originals: &original.Service{Pool: pool, Blob: blobs, TTL: cfg.SignedURLTTL, Pages: pages,
+				Office: office.LibreOffice{Path: cfg.SofficePath, Timeout: original.ConvertTimeout}},
 			Submissions: submissions,
 			Assist:      &assist.Service{LLM: model},
 			AIBudget:    budget,

@@ -11,6 +11,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -18,6 +19,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"os/exec"
 	"os/signal"
 	"syscall"
 	"time"
@@ -33,6 +35,7 @@ import (
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/logging"
 	"github.com/markwell/markwell/internal/migrate"
+	"github.com/markwell/markwell/internal/office"
 	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/store"
@@ -102,8 +105,11 @@ func run() error {
 	}
 	workers := jobs.NewWorkers(jobs.Deps{
 		Pool: pool, Blob: blobs, OCR: ocrPool, LLM: model, Prices: cfg.LLMPrices, Log: log, GradeTimeout: cfg.GradeJobTimeout,
-		Budget:      cfg.AIBudget(&ratelimit.Limiter{Pool: pool}),
-		ReadOptions: extract.Options{Limits: extract.Limits{MaxFileBytes: cfg.MaxUploadBytes}},
+		Budget: cfg.AIBudget(&ratelimit.Limiter{Pool: pool}),
+		ReadOptions: extract.Options{
+			Limits:      extract.Limits{MaxFileBytes: cfg.MaxUploadBytes, ConvertTimeout: cfg.ConvertTimeout},
+			SofficePath: cfg.SofficePath,
+		},
 	})
 	client, err := jobs.NewWorkerClient(pool, workers, jobs.WorkerOptions{
 		Queues: queues, JobTimeout: cfg.JobTimeout, RescueAfter: cfg.JobRescueAfter, PollOnly: cfg.JobsPollOnly,
@@ -113,6 +119,9 @@ func run() error {
 	}
 	if err := client.Start(context.WithoutCancel(ctx)); err != nil {
 		return fmt.Errorf("start worker: %w", err)
+	}
+	if queues[queue.QueueExtract] > 0 {
+		logConverter(cfg, log)
 	}
 	log.Info("worker started", "queues", queues, "job_timeout", cfg.JobTimeout, "rescue_after", cfg.JobRescueAfter,
 		"ocr_pool", queues[queue.QueueOCR], "poll_only", cfg.JobsPollOnly)
@@ -149,6 +158,23 @@ func run() error {
 	}
 	log.Info("worker stopped")
 	return nil
+}
+
+// logConverter says whether this worker can convert OpenDocument, RTF and
+// Office 97–2003 files, and how LibreOffice is kept off the network.
+func logConverter(cfg config.Config, log *slog.Logger) {
+	tool := cmp.Or(cfg.SofficePath, "soffice")
+	path, err := exec.LookPath(tool)
+	if err != nil {
+		log.Warn("LibreOffice not found: ODT, ODP, RTF, DOC and PPT submissions will fail with a sentence asking for PDF or Word", "soffice", tool)
+		return
+	}
+	isolation := office.CheckIsolation()
+	if isolation != "network namespace" {
+		log.Warn("LibreOffice conversions cannot get a network namespace of their own (not root, user namespaces off): only its settings block linked content", "soffice", path)
+		return
+	}
+	log.Info("LibreOffice conversions", "soffice", path, "network", isolation, "timeout", cfg.ConvertTimeout)
 }
 
 // checkModel logs whether the model endpoint answers; jobs retry either way.

@@ -89,6 +89,11 @@ type Config struct {
 	// GradeJobTimeout bounds one grading attempt, and so how long the
 	// grading jobs of a killed worker wait to be rescued (docs/faults.md).
 	GradeJobTimeout time.Duration
+	// ConvertTimeout bounds one LibreOffice conversion in the worker (ODT,
+	// ODP, RTF, DOC, PPT); past it the submission fails with a sentence.
+	ConvertTimeout time.Duration
+	// SofficePath is LibreOffice's soffice ("" finds it in PATH).
+	SofficePath string
 	// JobsPollOnly makes workers poll for jobs instead of LISTENing for
 	// PostgreSQL notifications (River's PollOnly), for connections through a
 	// transaction-pooling PgBouncer, where LISTEN does not work.
@@ -344,6 +349,8 @@ func load(lookup func(string) (string, bool)) (Config, error) {
 		JobsPollOnly:      r.boolean("JOBS_POLL_ONLY", false),
 		WorkerAddr:        r.addr("WORKER_ADDR", "127.0.0.1:9091"),
 		GradeJobTimeout:   r.duration("GRADE_JOB_TIMEOUT", DefaultGradeJobTimeout),
+		ConvertTimeout:    r.duration("CONVERT_TIMEOUT", time.Minute),
+		SofficePath:       r.str("SOFFICE_PATH", ""),
 		LogLevel:          strings.ToLower(r.str("LOG_LEVEL", "info")),
 		ShutdownTimeout:   r.duration("SHUTDOWN_TIMEOUT", 30*time.Second),
 		MetricsAddr:       r.str("METRICS_ADDR", "127.0.0.1:9090"),

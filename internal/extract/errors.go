@@ -25,7 +25,6 @@ const (
 	ReasonPPTXDamaged    = "This PowerPoint file is damaged and cannot be read"
 	ReasonZipBomb        = "This Word or PowerPoint file unpacks into far more than a real document holds, so it was not read"
 	ReasonImageDamaged   = "This image is damaged and cannot be read"
-	ReasonOldOffice      = "This is an old Word or PowerPoint file (.doc or .ppt): save it as .docx, .pptx or PDF and upload it again"
 )
 
 // Reasons of images (HEIC photos, TIFF scans).
@@ -33,6 +32,16 @@ const (
 	ReasonHEICDamaged     = "This HEIC photo could not be read: it may be damaged. Save it as JPEG or PNG and upload it again"
 	ReasonHEICNoTool      = "HEIC photos cannot be read on this server: save the photo as JPEG or PNG and upload it again"
 	ReasonTIFFUnsupported = "This TIFF image is stored in a way Markwell cannot read (such as JPEG compression inside the TIFF): save it as PDF, PNG or JPEG and upload it again"
+)
+
+// Reasons of files converted by LibreOffice (OpenDocument, RTF, Word and
+// PowerPoint 97–2003), each ending with what the pupil can do.
+const (
+	saveAgain             = "Please save it as PDF or Word and upload it again."
+	ReasonConvertSlow     = "This file took too long to convert. " + saveAgain
+	ReasonConvertFailed   = "This file could not be converted: it may be damaged or password-protected. " + saveAgain
+	ReasonConvertTooLarge = "This file grows too large when converted. " + saveAgain
+	ReasonNoConverter     = "This server cannot read OpenDocument, RTF or old Word and PowerPoint files. " + saveAgain
 )
 
 // PermanentError is a failure that retrying cannot fix: the file itself is

@@ -46,7 +46,18 @@ const (
 	KindWebP Kind = "webp"
 	KindTIFF Kind = "tiff"
 	KindHEIC Kind = "heic" // HEIC and other HEIF images
+	// Converted by LibreOffice (Options.Converter) to DOCX or PPTX, then
+	// read as those: OpenDocument text and presentations, RTF, Word and
+	// PowerPoint 97–2003.
+	KindODT Kind = "odt"
+	KindODP Kind = "odp"
+	KindRTF Kind = "rtf"
+	KindDOC Kind = "doc"
+	KindPPT Kind = "ppt"
 )
+
+// slides reports whether the kind's pages are slides.
+func (k Kind) slides() bool { return k == KindPPTX || k == KindODP || k == KindPPT }
 
 // Source says where a page's text came from.
 type Source string
@@ -115,7 +126,7 @@ func (r Result) Problem() string {
 		return ""
 	}
 	unit := "pages"
-	if r.Kind == KindPPTX {
+	if r.Kind.slides() {
 		unit = "slides"
 	}
 	switch {
@@ -163,6 +174,11 @@ type Limits struct {
 	// RenderPixels is the long side, in pixels, of a PDF page rasterised for
 	// OCR (3508 is an A4 page at 300 dpi).
 	RenderPixels int
+	// ConvertTimeout bounds one LibreOffice conversion (ODT, ODP, RTF, DOC,
+	// PPT); past it the file fails with ReasonConvertSlow.
+	ConvertTimeout time.Duration
+	// MaxConvertBytes caps a file handed to LibreOffice.
+	MaxConvertBytes int64
 }
 
 // DefaultLimits are the limits used for zero fields.
@@ -178,6 +194,9 @@ func DefaultLimits() Limits {
 		PDFTimeout:     30 * time.Second,
 		ToolTimeout:    2 * time.Minute,
 		RenderPixels:   3508,
+		// LibreOffice (about 200 MB and a few seconds a file).
+		ConvertTimeout:  60 * time.Second,
+		MaxConvertBytes: 50 << 20,
 	}
 }
 
@@ -193,6 +212,8 @@ func (l Limits) withDefaults() Limits {
 	l.PDFTimeout = orDefault(l.PDFTimeout, d.PDFTimeout)
 	l.ToolTimeout = orDefault(l.ToolTimeout, d.ToolTimeout)
 	l.RenderPixels = orDefault(l.RenderPixels, d.RenderPixels)
+	l.ConvertTimeout = orDefault(l.ConvertTimeout, d.ConvertTimeout)
+	l.MaxConvertBytes = orDefault(l.MaxConvertBytes, d.MaxConvertBytes)
 	return l
 }
 
@@ -215,10 +236,10 @@ func (l Limits) tooMuchText() error {
 
 func (l Limits) tooManyPages(kind Kind, n int) error {
 	what, unit := "PDF", "pages"
-	switch kind {
-	case KindPPTX:
+	switch {
+	case kind.slides():
 		what, unit = "presentation", "slides"
-	case KindTIFF:
+	case kind == KindTIFF:
 		what = "TIFF image"
 	}
 	return permanentf(fmt.Sprintf("This %s has more than %d %s, which is too many to read", what, l.MaxPages, unit),
@@ -284,6 +305,11 @@ type Options struct {
 	// HeifConvertPath names libheif's heif-convert, which converts HEIC
 	// photos ("" looks it up in PATH).
 	HeifConvertPath string
+	// Converter turns ODT, RTF and DOC files into DOCX and ODP and PPT into
+	// PPTX (nil: LibreOffice, SofficePath or soffice in PATH, sandboxed: see
+	// package office). One conversion runs at a time in the process.
+	Converter   Converter
+	SofficePath string
 }
 
 // Reader reads any supported file, choosing the format from its bytes. It is
@@ -295,6 +321,8 @@ type Reader struct {
 	pdftotext   string
 	pdftoppm    string
 	heifConvert string
+	converter   Converter
+	soffice     string
 }
 
 var _ Extractor = (*Reader)(nil)
@@ -302,7 +330,8 @@ var _ Extractor = (*Reader)(nil)
 // New returns a Reader.
 func New(o Options) *Reader {
 	r := &Reader{ocr: o.OCR, lim: o.Limits.withDefaults(), tmp: o.TempDir,
-		pdftotext: o.PdftotextPath, pdftoppm: o.PdftoppmPath, heifConvert: o.HeifConvertPath}
+		pdftotext: o.PdftotextPath, pdftoppm: o.PdftoppmPath, heifConvert: o.HeifConvertPath,
+		converter: o.Converter, soffice: o.SofficePath}
 	if r.pdftotext == "" {
 		r.pdftotext = "pdftotext"
 	}
@@ -349,6 +378,8 @@ func (r *Reader) ExtractBytes(ctx context.Context, data []byte, name, contentTyp
 		res, err = r.readText(data, name, contentType)
 	case KindPNG, KindJPEG, KindGIF, KindWebP, KindTIFF, KindHEIC:
 		res, err = r.readImage(ctx, data, kind)
+	case KindODT, KindODP, KindRTF, KindDOC, KindPPT:
+		res, err = r.readConverted(ctx, data, kind)
 	default:
 		err = permanentf(ReasonUnsupported, "%w: kind %q", ErrUnsupported, kind)
 	}
@@ -394,7 +425,7 @@ func (res *Result) finish() {
 			res.EmptyPages++
 		}
 		part := p.Text
-		if res.Kind == KindPPTX {
+		if res.Kind.slides() {
 			part = strings.TrimSpace("Slide " + strconv.Itoa(p.Number) + "\n" + p.Text)
 		}
 		if part == "" {

@@ -175,7 +175,7 @@ func hostileFiles(t testing.TB) []hostileFile {
 		{"random bytes named .pdf", garbagePDF()[9:], "essay.pdf", "application/pdf", extract.ReasonUnsupported, extract.ErrUnsupported},
 		{"MP3", append([]byte("ID3\x04\x00\x00\x00\x00\x00\x00"), garbagePDF()[9:200]...), "song.mp3", "audio/mpeg", extract.ReasonUnsupported, extract.ErrUnsupported},
 		{"spreadsheet", xlsxLike(t), "marks.xlsx", "", extract.ReasonUnsupported, extract.ErrUnsupported},
-		{"old Word .doc", append([]byte("\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"), make([]byte, 512)...), "essay.doc", "application/msword", extract.ReasonOldOffice, extract.ErrUnsupported},
+		{"OLE2 header with no Word or PowerPoint stream", append([]byte("\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"), make([]byte, 512)...), "essay.doc", "application/msword", extract.ReasonUnsupported, extract.ErrUnsupported},
 		{"Word file with broken XML", docxWith(t, documentStart+`<w:p><w:r><w:t>Hi</w:r></w:p>`), "essay.docx", docxType, extract.ReasonDOCXDamaged, nil},
 	}
 }

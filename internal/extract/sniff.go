@@ -42,10 +42,9 @@ func sniff(data []byte, name, contentType string, lim Limits) (Kind, error) {
 	case bytes.HasPrefix(data, []byte("\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")):
 		// OLE2: Word 97–2003 and PowerPoint 97–2003, and the container
 		// Office wraps a password-protected .docx or .pptx in.
-		if bytes.Contains(data, utf16le("EncryptedPackage")) {
-			return "", permanentf(ReasonOfficePassword, "%w: encrypted OOXML package", ErrUnsupported)
-		}
-		return "", permanentf(ReasonOldOffice, "%w: OLE2 compound file", ErrUnsupported)
+		return sniffOLE(data)
+	case bytes.HasPrefix(data, []byte("{\\rtf")):
+		return KindRTF, nil
 	}
 	for _, magic := range knownBinary {
 		if bytes.HasPrefix(data, []byte(magic)) {
@@ -66,7 +65,6 @@ var knownBinary = []string{
 	"RIFF", // WAV, AVI, WebP
 	"GIF87a", "GIF89a",
 	"II*\x00", "MM\x00*", // TIFF
-	"{\\rtf",        // RTF
 	"Rar!",          // RAR
 	"7z\xbc\xaf",    // 7-Zip
 	"\x1f\x8b",      // gzip
@@ -100,6 +98,9 @@ func sniffZip(data []byte, name, contentType string, lim Limits) (Kind, error) {
 			return "", permanent(ReasonPPTXDamaged, err)
 		}
 		return "", permanentf(ReasonUnsupported, "%w: unreadable zip: %v", ErrUnsupported, err)
+	}
+	if kind, err := sniffODF(z); kind != "" || err != nil {
+		return kind, err
 	}
 	if z.file("[Content_Types].xml") == nil {
 		return "", permanentf(ReasonUnsupported, "%w: zip archive without [Content_Types].xml", ErrUnsupported)

@@ -116,6 +116,20 @@ func TestOriginalBesideTheText(t *testing.T) {
 	require.Equal(t, "pptx", o["format"])
 	require.Equal(t, 3.0, o["pageCount"], "3 slides")
 
+	// OpenDocument and Word 97–2003 files are shown the same way.
+	for _, f := range []struct {
+		name  string
+		pages float64
+	}{{"lesson.odp", 2}, {"lesson.doc", 1}} {
+		data, err := os.ReadFile("../extract/testdata/converted/" + f.name)
+		require.NoError(t, err)
+		o = getOriginal(t, ada, addSubmission(t, ada, asg, f.name, string(data)))
+		require.Equal(t, "pages", o["kind"], "%s: %v", f.name, o["problem"])
+		require.Equal(t, f.name[len("lesson."):], o["format"])
+		require.Equal(t, true, o["converted"])
+		require.Equal(t, f.pages, o["pageCount"], f.name)
+	}
+
 	// A text file: the text is the original.
 	o = getOriginal(t, ada, subText)
 	require.Equal(t, "text", o["kind"])

@@ -1,12 +1,14 @@
 // Package original shows a teacher the file a student handed in beside the
 // text Markwell read from it: PDF pages and photos as page images (the JPEGs
 // package answerbox renders once and keeps, the same the answer-box template
-// is drawn on), Word and PowerPoint files as their pages (converted to PDF by
-// LibreOffice the first time they are asked for, bounded and kept beside the
-// page images), with, per page, whether OCR was unsure of its text; and the
-// file itself to download under its name. Photos and scans in any format
-// extract reads (PNG, JPEG, GIF, WebP, HEIC, TIFF with a page per TIFF page)
-// are drawn by package answerbox, which decodes them through extract. Everything is read through
+// is drawn on), Word and PowerPoint files, OpenDocument, RTF and their
+// 97–2003 forms as their pages (converted to PDF by LibreOffice, sandboxed
+// by package office, the first time they are asked for, bounded and kept
+// beside the page images), with, per page, whether OCR was unsure of its
+// text; and the file itself to download under its name. Photos and scans in
+// any format extract reads (PNG, JPEG, GIF, WebP, HEIC, TIFF with a page per
+// TIFF page) are drawn by package answerbox, which decodes them through
+// extract. Everything is read through
 // short-lived signed URLs; ids of other teams are not found. Only signed-in
 // teachers ask: a student's view token opens none of it.
 package original
@@ -33,6 +35,7 @@ import (
 	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/identity"
+	"github.com/markwell/markwell/internal/office"
 	"github.com/markwell/markwell/internal/store"
 )
 
@@ -42,7 +45,7 @@ type Kind string
 // The kinds.
 const (
 	// KindPages is a file shown as page images: a PDF, a photo or scan, a
-	// Word or PowerPoint file.
+	// document or presentation LibreOffice converts (see converted).
 	KindPages Kind = "pages"
 	// KindText is a text file: the text on the review screen is the original.
 	KindText Kind = "text"
@@ -89,8 +92,9 @@ var (
 // maxFileBytes caps what is read of a submission's file.
 const maxFileBytes = 200 << 20
 
-// Converter turns a Word ("docx") or PowerPoint ("pptx") file into a PDF;
-// LibreOffice implements it.
+// Converter turns a document or presentation of one of the converted
+// kinds (its extension: "docx", "pptx", "odt", "odp", "rtf", "doc", "ppt")
+// into a PDF; office.LibreOffice implements it.
 type Converter interface {
 	ToPDF(ctx context.Context, data []byte, ext string) ([]byte, error)
 }
@@ -107,7 +111,8 @@ type Service struct {
 	// package's own).
 	Render answerbox.Renderer
 	Pages  *bounded.Gate
-	// Office converts Word and PowerPoint files (nil: LibreOffice from PATH);
+	// Office converts the documents and presentations shown as pages (nil:
+	// LibreOffice from PATH, sandboxed: see package office);
 	// Converts bounds it (nil: the process's gate, NewConvertGate).
 	Office   Converter
 	Converts *bounded.Gate
@@ -130,14 +135,16 @@ type Page struct {
 type Original struct {
 	Kind Kind `json:"kind"`
 	// Format is the file's format as its bytes say: pdf, png, jpeg, gif,
-	// webp, heic, tiff, docx, pptx, text; "" without a file.
+	// webp, heic, tiff, docx, pptx, odt, odp, rtf, doc, ppt, text; "" without
+	// a file.
 	Format string `json:"format"`
 	// FileName is the name the file downloads as ("" without a file).
 	FileName string `json:"fileName"`
 	// PageCount is the number of page images (KindPages).
 	PageCount int `json:"pageCount"`
-	// Converted is set for Word and PowerPoint files: their pages are
-	// LibreOffice's rendering, which may differ a little from the student's.
+	// Converted is set for the converted kinds (Word, PowerPoint,
+	// OpenDocument, RTF): their pages are LibreOffice's rendering, which may
+	// differ a little from the student's.
 	Converted bool   `json:"converted"`
 	Pages     []Page `json:"pages"`
 	// Problem says why a file is not shown as pages (KindNone).
@@ -148,8 +155,8 @@ type Original struct {
 type source struct {
 	row    store.SubmissionOriginalRow
 	kind   extract.Kind
-	data   []byte // the whole file, read only for Word and PowerPoint
-	pdfKey string // the converted PDF's key (Word and PowerPoint)
+	data   []byte // the whole file, read only for the converted kinds
+	pdfKey string // the converted PDF's key (the converted kinds)
 }
 
 // Get returns what the review screen shows of a submission's original.
@@ -190,7 +197,7 @@ func (s *Service) Get(ctx context.Context, a identity.Actor, submissionID uuid.U
 				return Original{}, err
 			}
 		}
-	case extract.KindDOCX, extract.KindPPTX:
+	case extract.KindDOCX, extract.KindPPTX, extract.KindODT, extract.KindODP, extract.KindRTF, extract.KindDOC, extract.KindPPT:
 		n, problem, err := s.convert(ctx, &src)
 		if err != nil {
 			return Original{}, err
@@ -228,7 +235,7 @@ func (s *Service) PageImage(ctx context.Context, a identity.Actor, submissionID 
 		count = 1
 	case extract.KindPDF, extract.KindTIFF:
 		count = int(src.row.PageCount) // 0 while not read: the renderer finds the end
-	case extract.KindDOCX, extract.KindPPTX:
+	case extract.KindDOCX, extract.KindPPTX, extract.KindODT, extract.KindODP, extract.KindRTF, extract.KindDOC, extract.KindPPT:
 		n, problem, err := s.convert(ctx, &src)
 		if err != nil {
 			return "", err
@@ -303,7 +310,9 @@ func (s *Service) load(ctx context.Context, a identity.Actor, id uuid.UUID) (sou
 }
 
 // sniff reads the file's format from its bytes: the first kilobyte, or the
-// whole file for a zip (Word and PowerPoint are told apart by their parts).
+// whole file for a zip (Word, PowerPoint and OpenDocument are told apart by
+// their parts), an OLE2 compound file (Word and PowerPoint 97–2003, by its
+// directory) or RTF: the files LibreOffice converts.
 func (s *Service) sniff(ctx context.Context, src *source) error {
 	body, err := s.Blob.Get(ctx, src.row.FileKey)
 	if err != nil {
@@ -317,7 +326,7 @@ func (s *Service) sniff(ctx context.Context, src *source) error {
 	}
 	head = head[:n]
 	data := head
-	if bytes.HasPrefix(head, []byte("PK")) {
+	if wholeFile(head) {
 		rest, err := io.ReadAll(io.LimitReader(body, maxFileBytes))
 		if err != nil {
 			return fmt.Errorf("read %s: %w", src.row.FileKey, err)
@@ -327,6 +336,17 @@ func (s *Service) sniff(ctx context.Context, src *source) error {
 	}
 	src.kind, err = extract.Sniff(data, src.row.Name, src.row.ContentType)
 	return err
+}
+
+// wholeFile reports whether a file starting with head is read whole: a zip,
+// an OLE2 compound file, RTF.
+func wholeFile(head []byte) bool {
+	for _, magic := range []string{"PK", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "{\\rtf"} {
+		if bytes.HasPrefix(head, []byte(magic)) {
+			return true
+		}
+	}
+	return false
 }
 
 // convert makes sure a Word or PowerPoint file has its PDF (converting it
@@ -347,10 +367,12 @@ func (s *Service) convert(ctx context.Context, src *source) (pages int, problem 
 		})
 	}
 	switch {
-	case errors.Is(err, ErrNoOffice):
+	case errors.Is(err, office.ErrNotInstalled):
 		return 0, MsgNoOffice, nil
-	case errors.Is(err, ErrNotConverted):
+	case errors.Is(err, office.ErrNotConverted), errors.Is(err, office.ErrTooLarge):
 		return 0, MsgNotConverted, nil
+	case errors.Is(err, office.ErrTimeout):
+		return 0, MsgConvertSlow, nil
 	case err != nil:
 		return 0, "", err
 	}
@@ -423,7 +445,7 @@ func (s *Service) converts() *bounded.Gate {
 
 func (s *Service) office() Converter {
 	if s.Office == nil {
-		return LibreOffice{}
+		return office.LibreOffice{Timeout: ConvertTimeout}
 	}
 	return s.Office
 }

@@ -80,6 +80,12 @@ describe('OriginalBesideText', () => {
     expect(screen.queryByRole('group', { name: 'Show the original or the text' })).not.toBeInTheDocument();
   });
 
+  it('names a presentation LibreOffice converted as shown by its slides', async () => {
+    serve({ ...PDF, format: 'odp', fileName: 'talk.odp', converted: true });
+    renderBeside();
+    expect(await screen.findByText(/OpenDocument presentation, shown as its slides/)).toBeInTheDocument();
+  });
+
   it('says why a Word file cannot be shown, and still offers the download', async () => {
     serve({ ...PDF, kind: 'none', format: 'docx', fileName: 'essay.docx', pageCount: 0, pages: [], problem: 'This file could not be shown as pages. Download the original to open it.' });
     renderBeside();

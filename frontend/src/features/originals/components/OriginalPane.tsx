@@ -41,6 +41,11 @@ export interface OriginalPaneProps {
 function formatLabel(o: Original): string {
   if (o.format === 'docx') return 'Word file, shown as its pages';
   if (o.format === 'pptx') return 'PowerPoint file, shown as its slides';
+  if (o.format === 'doc') return 'Word 97–2003 file, shown as its pages';
+  if (o.format === 'ppt') return 'PowerPoint 97–2003 file, shown as its slides';
+  if (o.format === 'odt') return 'OpenDocument text, shown as its pages';
+  if (o.format === 'odp') return 'OpenDocument presentation, shown as its slides';
+  if (o.format === 'rtf') return 'RTF document, shown as its pages';
   if (o.format === 'pdf') return 'PDF';
   if (o.format === 'odt' || o.format === 'rtf' || o.format === 'doc') return 'Document, shown as its pages';
   if (o.format === 'odp' || o.format === 'ppt') return 'Presentation, shown as its slides';
