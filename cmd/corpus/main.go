@@ -7,7 +7,7 @@
 //	PDF          pdftotext -enc UTF-8 (mutool draw -F txt reported beside it);
 //	             a PDF whose pdftotext text has < 20 words is "scanned" and
 //	             scored against tesseract of its pages rendered at 300 dpi
-//	DOCX/ODT/RTF/DOC   LibreOffice's plain-text export
+//	DOCX/ODT/RTF/DOC   the text of LibreOffice's HTML export (it keeps footnotes)
 //	PPTX/PPT/ODP pdftotext of LibreOffice's PDF export (slides without notes)
 //	images       the tesseract command
 //
@@ -255,7 +255,7 @@ func scoreFile(ctx context.Context, reader *extract.Reader, rf *refs, e entry, d
 			ref, refErr = rf.scannedText(ctx, path, sum)
 		}
 	case "docx", "odt", "rtf", "doc":
-		fr.Reference = "LibreOffice txt"
+		fr.Reference = "LibreOffice html"
 		ref, refErr = rf.officeText(ctx, path, sum)
 	case "pptx", "ppt", "odp":
 		fr.Reference = "LibreOffice pdf + pdftotext"

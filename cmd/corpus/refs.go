@@ -6,9 +6,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"html"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -106,17 +108,32 @@ func (r *refs) soffice(ctx context.Context, path, to, ext string) (string, error
 	return p, nil
 }
 
-// officeText is LibreOffice's plain-text export of a word-processor file
-// (DOCX, ODT, RTF, DOC).
+// officeText is the text of LibreOffice's HTML export of a word-processor
+// file (DOCX, ODT, RTF, DOC). Its plain-text export would do, but it leaves
+// out footnotes and endnotes, which the HTML keeps (with text boxes, headers
+// and footers, once each); comments are in neither.
 func (r *refs) officeText(ctx context.Context, path, sum string) (string, error) {
-	return r.cached(sum+".soffice-txt", func() (string, error) {
-		p, err := r.soffice(ctx, path, "txt:Text (encoded):UTF8", "txt")
+	return r.cached(sum+".soffice-html", func() (string, error) {
+		p, err := r.soffice(ctx, path, "html", "html")
 		if err != nil {
 			return "", err
 		}
 		b, err := os.ReadFile(p)
-		return string(b), err
+		return htmlText(string(b)), err
 	})
+}
+
+var (
+	htmlHidden = regexp.MustCompile(`(?is)<(head|style|script)\b.*?</(head|style|script)\s*>`)
+	htmlTag    = regexp.MustCompile(`(?s)<[^>]*>`)
+)
+
+// htmlText is the visible text of an HTML page: tags become spaces, the
+// head, styles and scripts are dropped, and entities are decoded.
+func htmlText(s string) string {
+	s = htmlHidden.ReplaceAllString(s, " ")
+	s = htmlTag.ReplaceAllString(s, " ")
+	return html.UnescapeString(s)
 }
 
 // slidesText is pdftotext of LibreOffice's PDF export of a presentation

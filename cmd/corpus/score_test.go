@@ -64,3 +64,9 @@ func page(text, source string) extract.Page {
 }
 
 func extractResult(pages ...extract.Page) extract.Result { return extract.Result{Pages: pages} }
+
+func TestHTMLText_KeepsWhatThePageShows(t *testing.T) {
+	page := `<html><head><title>Ignored title</title><style>p { color: red }</style></head>
+<body><p>Caf&eacute; <b>au</b>&nbsp;lait</p><div id="sdfootnote1"><p>A footnote.</p></div></body></html>`
+	require.Equal(t, []string{"café", "au", "lait", "a", "footnote"}, words(htmlText(page)))
+}
