@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetches Markwell's real-document corpus (scripts/corpus/manifest.tsv) into
-# .data/corpus/files, and installs the reference tools the scoring needs
-# (mupdf-tools, poppler, tesseract, LibreOffice) when they are missing.
+# .data/corpus/files, and installs mupdf-tools (the second PDF reference)
+# when it is missing.
 #
 # Every file comes from a package at a pinned version, through its registry's
 # ordinary client, and is checked twice: the package against the checksum in
@@ -22,20 +22,13 @@ mkdir -p "$files" "$cache"
 sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 fail() { echo "corpus: $*" >&2; exit 1; }
 
-# The reference tools. poppler, tesseract and LibreOffice come with
-# scripts/bootstrap.sh too; mupdf-tools (mutool, the second PDF reference)
-# only the corpus needs.
-want=(mupdf-tools poppler-utils tesseract-ocr tesseract-ocr-eng libreoffice-writer-nogui libreoffice-impress-nogui)
-if [ -z "${MARKWELL_SKIP_APT:-}" ] && command -v dpkg-query >/dev/null; then
-  missing=()
-  for p in "${want[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
-  done
-  if [ ${#missing[@]} -gt 0 ]; then
-    echo "corpus: installing ${missing[*]}"
-    sudo_ apt-get update -qq
-    sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  fi
+# The reference tools: poppler, tesseract and LibreOffice come with
+# scripts/bootstrap.sh (make test-corpus runs it first); mupdf-tools (mutool,
+# the second PDF reference) only the corpus needs.
+if ! command -v mutool >/dev/null && [ -z "${MARKWELL_SKIP_APT:-}" ] && command -v apt-get >/dev/null; then
+  echo "corpus: installing mupdf-tools"
+  sudo_ apt-get update -qq
+  sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mupdf-tools >/dev/null
 fi
 
 sha256() { sha256sum "$1" | cut -d' ' -f1; }
