@@ -7,7 +7,8 @@
 //	PDF          pdftotext -enc UTF-8 (mutool draw -F txt reported beside it);
 //	             a PDF whose pdftotext text has < 20 words is "scanned" and
 //	             scored against tesseract of its pages rendered at 300 dpi
-//	DOCX/ODT/RTF/DOC   the text of LibreOffice's HTML export (it keeps footnotes)
+//	DOCX/ODT/RTF/DOC   LibreOffice's HTML export (it keeps footnotes) with
+//	             the list numbers only its plain-text export writes
 //	PPTX/PPT/ODP pdftotext of LibreOffice's PDF export (slides without notes)
 //	images       the tesseract command
 //
@@ -255,7 +256,7 @@ func scoreFile(ctx context.Context, reader *extract.Reader, rf *refs, e entry, d
 			ref, refErr = rf.scannedText(ctx, path, sum)
 		}
 	case "docx", "odt", "rtf", "doc":
-		fr.Reference = "LibreOffice html"
+		fr.Reference = "LibreOffice html ∪ txt"
 		ref, refErr = rf.officeText(ctx, path, sum)
 	case "pptx", "ppt", "odp":
 		fr.Reference = "LibreOffice pdf + pdftotext"
@@ -268,7 +269,7 @@ func scoreFile(ctx context.Context, reader *extract.Reader, rf *refs, e entry, d
 		refErr = errors.New("no reference tool for this type")
 	}
 	if refErr != nil {
-		fr.RefError = refErr.Error()
+		fr.RefError, _, _ = strings.Cut(refErr.Error(), "\n")
 	}
 	refWords := words(ref)
 	fr.Gated = refErr == nil && len(refWords) >= minRefWords &&
@@ -469,12 +470,12 @@ func (rep *report) print(w io.Writer) {
 
 	var scored []*fileReport
 	for _, f := range rep.Files {
-		if f.Score != nil && f.Score.RefWords >= minRefWords {
+		if f.Score != nil && f.Score.RefWords >= minRefWords && f.Refused == "" && f.Error == "" {
 			scored = append(scored, f)
 		}
 	}
 	sort.SliceStable(scored, func(i, j int) bool { return worst(scored[i]) < worst(scored[j]) })
-	fmt.Fprintln(w, "\nthe 10 worst files (lower of recall and precision):")
+	fmt.Fprintln(w, "\nthe 10 worst files read (lower of recall and precision; refusals are listed below):")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "file\ttype\tref words\trecall\tprecision\tvs mutool\tpages\tmissing (most often)\t")
 	for i, f := range scored {

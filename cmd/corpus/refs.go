@@ -108,12 +108,13 @@ func (r *refs) soffice(ctx context.Context, path, to, ext string) (string, error
 	return p, nil
 }
 
-// officeText is the text of LibreOffice's HTML export of a word-processor
-// file (DOCX, ODT, RTF, DOC). Its plain-text export would do, but it leaves
-// out footnotes and endnotes, which the HTML keeps (with text boxes, headers
-// and footers, once each); comments are in neither.
+// officeText is the reference of a word-processor file (DOCX, ODT, RTF,
+// DOC) from two LibreOffice exports: HTML, which keeps footnotes, endnotes,
+// text boxes, headers and footers, and plain text, which alone writes out
+// the numbers of numbered lists. Each word counts as often as the export
+// with more of it has it (comments are in neither).
 func (r *refs) officeText(ctx context.Context, path, sum string) (string, error) {
-	return r.cached(sum+".soffice-html", func() (string, error) {
+	page, err := r.cached(sum+".soffice-html", func() (string, error) {
 		p, err := r.soffice(ctx, path, "html", "html")
 		if err != nil {
 			return "", err
@@ -121,6 +122,39 @@ func (r *refs) officeText(ctx context.Context, path, sum string) (string, error)
 		b, err := os.ReadFile(p)
 		return htmlText(string(b)), err
 	})
+	if err != nil {
+		return "", err
+	}
+	plain, err := r.cached(sum+".soffice-txt", func() (string, error) {
+		p, err := r.soffice(ctx, path, "txt:Text (encoded):UTF8", "txt")
+		if err != nil {
+			return "", err
+		}
+		b, err := os.ReadFile(p)
+		return string(b), err
+	})
+	if err != nil {
+		return "", err
+	}
+	return page + "\n" + strings.Join(surplus(words(page), words(plain)), " "), nil
+}
+
+// surplus is the words of b beyond those of a, as multisets: a's words
+// plus surplus(a, b) hold each word as often as the larger of a and b does.
+func surplus(a, b []string) []string {
+	n := map[string]int{}
+	for _, w := range a {
+		n[w]++
+	}
+	var out []string
+	for _, w := range b {
+		if n[w] > 0 {
+			n[w]--
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 var (

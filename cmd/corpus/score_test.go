@@ -70,3 +70,10 @@ func TestHTMLText_KeepsWhatThePageShows(t *testing.T) {
 <body><p>Caf&eacute; <b>au</b>&nbsp;lait</p><div id="sdfootnote1"><p>A footnote.</p></div></body></html>`
 	require.Equal(t, []string{"café", "au", "lait", "a", "footnote"}, words(htmlText(page)))
 }
+
+func TestSurplus_TakesEachWordAsOftenAsTheRicherExport(t *testing.T) {
+	html := words("Apples Pears A footnote") // footnote kept, list numbers lost
+	plain := words("1. Apples 2. Pears")     // list numbers kept, footnote lost
+	ref := append(html, surplus(html, plain)...)
+	require.ElementsMatch(t, []string{"apples", "pears", "a", "footnote", "1", "2"}, ref)
+}
