@@ -114,17 +114,18 @@ func (r *refs) soffice(ctx context.Context, path, to, ext string) (string, error
 // the numbers of numbered lists. Each word counts as often as the export
 // with more of it has it (comments are in neither).
 func (r *refs) officeText(ctx context.Context, path, sum string) (string, error) {
-	page, err := r.cached(sum+".soffice-html", func() (string, error) {
+	raw, err := r.cached(sum+".soffice-html", func() (string, error) {
 		p, err := r.soffice(ctx, path, "html", "html")
 		if err != nil {
 			return "", err
 		}
 		b, err := os.ReadFile(p)
-		return htmlText(string(b)), err
+		return string(b), err
 	})
 	if err != nil {
 		return "", err
 	}
+	page := htmlText(raw)
 	plain, err := r.cached(sum+".soffice-txt", func() (string, error) {
 		p, err := r.soffice(ctx, path, "txt:Text (encoded):UTF8", "txt")
 		if err != nil {
@@ -159,14 +160,19 @@ func surplus(a, b []string) []string {
 
 var (
 	htmlHidden = regexp.MustCompile(`(?is)<(head|style|script)\b.*?</(head|style|script)\s*>`)
-	htmlTag    = regexp.MustCompile(`(?s)<[^>]*>`)
+	// Tags that end a word: blocks, line breaks, cells, and links (a
+	// footnote's number is a link beside its word).
+	htmlBreak = regexp.MustCompile(`(?i)</?(p|div|br|li|ul|ol|dl|dt|dd|td|th|tr|table|h[1-6]|blockquote|pre|hr|body|a)\b[^>]*>`)
+	htmlTag   = regexp.MustCompile(`(?s)<[^>]*>`)
 )
 
-// htmlText is the visible text of an HTML page: tags become spaces, the
-// head, styles and scripts are dropped, and entities are decoded.
+// htmlText is the visible text of an HTML page: the head, styles and
+// scripts are dropped, block tags end a word, inline tags (a coloured letter
+// inside a word) do not, and entities are decoded.
 func htmlText(s string) string {
 	s = htmlHidden.ReplaceAllString(s, " ")
-	s = htmlTag.ReplaceAllString(s, " ")
+	s = htmlBreak.ReplaceAllString(s, " ")
+	s = htmlTag.ReplaceAllString(s, "")
 	return html.UnescapeString(s)
 }
 

@@ -67,8 +67,9 @@ func extractResult(pages ...extract.Page) extract.Result { return extract.Result
 
 func TestHTMLText_KeepsWhatThePageShows(t *testing.T) {
 	page := `<html><head><title>Ignored title</title><style>p { color: red }</style></head>
-<body><p>Caf&eacute; <b>au</b>&nbsp;lait</p><div id="sdfootnote1"><p>A footnote.</p></div></body></html>`
-	require.Equal(t, []string{"café", "au", "lait", "a", "footnote"}, words(htmlText(page)))
+<body><p>Caf&eacute; <b>au</b>&nbsp;lait</p><p>The quick bro<font color="#ff0000">w</font>n fox</p>
+<div id="sdfootnote1"><p>A footnote.</p></div></body></html>`
+	require.Equal(t, []string{"café", "au", "lait", "the", "quick", "brown", "fox", "a", "footnote"}, words(htmlText(page)))
 }
 
 func TestSurplus_TakesEachWordAsOftenAsTheRicherExport(t *testing.T) {
