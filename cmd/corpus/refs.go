@@ -114,30 +114,29 @@ func (r *refs) soffice(ctx context.Context, path, to, ext string) (string, error
 // the numbers of numbered lists. Each word counts as often as the export
 // with more of it has it (comments are in neither).
 func (r *refs) officeText(ctx context.Context, path, sum string) (string, error) {
-	raw, err := r.cached(sum+".soffice-html", func() (string, error) {
-		p, err := r.soffice(ctx, path, "html", "html")
-		if err != nil {
-			return "", err
-		}
-		b, err := os.ReadFile(p)
-		return string(b), err
-	})
+	raw, err := r.exported(ctx, path, sum, "html", "html")
+	if err != nil {
+		return "", err
+	}
+	plain, err := r.exported(ctx, path, sum, "txt:Text (encoded):UTF8", "txt")
 	if err != nil {
 		return "", err
 	}
 	page := htmlText(raw)
-	plain, err := r.cached(sum+".soffice-txt", func() (string, error) {
-		p, err := r.soffice(ctx, path, "txt:Text (encoded):UTF8", "txt")
+	return page + "\n" + strings.Join(surplus(words(page), words(plain)), " "), nil
+}
+
+// exported is the content of LibreOffice's export of a file to a format
+// (soffice's --convert-to argument, and the extension it writes), cached.
+func (r *refs) exported(ctx context.Context, path, sum, to, ext string) (string, error) {
+	return r.cached(sum+".soffice-"+ext, func() (string, error) {
+		p, err := r.soffice(ctx, path, to, ext)
 		if err != nil {
 			return "", err
 		}
 		b, err := os.ReadFile(p)
 		return string(b), err
 	})
-	if err != nil {
-		return "", err
-	}
-	return page + "\n" + strings.Join(surplus(words(page), words(plain)), " "), nil
 }
 
 // surplus is the words of b beyond those of a, as multisets: a's words
