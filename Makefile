@@ -14,6 +14,13 @@ dev: ## run the whole product at http://localhost:8080 (Ctrl-C stops it)
 test: ## vet, Go tests, frontend unit tests and the browser suite
 	@scripts/test.sh
 
+.PHONY: test-corpus
+test-corpus: ## score the reader on ~125 real documents fetched at pinned versions (network, minutes; docs/performance.md)
+	@scripts/bootstrap.sh --no-browser
+	@scripts/corpus/fetch.sh
+	go build -o .data/bin/ ./cmd/corpus
+	.data/bin/corpus $(CORPUS_FLAGS)
+
 .PHONY: test-fuzz
 test-fuzz: ## run every Go fuzz target longer (FUZZTIME per target, default 1m)
 	@FUZZTIME=$${FUZZTIME:-1m} scripts/fuzz.sh
