@@ -24,8 +24,13 @@ RUN CGO_ENABLED=0 go build -o /out/ ./cmd/api ./cmd/fakellm ./cmd/worker \
 # poppler-utils: pdftotext (extraction, chat attachments) and pdftoppm (page
 # images, answer-box crops) are used by the API and every worker, and so is
 # libheif-examples: heif-convert reads HEIC photos (extraction, page images).
+# LibreOffice (writer and impress, without a GUI, about 300 MB) converts
+# OpenDocument, RTF and 97–2003 Office files for extraction (every worker
+# that runs the extract queue, and the API for chat attachments) and shows
+# Word and PowerPoint submissions as their pages (the API).
 FROM debian:bookworm-slim AS base
 RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates poppler-utils libheif-examples \
+    libreoffice-writer-nogui libreoffice-impress-nogui fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/* && useradd -r -u 10001 markwell && mkdir -p /data/blobs && chown markwell /data/blobs
 ENV BLOB_DIR=/data/blobs
 USER markwell
@@ -44,14 +49,7 @@ COPY --from=go /out/worker /usr/local/bin/worker
 ENV WORKER_QUEUES=ai=64,default=10,extract=2
 CMD ["worker", "--addr", "0.0.0.0:9091"]
 
-# LibreOffice (writer and impress, without a GUI, about 300 MB) shows Word and
-# PowerPoint submissions as their pages beside their text: the API converts a
-# file to PDF the first time a teacher opens it (docs/api-grading.md).
 FROM base AS api
-USER root
-RUN apt-get update && apt-get install -y --no-install-recommends libreoffice-writer-nogui libreoffice-impress-nogui fonts-dejavu-core \
-    && rm -rf /var/lib/apt/lists/*
-USER markwell
 COPY --from=go /out/api /out/fakellm /usr/local/bin/
 COPY --from=web /src/frontend/dist /srv/frontend
 ENV STATIC_DIR=/srv/frontend HTTP_ADDR=:8080

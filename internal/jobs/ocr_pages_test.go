@@ -77,7 +77,7 @@ func TestOCRPages_PoorScanIsMarkedForTheTeacher(t *testing.T) {
 	require.Equal(t, "ready", sub.ExtractStatus, sub.ExtractError)
 	got := pages(t, sub)
 	require.Len(t, got, 2)
-	require.Equal(t, "file", got[0].Source)
+	require.Equal(t, "pdftotext", got[0].Source)
 	require.Empty(t, got[0].Warning)
 	require.Equal(t, "ocr", got[1].Source)
 	require.NotNil(t, got[1].Confidence)
