@@ -319,6 +319,16 @@ func markwellText(res extract.Result, typ string) (all, precise string, excluded
 		case typ == "pdf" && pg.Source == extract.SourceOCR:
 			excluded += len(words(keep))
 			keep = ""
+		case typ == "pdf":
+			// Ticks, choices and answers the form's appearance does not
+			// print: pdftotext cannot hold them.
+			if i := strings.Index(keep, "\n\n"+extract.FormFieldsHeading+"\n"); i >= 0 {
+				excluded += len(words(keep[i:]))
+				keep = keep[:i]
+			} else if strings.HasPrefix(keep, extract.FormFieldsHeading+"\n") {
+				excluded += len(words(keep))
+				keep = ""
+			}
 		}
 		p.WriteString(keep)
 		p.WriteString("\n\n")

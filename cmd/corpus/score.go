@@ -14,7 +14,7 @@ import (
 // each, since those scripts do not separate words with spaces and two
 // readers break their lines in different places.
 func words(text string) []string {
-	text = strings.ToLower(norm.NFKC.String(text))
+	text = strings.ToLower(norm.NFKC.String(strings.Map(dropFormat, text)))
 	var out []string
 	start := -1
 	flush := func(end int) {
@@ -38,6 +38,16 @@ func words(text string) []string {
 	}
 	flush(len(text))
 	return out
+}
+
+// dropFormat drops invisible format characters (Unicode category Cf: the
+// bidi embeddings pdftotext puts around right-to-left runs, soft hyphens,
+// zero-width joiners), which split no word on the page.
+func dropFormat(r rune) rune {
+	if unicode.Is(unicode.Cf, r) {
+		return -1
+	}
+	return r
 }
 
 // score is the multiset word recall and precision of got against ref: the

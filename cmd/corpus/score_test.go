@@ -57,6 +57,18 @@ func TestMarkwellText_LeavesOutWhatTheReferenceCannotHold(t *testing.T) {
 	_, precise, excluded = markwellText(res, "pdf")
 	require.Equal(t, 3, excluded)
 	require.NotContains(t, precise, "scanned")
+
+	res = extractResult(page("Name: Rick Evans\n\nForm fields:\nI agree: Yes", "pdftotext"))
+	all, precise, excluded = markwellText(res, "pdf")
+	require.Contains(t, all, "I agree: Yes")
+	require.NotContains(t, precise, "agree")
+	require.Equal(t, 5, excluded) // "form fields i agree yes"
+}
+
+func TestWords_FormatCharactersSplitNoWord(t *testing.T) {
+	// pdftotext wraps right-to-left runs in bidi embeddings; a soft hyphen
+	// and a zero-width non-joiner sit inside words.
+	require.Equal(t, []string{"اxrhf", "hyphen", "میخواهم"}, words("\u202bا\u202axrhf\u202c hy\u00adphen می\u200cخواهم"))
 }
 
 func page(text, source string) extract.Page {

@@ -63,10 +63,16 @@ func TestPDFFillableFormValues(t *testing.T) {
 		"Gender: non-binary",
 		"Favorite city: San Francisco, Vienna",
 		"Google Search: Yes",
-		"Reason: This is a sample text. This is the next line.",
 	} {
 		require.Contains(t, lines, want, "in:\n%s", text)
 	}
+	// Ticks and choices, which the page shows only as drawn marks, are
+	// listed under their heading after the page's text.
+	require.Contains(t, text, "\n\nForm fields:\nGender: non-binary\n")
+	// A typed answer the page shows once gets its label before it, its
+	// words not repeated.
+	requireWords(t, text, "Reason: This is a sample text. This is the next line.")
+	require.Equal(t, 1, strings.Count(text, "This is the next line"), "not repeated:\n%s", text)
 	requireWords(t, text, "First Name: Jackie", "Last Name: Doe", "City: Sidney")
 	require.Equal(t, 1, strings.Count(text, "Jackie"), "shown by the page already:\n%s", text)
 	require.Equal(t, 1, strings.Count(text, "Sidney"), "shown by the page already:\n%s", text)

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -13,16 +14,19 @@ import (
 // ISO 32000 §12.7); what pdftotext prints is the field's appearance, which
 // a viewer may not have updated and which never says which question the
 // answer belongs to. So the values are read in-process and each filled field
-// is added to its page as a "Label: Value" line, unless the page's text
-// already shows that label followed by that value.
+// is put with its label on its page (withFormFields): a typed answer the
+// page already shows once gets its label written before it (its words are
+// not repeated); any other answer, and every tick and choice (which the
+// page shows only as a drawn mark), is listed under "Form fields:" after
+// the page's text, as "Label: Value".
 
 // pdfFormFields returns the "Label: Value" lines of the filled-in fields on
 // each page (0-based), read in-process within Limits.PDFTimeout. A file the
 // in-process reader cannot open (a damaged cross-reference table, AES-256
 // encryption) or that it does not finish in time yields none: its text
 // layer stands as pdftotext read it.
-func (r *Reader) pdfFormFields(ctx context.Context, data []byte, pages int) (map[int][]string, error) {
-	fields, err := inProcessPDF(ctx, r.lim, data, func(rd *pdf.Reader, stop *atomic.Bool) (map[int][]string, error) {
+func (r *Reader) pdfFormFields(ctx context.Context, data []byte, pages int) (map[int][]formField, error) {
+	fields, err := inProcessPDF(ctx, r.lim, data, func(rd *pdf.Reader, stop *atomic.Bool) (map[int][]formField, error) {
 		return formFieldLines(rd, stop, pages), nil
 	})
 	if ctx.Err() != nil {
@@ -38,12 +42,12 @@ func (r *Reader) pdfFormFields(ctx context.Context, data []byte, pages int) (map
 // hostile file would never end).
 const maxFormFieldDepth = 32
 
-func formFieldLines(rd *pdf.Reader, stop *atomic.Bool, pages int) map[int][]string {
+func formFieldLines(rd *pdf.Reader, stop *atomic.Bool, pages int) map[int][]formField {
 	form := rd.Trailer().Key("Root").Key("AcroForm")
 	if form.Key("Fields").Len() == 0 {
 		return nil
 	}
-	out := map[int][]string{}
+	out := map[int][]formField{}
 	for i := range min(pages, rd.NumPage()) {
 		if stop.Load() {
 			return nil
@@ -55,12 +59,12 @@ func formFieldLines(rd *pdf.Reader, stop *atomic.Bool, pages int) map[int][]stri
 			if w.Key("Subtype").Name() != "Widget" {
 				continue
 			}
-			line := fieldLine(w)
-			if line == "" || seen[line] { // a radio group's widgets share one value
+			f, ok := fieldOf(w)
+			if !ok || seen[f.line()] { // a radio group's widgets share one value
 				continue
 			}
-			seen[line] = true
-			out[i] = append(out[i], line)
+			seen[f.line()] = true
+			out[i] = append(out[i], f)
 		}
 	}
 	return out
@@ -73,13 +77,28 @@ const (
 	annotHidden    = 1 << 1
 )
 
-// fieldLine is "Label: Value" for a widget of a filled-in field, "" for an
-// empty, unticked, hidden or push-button one. The label is the field's
-// tooltip (TU), else its name (T); a ticked checkbox says "Yes", a radio
-// group the chosen option, a list its chosen items.
-func fieldLine(w pdf.Value) string {
+// formField is one filled-in field: its label (the field's tooltip, TU,
+// else its name, T; "" without either), its value, and whether the value is
+// a tick or a choice, which a page's text cannot show.
+type formField struct {
+	label, value string
+	marked       bool
+}
+
+// line is "Label: Value", or the value alone without a label.
+func (f formField) line() string {
+	if f.label == "" {
+		return f.value
+	}
+	return f.label + ": " + f.value
+}
+
+// fieldOf reads a widget of a filled-in field; false for an empty,
+// unticked, hidden or push-button one. A ticked checkbox says "Yes", a
+// radio group the chosen option, a list its chosen items.
+func fieldOf(w pdf.Value) (formField, bool) {
 	if w.Key("F").Int64()&annotHidden != 0 {
-		return ""
+		return formField{}, false
 	}
 	v := inherited(w, "V")
 	var value string
@@ -92,10 +111,10 @@ func fieldLine(w pdf.Value) string {
 		flags := inherited(w, "Ff").Int64()
 		on := v.Name()
 		if flags&flagPushButton != 0 || on == "" || on == "Off" {
-			return ""
+			return formField{}, false
 		}
 		if as := w.Key("AS").Name(); as != "" && as != on {
-			return "" // another widget of this group is the one ticked
+			return formField{}, false // another widget of this group is the one ticked
 		}
 		value = "Yes"
 		if flags&flagRadio != 0 {
@@ -104,12 +123,9 @@ func fieldLine(w pdf.Value) string {
 	}
 	value = strings.Join(strings.Fields(value), " ")
 	if value == "" {
-		return ""
+		return formField{}, false
 	}
-	if label := fieldLabel(w); label != "" {
-		return label + ": " + value
-	}
-	return value
+	return formField{label: fieldLabel(w), value: value, marked: inherited(w, "FT").Name() != "Tx"}, true
 }
 
 // inherited is key of the field or of the nearest ancestor that has it.
@@ -180,24 +196,61 @@ func optionName(state string, opt pdf.Value) string {
 	return state
 }
 
-// withFormFields appends the field lines that the page's text does not
-// already show (a label followed by its value, as a form's appearance
-// often prints them), after a blank line.
-func withFormFields(text string, lines []string) string {
-	shown := formKey(text)
+// FormFieldsHeading starts the list of form answers a page's text does not
+// show by itself (ticks, choices, answers missing from the appearance).
+const FormFieldsHeading = "Form fields:"
+
+// withFormFields puts the page's filled-in fields with their labels. A
+// field whose label and value the text already shows together (as a form's
+// appearance often prints them) adds nothing; a typed answer the text shows
+// exactly once, without its label, gets "Label: " written before it; any
+// other field is listed under FormFieldsHeading after the text.
+func withFormFields(text string, fields []formField) string {
 	var add []string
-	for _, l := range lines {
-		if !strings.Contains(shown, formKey(l)) {
-			add = append(add, l)
+	for _, f := range fields {
+		if strings.Contains(formKey(text), formKey(f.line())) {
+			continue
 		}
+		if !f.marked && f.label != "" {
+			if labelled, ok := labelInPlace(text, f); ok {
+				text = labelled
+				continue
+			}
+		}
+		add = append(add, f.line())
 	}
 	if len(add) == 0 {
 		return text
 	}
+	list := FormFieldsHeading + "\n" + strings.Join(add, "\n")
 	if strings.TrimSpace(text) == "" {
-		return strings.Join(add, "\n")
+		return list
 	}
-	return strings.TrimRight(text, "\n") + "\n\n" + strings.Join(add, "\n")
+	return strings.TrimRight(text, "\n") + "\n\n" + list
+}
+
+// labelInPlace writes "Label: " before a typed answer that the text shows
+// exactly once (its words in order, however pdftotext broke its lines). A
+// short answer ("2", "Yes") could be any word of the page: it is not placed.
+func labelInPlace(text string, f formField) (string, bool) {
+	words := strings.Fields(f.value)
+	if len(words) < 2 && len([]rune(f.value)) < 4 {
+		return text, false
+	}
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = regexp.QuoteMeta(w)
+	}
+	re, err := regexp.Compile(`(^|\s)` + strings.Join(quoted, `\s+`) + `($|\s)`)
+	if err != nil {
+		return text, false
+	}
+	found := re.FindAllStringSubmatchIndex(text, 2)
+	if len(found) != 1 {
+		return text, false
+	}
+	at := found[0][3] // the end of the leading space: where the answer starts
+	return text[:at] + f.label + ": " + text[at:], true
 }
 
 // formKey is s without colons and with runs of whitespace as one space,
