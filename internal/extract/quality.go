@@ -22,7 +22,7 @@ import (
 //   - almost no words (under fewWords) where more were to be expected: a
 //     one-page photo or scan, or a page after the first of a PDF or TIFF
 //     whose other pages have many words (a median of manyWords or more).
-//     A first page (a title page), a Word, PowerPoint or text file, and a
+//     A first page (a title page), a document, presentation or text file, and a
 //     one-page file with a text layer (a short answer) are never flagged:
 //     their text is what the file holds.
 const (
@@ -76,8 +76,8 @@ func (res *Result) pageWarning(i int, words []int, undecoded int) string {
 // have had more (see the rules above).
 func (res *Result) wantsMoreWords(i int, words []int) bool {
 	switch res.Kind {
-	case KindDOCX, KindPPTX, KindText:
-		return false
+	case KindDOCX, KindPPTX, KindText, KindODT, KindODP, KindRTF, KindDOC, KindPPT:
+		return false // the words the file holds, converted or not
 	}
 	if len(res.Pages) == 1 {
 		return res.Pages[0].Source == SourceOCR
@@ -100,7 +100,7 @@ func (res *Result) wantsMoreWords(i int, words []int) bool {
 
 // pageName is "page 3" or, in a presentation, "slide 3".
 func (res *Result) pageName(n int) string {
-	if res.Kind == KindPPTX {
+	if res.Kind.slides() {
 		return "slide " + strconv.Itoa(n)
 	}
 	return "page " + strconv.Itoa(n)
@@ -135,7 +135,7 @@ func (r Result) Warning() string {
 func (r Result) misread() string {
 	d := r.Doubtful()
 	unit := "Page"
-	if r.Kind == KindPPTX {
+	if r.Kind.slides() {
 		unit = "Slide"
 	}
 	switch {
