@@ -159,6 +159,9 @@ type Limits struct {
 	// MaxImagePixels caps width × height of an image, checked from its
 	// header before decoding.
 	MaxImagePixels int64
+	// MaxScanPixels caps the pixels of all a TIFF's pages together (each is
+	// decoded, then read by OCR, at its own size), checked from the headers.
+	MaxScanPixels int64
 	// MaxZipEntries caps the entries of a Word or PowerPoint file.
 	MaxZipEntries int
 	// MaxZipBytes caps the bytes unpacked from one Word or PowerPoint file.
@@ -188,6 +191,7 @@ func DefaultLimits() Limits {
 		MaxTextBytes:   MaxTextBytes,
 		MaxPages:       500,
 		MaxImagePixels: 50_000_000,
+		MaxScanPixels:  1_000_000_000, // about 115 A4 pages at 300 dpi
 		MaxZipEntries:  10_000,
 		MaxZipBytes:    64 << 20,
 		MaxZipRatio:    100,
@@ -206,6 +210,7 @@ func (l Limits) withDefaults() Limits {
 	l.MaxTextBytes = orDefault(l.MaxTextBytes, d.MaxTextBytes)
 	l.MaxPages = orDefault(l.MaxPages, d.MaxPages)
 	l.MaxImagePixels = orDefault(l.MaxImagePixels, d.MaxImagePixels)
+	l.MaxScanPixels = orDefault(l.MaxScanPixels, d.MaxScanPixels)
 	l.MaxZipEntries = orDefault(l.MaxZipEntries, d.MaxZipEntries)
 	l.MaxZipBytes = orDefault(l.MaxZipBytes, d.MaxZipBytes)
 	l.MaxZipRatio = orDefault(l.MaxZipRatio, d.MaxZipRatio)
@@ -249,6 +254,11 @@ func (l Limits) tooManyPages(kind Kind, n int) error {
 func (l Limits) tooManyPixels(w, h int) error {
 	return permanentf(fmt.Sprintf("This image is larger than %d megapixels, which is too large to read", l.MaxImagePixels/1_000_000),
 		"%w: %d × %d pixels", ErrTooLarge, w, h)
+}
+
+func (l Limits) tooManyScanPixels(total int64, pages int) error {
+	return permanentf(fmt.Sprintf("This scan holds more than %d megapixels in all its pages, which is too much to read: split it into smaller files", l.MaxScanPixels/1_000_000),
+		"%w: %d pixels in %d pages", ErrTooLarge, total, pages)
 }
 
 func megabytes(n int64) string {

@@ -65,6 +65,7 @@ func (r *Reader) openImage(data []byte, kind Kind) (*imageFile, error) {
 		if err != nil {
 			return nil, err
 		}
+		var total int64
 		for _, p := range pages {
 			w, h, err := tiffConfig(data, p)
 			if err != nil {
@@ -72,6 +73,9 @@ func (r *Reader) openImage(data []byte, kind Kind) (*imageFile, error) {
 			}
 			if err := r.checkPixels(w, h); err != nil {
 				return nil, err
+			}
+			if total += int64(w) * int64(h); total > r.lim.MaxScanPixels {
+				return nil, r.lim.tooManyScanPixels(total, len(pages))
 			}
 		}
 		f.tiff = pages

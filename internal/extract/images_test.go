@@ -146,6 +146,25 @@ func TestExtract_OversizedImagesAreRefusedFromTheirHeader(t *testing.T) {
 	}
 }
 
+func TestExtract_ScanOfTooManyPixelsInAllIsRefusedFromItsHeaders(t *testing.T) {
+	t.Parallel()
+	// 25 pages of 49 megapixels: each under the image limit, together more
+	// than a scan of about 115 A4 pages at 300 dpi.
+	sizes := make([][2]uint32, 25)
+	for i := range sizes {
+		sizes[i] = [2]uint32{7000, 7000}
+	}
+	r := extract.New(extract.Options{OCR: pool, TempDir: t.TempDir()})
+	_, err := extractFile(t, r, tiffOf(t, sizes), "scan.tif", "image/tiff")
+	requirePermanent(t, err, "This scan holds more than 1000 megapixels in all its pages, which is too much to read: split it into smaller files")
+	require.ErrorIs(t, err, extract.ErrTooLarge)
+
+	// The real 3-page scan is well within it.
+	res, err := extractFile(t, r, fixture(t, "scan-3pages.tif"), "scan.tif", "image/tiff")
+	require.NoError(t, err)
+	require.Len(t, res.Pages, 3)
+}
+
 func TestExtract_DamagedHEICFailsWithItsSentence(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
