@@ -653,3 +653,25 @@ func TestImportRefusals(t *testing.T) {
 		require.Zero(t, b.storedFiles(t), "and deleted again")
 	})
 }
+
+func TestSupported_PhotosScansAndOfficeFilesPupilsAttach(t *testing.T) {
+	for mimeType, hint := range map[string]string{
+		"application/pdf":                      "pdf",
+		"application/vnd.google-apps.document": "pdf",   // exported by Drive
+		"image/heic":                           "image", // an iPhone photo from the Classroom app
+		"image/tiff":                           "image",
+		"image/webp":                           "image",
+		"application/vnd.oasis.opendocument.text": "textract",
+		"application/rtf":                         "textract",
+		"application/msword":                      "textract",
+		"application/vnd.ms-powerpoint":           "textract",
+	} {
+		got, ok := classroom.Supported(mimeType)
+		require.True(t, ok, mimeType)
+		require.Equal(t, hint, got, mimeType)
+	}
+	for _, mimeType := range []string{"video/mp4", "application/zip", "application/vnd.google-apps.spreadsheet", "application/vnd.ms-excel"} {
+		_, ok := classroom.Supported(mimeType)
+		require.False(t, ok, mimeType)
+	}
+}

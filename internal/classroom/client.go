@@ -82,6 +82,19 @@ var readable = map[string]string{
 	"text/plain": "textract",
 	"image/jpeg": "image",
 	"image/png":  "image",
+	// A phone's photos (an iPhone's HEIC), a scanner's TIFF, web images.
+	"image/heic": "image",
+	"image/heif": "image",
+	"image/tiff": "image",
+	"image/webp": "image",
+	"image/gif":  "image",
+	// Uploaded (not Google) documents the worker converts with LibreOffice.
+	"application/vnd.oasis.opendocument.text":         "textract",
+	"application/vnd.oasis.opendocument.presentation": "textract",
+	"application/rtf":               "textract",
+	"text/rtf":                      "textract",
+	"application/msword":            "textract",
+	"application/vnd.ms-powerpoint": "textract",
 }
 
 // Supported reports whether an attachment of mimeType can be imported, and
