@@ -139,6 +139,9 @@ const utf8RuneError = '\uFFFD'
 // unspaced reports whether r belongs to a script written without spaces
 // between words (Chinese, Japanese, Thai, Lao, Khmer, Myanmar).
 func unspaced(r rune) bool {
+	if r < '\u0e00' { // before Thai, the first of them: most text, decided at once
+		return false
+	}
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao,
 		unicode.Khmer, unicode.Myanmar)
 }

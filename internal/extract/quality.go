@@ -164,17 +164,17 @@ func (r Result) misread() string {
 func countWords(text string) int {
 	n := 0
 	for _, tok := range strings.Fields(text) {
-		unspaced, word := 0, false
+		dense, word := 0, false // dense: letters of scripts without spaces
 		for _, r := range tok {
 			if unicode.IsLetter(r) || unicode.IsDigit(r) {
 				word = true
-				if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar) {
-					unspaced++
+				if unspaced(r) {
+					dense++
 				}
 			}
 		}
 		if word {
-			n += max(1, unspaced/2)
+			n += max(1, dense/2)
 		}
 	}
 	return n
