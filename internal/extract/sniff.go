@@ -58,13 +58,11 @@ func sniff(data []byte, name, contentType string, lim Limits) (Kind, error) {
 }
 
 // knownBinary are formats Markwell does not read whose first bytes could
-// pass for text. (WebP, GIF and TIFF are read: sniff names them before.)
+// pass for text.
 var knownBinary = []string{
-	"ID3",  // MP3
-	"OggS", // Ogg audio and video
-	"RIFF", // WAV, AVI, WebP
-	"GIF87a", "GIF89a",
-	"II*\x00", "MM\x00*", // TIFF
+	"ID3",           // MP3
+	"OggS",          // Ogg audio and video
+	"RIFF",          // WAV, AVI (a WebP is named above)
 	"Rar!",          // RAR
 	"7z\xbc\xaf",    // 7-Zip
 	"\x1f\x8b",      // gzip
