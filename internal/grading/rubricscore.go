@@ -61,20 +61,33 @@ func criterionMax(c rubric.Criterion) float64 {
 func RubricTotals(r rubric.Rubric, levels []int, points []float64) (total, max float64) {
 	for i, c := range r.Criteria {
 		max += criterionMax(c)
-		if i >= len(levels) || levels[i] < 0 || levels[i] >= len(c.LevelDescriptions) {
-			continue
-		}
-		if !usesRange(c) {
-			total += LevelPoints(c, levels[i])
-			continue
-		}
-		lo, hi, ok := levelRange(c, levels[i])
-		if ok && i < len(points) && finite(points[i]) {
-			total += clamp(points[i], lo, hi)
+		if p, ok := RubricCriterionPoints(c, i, levels, points); ok {
+			total += p
 		}
 	}
 	max = round(max)
 	return clamp(round(total), 0, max), max
+}
+
+// RubricCriterionPoints is what criterion i (c) of a rubric-feedback
+// result counts towards its total, as RubricTotals adds it up: its level's
+// LevelPoints without ranges, the stored points kept within the chosen
+// level's range with them. ok is false for a criterion without a valid
+// level (or, with ranges, without points within a range): it counts 0.
+// Exports and reports show this per criterion, so their columns add up to
+// the total the review screen shows.
+func RubricCriterionPoints(c rubric.Criterion, i int, levels []int, points []float64) (float64, bool) {
+	if i >= len(levels) || levels[i] < 0 || levels[i] >= len(c.LevelDescriptions) {
+		return 0, false
+	}
+	if !usesRange(c) {
+		return LevelPoints(c, levels[i]), true
+	}
+	lo, hi, ok := levelRange(c, levels[i])
+	if ok && i < len(points) && finite(points[i]) {
+		return clamp(points[i], lo, hi), true
+	}
+	return 0, false
 }
 
 // RubricPoints is the points to store for levels: a criterion without

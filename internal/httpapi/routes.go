@@ -11,6 +11,7 @@ import (
 	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/chat"
 	"github.com/markwell/markwell/internal/classroom"
+	"github.com/markwell/markwell/internal/export"
 	"github.com/markwell/markwell/internal/library"
 	"github.com/markwell/markwell/internal/original"
 	"github.com/markwell/markwell/internal/ratelimit"
@@ -79,6 +80,7 @@ func signedInRoutes(g *gin.RouterGroup, s Services, sessions *auth.Service) {
 	(&originalHandlers{svc: s.Originals}).register(g)
 	(&attachmentHandlers{svc: s.Attachments}).register(g)
 	(&resultHandlers{svc: s.Results, budget: s.AIBudget}).register(g)
+	(&exportHandlers{svc: &export.Service{Results: s.Results}}).register(g)
 	(&assistantHandlers{svc: s.Assistants}).register(g)
 	(&chatHandlers{svc: s.Chats, budget: s.AIBudget}).register(g)
 	catalogHandlers{}.register(g)
