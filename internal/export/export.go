@@ -143,6 +143,7 @@ func (s *Service) Table(ctx context.Context, a identity.Actor, req Request) (str
 	if err != nil {
 		return "", Table{}, fmt.Errorf("list submissions of assignment %s: %w", req.AssignmentID, err)
 	}
+	all := subs
 	if len(req.SubmissionIDs) > 0 {
 		// Every id asked must be a row: another team's or a made-up id is
 		// answered 404 rather than dropped, so nobody mistakes a partial
@@ -175,7 +176,7 @@ func (s *Service) Table(ctx context.Context, a identity.Actor, req Request) (str
 	if fn != nil {
 		typ = fn.Type
 	}
-	return asg.Name, layout(typ, fn, subs, bySub, req.IncludeFeedback), nil
+	return asg.Name, layout(typ, fn, all, subs, bySub, req.IncludeFeedback), nil
 }
 
 // column is one column: its header and how a row fills it.
@@ -212,8 +213,10 @@ func clip(s string, n int) string {
 
 // layout makes the table: the student columns, the type's own, then the
 // totals and status.
-func layout(typ string, fn *assignment.Function, subs []store.ListExportSubmissionsRow, bySub map[uuid.UUID]*result.FunctionResult, feedback bool) Table {
-	cols := studentColumns(subs)
+// The id columns follow all the assignment's submissions, not only those
+// exported, so a selection has the columns of the whole class.
+func layout(typ string, fn *assignment.Function, all, subs []store.ListExportSubmissionsRow, bySub map[uuid.UUID]*result.FunctionResult, feedback bool) Table {
+	cols := studentColumns(all)
 	graded := typ != assignment.TypePrompt
 	switch {
 	case fn == nil:
@@ -239,7 +242,8 @@ func layout(typ string, fn *assignment.Function, subs []store.ListExportSubmissi
 	if graded {
 		cols = append(cols, column{"Graded against an earlier version", func(r row) Cell { return yesNo(r.fr != nil && r.fr.Outdated) }})
 	}
-	if typ == assignment.TypePrompt || feedback {
+	// A rubric-feedback result's overall text is its overall comments.
+	if typ == assignment.TypePrompt || feedback && typ != assignment.TypeRubricFeedback {
 		cols = append(cols, column{"Feedback", func(r row) Cell {
 			if r.fr == nil {
 				return blank()

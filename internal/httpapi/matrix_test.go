@@ -112,6 +112,7 @@ var routeMatrix = map[string][numCallers]int{
 	"POST /api/v1/db/rubric/update":                     {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/team/delete-rubric":                {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/assignment/get":                    {allowed, notFound, unauth, unauth, unauth},
+	"POST /api/v1/db/assignment/export":                 {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/assignment/history":                {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/assignment/update":                 {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/assignment/duplicate":              {allowed, notFound, unauth, unauth, unauth},

@@ -122,6 +122,7 @@ func crossTeamProbes(w adaWorld, ownTeam string) map[string]any {
 		"POST /api/v1/db/rubric/get":                        map[string]any{"rubricId": w.rubricID},
 		"POST /api/v1/db/rubric/update":                     map[string]any{"rubricId": w.rubricID, "name": "Mine now", "criteria": validCriteria},
 		"POST /api/v1/db/assignment/get":                    map[string]any{"assignmentId": w.assignmentID},
+		"POST /api/v1/db/assignment/export":                 map[string]any{"assignmentId": w.assignmentID, "format": "xlsx", "submissionIds": []string{w.submissionID}},
 		"POST /api/v1/db/assignment/history":                map[string]any{"assignmentId": w.assignmentID},
 		"POST /api/v1/db/assignment/get-view-only":          map[string]any{"assignmentId": w.assignmentID},
 		"POST /api/v1/db/assignment/update":                 map[string]any{"id": w.assignmentID, "name": "Mine now", "type": "rubric-feedback"},
