@@ -7,6 +7,7 @@ import { AssignmentPage } from '../../features/assignments/components/page/Assig
 import { ASSIGNMENT_PAGE_PATH } from '../../features/assignments/routes';
 import { AnswerBoxesPanel, flattenQuestions, usesAnswerBoxes } from '../../features/answer-boxes';
 import { ClassroomImportButton } from '../../features/classroom';
+import { ExportMenu } from '../../features/exports';
 import { assignmentGradingRefetchInterval } from '../../features/results/components';
 import { StudentLinkCard } from '../../features/student';
 import { SubmissionsPanel, submissionsRefetchInterval } from '../../features/submissions';
@@ -28,6 +29,7 @@ function Submissions({ data }: { data: AssignmentWithResults }) {
       questions={questions}
       assignmentQueryKey={assignmentKeys.detail(assignment._id)}
       actions={<ClassroomImportButton assignment={assignment} assignmentQueryKey={assignmentKeys.detail(assignment._id)} />}
+      toolbarActions={(selectedIds) => <ExportMenu assignmentId={assignment._id} selectedIds={selectedIds} />}
     />
   );
 }
