@@ -42,7 +42,7 @@ func TestClassroomNotConfigured(t *testing.T) {
 
 	status, data, e := ada.call(t, "/api/v1/google/classroom/status", map[string]any{})
 	require.Equal(t, 200, status, e)
-	require.Equal(t, map[string]any{"configured": false, "connected": false, "reason": "Google sign-in is not configured on this server"}, data)
+	require.Equal(t, map[string]any{"configured": false, "connected": false, "reason": "Google sign-in is not configured on this server", "canSendGrades": false}, data)
 
 	res, _ := ada.do(t, "GET", "/api/v1/google/classroom/connect?returnTo="+url.QueryEscape("/assignments/1?tab=x"), nil)
 	require.Equal(t, 302, res.StatusCode)
@@ -65,7 +65,7 @@ func TestClassroomConnectListAndImport(t *testing.T) {
 
 	status, data, e := ada.call(t, "/api/v1/google/classroom/status", map[string]any{})
 	require.Equal(t, 200, status, e)
-	require.Equal(t, map[string]any{"configured": true, "connected": false, "reason": classroom.MsgNotConnected}, data)
+	require.Equal(t, map[string]any{"configured": true, "connected": false, "reason": classroom.MsgNotConnected, "canSendGrades": false}, data)
 	status, _, e = ada.call(t, "/api/v1/google/classroom/courses", map[string]any{})
 	require.Equal(t, 409, status)
 	require.Equal(t, classroom.MsgNotConnected, e["message"])
@@ -98,7 +98,7 @@ func TestClassroomConnectListAndImport(t *testing.T) {
 	require.Equal(t, "/?googleClassroom=failed", res.Header.Get("Location"), "a callback works once")
 
 	_, data, _ = ada.call(t, "/api/v1/google/classroom/status", map[string]any{})
-	require.Equal(t, map[string]any{"configured": true, "connected": true, "reason": ""}, data)
+	require.Equal(t, map[string]any{"configured": true, "connected": true, "reason": "", "canSendGrades": true}, data)
 	_, data, _ = eve.call(t, "/api/v1/google/classroom/status", map[string]any{})
 	require.Equal(t, false, data["connected"])
 
