@@ -6,7 +6,7 @@ import { assignmentKeys } from '../../features/assignments/api/keys';
 import { AssignmentPage } from '../../features/assignments/components/page/AssignmentPage';
 import { ASSIGNMENT_PAGE_PATH } from '../../features/assignments/routes';
 import { AnswerBoxesPanel, flattenQuestions, usesAnswerBoxes } from '../../features/answer-boxes';
-import { ClassroomImportButton } from '../../features/classroom';
+import { ClassroomImportButton, SendGradesButton } from '../../features/classroom';
 import { assignmentGradingRefetchInterval } from '../../features/results/components';
 import { StudentLinkCard } from '../../features/student';
 import { SubmissionsPanel, submissionsRefetchInterval } from '../../features/submissions';
@@ -28,6 +28,9 @@ function Submissions({ data }: { data: AssignmentWithResults }) {
       questions={questions}
       assignmentQueryKey={assignmentKeys.detail(assignment._id)}
       actions={<ClassroomImportButton assignment={assignment} assignmentQueryKey={assignmentKeys.detail(assignment._id)} />}
+      selectionActions={(selectedIds) => (
+        <SendGradesButton assignmentId={assignment._id} submissions={data.submissions} selectedIds={selectedIds} />
+      )}
     />
   );
 }
