@@ -220,8 +220,12 @@ export function SendGradesDialog({ assignmentId, selectedIds, returnTo, onClose 
             Each total is scaled to the Classroom assignment’s points (15 of 20 on a 100-point assignment is 75). Only finished
             results are sent.
           </Typography>
-          <Typography color="text.secondary" variant="body2">
+          <Typography color="text.secondary" variant="body2" sx={{ mb: 1 }}>
             {NO_COMMENTS_NOTE}
+          </Typography>
+          <Typography color="text.secondary" variant="body2">
+            Google accepts grades only for Classroom assignments created by Markwell’s own Google project. For an assignment
+            made in Classroom itself, each student will say so, and you enter those grades in Classroom.
           </Typography>
           {start.isError && (
             <Alert severity="error" sx={{ mt: 2 }}>
