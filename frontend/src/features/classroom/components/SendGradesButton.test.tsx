@@ -142,6 +142,15 @@ describe('Send grades to Google Classroom', { timeout: 30_000 }, () => {
     expect(backend.starts).toEqual([]);
   });
 
+  it('says why on a server without Google, with nothing to send', async () => {
+    fakeBackend({ status: { configured: false, connected: false, reason: 'Google sign-in is not configured on this server' } });
+    const user = userEvent.setup();
+    renderButton();
+    const dialog = await openDialog(user);
+    expect(await within(dialog).findByText('Google sign-in is not configured on this server')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: /Send grades|Connect/ })).not.toBeInTheDocument();
+  });
+
   it('shows the server’s sentence when sending cannot start', async () => {
     fakeBackend({
       startError: HttpResponse.json(

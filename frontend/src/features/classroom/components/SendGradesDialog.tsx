@@ -182,6 +182,17 @@ export function SendGradesDialog({ assignmentId, selectedIds, returnTo, onClose 
     );
   } else if (shown === 'run' && run) {
     body = <RunView run={run} onAgain={() => setView('form')} onClose={onClose} />;
+  } else if (!status.data.configured) {
+    body = (
+      <>
+        <DialogContent dividers>
+          <Alert severity="info">{status.data.reason || 'Google Classroom is not available on this server.'}</Alert>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, py: 2 }}>
+          <Button onClick={onClose}>Close</Button>
+        </DialogActions>
+      </>
+    );
   } else if (!status.data.connected) {
     body = <ConnectFirst message={status.data.reason || 'Connect Google Classroom to send grades.'} returnTo={returnTo} onClose={onClose} />;
   } else if (!status.data.canSendGrades) {
