@@ -5,7 +5,9 @@
 // encrypted (AES-GCM, key derived from SECRET_KEY). With it the teacher's
 // picker lists courses, coursework and turned-in submissions with their
 // Drive attachments, and Import copies the chosen attachments into the
-// assignment's submissions folder and creates submissions from them.
+// assignment's submissions folder and creates submissions from them. A
+// passback (passback.go, job pass_back_grades) sends the finished results'
+// grades back to the Classroom coursework they came from.
 //
 // It speaks to Google through google.golang.org/api (classroom/v1, drive/v3);
 // every endpoint is configurable so tests run against an httptest fake. It

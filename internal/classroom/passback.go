@@ -452,6 +452,33 @@ func (s *Service) RunPassback(ctx context.Context, team, id uuid.UUID, last bool
 	return s.finishRun(ctx, team, id)
 }
 
+// MsgPassbackAbandoned is every row left pending when a run cannot go on.
+const MsgPassbackAbandoned = "Markwell could not finish sending grades. Send them again."
+
+// AbandonPassback ends a run that cannot go on (its job failed for good):
+// each student still pending fails with MsgPassbackAbandoned and the run is
+// done, so the assignment can send grades again. It needs only the
+// database, for a worker without a Classroom service.
+func AbandonPassback(ctx context.Context, pool store.DBTX, team, id uuid.UUID) error {
+	ctx = context.WithoutCancel(ctx)
+	rows, err := store.Q.ListPassbackStudents(ctx, pool, store.ListPassbackStudentsParams{PassbackID: id, TeamID: team})
+	if err != nil {
+		return fmt.Errorf("load students of passback %s: %w", id, err)
+	}
+	msg := MsgPassbackAbandoned
+	for _, r := range rows {
+		if r.State != StatePending {
+			continue
+		}
+		if err := store.Q.FinishPassbackStudent(ctx, pool, store.FinishPassbackStudentParams{
+			PassbackID: id, SubmissionID: r.SubmissionID, TeamID: team, State: StateFailed, Error: &msg,
+		}); err != nil {
+			return fmt.Errorf("abandon passback %s: %w", id, err)
+		}
+	}
+	return store.Q.SetPassbackStatus(ctx, pool, store.SetPassbackStatusParams{ID: id, TeamID: team, Status: PassbackDone})
+}
+
 func (s *Service) finishStudent(ctx context.Context, team uuid.UUID, r store.ClassroomPassbackStudent, state string, grade *float64, msg string) error {
 	p := store.FinishPassbackStudentParams{PassbackID: r.PassbackID, SubmissionID: r.SubmissionID, TeamID: team, State: state}
 	if grade != nil {

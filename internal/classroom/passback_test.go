@@ -308,3 +308,22 @@ func joinScopes(s []string) string {
 	}
 	return out
 }
+
+func TestAbandonedPassbackLetsTheAssignmentSendAgain(t *testing.T) {
+	t.Parallel()
+	b := setup(t, fast)
+	c := b.importClass(t)
+	req := classroom.PassbackRequest{AssignmentID: c.asgID, Grade: classroom.GradeDraft}
+	p, err := b.svc.StartPassback(b.ctx, c.a, req, c.totals())
+	require.NoError(t, err)
+	require.NoError(t, classroom.AbandonPassback(b.ctx, b.pool, c.a.TeamID, p.ID))
+	got, err := b.svc.GetPassback(b.ctx, c.a, c.asgID)
+	require.NoError(t, err)
+	require.Equal(t, classroom.PassbackDone, got.Status)
+	for _, s := range got.Students {
+		require.Equal(t, classroom.StateFailed, s.State)
+		require.Equal(t, classroom.MsgPassbackAbandoned, s.Error)
+	}
+	_, err = b.svc.StartPassback(b.ctx, c.a, req, c.totals())
+	require.NoError(t, err, "a new run may start")
+}

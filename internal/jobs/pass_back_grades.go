@@ -34,12 +34,28 @@ func (w *PassBackGradesWorker) NextRetry(job *river.Job[queue.PassBackGradesArgs
 
 // Work implements river.Worker.
 func (w *PassBackGradesWorker) Work(ctx context.Context, job *river.Job[queue.PassBackGradesArgs]) error {
+	a := job.Args
 	if w.deps.Classroom == nil {
-		return river.JobCancel(errors.New("pass_back_grades: this worker has no Google Classroom service"))
+		err := errors.New("pass_back_grades: this worker has no Google Classroom service")
+		// The run must end, or it would keep the assignment from sending again.
+		if aerr := classroom.AbandonPassback(ctx, w.deps.Pool, a.TeamID, a.PassbackID); aerr != nil {
+			return errors.Join(err, aerr)
+		}
+		return river.JobCancel(err)
 	}
-	err := w.deps.Classroom.RunPassback(ctx, job.Args.TeamID, job.Args.PassbackID, job.Attempt >= job.MaxAttempts)
-	if errors.Is(err, classroom.ErrRetry) {
-		w.deps.logger().Warn("google classroom busy; passback will be retried", "passback_id", job.Args.PassbackID, "attempt", job.Attempt, "err", err)
+	last := job.Attempt >= job.MaxAttempts
+	err := w.deps.Classroom.RunPassback(ctx, a.TeamID, a.PassbackID, last)
+	switch {
+	case err == nil:
+		return nil
+	case last:
+		w.deps.logger().Error("passback failed for good; abandoning what is pending", "passback_id", a.PassbackID, "err", err)
+		if aerr := classroom.AbandonPassback(ctx, w.deps.Pool, a.TeamID, a.PassbackID); aerr != nil {
+			return errors.Join(err, aerr)
+		}
+		return river.JobCancel(err)
+	case errors.Is(err, classroom.ErrRetry):
+		w.deps.logger().Warn("google classroom busy; passback will be retried", "passback_id", a.PassbackID, "attempt", job.Attempt, "err", err)
 	}
 	return err
 }
