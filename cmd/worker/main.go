@@ -29,6 +29,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/markwell/markwell/internal/blob"
+	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/jobs"
@@ -103,8 +104,14 @@ func run() error {
 		defer func() { _ = closePool() }()
 		ocrPool = p
 	}
+	// Sends grades back to Google Classroom on the teachers' stored tokens.
+	googleClassroom, err := classroom.FromConfig(cfg, pool, blobs, nil, log)
+	if err != nil {
+		return fmt.Errorf("google classroom: %w", err)
+	}
 	workers := jobs.NewWorkers(jobs.Deps{
-		Pool: pool, Blob: blobs, OCR: ocrPool, LLM: model, Prices: cfg.LLMPrices, Log: log, GradeTimeout: cfg.GradeJobTimeout,
+		Classroom: googleClassroom,
+		Pool:      pool, Blob: blobs, OCR: ocrPool, LLM: model, Prices: cfg.LLMPrices, Log: log, GradeTimeout: cfg.GradeJobTimeout,
 		Budget: cfg.AIBudget(&ratelimit.Limiter{Pool: pool}),
 		ReadOptions: extract.Options{
 			Limits:      extract.Limits{MaxFileBytes: cfg.MaxUploadBytes, ConvertTimeout: cfg.ConvertTimeout},

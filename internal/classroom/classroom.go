@@ -5,7 +5,9 @@
 // encrypted (AES-GCM, key derived from SECRET_KEY). With it the teacher's
 // picker lists courses, coursework and turned-in submissions with their
 // Drive attachments, and Import copies the chosen attachments into the
-// assignment's submissions folder and creates submissions from them.
+// assignment's submissions folder and creates submissions from them. A
+// passback (passback.go, job pass_back_grades) sends the finished results'
+// grades back to the Classroom coursework they came from.
 //
 // It speaks to Google through google.golang.org/api (classroom/v1, drive/v3);
 // every endpoint is configurable so tests run against an httptest fake. It
@@ -18,6 +20,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,6 +30,7 @@ import (
 
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/config"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
 )
@@ -41,10 +45,19 @@ const (
 	// it Classroom leaves UserProfile.emailAddress empty.
 	ScopeEmails = "https://www.googleapis.com/auth/classroom.profile.emails"
 	ScopeDrive  = "https://www.googleapis.com/auth/drive.readonly"
+	// ScopeGrades lets Markwell set draft and assigned grades and return
+	// work (studentSubmissions.patch and return need it, not the readonly
+	// scope). Connect asks for it too, but the import works without it: a
+	// teacher who connected before Markwell sent grades, or who unticked it,
+	// is asked to reconnect only when sending grades.
+	ScopeGrades = "https://www.googleapis.com/auth/classroom.coursework.students"
 )
 
-// Scopes are every scope Connect asks for; all are needed.
+// Scopes are the scopes the import needs; all are needed.
 var Scopes = []string{ScopeCourses, ScopeCoursework, ScopeRosters, ScopeEmails, ScopeDrive}
+
+// requested are the scopes Connect asks for: Scopes and ScopeGrades.
+var requested = append(slices.Clone(Scopes), ScopeGrades)
 
 // CallbackPath is where Google sends the teacher back after consent; the
 // Google client must list PUBLIC_URL + CallbackPath as a redirect URI.
@@ -134,6 +147,12 @@ type Config struct {
 	Blob blob.Blob
 	// Submissions creates the imported submissions.
 	Submissions *submission.Service
+	// Jobs queues the pass_back_grades jobs; nil means Submissions.Jobs.
+	Jobs *queue.Client
+	// RetryBase is the first wait before a call Google answered 429 or 5xx
+	// is tried again (then twice as long, three tries in all); 0 means a
+	// second.
+	RetryBase time.Duration
 	// Log receives what users are not shown; nil discards it.
 	Log *slog.Logger
 	// Now is the clock; nil means time.Now.
@@ -168,6 +187,12 @@ func New(c Config) (*Service, error) {
 		c.MaxDownloadBytes = blob.DefaultMaxUploadBytes
 	}
 	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+	if c.Jobs == nil && c.Submissions != nil {
+		c.Jobs = c.Submissions.Jobs
+	}
+	if c.RetryBase <= 0 {
+		c.RetryBase = time.Second
+	}
 	tokens, err := newSealer(c.Secret, "markwell google_tokens v1")
 	if err != nil {
 		return nil, err
@@ -209,6 +234,10 @@ type Status struct {
 	Connected bool `json:"connected"`
 	// Reason says why the import cannot be used yet; "" when it can.
 	Reason string `json:"reason"`
+	// CanSendGrades: the teacher's token allows sending grades back
+	// (ScopeGrades); when connected without it, "Send grades" asks the
+	// teacher to reconnect.
+	CanSendGrades bool `json:"canSendGrades"`
 }
 
 // unavailable is the reason Classroom cannot be used on this server, or "".
@@ -237,8 +266,11 @@ func (s *Service) Status(ctx context.Context, user uuid.UUID) (Status, error) {
 	if missing := missingScopes(row.Scopes); len(missing) > 0 {
 		return Status{Configured: true, Reason: MsgMissingScopes}, nil
 	}
-	return Status{Configured: true, Connected: true}, nil
+	return Status{Configured: true, Connected: true, CanSendGrades: hasScope(row.Scopes, ScopeGrades)}, nil
 }
+
+// hasScope reports whether granted (space-separated) includes scope.
+func hasScope(granted, scope string) bool { return slices.Contains(strings.Fields(granted), scope) }
 
 // Disconnect forgets user's Google token.
 func (s *Service) Disconnect(ctx context.Context, user uuid.UUID) error {

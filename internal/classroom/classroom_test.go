@@ -51,7 +51,12 @@ type bundle struct {
 // says otherwise.
 func setup(t *testing.T, changes ...func(*classroom.Config)) *bundle {
 	t.Helper()
-	pool := testdb.Pool(t)
+	return setupOn(t, testdb.Pool(t), changes...)
+}
+
+// setupOn is setup on pool (testdb.Isolated for a test that runs workers).
+func setupOn(t *testing.T, pool *pgxpool.Pool, changes ...func(*classroom.Config)) *bundle {
+	t.Helper()
 	blobDir := t.TempDir()
 	blobs, err := blob.NewLocal(blob.Config{Dir: blobDir, PublicURL: publicURL, Secret: bytes.Repeat([]byte("k"), 32)})
 	require.NoError(t, err)
@@ -206,10 +211,12 @@ func TestConnect(t *testing.T) {
 		"https://www.googleapis.com/auth/classroom.rosters.readonly",
 		"https://www.googleapis.com/auth/classroom.profile.emails",
 		"https://www.googleapis.com/auth/drive.readonly",
+		// asked for now, so that sending grades back needs no second consent
+		"https://www.googleapis.com/auth/classroom.coursework.students",
 	}, strings.Fields(q.Get("scope")))
 
 	b.connect(t, a)
-	require.Equal(t, classroom.Status{Configured: true, Connected: true}, b.status(t, a))
+	require.Equal(t, classroom.Status{Configured: true, Connected: true, CanSendGrades: true}, b.status(t, a))
 
 	// The token is stored encrypted: neither token appears in the row.
 	var sealed []byte

@@ -92,7 +92,7 @@ func (s *Service) oauth2() *oauth2.Config {
 	return &oauth2.Config{
 		ClientID: s.cfg.ClientID, ClientSecret: s.cfg.ClientSecret,
 		Endpoint:    oauth2.Endpoint{AuthURL: s.cfg.Endpoints.AuthURL, TokenURL: s.cfg.Endpoints.TokenURL, AuthStyle: oauth2.AuthStyleInParams},
-		RedirectURL: s.cfg.PublicURL + CallbackPath, Scopes: Scopes,
+		RedirectURL: s.cfg.PublicURL + CallbackPath, Scopes: requested,
 	}
 }
 
@@ -186,7 +186,7 @@ func (s *Service) Finish(ctx context.Context, t Teacher, sealedFlow string, cb C
 	}
 	granted, _ := tok.Extra("scope").(string)
 	if granted == "" { // RFC 6749 §5.1: omitted when it is what was asked for
-		granted = strings.Join(Scopes, " ")
+		granted = strings.Join(requested, " ")
 	}
 	if missing := missingScopes(granted); len(missing) > 0 {
 		return returnTo, connectFail(OutcomeMissingScopes, "not granted: %s", strings.Join(missing, " "))

@@ -223,7 +223,27 @@ func (s *Service) Import(ctx context.Context, a identity.Actor, req ImportReques
 	err = store.InTx(ctx, s.cfg.Pool, func(tx pgx.Tx) error {
 		var err error
 		res.Submissions, res.FunctionResults, err = s.cfg.Submissions.CreateTx(ctx, tx, a.TeamID, asg, news)
-		return err
+		if err != nil {
+			return err
+		}
+		// Where each came from, so its grade can be sent back.
+		from := map[string]*pending{}
+		for _, p := range stored {
+			from[p.key] = p
+		}
+		for _, sub := range res.Submissions {
+			p, ok := from[sub.Location]
+			if !ok {
+				continue
+			}
+			if err := store.Q.InsertClassroomSubmission(ctx, tx, store.InsertClassroomSubmissionParams{
+				SubmissionID: sub.ID, TeamID: a.TeamID, AssignmentID: asg.ID,
+				CourseID: req.ClassID, CourseworkID: req.CourseworkID, StudentSubmissionID: p.sub.ID,
+			}); err != nil {
+				return fmt.Errorf("record the classroom origin of submission %s: %w", sub.ID, err)
+			}
+		}
+		return nil
 	})
 	created := map[string]bool{}
 	for _, sub := range res.Submissions {

@@ -5,9 +5,11 @@ import (
 	"net/url"
 
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 
 	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/identity"
+	"github.com/markwell/markwell/internal/result"
 )
 
 // ClassroomFlowCookie holds the sealed Google Classroom consent in flight,
@@ -22,6 +24,8 @@ const ClassroomOutcomeParam = "googleClassroom"
 // browser navigations) and the picker's calls.
 type classroomHandlers struct {
 	svc *classroom.Service
+	// results gives each result's total, which a passback sends.
+	results *result.Service
 }
 
 func (h *classroomHandlers) register(g *gin.RouterGroup) {
@@ -32,6 +36,8 @@ func (h *classroomHandlers) register(g *gin.RouterGroup) {
 	r.POST("/courses", handle(h.courses))
 	r.POST("/coursework", handle(h.coursework))
 	r.POST("/submissions", handle(h.submissions))
+	r.POST("/passback", handle(h.passback))
+	r.POST("/passback/get", handle(h.getPassback))
 	g.POST("/db/assignment/update-submissions-from-google", handle(h.importSubmissions))
 }
 
@@ -137,4 +143,41 @@ func (h *classroomHandlers) importSubmissions(c *gin.Context, a identity.Actor, 
 		AssignmentID: in.AssignmentID.UUID(), Type: in.Type, ClassID: in.ClassID, CourseworkID: in.CourseworkID,
 		Selected: in.SelectedStudentSubmissions,
 	})
+}
+
+type passbackBody struct {
+	AssignmentID     id     `json:"assignmentId"`
+	SubmissionIDs    []id   `json:"submissionIds"`
+	Grade            string `json:"grade"`
+	Comment          bool   `json:"comment"`
+	ReturnToStudents bool   `json:"returnToStudents"`
+}
+
+// passback starts sending the assignment's grades to Google Classroom.
+func (h *classroomHandlers) passback(c *gin.Context, a identity.Actor, in *passbackBody) (gin.H, error) {
+	// The totals as the results table shows them (the assignment's
+	// current definition); another team's assignment is not found here.
+	_, results, err := h.results.GetAssignment(c, a, in.AssignmentID.UUID())
+	if err != nil {
+		return nil, err
+	}
+	totals := make(map[uuid.UUID]classroom.Total, len(results))
+	for _, r := range results {
+		totals[r.Submission] = classroom.Total{Points: r.TotalPoints, Max: r.MaxPoints}
+	}
+	p, err := h.svc.StartPassback(c, a, classroom.PassbackRequest{
+		AssignmentID: in.AssignmentID.UUID(), SubmissionIDs: uuids(in.SubmissionIDs), Grade: in.Grade,
+		Comment: in.Comment, ReturnToStudents: in.ReturnToStudents,
+	}, totals)
+	return gin.H{"passback": p}, err
+}
+
+type assignmentOnlyBody struct {
+	AssignmentID id `json:"assignmentId"`
+}
+
+// getPassback answers the assignment's latest run, or null.
+func (h *classroomHandlers) getPassback(c *gin.Context, a identity.Actor, in *assignmentOnlyBody) (gin.H, error) {
+	p, err := h.svc.GetPassback(c, a, in.AssignmentID.UUID())
+	return gin.H{"passback": p}, err
 }

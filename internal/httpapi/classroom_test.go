@@ -42,7 +42,7 @@ func TestClassroomNotConfigured(t *testing.T) {
 
 	status, data, e := ada.call(t, "/api/v1/google/classroom/status", map[string]any{})
 	require.Equal(t, 200, status, e)
-	require.Equal(t, map[string]any{"configured": false, "connected": false, "reason": "Google sign-in is not configured on this server"}, data)
+	require.Equal(t, map[string]any{"configured": false, "connected": false, "reason": "Google sign-in is not configured on this server", "canSendGrades": false}, data)
 
 	res, _ := ada.do(t, "GET", "/api/v1/google/classroom/connect?returnTo="+url.QueryEscape("/assignments/1?tab=x"), nil)
 	require.Equal(t, 302, res.StatusCode)
@@ -65,7 +65,7 @@ func TestClassroomConnectListAndImport(t *testing.T) {
 
 	status, data, e := ada.call(t, "/api/v1/google/classroom/status", map[string]any{})
 	require.Equal(t, 200, status, e)
-	require.Equal(t, map[string]any{"configured": true, "connected": false, "reason": classroom.MsgNotConnected}, data)
+	require.Equal(t, map[string]any{"configured": true, "connected": false, "reason": classroom.MsgNotConnected, "canSendGrades": false}, data)
 	status, _, e = ada.call(t, "/api/v1/google/classroom/courses", map[string]any{})
 	require.Equal(t, 409, status)
 	require.Equal(t, classroom.MsgNotConnected, e["message"])
@@ -98,7 +98,7 @@ func TestClassroomConnectListAndImport(t *testing.T) {
 	require.Equal(t, "/?googleClassroom=failed", res.Header.Get("Location"), "a callback works once")
 
 	_, data, _ = ada.call(t, "/api/v1/google/classroom/status", map[string]any{})
-	require.Equal(t, map[string]any{"configured": true, "connected": true, "reason": ""}, data)
+	require.Equal(t, map[string]any{"configured": true, "connected": true, "reason": "", "canSendGrades": true}, data)
 	_, data, _ = eve.call(t, "/api/v1/google/classroom/status", map[string]any{})
 	require.Equal(t, false, data["connected"])
 
@@ -146,5 +146,34 @@ func TestClassroomConnectListAndImport(t *testing.T) {
 
 	// Eve, connected to her own Google account, cannot import into Ada's assignment.
 	status, _, _ = eve.call(t, "/api/v1/db/assignment/update-submissions-from-google", body)
+	require.Equal(t, 404, status)
+
+	// Grades back: nothing is graded yet, so each row says so and the run
+	// is done at once (no call to Google).
+	status, data, e = ada.call(t, "/api/v1/google/classroom/passback/get", map[string]any{"assignmentId": asg})
+	require.Equal(t, 200, status, e)
+	require.Nil(t, data["passback"])
+	pb := map[string]any{"assignmentId": asg, "grade": "assigned", "comment": false, "returnToStudents": true}
+	status, data, e = ada.call(t, "/api/v1/google/classroom/passback", pb)
+	require.Equal(t, 200, status, e)
+	run := data["passback"].(map[string]any)
+	require.Equal(t, "done", run["status"])
+	require.Equal(t, float64(2), run["total"])
+	require.Equal(t, float64(2), run["done"])
+	for _, s := range run["students"].([]any) {
+		st := s.(map[string]any)
+		require.Equal(t, "failed", st["state"])
+		require.Equal(t, classroom.MsgNotFinished, st["error"])
+		require.NotEmpty(t, st["submissionId"])
+		require.NotEmpty(t, st["studentName"])
+	}
+	status, data, e = ada.call(t, "/api/v1/google/classroom/passback/get", map[string]any{"assignmentId": asg})
+	require.Equal(t, 200, status, e)
+	require.Equal(t, run["_id"], data["passback"].(map[string]any)["_id"])
+	ada.refused(t, "/api/v1/google/classroom/passback", map[string]any{"assignmentId": asg, "grade": "draft", "comment": true}, classroom.MsgNoComments)
+	ada.refused(t, "/api/v1/google/classroom/passback", map[string]any{"assignmentId": asg, "grade": "final"}, classroom.MsgGradeKind)
+	status, _, _ = eve.call(t, "/api/v1/google/classroom/passback", pb)
+	require.Equal(t, 404, status)
+	status, _, _ = eve.call(t, "/api/v1/google/classroom/passback/get", map[string]any{"assignmentId": asg})
 	require.Equal(t, 404, status)
 }

@@ -140,7 +140,10 @@ var routeMatrix = map[string][numCallers]int{
 	"POST /api/v1/db/assignment/preview-csv":            {invalid, notFound, unauth, unauth, unauth}, // CSV uploads are for other assignment types
 	"POST /api/v1/db/assignment/update-submissions-csv": {invalid, notFound, unauth, unauth, unauth}, // the same
 	// Not connected to Google Classroom.
-	"POST /api/v1/db/assignment/update-submissions-from-google":          {invalid, notFound, unauth, unauth, unauth},
+	"POST /api/v1/db/assignment/update-submissions-from-google": {invalid, notFound, unauth, unauth, unauth},
+	// Grades back to Classroom: Ada's assignment was not imported from it.
+	"POST /api/v1/google/classroom/passback":                             {invalid, notFound, unauth, unauth, unauth},
+	"POST /api/v1/google/classroom/passback/get":                         {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/assignment/delete-submission-and-function-result":   {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/assignment/delete-submissions-and-function-results": {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/submission/get":                                     {allowed, notFound, unauth, unauth, unauth},

@@ -75,7 +75,7 @@ func signedInRoutes(g *gin.RouterGroup, s Services, sessions *auth.Service) {
 	(&submissionHandlers{svc: s.Submissions}).register(g)
 	(&assistHandlers{svc: s.Assist, rubrics: s.Rubrics, budget: s.AIBudget}).register(g)
 	(&studentHandlers{svc: s.StudentLink}).registerTeacher(g)
-	(&classroomHandlers{svc: s.Classroom}).register(g)
+	(&classroomHandlers{svc: s.Classroom, results: s.Results}).register(g)
 	(&answerBoxHandlers{svc: s.AnswerBoxes}).register(g)
 	(&originalHandlers{svc: s.Originals}).register(g)
 	(&attachmentHandlers{svc: s.Attachments}).register(g)

@@ -167,6 +167,9 @@ func crossTeamProbes(w adaWorld, ownTeam string) map[string]any {
 		"POST /api/v1/upload-and-read-files": map[string]any{"fileLinks": []string{w.fileURL}, "fileNames": []string{"essay.txt"}},
 		"POST /api/v1/db/assignment/update-submissions-from-google": map[string]any{"assignmentId": w.assignmentID,
 			"classId": "c1", "courseworkId": "w1", "selectedStudentSubmissions": []string{"s1"}},
+		"POST /api/v1/google/classroom/passback": map[string]any{"assignmentId": w.assignmentID,
+			"submissionIds": []string{w.submissionID}, "grade": "draft", "comment": false, "returnToStudents": false},
+		"POST /api/v1/google/classroom/passback/get": map[string]any{"assignmentId": w.assignmentID},
 
 		// The grading routes (issue 9).
 		"POST /api/v1/lambda/runFunctionOnMany":               map[string]any{"assignmentId": w.assignmentID, "submissionIds": []string{w.submissionID}},

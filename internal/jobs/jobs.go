@@ -15,6 +15,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/queue"
@@ -62,6 +63,9 @@ type Deps struct {
 	// after this long (and JOB_RESCUE_AFTER), so it is also how long such
 	// a result waits (GRADE_JOB_TIMEOUT; docs/faults.md).
 	GradeTimeout time.Duration
+	// Classroom sends grades back to Google Classroom (pass_back_grades);
+	// nil cancels those jobs.
+	Classroom *classroom.Service
 }
 
 // NewWorkers registers every job kind's worker.
@@ -76,6 +80,7 @@ func NewWorkers(d Deps) *river.Workers {
 	river.AddWorker(w, &SweepRunsWorker{deps: d})
 	river.AddWorker(w, &CheckAgreementWorker{deps: d})
 	river.AddWorker(w, &PurgeLinkUploadsWorker{deps: d})
+	river.AddWorker(w, &PassBackGradesWorker{deps: d})
 	return w
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 type NotificationKind string
@@ -171,6 +172,43 @@ type Chat struct {
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
 	ToolID        string
+}
+
+type ClassroomPassback struct {
+	ID               uuid.UUID
+	TeamID           uuid.UUID
+	AssignmentID     uuid.UUID
+	UserID           uuid.UUID
+	GradeKind        string
+	ReturnToStudents bool
+	Status           string
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+}
+
+type ClassroomPassbackStudent struct {
+	PassbackID          uuid.UUID
+	SubmissionID        uuid.UUID
+	Position            int32
+	StudentName         string
+	CourseID            string
+	CourseworkID        string
+	StudentSubmissionID string
+	Points              pgtype.Float8
+	MaxPoints           pgtype.Float8
+	State               string
+	Grade               pgtype.Float8
+	Error               *string
+	At                  *time.Time
+}
+
+type ClassroomSubmission struct {
+	SubmissionID        uuid.UUID
+	TeamID              uuid.UUID
+	AssignmentID        uuid.UUID
+	CourseID            string
+	CourseworkID        string
+	StudentSubmissionID string
 }
 
 type Folder struct {

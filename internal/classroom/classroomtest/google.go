@@ -62,6 +62,21 @@ type Google struct {
 	fail        map[string]int
 	failFile    map[string]int
 	calls       []string
+
+	// Grades back (studentSubmissions.patch and :return).
+	grades    map[string]Grade // by student submission id
+	returned  map[string]bool
+	left      map[string]bool // student submission ids whose student left
+	foreign   map[string]bool // "course/coursework" created by another project
+	noScope   bool
+	failTimes map[string]int // path prefix → the next n calls answer 503
+}
+
+// Grade is what studentSubmissions.patch set on a student submission, and
+// the updateMask it was sent with.
+type Grade struct {
+	Draft, Assigned *float64
+	Mask            string
 }
 
 // New starts a fake that grants every scope asked for and issues access
@@ -73,6 +88,8 @@ func New(t testing.TB) *Google {
 		Students: map[string][]map[string]any{}, Files: map[string]*File{},
 		codes: map[string]string{}, access: map[string]bool{}, refresh: map[string]bool{},
 		expiresIn: 3600, pageSize: 100, fail: map[string]int{}, failFile: map[string]int{},
+		grades: map[string]Grade{}, returned: map[string]bool{}, left: map[string]bool{}, foreign: map[string]bool{},
+		failTimes: map[string]int{},
 	}
 	g.srv = httptest.NewServer(http.HandlerFunc(g.serve))
 	t.Cleanup(g.srv.Close)
@@ -105,6 +122,39 @@ func (g *Google) Fail(prefix string, status int) { g.lock(func() { g.fail[prefix
 // status, after a short delay (so the other downloads of an import finish
 // first).
 func (g *Google) FailDownload(id string, status int) { g.lock(func() { g.failFile[id] = status }) }
+
+// LeaveCourse makes the calls on student submission id answer 404, as
+// Google does once its student has left the course.
+func (g *Google) LeaveCourse(id string) { g.lock(func() { g.left[id] = true }) }
+
+// CreatedElsewhere makes patch and return on coursework of course answer
+// 403 ProjectPermissionDenied, as for coursework created in Classroom
+// itself or by another Developer Console project.
+func (g *Google) CreatedElsewhere(course, coursework string) {
+	g.lock(func() { g.foreign[course+"/"+coursework] = true })
+}
+
+// DenyGradeScope makes patch and return answer 403 with insufficient
+// authentication scopes, as for a token without classroom.coursework.students.
+func (g *Google) DenyGradeScope() { g.lock(func() { g.noScope = true }) }
+
+// FailTimes answers the next n API requests whose path starts with prefix
+// with 503.
+func (g *Google) FailTimes(prefix string, n int) { g.lock(func() { g.failTimes[prefix] = n }) }
+
+// GradeOf is what patch set on student submission id (zero when nothing).
+func (g *Google) GradeOf(id string) Grade {
+	var out Grade
+	g.lock(func() { out = g.grades[id] })
+	return out
+}
+
+// Returned reports whether student submission id was returned.
+func (g *Google) Returned(id string) bool {
+	var out bool
+	g.lock(func() { out = g.returned[id] })
+	return out
+}
 
 // RevokeAll makes the fake refuse every token it issued.
 func (g *Google) RevokeAll() {
@@ -155,7 +205,7 @@ func (g *Google) Approve(authURL string) string {
 }
 
 // Seed gives the fake one teacher's Classroom: three courses; in Biology
-// (c1) a lab report (w1) turned in by Ada (s1: a Google Doc), returned to
+// (c1) a lab report (w1, out of 50 points) turned in by Ada (s1: a Google Doc), returned to
 // Ben (s2: a PDF, a video and a file Drive no longer shows), turned in by
 // Cy with only a link (s3), and still being written by Dee (s4).
 func (g *Google) Seed() {
@@ -164,7 +214,7 @@ func (g *Google) Seed() {
 		{"id": "c2", "name": "Chemistry"},
 		{"id": "c3", "name": "Physics", "section": "B"},
 	}
-	g.Coursework["c1"] = []map[string]any{{"id": "w1", "title": "Lab report"}, {"id": "w2", "title": "Reading quiz"}}
+	g.Coursework["c1"] = []map[string]any{{"id": "w1", "title": "Lab report", "maxPoints": 50}, {"id": "w2", "title": "Reading quiz"}}
 	g.Coursework["c2"] = []map[string]any{}
 	student := func(id, name, email string) map[string]any {
 		return map[string]any{"userId": id, "profile": map[string]any{"name": map[string]any{"fullName": name}, "emailAddress": email}}
@@ -234,8 +284,25 @@ func (g *Google) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	for prefix, n := range g.failTimes {
+		if n > 0 && strings.HasPrefix(r.URL.Path, prefix) {
+			g.failTimes[prefix] = n - 1
+			apiError(w, http.StatusServiceUnavailable, "backendError")
+			return
+		}
+	}
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
 	switch {
+	case len(parts) == 7 && parts[0] == "v1" && parts[5] == "studentSubmissions":
+		g.gradeBack(w, r, parts)
+	case len(parts) == 5 && parts[0] == "v1" && parts[3] == "courseWork" && r.Method == http.MethodGet:
+		for _, cw := range g.Coursework[parts[2]] {
+			if cw["id"] == parts[4] {
+				writeJSON(w, http.StatusOK, cw)
+				return
+			}
+		}
+		apiError(w, http.StatusNotFound, "notFound")
 	case len(parts) == 2 && parts[0] == "v1" && parts[1] == "courses":
 		if r.URL.Query().Get("teacherId") != "me" {
 			apiError(w, http.StatusBadRequest, "badRequest")
@@ -267,6 +334,73 @@ func (g *Google) serve(w http.ResponseWriter, r *http.Request) {
 		g.page(w, r, "studentSubmissions", out)
 	case len(parts) >= 4 && parts[0] == "drive" && parts[2] == "files":
 		g.file(w, r, parts)
+	default:
+		apiError(w, http.StatusNotFound, "notFound")
+	}
+}
+
+// gradeBack answers PATCH …/studentSubmissions/{id}?updateMask=… (a
+// teacher may set draftGrade and assignedGrade only) and POST
+// …/studentSubmissions/{id}:return, with Google's refusals.
+func (g *Google) gradeBack(w http.ResponseWriter, r *http.Request, parts []string) {
+	id, action, _ := strings.Cut(parts[6], ":")
+	work := parts[2] + "/" + parts[4]
+	var sub map[string]any
+	for _, s := range g.Submissions[work] {
+		if s["id"] == id {
+			sub = s
+		}
+	}
+	switch {
+	case g.noScope:
+		writeJSON(w, http.StatusForbidden, map[string]any{"error": map[string]any{
+			"code": 403, "message": "Request had insufficient authentication scopes.", "status": "PERMISSION_DENIED",
+			"details": []map[string]any{{"reason": "ACCESS_TOKEN_SCOPE_INSUFFICIENT"}},
+		}})
+		return
+	case sub == nil || g.left[id]:
+		apiError(w, http.StatusNotFound, "notFound")
+		return
+	case g.foreign[work]:
+		writeJSON(w, http.StatusForbidden, map[string]any{"error": map[string]any{
+			"code": 403, "message": "@ProjectPermissionDenied The Developer Console project is not permitted to make this request.",
+			"status": "PERMISSION_DENIED",
+		}})
+		return
+	}
+	switch {
+	case r.Method == http.MethodPatch && action == "":
+		mask := r.URL.Query().Get("updateMask")
+		fields := strings.Split(mask, ",")
+		if mask == "" || slices.ContainsFunc(fields, func(f string) bool { return f != "draftGrade" && f != "assignedGrade" }) {
+			apiError(w, http.StatusBadRequest, "badRequest")
+			return
+		}
+		var body map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+			apiError(w, http.StatusBadRequest, "badRequest")
+			return
+		}
+		gr := g.grades[id]
+		gr.Mask = mask
+		for _, f := range fields {
+			v, ok := body[f].(float64)
+			if !ok {
+				apiError(w, http.StatusBadRequest, "badRequest")
+				return
+			}
+			if f == "draftGrade" {
+				gr.Draft = &v
+			} else {
+				gr.Assigned = &v
+			}
+		}
+		g.grades[id] = gr
+		writeJSON(w, http.StatusOK, sub)
+	case r.Method == http.MethodPost && action == "return":
+		g.returned[id] = true
+		sub["state"] = "RETURNED"
+		writeJSON(w, http.StatusOK, map[string]any{})
 	default:
 		apiError(w, http.StatusNotFound, "notFound")
 	}

@@ -6,7 +6,7 @@ import { assignmentKeys } from '../../features/assignments/api/keys';
 import { AssignmentPage } from '../../features/assignments/components/page/AssignmentPage';
 import { ASSIGNMENT_PAGE_PATH } from '../../features/assignments/routes';
 import { AnswerBoxesPanel, flattenQuestions, usesAnswerBoxes } from '../../features/answer-boxes';
-import { ClassroomImportButton } from '../../features/classroom';
+import { ClassroomImportButton, SendGradesButton } from '../../features/classroom';
 import { ExportMenu } from '../../features/exports';
 import { assignmentGradingRefetchInterval } from '../../features/results/components';
 import { StudentLinkCard } from '../../features/student';
@@ -29,7 +29,12 @@ function Submissions({ data }: { data: AssignmentWithResults }) {
       questions={questions}
       assignmentQueryKey={assignmentKeys.detail(assignment._id)}
       actions={<ClassroomImportButton assignment={assignment} assignmentQueryKey={assignmentKeys.detail(assignment._id)} />}
-      toolbarActions={(selectedIds) => <ExportMenu assignmentId={assignment._id} selectedIds={selectedIds} />}
+      toolbarActions={(selectedIds) => (
+        <>
+          <ExportMenu assignmentId={assignment._id} selectedIds={selectedIds} />
+          <SendGradesButton assignmentId={assignment._id} submissions={data.submissions} selectedIds={selectedIds} />
+        </>
+      )}
     />
   );
 }

@@ -13,6 +13,7 @@ export async function getClassroomStatus(options: { signal?: AbortSignal } = {})
     configured: data?.configured === true,
     connected: data?.connected === true,
     reason: typeof data?.reason === 'string' ? data.reason : '',
+    canSendGrades: data?.canSendGrades === true,
   };
 }
 

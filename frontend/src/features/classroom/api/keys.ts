@@ -10,4 +10,6 @@ export const classroomKeys = {
   coursework: (classId: string) => ['google-classroom', 'coursework', classId] as const,
   /** The turned-in work on one assignment of a class (`google/classroom/submissions`). */
   submissions: (classId: string, courseworkId: string) => ['google-classroom', 'submissions', classId, courseworkId] as const,
+  /** An assignment's latest "Send grades to Classroom" run (`google/classroom/passback/get`). */
+  passback: (assignmentId: string) => ['google-classroom', 'passback', assignmentId] as const,
 };

@@ -10,6 +10,8 @@ export interface ClassroomStatus {
   connected: boolean;
   /** Why the import cannot be used yet ("" when it can), e.g. 'Google sign-in is not configured on this server'. */
   reason: string;
+  /** The teacher's connection allows sending grades back (false: reconnect to allow it). */
+  canSendGrades: boolean;
 }
 
 /** A class the teacher teaches. */
@@ -64,4 +66,30 @@ export interface ClassroomAssignment {
   _id: string;
   /** The assignment's type; the server checks it is the assignment's own. */
   type: string;
+}
+
+/** What a run of "Send grades to Classroom" did for one student. */
+export type PassbackState = 'pending' | 'sent' | 'returned' | 'failed';
+
+/** One student's row of a run. */
+export interface PassbackStudent {
+  submissionId: string;
+  studentName: string;
+  state: PassbackState;
+  /** The grade sent, on the Classroom assignment's scale. */
+  grade: number | null;
+  /** Why nothing (or not everything) was sent, in plain words; "" when all went well. */
+  error: string;
+  at: string | null;
+}
+
+/** A run of "Send grades to Classroom" (`google/classroom/passback`). */
+export interface Passback {
+  _id: string;
+  status: 'queued' | 'running' | 'done';
+  grade: 'draft' | 'assigned';
+  returnToStudents: boolean;
+  done: number;
+  total: number;
+  students: PassbackStudent[];
 }

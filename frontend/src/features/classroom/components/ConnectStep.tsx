@@ -18,6 +18,7 @@ const PERMISSIONS = [
   'See your classes and their class lists, with your students’ email addresses.',
   'See the assignments of your classes and the work your students turned in.',
   'Open Google Drive files: Markwell opens only the files attached to the work you import.',
+  'Set grades and return work in Classroom, only when you choose “Send grades to Classroom”.',
 ];
 
 /**
@@ -45,7 +46,8 @@ export function ConnectStep({ reason, returnTo, onClose }: ConnectStepProps) {
           ))}
         </Typography>
         <Typography color="text.secondary">
-          Markwell only reads: it never changes anything in Classroom or Drive. After you answer, you come back to this page.
+          Importing only reads: Markwell never changes anything in Classroom or Drive unless you send grades. After you
+          answer, you come back to this page.
         </Typography>
       </DialogContent>
       <DialogActions sx={{ px: 3, py: 2, gap: 1, flexWrap: 'wrap' }}>

@@ -1,0 +1,40 @@
+import SchoolOutlined from '@mui/icons-material/SchoolOutlined';
+import Button from '@mui/material/Button';
+import { useState } from 'react';
+import { useLocation } from 'react-router';
+import { SendGradesDialog } from './SendGradesDialog';
+
+/** Props for {@link SendGradesButton}. */
+export interface SendGradesButtonProps {
+  assignmentId: string;
+  /** The assignment's submissions as `db/assignment/get` lists them (read leniently). */
+  submissions: unknown;
+  /** The rows selected in the submissions table. */
+  selectedIds: string[];
+}
+
+/** Whether any of the submissions was imported from Google Classroom. */
+export function hasClassroomSubmissions(submissions: unknown): boolean {
+  return (
+    Array.isArray(submissions) &&
+    submissions.some((s) => typeof s === 'object' && s !== null && (s as { source?: unknown }).source === 'google')
+  );
+}
+
+/**
+ * "Send grades to Classroom" in the submissions toolbar, shown only for an assignment with work
+ * imported from Google Classroom; it opens {@link SendGradesDialog}.
+ */
+export function SendGradesButton({ assignmentId, submissions, selectedIds }: SendGradesButtonProps) {
+  const [open, setOpen] = useState(false);
+  const { pathname, search } = useLocation();
+  if (!hasClassroomSubmissions(submissions)) return null;
+  return (
+    <>
+      <Button variant="outlined" size="small" startIcon={<SchoolOutlined />} aria-haspopup="dialog" onClick={() => setOpen(true)}>
+        Send grades to Classroom
+      </Button>
+      {open && <SendGradesDialog assignmentId={assignmentId} selectedIds={selectedIds} returnTo={pathname + search} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
