@@ -1,6 +1,7 @@
+import CheckBoxOutlineBlankRounded from '@mui/icons-material/CheckBoxOutlineBlankRounded';
+import CheckBoxRounded from '@mui/icons-material/CheckBoxRounded';
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
 import CircularProgress from '@mui/material/CircularProgress';
 import Divider from '@mui/material/Divider';
 import ListItemIcon from '@mui/material/ListItemIcon';
@@ -87,7 +88,8 @@ export function ExportMenu({ assignmentId, selectedIds, disabled = false }: Expo
           dense
         >
           <ListItemIcon>
-            <Checkbox edge="start" size="small" checked={includeFeedback} tabIndex={-1} disableRipple slotProps={{ input: { 'aria-hidden': true } }} />
+            {/* A picture of a tick box: the menu item itself is the checkbox (a real one inside would nest controls). */}
+            {includeFeedback ? <CheckBoxRounded fontSize="small" color="primary" aria-hidden /> : <CheckBoxOutlineBlankRounded fontSize="small" aria-hidden />}
           </ListItemIcon>
           <ListItemText>Include feedback text</ListItemText>
         </MenuItem>
