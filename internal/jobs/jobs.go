@@ -76,6 +76,7 @@ func NewWorkers(d Deps) *river.Workers {
 	river.AddWorker(w, &SweepRunsWorker{deps: d})
 	river.AddWorker(w, &CheckAgreementWorker{deps: d})
 	river.AddWorker(w, &PurgeLinkUploadsWorker{deps: d})
+	river.AddWorker(w, &BuildReportsWorker{deps: d})
 	return w
 }
 
