@@ -8,6 +8,7 @@ import { ASSIGNMENT_PAGE_PATH } from '../../features/assignments/routes';
 import { AnswerBoxesPanel, flattenQuestions, usesAnswerBoxes } from '../../features/answer-boxes';
 import { ClassroomImportButton } from '../../features/classroom';
 import { assignmentGradingRefetchInterval } from '../../features/results/components';
+import { PrintReportsButton } from '../../features/reports';
 import { StudentLinkCard } from '../../features/student';
 import { SubmissionsPanel, submissionsRefetchInterval } from '../../features/submissions';
 import { processes } from '../processes';
@@ -28,6 +29,7 @@ function Submissions({ data }: { data: AssignmentWithResults }) {
       questions={questions}
       assignmentQueryKey={assignmentKeys.detail(assignment._id)}
       actions={<ClassroomImportButton assignment={assignment} assignmentQueryKey={assignmentKeys.detail(assignment._id)} />}
+      toolbarActions={(ids) => <PrintReportsButton assignmentId={assignment._id} submissionIds={ids} />}
     />
   );
 }

@@ -2,7 +2,7 @@ import DeleteOutlineRounded from '@mui/icons-material/DeleteOutlineRounded';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
@@ -27,6 +27,8 @@ export interface SubmissionsListProps {
   submissions: Submission[];
   functionResults: readonly unknown[];
   assignmentQueryKey: AssignmentQueryKey;
+  /** More buttons for the toolbar, given the selected submissions' ids (empty: none selected). */
+  toolbarActions?: (selectedIds: string[]) => ReactNode;
 }
 
 function plural(n: number): string {
@@ -37,7 +39,7 @@ function plural(n: number): string {
  * The submissions table with what acts on it: grading all or the selected, selecting many and
  * deleting them after a confirmation, and each row's rename, student email, text and delete.
  */
-export function SubmissionsList({ assignment, submissions, functionResults, assignmentQueryKey }: SubmissionsListProps) {
+export function SubmissionsList({ assignment, submissions, functionResults, assignmentQueryKey, toolbarActions }: SubmissionsListProps) {
   const { showToast } = useToast();
   const [sort, setSort] = useState<Sort>({ column: 'name', direction: 'asc' });
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -120,6 +122,7 @@ export function SubmissionsList({ assignment, submissions, functionResults, assi
               Delete selected
             </Button>
           )}
+          {toolbarActions?.(chosen.map((s) => s._id))}
           <RegradeChangedButton
             assignment={assignment}
             submissions={submissions}

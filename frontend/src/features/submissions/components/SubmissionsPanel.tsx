@@ -35,6 +35,8 @@ export interface SubmissionsPanelProps {
   assignmentQueryKey: AssignmentQueryKey;
   /** More ways to add submissions, shown beside "Import CSV" (the page composes other features' buttons). */
   actions?: ReactNode;
+  /** More buttons for the submissions table's toolbar, given the selected ids (the page composes other features'). */
+  toolbarActions?: (selectedIds: string[]) => ReactNode;
 }
 
 function RefusedAlert({ refused, onClose }: { refused: RefusedFile[]; onClose: () => void }) {
@@ -100,7 +102,7 @@ function NoSubmissions() {
  * The submissions area of an assignment page: upload files (drop or pick), import a CSV (grade
  * assignments), follow uploads and reading, and manage the submissions table.
  */
-export function SubmissionsPanel({ assignment, submissions: raw, functionResults = [], questions = [], assignmentQueryKey, actions }: SubmissionsPanelProps) {
+export function SubmissionsPanel({ assignment, submissions: raw, functionResults = [], questions = [], assignmentQueryKey, actions, toolbarActions }: SubmissionsPanelProps) {
   const headingId = useId();
   const submissions = useMemo(() => normalizeSubmissions(raw), [raw]);
   const upload = useFileUpload(assignment, assignmentQueryKey, submissions);
@@ -131,6 +133,7 @@ export function SubmissionsPanel({ assignment, submissions: raw, functionResults
                 submissions={submissions}
                 functionResults={functionResults}
                 assignmentQueryKey={assignmentQueryKey}
+                toolbarActions={toolbarActions}
               />
             </Box>
           )}
