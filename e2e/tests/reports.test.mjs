@@ -127,7 +127,7 @@ test('reports: print a graded class (ZIP and one PDF) and download one report', 
       page.waitForEvent('download', { timeout: TIMEOUT }),
       page.getByRole('button', { name: 'Download report (PDF)' }).click(),
     ]);
-    assert.equal(download.suggestedFilename(), 'boris.txt.pdf');
+    assert.equal(download.suggestedFilename(), 'boris.pdf');
     await download.saveAs(join(outDir, 'reports-one.pdf'));
   } finally {
     await ctx.close();

@@ -152,9 +152,11 @@ func (w *writer) automaticStyles() {
 	w.raw(`<office:automatic-styles>
 <style:page-layout style:name="pm1"><style:page-layout-properties fo:page-width="21cm" fo:page-height="29.7cm" fo:margin-top="1.8cm" fo:margin-bottom="1.5cm" fo:margin-left="2cm" fo:margin-right="2cm"/><style:footer-style><style:header-footer-properties fo:min-height="0.6cm" fo:margin-top="0.3cm"/></style:footer-style></style:page-layout>
 `)
+	// LibreOffice reads fo:text-align="start" as left whatever the
+	// direction: "end" is what puts a right-to-left paragraph on the right.
 	for _, s := range []string{"Title", "Subtitle", "Heading", "Question", "Body", "Cell", "Footnote", "Label"} {
 		w.raw(`<style:style style:name="` + s + `RTL" style:family="paragraph" style:parent-style-name="` + s + `">` +
-			`<style:paragraph-properties style:writing-mode="rl-tb" fo:text-align="start"/></style:style>` + "\n")
+			`<style:paragraph-properties style:writing-mode="rl-tb" fo:text-align="end"/></style:style>` + "\n")
 	}
 	for _, h := range sortedKeys(highlightBackgrounds) {
 		w.raw(`<style:style style:name="hl-` + h + `" style:family="text"><style:text-properties fo:background-color="` +

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"strings"
 
 	"github.com/google/uuid"
@@ -72,7 +73,12 @@ func (s *Service) Load(ctx context.Context, a identity.Actor, assignmentID uuid.
 	for _, sub := range subs {
 		student := strings.TrimSpace(sub.StudentName)
 		if student == "" {
+			// The submission's name, without its file's extension
+			// ("boris.txt" is Boris's work, not "boris.txt.pdf").
 			student = strings.TrimSpace(sub.Name)
+			if ext := path.Ext(student); len(ext) > 1 && len(ext) <= 6 && len(ext) < len(student) {
+				student = strings.TrimSuffix(student, ext)
+			}
 		}
 		r := Report{Assignment: asg.Name, Student: student, Type: fn.Type, Handwritten: asg.IsHandWritten}
 		fr, ok := byID[sub.ID]

@@ -59,7 +59,7 @@ type bundle struct {
 	svc    *report.Service
 }
 
-func setup(t *testing.T) *bundle {
+func setup(t testing.TB) *bundle {
 	t.Helper()
 	pool := testdb.Pool(t)
 	insert, err := queue.NewInsertClient(pool, slog.New(slog.NewTextHandler(io.Discard, nil)))
@@ -73,7 +73,7 @@ func setup(t *testing.T) *bundle {
 		svc: &report.Service{Pool: pool, Blob: blobs, TTL: time.Minute, Jobs: insert}}
 }
 
-func (b *bundle) teacher(t *testing.T) identity.Actor {
+func (b *bundle) teacher(t testing.TB) identity.Actor {
 	t.Helper()
 	email := "t-" + uuid.NewString()[:8] + "@school.test"
 	tm, err := store.Q.CreateTeam(b.ctx, b.pool, "Team "+email)
@@ -83,7 +83,7 @@ func (b *bundle) teacher(t *testing.T) identity.Actor {
 	return identity.Actor{UserID: u.ID, TeamID: tm.ID, Name: "T", Email: email}
 }
 
-func (b *bundle) define(t *testing.T, a identity.Actor, name, typ string, in assignment.FunctionInput) uuid.UUID {
+func (b *bundle) define(t testing.TB, a identity.Actor, name, typ string, in assignment.FunctionInput) uuid.UUID {
 	t.Helper()
 	asg, err := b.asgs.Create(b.ctx, a, assignment.Input{Name: name, Type: typ})
 	require.NoError(t, err)
@@ -93,7 +93,7 @@ func (b *bundle) define(t *testing.T, a identity.Actor, name, typ string, in ass
 }
 
 // submit adds one submission per student name with its text.
-func (b *bundle) submit(t *testing.T, a identity.Actor, asgID uuid.UUID, students []string, text func(i int) string) []uuid.UUID {
+func (b *bundle) submit(t testing.TB, a identity.Actor, asgID uuid.UUID, students []string, text func(i int) string) []uuid.UUID {
 	t.Helper()
 	asg, err := store.Q.GetAssignment(b.ctx, b.pool, store.GetAssignmentParams{ID: asgID, TeamID: a.TeamID})
 	require.NoError(t, err)
@@ -113,7 +113,7 @@ func (b *bundle) submit(t *testing.T, a identity.Actor, asgID uuid.UUID, student
 }
 
 // review stores a reviewed result's fields as the review screen would.
-func (b *bundle) review(t *testing.T, sub uuid.UUID, set string, args ...any) {
+func (b *bundle) review(t testing.TB, sub uuid.UUID, set string, args ...any) {
 	t.Helper()
 	tag, err := b.pool.Exec(b.ctx, `UPDATE function_results SET status = 'reviewed', `+set+` WHERE submission_id = $1`,
 		append([]any{sub}, args...)...)
@@ -356,4 +356,36 @@ func TestBuildReportsJob(t *testing.T) {
 	_, err = b.svc.Start(b.ctx, ada, asg, []uuid.UUID{uuid.New()})
 	require.ErrorIs(t, err, apperr.ErrNotFound)
 	_ = json.Valid
+}
+
+// BenchmarkBuildReports builds the reports of a class of REPORT_BENCH_CLASS
+// students (30 unless set) once per iteration: go test ./internal/report/
+// -run '^$' -bench BuildReports -benchtime 1x.
+func BenchmarkBuildReports(b *testing.B) {
+	if _, err := exec.LookPath("soffice"); err != nil {
+		b.Skip("LibreOffice is not installed")
+	}
+	size := 30
+	if v, err := strconv.Atoi(os.Getenv("REPORT_BENCH_CLASS")); err == nil && v > 0 {
+		size = v
+	}
+	bb := setup(b)
+	ada := bb.teacher(b)
+	asg := bb.define(b, ada, "Quiz", assignment.TypeGrade, gradeInput())
+	names := make([]string, size)
+	for i := range names {
+		names[i] = "Student " + strconv.Itoa(i+1)
+	}
+	subs := bb.submit(b, ada, asg, names, func(i int) string { return "Answer of student " + strconv.Itoa(i+1) })
+	for _, s := range subs {
+		_, err := bb.pool.Exec(bb.ctx, `UPDATE function_results SET status = 'reviewed', answers = $2::jsonb WHERE submission_id = $1`, s, gradeAnswers)
+		require.NoError(b, err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		run, err := bb.svc.Start(bb.ctx, ada, asg, nil)
+		require.NoError(b, err)
+		require.NoError(b, bb.svc.Build(bb.ctx, ada.TeamID, run.ID, b.TempDir()))
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N)/float64(size), "ms/report")
 }
