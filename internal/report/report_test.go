@@ -5,6 +5,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"image"
+	"image/color"
+	pngenc "image/png"
 	"io"
 	"log/slog"
 	"os"
@@ -27,6 +30,7 @@ import (
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/blob"
+	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/queue"
@@ -356,6 +360,85 @@ func TestBuildReportsJob(t *testing.T) {
 	_, err = b.svc.Start(b.ctx, ada, asg, []uuid.UUID{uuid.New()})
 	require.ErrorIs(t, err, apperr.ErrNotFound)
 	_ = json.Valid
+}
+
+// TestHandwrittenAnswersShowTheirCrops embeds an answer's cropped picture
+// from the blob store, and leaves out a key outside the assignment's crops.
+func TestHandwrittenAnswersShowTheirCrops(t *testing.T) {
+	needTools(t)
+	b := setup(t)
+	ada := b.teacher(t)
+	asg := b.define(t, ada, "Handwritten quiz", assignment.TypeGrade, gradeInput())
+	_, err := b.pool.Exec(b.ctx, `UPDATE assignments SET is_hand_written = true WHERE id = $1`, asg)
+	require.NoError(t, err)
+	subs := b.submit(t, ada, asg, []string{"Hana"}, func(int) string { return "transcribed text" })
+	img := image.NewRGBA(image.Rect(0, 0, 120, 40))
+	for x := range 120 {
+		img.Set(x, 20, color.Black)
+	}
+	var png bytes.Buffer
+	require.NoError(t, pngenc.Encode(&png, img))
+	crop := "assignments/" + asg.String() + "/submissions/crops/" + subs[0].String() + "-q1.png"
+	other := "assignments/" + uuid.NewString() + "/submissions/crops/x.png"
+	for _, k := range []string{crop, other} {
+		require.NoError(t, b.blobs.Put(b.ctx, k, bytes.NewReader(png.Bytes()), int64(png.Len()), "image/png"))
+	}
+	answers := `[{"grade": {"criteria": [true, true]}, "answerMedia": ["` + crop + `", "` + other + `"], "subanswers": [{"grade": {"criteria": [false]}}]},
+		{"grade": {"criteria": [false, false]}}]`
+	b.review(t, subs[0], `answers = $2::jsonb`, answers)
+	pdf, _, err := b.svc.Student(b.ctx, ada, asg, subs[0])
+	require.NoError(t, err)
+	f := filepath.Join(t.TempDir(), "r.pdf")
+	require.NoError(t, os.WriteFile(f, pdf, 0o600))
+	out, err := exec.Command("pdfimages", "-list", f).Output()
+	require.NoError(t, err)
+	require.Len(t, regexp.MustCompile(`(?m)^\s*\d+\s+\d+\s+image\s`).FindAllString(string(out), -1), 1, "one picture (its transparency is an smask):\n%s", out)
+	require.Contains(t, text(t, pdf), "Total: 5 / 9")
+}
+
+// TestBuildFailsWithASentence marks a run failed, for the teacher to read,
+// when the worker has no LibreOffice; a run left running by a dead worker
+// starts again from 0 and finishes.
+func TestBuildFailsWithASentence(t *testing.T) {
+	needTools(t)
+	b := setup(t)
+	ada := b.teacher(t)
+	asg := b.define(t, ada, "Quiz", assignment.TypeGrade, gradeInput())
+	b.submit(t, ada, asg, []string{"Ana", "Ben"}, func(i int) string { return "work" })
+	run, err := b.svc.Start(b.ctx, ada, asg, nil)
+	require.NoError(t, err)
+
+	work := func(soffice string) *rivertest.WorkResult {
+		worker := rivertest.NewWorker(t, riverpgxv5.New(b.pool), &river.Config{},
+			jobs.NewBuildReportsWorker(jobs.Deps{Pool: b.pool, Blob: b.blobs, ReadOptions: extract.Options{SofficePath: soffice}}))
+		tx, err := b.pool.Begin(b.ctx)
+		require.NoError(t, err)
+		defer tx.Rollback(b.ctx) //nolint:errcheck
+		res, _ := worker.Work(b.ctx, t, tx, queue.BuildReportsArgs{ReportID: run.ID, TeamID: ada.TeamID}, nil)
+		require.NoError(t, tx.Commit(b.ctx))
+		return res
+	}
+	// A worker died mid-way: the row is running with some done.
+	_, err = b.pool.Exec(b.ctx, `UPDATE reports SET status = 'running', done = 1 WHERE id = $1`, run.ID)
+	require.NoError(t, err)
+	require.Equal(t, river.EventKindJobCompleted, work("").EventKind)
+	got, err := b.svc.Get(b.ctx, ada, asg)
+	require.NoError(t, err)
+	require.Equal(t, "done", got.Status)
+	require.Equal(t, 2, got.Done)
+
+	run, err = b.svc.Start(b.ctx, ada, asg, nil)
+	require.NoError(t, err)
+	res := work(filepath.Join(t.TempDir(), "no-soffice"))
+	require.Equal(t, river.EventKindJobCancelled, res.EventKind)
+	got, err = b.svc.Get(b.ctx, ada, asg)
+	require.NoError(t, err)
+	require.Equal(t, "failed", got.Status)
+	require.Equal(t, report.MsgNoOffice, got.Error)
+	require.Empty(t, got.ZipURL)
+	// The next run may start.
+	_, err = b.svc.Start(b.ctx, ada, asg, nil)
+	require.NoError(t, err)
 }
 
 // BenchmarkBuildReports builds the reports of a class of REPORT_BENCH_CLASS
