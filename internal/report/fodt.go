@@ -92,7 +92,7 @@ func FODT(r Report) []byte {
 	if len(r.Questions) > 0 {
 		w.para("Heading", "Questions")
 		for _, q := range r.Questions {
-			w.question(q, 0, r.Handwritten)
+			w.question(q)
 		}
 	}
 	if hasText(r.Work) {
@@ -192,7 +192,7 @@ func sortedKeys(m map[string]string) []string {
 }
 
 // question writes a graded answer and its subquestions.
-func (w *writer) question(q Question, depth int, handwritten bool) {
+func (w *writer) question(q Question) {
 	title := q.Label
 	if t := strings.TrimSpace(q.Text); t != "" {
 		title += ". " + t
@@ -244,7 +244,7 @@ func (w *writer) question(q Question, depth int, handwritten bool) {
 		w.paras("Body", q.Feedback)
 	}
 	for _, s := range q.Subs {
-		w.question(s, depth+1, handwritten)
+		w.question(s)
 	}
 }
 

@@ -69,7 +69,6 @@ func (s *Service) Load(ctx context.Context, a identity.Actor, assignmentID uuid.
 	}
 	names := fileNames{}
 	items := make([]Item, 0, len(subs))
-	budget := maxImagesPerReport
 	for _, sub := range subs {
 		student := strings.TrimSpace(sub.StudentName)
 		if student == "" {
@@ -83,7 +82,7 @@ func (s *Service) Load(ctx context.Context, a identity.Actor, assignmentID uuid.
 		r := Report{Assignment: asg.Name, Student: student, Type: fn.Type, Handwritten: asg.IsHandWritten}
 		fr, ok := byID[sub.ID]
 		if ok && assignment.Finished(fr.Status) {
-			budget = maxImagesPerReport
+			budget := maxImagesPerReport // pictures one report may embed
 			s.fill(ctx, &r, fn, fr, sub.ExtractedText, assignmentID, &budget)
 		} else {
 			r.Work = plainWork(sub.ExtractedText)
