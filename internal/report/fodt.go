@@ -83,7 +83,7 @@ func FODT(r Report) []byte {
 	}
 	if strings.TrimSpace(r.Feedback) != "" {
 		w.para("Heading", "Feedback")
-		w.paras("Body", r.Feedback)
+		w.markdown(r.Feedback)
 	}
 	if len(r.Rubric) > 0 {
 		w.para("Heading", "Rubric")
@@ -122,6 +122,7 @@ const header = `<?xml version="1.0" encoding="UTF-8"?>
 <style:font-face style:name="` + FontWestern + `" svg:font-family="'` + FontWestern + `'" style:font-family-generic="swiss"/>
 <style:font-face style:name="` + FontAsian + `" svg:font-family="'` + FontAsian + `'" style:font-family-generic="system"/>
 <style:font-face style:name="` + FontComplex + `" svg:font-family="'` + FontComplex + `'" style:font-family-generic="system"/>
+<style:font-face style:name="DejaVu Sans Mono" svg:font-family="'DejaVu Sans Mono'" style:font-family-generic="modern" style:font-pitch="fixed"/>
 </office:font-face-decls>
 <office:styles>
 <style:default-style style:family="paragraph">
@@ -141,6 +142,8 @@ const header = `<?xml version="1.0" encoding="UTF-8"?>
 <style:style style:name="Footnote" style:family="paragraph"><style:text-properties fo:font-size="9pt" style:font-size-asian="9pt" style:font-size-complex="9pt"/></style:style>
 <style:style style:name="Footer" style:family="paragraph"><style:paragraph-properties fo:text-align="center"/><style:text-properties fo:font-size="8pt" style:font-size-asian="8pt" style:font-size-complex="8pt" fo:color="#666666"/></style:style>
 <style:style style:name="Strong" style:family="text"><style:text-properties fo:font-weight="bold" style:font-weight-asian="bold" style:font-weight-complex="bold"/></style:style>
+<style:style style:name="Emphasis" style:family="text"><style:text-properties fo:font-style="italic" style:font-style-asian="italic" style:font-style-complex="italic"/></style:style>
+<style:style style:name="Code" style:family="text"><style:text-properties style:font-name="DejaVu Sans Mono" fo:font-size="9.5pt"/></style:style>
 <style:style style:name="Met" style:family="text"><style:text-properties fo:font-weight="bold" fo:color="#1b5e20"/></style:style>
 <style:style style:name="NotMet" style:family="text"><style:text-properties fo:font-weight="bold" fo:color="#b71c1c"/></style:style>
 </office:styles>

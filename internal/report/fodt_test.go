@@ -55,3 +55,14 @@ func TestFileNames(t *testing.T) {
 	require.Equal(t, "Student.pdf", n.take(" .. "))
 	require.Equal(t, "Ярослава.pdf", n.take("Ярослава"))
 }
+
+func TestFODTPromptFeedbackMarkdown(t *testing.T) {
+	doc := FODT(Report{Assignment: "A", Student: "S", Feedback: "## Strengths\n- **Clear** thesis\n1. Use *more* `evidence`\n<img src=x onerror=alert(1)>\n```\ncode <b>\n```"})
+	text := wellFormed(t, doc)
+	require.Contains(t, string(doc), `<text:p text:style-name="Question">Strengths</text:p>`)
+	require.Contains(t, string(doc), `• <text:span text:style-name="Strong">Clear</text:span> thesis`)
+	require.Contains(t, string(doc), `1. Use <text:span text:style-name="Emphasis">more</text:span> <text:span text:style-name="Code">evidence</text:span>`)
+	require.Contains(t, text, `<img src=x onerror=alert(1)>`)
+	require.Contains(t, text, `code <b>`)
+	require.NotContains(t, text, "```")
+}

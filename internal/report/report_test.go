@@ -257,6 +257,17 @@ func TestRubricAndFeedbackReports(t *testing.T) {
 	for _, want := range []string{"Letter", "Kim", "Nice letter.", "He went to there", "Grammar:", `Use "their" here`} {
 		require.Contains(t, got, want)
 	}
+
+	pr := b.define(t, ada, "Reflection", assignment.TypePrompt, assignment.FunctionInput{Prompt: "Be kind."})
+	subs = b.submit(t, ada, pr, []string{"Lee"}, func(int) string { return "I learnt a lot." })
+	b.review(t, subs[0], `feedback = $2`, "## Strengths\n- **Clear** reflection\n- Honest")
+	pdf, _, err = b.svc.Student(b.ctx, ada, pr, subs[0])
+	require.NoError(t, err)
+	got = text(t, pdf)
+	for _, want := range []string{"Reflection", "Lee", "Feedback", "Strengths", "• Clear reflection", "• Honest", "I learnt a lot."} {
+		require.Contains(t, got, want)
+	}
+	require.NotContains(t, got, "**")
 }
 
 func TestBuildReportsJob(t *testing.T) {
