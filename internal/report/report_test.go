@@ -448,6 +448,17 @@ func TestBuildFailsWithASentence(t *testing.T) {
 	require.Equal(t, report.MsgNoOffice, got.Error)
 	require.Empty(t, got.ZipURL)
 	// The next run may start.
+	run, err = b.svc.Start(b.ctx, ada, asg, nil)
+	require.NoError(t, err)
+
+	// A run whose job died for good stops blocking the next one once it
+	// has not moved for report.StaleAfter.
+	_, err = b.pool.Exec(b.ctx, `UPDATE reports SET status = 'running', updated_at = now() - interval '3 hours' WHERE id = $1`, run.ID)
+	require.NoError(t, err)
+	got, err = b.svc.Get(b.ctx, ada, asg)
+	require.NoError(t, err)
+	require.Equal(t, "failed", got.Status)
+	require.Equal(t, report.MsgStale, got.Error)
 	_, err = b.svc.Start(b.ctx, ada, asg, nil)
 	require.NoError(t, err)
 }

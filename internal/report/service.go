@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/markwell/markwell/internal/apperr"
@@ -131,6 +132,28 @@ func convertError(err error) error {
 	}
 }
 
+// StaleAfter is how long a run may go without moving (a batch done, an
+// attempt begun) before the next start or read of the assignment's runs
+// fails it: its job died for good (a worker killed on the last attempt),
+// and it would otherwise block every later run. It is well past an
+// attempt's 30 minutes and River's rescue of a dead worker's job.
+const StaleAfter = 2 * time.Hour
+
+// MsgStale is the error of such a run.
+const MsgStale = "Making the reports stopped without finishing. Please try again."
+
+// failStale fails the assignment's run that stopped moving (StaleAfter).
+func (s *Service) failStale(ctx context.Context, teamID, assignmentID uuid.UUID) error {
+	err := store.Q.FailStaleReports(ctx, s.Pool, store.FailStaleReportsParams{
+		Error: MsgStale, AssignmentID: assignmentID, TeamID: teamID,
+		StaleAfter: pgtype.Interval{Microseconds: StaleAfter.Microseconds(), Valid: true},
+	})
+	if err != nil {
+		return fmt.Errorf("fail stale reports of assignment %s: %w", assignmentID, err)
+	}
+	return nil
+}
+
 // Run is a "Print reports" run as the API shows it.
 type Run struct {
 	ID        uuid.UUID `json:"_id"`
@@ -161,6 +184,9 @@ func (s *Service) Start(ctx context.Context, a identity.Actor, assignmentID uuid
 	}
 	if len(subs) == 0 {
 		return Run{}, apperr.New(apperr.Invalid, msgNoSubmissions)
+	}
+	if err := s.failStale(ctx, a.TeamID, asg.ID); err != nil {
+		return Run{}, err
 	}
 	chosen := make([]uuid.UUID, len(subs))
 	for i, sub := range subs {
@@ -197,6 +223,9 @@ func (s *Service) Get(ctx context.Context, a identity.Actor, assignmentID uuid.U
 	asg, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID})
 	if err != nil {
 		return nil, store.NotFound(fmt.Errorf("load assignment %s: %w", assignmentID, err))
+	}
+	if err := s.failStale(ctx, a.TeamID, asg.ID); err != nil {
+		return nil, err
 	}
 	row, err := store.Q.GetLatestReport(ctx, s.Pool, store.GetLatestReportParams{AssignmentID: asg.ID, TeamID: a.TeamID})
 	if errors.Is(err, pgx.ErrNoRows) {

@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 const createReport = `-- name: CreateReport :one
@@ -68,6 +69,32 @@ type FailReportParams struct {
 
 func (q *Queries) FailReport(ctx context.Context, db DBTX, arg FailReportParams) error {
 	_, err := db.Exec(ctx, failReport, arg.Error, arg.ID, arg.TeamID)
+	return err
+}
+
+const failStaleReports = `-- name: FailStaleReports :exec
+UPDATE reports SET status = 'failed', error = $1, updated_at = now(), finished_at = now()
+WHERE assignment_id = $2 AND team_id = $3 AND status IN ('queued', 'running')
+  AND updated_at < now() - $4::interval
+`
+
+type FailStaleReportsParams struct {
+	Error        string
+	AssignmentID uuid.UUID
+	TeamID       uuid.UUID
+	StaleAfter   pgtype.Interval
+}
+
+// A run whose job died for good (its last attempt killed with the worker)
+// would stay running and block the next one: a run not moved for
+// @stale_after (longer than an attempt's timeout and River's rescue) fails.
+func (q *Queries) FailStaleReports(ctx context.Context, db DBTX, arg FailStaleReportsParams) error {
+	_, err := db.Exec(ctx, failStaleReports,
+		arg.Error,
+		arg.AssignmentID,
+		arg.TeamID,
+		arg.StaleAfter,
+	)
 	return err
 }
 

@@ -54,3 +54,11 @@ FROM submissions
 WHERE assignment_id = @assignment_id AND team_id = @team_id
   AND (cardinality(@ids::uuid[]) = 0 OR id = ANY(@ids::uuid[]))
 ORDER BY created_at, id;
+
+-- name: FailStaleReports :exec
+-- A run whose job died for good (its last attempt killed with the worker)
+-- would stay running and block the next one: a run not moved for
+-- @stale_after (longer than an attempt's timeout and River's rescue) fails.
+UPDATE reports SET status = 'failed', error = @error, updated_at = now(), finished_at = now()
+WHERE assignment_id = @assignment_id AND team_id = @team_id AND status IN ('queued', 'running')
+  AND updated_at < now() - @stale_after::interval;
