@@ -286,13 +286,19 @@ func (w *writer) work(spans []Span, notes []Highlight) {
 	cur := []seg{}
 	for _, s := range spans {
 		lines := strings.Split(strings.ReplaceAll(s.Text, "\r\n", "\n"), "\n")
+		// The footnote follows the passage's last words, not a line
+		// break the passage ends with.
+		end := len(lines) - 1
+		for end > 0 && strings.TrimSpace(lines[end]) == "" {
+			end--
+		}
 		for i, line := range lines {
 			if i > 0 {
 				paras = append(paras, cur)
 				cur = []seg{}
 			}
-			if line != "" || i == len(lines)-1 {
-				cur = append(cur, seg{text: line, id: s.ID, last: i == len(lines)-1})
+			if line != "" || i == end {
+				cur = append(cur, seg{text: line, id: s.ID, last: i == end})
 			}
 		}
 	}

@@ -66,3 +66,12 @@ func TestFODTPromptFeedbackMarkdown(t *testing.T) {
 	require.Contains(t, text, `code <b>`)
 	require.NotContains(t, text, "```")
 }
+
+func TestFODTFootnoteAfterThePassage(t *testing.T) {
+	doc := string(FODT(Report{Assignment: "A", Student: "S",
+		Work:       []Span{{Text: "Start ", ID: -1}, {Text: "two\nlines\n", ID: 0}, {Text: "after", ID: -1}},
+		Highlights: []Highlight{{Title: "Grammar", Color: "red-500", Comment: "Note"}}}))
+	require.Contains(t, doc, `<text:span text:style-name="hl-red">lines</text:span><text:note text:id="ftn1"`)
+	require.Contains(t, doc, `<text:p text:style-name="Body">after</text:p>`)
+	require.Equal(t, 1, strings.Count(doc, "<text:note "))
+}
