@@ -27,10 +27,14 @@ RUN CGO_ENABLED=0 go build -o /out/ ./cmd/api ./cmd/fakellm ./cmd/worker \
 # LibreOffice (writer and impress, without a GUI, about 300 MB) converts
 # OpenDocument, RTF and 97–2003 Office files for extraction (every worker
 # that runs the extract queue, and the API for chat attachments) and shows
-# Word and PowerPoint submissions as their pages (the API).
+# Word and PowerPoint submissions as their pages (the API). It also writes
+# the feedback reports (PDF; the API for one student, the worker's
+# build_reports for a class, joined by poppler's pdfunite), set in Noto:
+# fonts-noto-core (Latin, Greek, Cyrillic, Arabic, Hebrew and most other
+# scripts) and fonts-noto-cjk (Chinese, Japanese, Korean).
 FROM debian:bookworm-slim AS base
 RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates poppler-utils libheif-examples \
-    libreoffice-writer-nogui libreoffice-impress-nogui fonts-dejavu-core \
+    libreoffice-writer-nogui libreoffice-impress-nogui fonts-dejavu-core fonts-noto-core fonts-noto-cjk \
     && rm -rf /var/lib/apt/lists/* && useradd -r -u 10001 markwell && mkdir -p /data/blobs && chown markwell /data/blobs
 ENV BLOB_DIR=/data/blobs
 USER markwell

@@ -41,6 +41,7 @@ import (
 	"github.com/markwell/markwell/internal/original"
 	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/ratelimit"
+	"github.com/markwell/markwell/internal/report"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
@@ -183,6 +184,8 @@ func run() error {
 			Attachments: &attachment.Service{Files: fileSvc, Blob: blobs, MaxBytes: cfg.MaxUploadBytes, Log: log},
 			Assistants:  &assistant.Service{Pool: pool, Blob: blobs},
 			Chats:       &chat.Service{Pool: pool, Blob: blobs, Model: model},
+			Reports: &report.Service{Pool: pool, Blob: blobs, TTL: cfg.SignedURLTTL, Jobs: jobClient,
+				Office: office.LibreOffice{Path: cfg.SofficePath}},
 		},
 	})
 	srv := &http.Server{

@@ -160,6 +160,9 @@ var routeMatrix = map[string][numCallers]int{
 	"PUT /api/v1/db/promptFunctionResult/update":                         {http.StatusConflict, notFound, unauth, unauth, unauth}, // not a prompt result
 	"POST /api/v1/db/assignment/check-agreement":                         {invalid, notFound, unauth, unauth, unauth},             // nothing graded yet
 	"POST /api/v1/ai-assist/generate-summary":                            {allowed, notFound, unauth, unauth, unauth},
+	"POST /api/v1/db/assignment/report/student":                          {allowed, notFound, unauth, unauth, unauth}, // a PDF (LibreOffice)
+	"POST /api/v1/db/assignment/reports/start":                           {allowed, notFound, unauth, unauth, unauth},
+	"POST /api/v1/db/assignment/reports/get":                             {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/assistant/update":                                   {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/assistant/delete":                                   {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/team/addSavedAssistant":                             {allowed, notFound, unauth, unauth, unauth},

@@ -37,6 +37,7 @@ import (
 	"github.com/markwell/markwell/internal/llm/fakellm"
 	"github.com/markwell/markwell/internal/original"
 	"github.com/markwell/markwell/internal/ratelimit"
+	"github.com/markwell/markwell/internal/report"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
@@ -122,6 +123,7 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 			Attachments: &attachment.Service{Files: &files.Service{Blob: blobs, TTL: time.Minute, Pool: testdb.Pool(t)}, Blob: blobs},
 			Assistants:  &assistant.Service{Pool: testdb.Pool(t), Blob: blobs},
 			Chats:       b.chats,
+			Reports:     &report.Service{Pool: testdb.Pool(t), Blob: blobs, TTL: time.Minute, Jobs: insertClient(t)},
 		},
 	})
 	router = b.router

@@ -15,6 +15,7 @@ import (
 	"github.com/markwell/markwell/internal/library"
 	"github.com/markwell/markwell/internal/original"
 	"github.com/markwell/markwell/internal/ratelimit"
+	"github.com/markwell/markwell/internal/report"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/studentlink"
@@ -57,6 +58,9 @@ type Services struct {
 	Assistants *assistant.Service
 	// Chats are the teachers' saved chats and their Word export.
 	Chats *chat.Service
+	// Reports are the printable feedback reports (PDF) of one student or a
+	// class.
+	Reports *report.Service
 }
 
 // signedInRoutes registers every /api/v1 route that needs a signed-in
@@ -83,5 +87,6 @@ func signedInRoutes(g *gin.RouterGroup, s Services, sessions *auth.Service) {
 	(&exportHandlers{svc: &export.Service{Results: s.Results}}).register(g)
 	(&assistantHandlers{svc: s.Assistants}).register(g)
 	(&chatHandlers{svc: s.Chats, budget: s.AIBudget}).register(g)
+	(&reportHandlers{svc: s.Reports}).register(g)
 	catalogHandlers{}.register(g)
 }

@@ -81,6 +81,7 @@ func NewWorkers(d Deps) *river.Workers {
 	river.AddWorker(w, &CheckAgreementWorker{deps: d})
 	river.AddWorker(w, &PurgeLinkUploadsWorker{deps: d})
 	river.AddWorker(w, &PassBackGradesWorker{deps: d})
+	river.AddWorker(w, &BuildReportsWorker{deps: d})
 	return w
 }
 

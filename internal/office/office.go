@@ -74,6 +74,9 @@ var importFilters = map[string]string{
 	"ppt":  "MS PowerPoint 97",
 	"docx": "MS Word 2007 XML",
 	"pptx": "Impress MS PowerPoint 2007 XML",
+	// fodt is the flat (one XML file) OpenDocument text that Markwell's
+	// feedback reports are written as (internal/report).
+	"fodt": "OpenDocument Text Flat XML",
 }
 
 // Defaults of the zero LibreOffice.
@@ -147,28 +150,16 @@ func (l LibreOffice) Convert(ctx context.Context, data []byte, fromExt, toFilter
 	if !safeExt(fromExt) || !safeExt(outExt) {
 		return nil, fmt.Errorf("office: bad extension %q or target %q", fromExt, toFilter)
 	}
-	dir, err := os.MkdirTemp(l.TempDir, "office-")
+	dir, profile, tmp, err := l.sandbox()
 	if err != nil {
-		return nil, fmt.Errorf("temporary folder for LibreOffice: %w", err)
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	profile := filepath.Join(dir, "profile")
-	if err := os.MkdirAll(filepath.Join(profile, "user"), 0o700); err != nil {
-		return nil, fmt.Errorf("LibreOffice profile: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(profile, "user", "registrymodifications.xcu"), []byte(profileSettings), 0o600); err != nil {
-		return nil, fmt.Errorf("LibreOffice settings: %w", err)
-	}
-	tmp := filepath.Join(dir, "tmp")
-	if err := os.Mkdir(tmp, 0o700); err != nil {
-		return nil, fmt.Errorf("LibreOffice temporary folder: %w", err)
-	}
 	in := filepath.Join(dir, "document."+fromExt)
 	if err := os.WriteFile(in, data, 0o600); err != nil {
 		return nil, fmt.Errorf("write the file for LibreOffice: %w", err)
 	}
 	outDir := filepath.Join(dir, "out")
-
 	timeout := l.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -177,14 +168,65 @@ func (l LibreOffice) Convert(ctx context.Context, data []byte, fromExt, toFilter
 	if maxOut <= 0 {
 		maxOut = DefaultMaxOutputBytes
 	}
-	runCtx, cancel := context.WithTimeoutCause(ctx, timeout, ErrTimeout)
-	defer cancel()
-	args := []string{"--headless", "--invisible", "--norestore", "--nologo", "--nodefault", "--nolockcheck",
-		"-env:UserInstallation=file://" + profile}
+	args := []string{}
 	if f, ok := importFilters[fromExt]; ok {
 		args = append(args, "--infilter="+f)
 	}
 	args = append(args, "--convert-to", toFilter, "--outdir", outDir, in)
+	said, err := l.run(ctx, path, dir, profile, tmp, args, timeout, int64(len(data))+maxOut+profileAllowance, maxOut)
+	if err != nil {
+		return nil, err
+	}
+	name := filepath.Join(outDir, "document."+outExt)
+	st, err := os.Stat(name)
+	if err != nil {
+		// LibreOffice exits 0 and writes nothing when it cannot open a file.
+		return nil, fmt.Errorf("%w: %s", ErrNotConverted, said)
+	}
+	if st.Size() > maxOut {
+		return nil, fmt.Errorf("%w (%s)", ErrTooLarge, megabytes(maxOut))
+	}
+	out, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("read LibreOffice's output: %w", err)
+	}
+	return out, nil
+}
+
+// sandbox makes a conversion's folder: a fresh profile with
+// profileSettings and a temporary folder of its own. The caller removes
+// dir.
+func (l LibreOffice) sandbox() (dir, profile, tmp string, err error) {
+	dir, err = os.MkdirTemp(l.TempDir, "office-")
+	if err != nil {
+		return "", "", "", fmt.Errorf("temporary folder for LibreOffice: %w", err)
+	}
+	profile = filepath.Join(dir, "profile")
+	if err := os.MkdirAll(filepath.Join(profile, "user"), 0o700); err != nil {
+		os.RemoveAll(dir)
+		return "", "", "", fmt.Errorf("LibreOffice profile: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(profile, "user", "registrymodifications.xcu"), []byte(profileSettings), 0o600); err != nil {
+		os.RemoveAll(dir)
+		return "", "", "", fmt.Errorf("LibreOffice settings: %w", err)
+	}
+	tmp = filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		os.RemoveAll(dir)
+		return "", "", "", fmt.Errorf("LibreOffice temporary folder: %w", err)
+	}
+	return dir, profile, tmp, nil
+}
+
+// run runs soffice (path) headless with the sandbox's profile and the
+// conversion arguments args, killing its process group at timeout, when ctx
+// ends, or when dir grows past limit bytes (maxOut is named in that error).
+// It returns what LibreOffice printed (the first 16 KB), trimmed.
+func (l LibreOffice) run(ctx context.Context, path, dir, profile, tmp string, args []string, timeout time.Duration, limit, maxOut int64) (string, error) {
+	runCtx, cancel := context.WithTimeoutCause(ctx, timeout, ErrTimeout)
+	defer cancel()
+	args = append([]string{"--headless", "--invisible", "--norestore", "--nologo", "--nodefault", "--nolockcheck",
+		"-env:UserInstallation=file://" + profile}, args...)
 	var output bytes.Buffer
 	newCmd := func() *exec.Cmd {
 		cmd := exec.CommandContext(runCtx, path, args...)
@@ -201,12 +243,12 @@ func (l LibreOffice) Convert(ctx context.Context, data []byte, fromExt, toFilter
 	}
 	cmd, err := l.start(newCmd)
 	if err != nil {
-		return nil, fmt.Errorf("start LibreOffice: %w", err)
+		return "", fmt.Errorf("start LibreOffice: %w", err)
 	}
 	// Kill the group as soon as the folder grows past what a real
 	// conversion writes.
 	var tooLarge atomic.Bool
-	stopWatch := watchSize(dir, int64(len(data))+maxOut+profileAllowance, func() {
+	stopWatch := watchSize(dir, limit, func() {
 		tooLarge.Store(true)
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	})
@@ -215,30 +257,18 @@ func (l LibreOffice) Convert(ctx context.Context, data []byte, fromExt, toFilter
 	// Whatever LibreOffice left running in its group (it should be none)
 	// goes with it.
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	said := string(bytes.TrimSpace(output.Bytes()))
 	switch {
 	case tooLarge.Load():
-		return nil, fmt.Errorf("%w (%s)", ErrTooLarge, megabytes(maxOut))
+		return said, fmt.Errorf("%w (%s)", ErrTooLarge, megabytes(maxOut))
 	case ctx.Err() != nil:
-		return nil, fmt.Errorf("LibreOffice: %w", ctx.Err())
+		return said, fmt.Errorf("LibreOffice: %w", ctx.Err())
 	case errors.Is(context.Cause(runCtx), ErrTimeout):
-		return nil, fmt.Errorf("%w (%s)", ErrTimeout, timeout)
+		return said, fmt.Errorf("%w (%s)", ErrTimeout, timeout)
 	case err != nil:
-		return nil, fmt.Errorf("%w: %w: %s", ErrNotConverted, err, bytes.TrimSpace(output.Bytes()))
+		return said, fmt.Errorf("%w: %w: %s", ErrNotConverted, err, said)
 	}
-	name := filepath.Join(outDir, "document."+outExt)
-	st, err := os.Stat(name)
-	if err != nil {
-		// LibreOffice exits 0 and writes nothing when it cannot open a file.
-		return nil, fmt.Errorf("%w: %s", ErrNotConverted, bytes.TrimSpace(output.Bytes()))
-	}
-	if st.Size() > maxOut {
-		return nil, fmt.Errorf("%w (%s)", ErrTooLarge, megabytes(maxOut))
-	}
-	out, err := os.ReadFile(name)
-	if err != nil {
-		return nil, fmt.Errorf("read LibreOffice's output: %w", err)
-	}
-	return out, nil
+	return said, nil
 }
 
 // noNamespace is set once making a network namespace has failed: the

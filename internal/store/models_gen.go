@@ -306,6 +306,23 @@ type RateCounter struct {
 	ExpiresAt   time.Time
 }
 
+type Report struct {
+	ID            uuid.UUID
+	TeamID        uuid.UUID
+	AssignmentID  uuid.UUID
+	Status        string
+	SubmissionIds []uuid.UUID
+	Done          int32
+	Total         int32
+	Error         string
+	ZipKey        string
+	PdfKey        string
+	CreatedBy     uuid.NullUUID
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	FinishedAt    *time.Time
+}
+
 type RiverJob struct {
 	ID    int64
 	State string

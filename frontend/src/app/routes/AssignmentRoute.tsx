@@ -9,6 +9,7 @@ import { AnswerBoxesPanel, flattenQuestions, usesAnswerBoxes } from '../../featu
 import { ClassroomImportButton, SendGradesButton } from '../../features/classroom';
 import { ExportMenu } from '../../features/exports';
 import { assignmentGradingRefetchInterval } from '../../features/results/components';
+import { PrintReportsButton } from '../../features/reports';
 import { StudentLinkCard } from '../../features/student';
 import { SubmissionsPanel, submissionsRefetchInterval } from '../../features/submissions';
 import { processes } from '../processes';
@@ -32,6 +33,7 @@ function Submissions({ data }: { data: AssignmentWithResults }) {
       toolbarActions={(selectedIds) => (
         <>
           <ExportMenu assignmentId={assignment._id} selectedIds={selectedIds} />
+          <PrintReportsButton assignmentId={assignment._id} submissionIds={selectedIds} />
           <SendGradesButton assignmentId={assignment._id} submissions={data.submissions} selectedIds={selectedIds} />
         </>
       )}

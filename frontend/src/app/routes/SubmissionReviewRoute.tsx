@@ -12,6 +12,7 @@ import { useAssignment, type AssignmentWithResults } from '../../features/assign
 import { useAssignmentFunction } from '../../features/assignments/api/get-function';
 import { assignmentKeys } from '../../features/assignments/api/keys';
 import { OriginalBesideText } from '../../features/originals';
+import { DownloadReportButton } from '../../features/reports';
 import type { AssignmentFunction } from '../../features/assignments/api/types';
 import {
   formatPoints,
@@ -134,6 +135,7 @@ function ReviewPage({ data, fn, submission, result }: ReviewPageProps) {
             : null
         }
         onShowShortcuts={() => setShowKeys(true)}
+        actions={<DownloadReportButton assignmentId={assignment._id} submissionId={submission._id} />}
       />
       <Stack spacing={2}>
         <ReviewNotices result={result} type={assignment.type} onRun={() => void startRun()} running={run.isPending} />

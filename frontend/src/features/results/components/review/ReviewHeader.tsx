@@ -33,6 +33,8 @@ export interface ReviewHeaderProps {
   /** "Mark reviewed"; null hides it. */
   review: { reviewed: boolean; pending: boolean; onChange: (reviewed: boolean) => void } | null;
   onShowShortcuts: () => void;
+  /** More buttons beside "Mark reviewed" (the page composes other features': the report download). */
+  actions?: ReactNode;
 }
 
 function NavButton({ to, label, shortcut, children }: { to: string | null; label: string; shortcut: string; children: ReactNode }) {
@@ -100,6 +102,7 @@ export function ReviewHeader(props: ReviewHeaderProps) {
               {review.reviewed ? 'Mark not reviewed' : 'Mark reviewed'}
             </Button>
           )}
+          {props.actions}
         </Box>
         <Box component="nav" aria-label="Submissions" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
           <NavButton to={props.previousPath} label="Previous submission" shortcut="k">
