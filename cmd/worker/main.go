@@ -103,8 +103,16 @@ func run() error {
 		defer func() { _ = closePool() }()
 		ocrPool = p
 	}
+	mailer, err := cfg.Mailer(pool)
+	if err != nil {
+		return err
+	}
+	if mailer.SMTP == nil {
+		log.Info("SMTP_URL not set: released results are not emailed (teachers copy the links)")
+	}
 	workers := jobs.NewWorkers(jobs.Deps{
-		Pool: pool, Blob: blobs, OCR: ocrPool, LLM: model, Prices: cfg.LLMPrices, Log: log, GradeTimeout: cfg.GradeJobTimeout,
+		Mailer: mailer,
+		Pool:   pool, Blob: blobs, OCR: ocrPool, LLM: model, Prices: cfg.LLMPrices, Log: log, GradeTimeout: cfg.GradeJobTimeout,
 		Budget: cfg.AIBudget(&ratelimit.Limiter{Pool: pool}),
 		ReadOptions: extract.Options{
 			Limits:      extract.Limits{MaxFileBytes: cfg.MaxUploadBytes, ConvertTimeout: cfg.ConvertTimeout},

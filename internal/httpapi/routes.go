@@ -14,6 +14,7 @@ import (
 	"github.com/markwell/markwell/internal/library"
 	"github.com/markwell/markwell/internal/original"
 	"github.com/markwell/markwell/internal/ratelimit"
+	"github.com/markwell/markwell/internal/release"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/studentlink"
@@ -56,6 +57,9 @@ type Services struct {
 	Assistants *assistant.Service
 	// Chats are the teachers' saved chats and their Word export.
 	Chats *chat.Service
+	// Releases publish finished results to their students by private link
+	// and email.
+	Releases *release.Service
 }
 
 // signedInRoutes registers every /api/v1 route that needs a signed-in
@@ -81,5 +85,6 @@ func signedInRoutes(g *gin.RouterGroup, s Services, sessions *auth.Service) {
 	(&resultHandlers{svc: s.Results, budget: s.AIBudget}).register(g)
 	(&assistantHandlers{svc: s.Assistants}).register(g)
 	(&chatHandlers{svc: s.Chats, budget: s.AIBudget}).register(g)
+	(&releaseHandlers{svc: s.Releases}).register(g)
 	catalogHandlers{}.register(g)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/ratelimit"
+	"github.com/markwell/markwell/internal/release"
 )
 
 // How often the ai queue looks for work: measured with the grading
@@ -62,6 +63,9 @@ type Deps struct {
 	// after this long (and JOB_RESCUE_AFTER), so it is also how long such
 	// a result waits (GRADE_JOB_TIMEOUT; docs/faults.md).
 	GradeTimeout time.Duration
+	// Mailer sends released results' emails (send_result_email); nil
+	// leaves those jobs waiting for a worker that has one.
+	Mailer *release.Mailer
 }
 
 // NewWorkers registers every job kind's worker.
@@ -76,6 +80,7 @@ func NewWorkers(d Deps) *river.Workers {
 	river.AddWorker(w, &SweepRunsWorker{deps: d})
 	river.AddWorker(w, &CheckAgreementWorker{deps: d})
 	river.AddWorker(w, &PurgeLinkUploadsWorker{deps: d})
+	river.AddWorker(w, &SendResultEmailWorker{deps: d})
 	return w
 }
 
