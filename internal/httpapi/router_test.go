@@ -122,6 +122,7 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 			Attachments: &attachment.Service{Files: &files.Service{Blob: blobs, TTL: time.Minute, Pool: testdb.Pool(t)}, Blob: blobs},
 			Assistants:  &assistant.Service{Pool: testdb.Pool(t), Blob: blobs},
 			Chats:       b.chats,
+			Releases:    releaseService(t, cfg),
 		},
 	})
 	router = b.router

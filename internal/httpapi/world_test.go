@@ -177,6 +177,10 @@ func crossTeamProbes(w adaWorld, ownTeam string) map[string]any {
 		"POST /api/v1/db/rubricFeedbackFunctionResult/update": map[string]any{"functionResultId": w.resultID, "data": map[string]any{"isBenchmark": true}},
 		"PUT /api/v1/db/promptFunctionResult/update":          map[string]any{"functionResultId": w.resultID, "data": map[string]any{"feedback": "Mine"}},
 		"POST /api/v1/db/assignment/check-agreement":          map[string]any{"assignmentId": w.assignmentID},
+		"POST /api/v1/db/assignment/release":                  map[string]any{"assignmentId": w.assignmentID, "submissionIds": []string{w.submissionID}, "sendEmail": false},
+		"POST /api/v1/db/assignment/release/list":             map[string]any{"assignmentId": w.assignmentID},
+		"POST /api/v1/db/assignment/release/revoke":           map[string]any{"assignmentId": w.assignmentID, "submissionIds": []string{w.submissionID}},
+		"POST /api/v1/db/assignment/release/links-csv":        map[string]any{"assignmentId": w.assignmentID},
 		"POST /api/v1/ai-assist/generate-summary": map[string]any{"assignmentId": w.assignmentID,
 			"criteriaBreakdown": []map[string]any{{"label": "Thesis", "successRate": 0.5, "averagePoints": 1, "maxPoints": 2}}},
 
