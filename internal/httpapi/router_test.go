@@ -417,6 +417,13 @@ func TestAppConfigSaysWhenTheDemoModelAnswers(t *testing.T) {
 		b := setup(t, func(c *config.Config) { c.DemoModel = demo })
 		res, body := b.do(t, "GET", "/api/v1/app-config", nil)
 		require.Equal(t, 200, res.StatusCode)
-		require.Equal(t, map[string]any{"demoModel": demo}, body["data"])
+		require.Equal(t, map[string]any{"demoModel": demo, "emailEnabled": false}, body["data"])
 	}
+	// emailEnabled: SMTP is configured (released results can be emailed).
+	b := setup(t, func(c *config.Config) {
+		c.SMTPURL, c.SMTPFrom = "smtps://mail.school.test", "Markwell <no-reply@school.test>"
+	})
+	res, body := b.do(t, "GET", "/api/v1/app-config", nil)
+	require.Equal(t, 200, res.StatusCode)
+	require.Equal(t, map[string]any{"demoModel": false, "emailEnabled": true}, body["data"])
 }

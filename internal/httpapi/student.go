@@ -252,6 +252,10 @@ func (sv studentViews) result(c *gin.Context, a identity.Actor, _ *resultRef) (g
 // result, under the same rule as the result's feedback.
 func (sv studentViews) function(c *gin.Context, a identity.Actor, in *getFunctionBody) (gin.H, error) {
 	v := viewer(c)
+	fn, err := sv.s.Results.GetFunctionForStudent(c, a, v.SubmissionID, v.AssignmentID, in.Type)
+	if err != nil {
+		return nil, err // not found, or not ready yet (said first: it is what the page shows)
+	}
 	_, show, err := release.Visibility(c, sv.s.Results.Pool, v.TeamID, v.AssignmentID, v.SubmissionID)
 	if err != nil {
 		return nil, err
@@ -259,8 +263,7 @@ func (sv studentViews) function(c *gin.Context, a identity.Actor, in *getFunctio
 	if !show {
 		return nil, apperr.New(apperr.NotFound, release.MsgNotReleased)
 	}
-	fn, err := sv.s.Results.GetFunctionForStudent(c, a, v.SubmissionID, v.AssignmentID, in.Type)
-	return gin.H{"function": fn}, err
+	return gin.H{"function": fn}, nil
 }
 
 func (sv studentViews) assignment(c *gin.Context, _ identity.Actor, _ *assignmentRef) (gin.H, error) {
