@@ -100,6 +100,14 @@ func TestAReleasedLinkOpensExactlyThatResultUntilRevoked(t *testing.T) {
 	require.Equal(t, 200, status, e)
 	status, _, e = reader.call(t, "/api/v1/db/assignment/get-view-only", map[string]any{"assignmentId": asgID, "viewToken": releaseToken})
 	require.Equal(t, 200, status, e)
+	// The page at /results/<token> knows only the token: the ids may be
+	// left out, and the answers give them.
+	status, got, e = reader.call(t, "/api/v1/db/submission/get-view-only", map[string]any{"viewToken": releaseToken})
+	require.Equal(t, 200, status, e)
+	require.Equal(t, samID, got["submission"].(map[string]any)["_id"])
+	status, got, e = reader.call(t, "/api/v1/db/assignment/get-view-only", map[string]any{"viewToken": releaseToken})
+	require.Equal(t, 200, status, e)
+	require.Equal(t, asgID, got["assignment"].(map[string]any)["_id"])
 	status, _ = result(releaseToken, kimID)
 	require.Equal(t, 404, status, "Sam's link does not open Kim's result")
 	status, _, _ = reader.call(t, "/api/v1/db/submission/get-view-only", map[string]any{"submissionId": kimID, "viewToken": releaseToken})

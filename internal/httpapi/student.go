@@ -185,9 +185,13 @@ func signedInOrViewToken(s Services) gin.HandlerFunc {
 			SubmissionID optionalID `json:"submissionId"`
 			AssignmentID optionalID `json:"assignmentId"`
 		}
+		// A release link (/results/<token>) is all a student's page has:
+		// its first reads may leave the ids out, and learn them from the
+		// answers; any id sent must still be the token's.
+		required := !v.Release
 		if err := json.Unmarshal(body, &ids); err != nil || (route.submitterOnly && v.Release) ||
-			!names(ids.SubmissionID, v.SubmissionID, route.submission) ||
-			!names(ids.AssignmentID, v.AssignmentID, route.assignment) {
+			!names(ids.SubmissionID, v.SubmissionID, route.submission && required) ||
+			!names(ids.AssignmentID, v.AssignmentID, route.assignment && required) {
 			fail(c, apperr.ErrNotFound)
 			return
 		}
