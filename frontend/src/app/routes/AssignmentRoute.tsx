@@ -8,6 +8,7 @@ import { ASSIGNMENT_PAGE_PATH } from '../../features/assignments/routes';
 import { AnswerBoxesPanel, flattenQuestions, usesAnswerBoxes } from '../../features/answer-boxes';
 import { ClassroomImportButton } from '../../features/classroom';
 import { assignmentGradingRefetchInterval } from '../../features/results/components';
+import { ReleaseButton, ReleaseRowState } from '../../features/release';
 import { StudentLinkCard } from '../../features/student';
 import { SubmissionsPanel, submissionsRefetchInterval } from '../../features/submissions';
 import { processes } from '../processes';
@@ -28,6 +29,15 @@ function Submissions({ data }: { data: AssignmentWithResults }) {
       questions={questions}
       assignmentQueryKey={assignmentKeys.detail(assignment._id)}
       actions={<ClassroomImportButton assignment={assignment} assignmentQueryKey={assignmentKeys.detail(assignment._id)} />}
+      toolbar={({ chosen, submissions, results, clearSelection }) => (
+        <ReleaseButton
+          assignmentId={assignment._id}
+          selectedIds={chosen.map((s) => s._id)}
+          reviewedCount={submissions.filter((s) => results.get(s._id)?.status === 'reviewed').length}
+          onReleased={clearSelection}
+        />
+      )}
+      renderResultExtra={(s) => <ReleaseRowState assignmentId={assignment._id} submissionId={s._id} name={s.studentName || s.name} />}
     />
   );
 }

@@ -2,7 +2,7 @@ import DeleteOutlineRounded from '@mui/icons-material/DeleteOutlineRounded';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
@@ -13,7 +13,7 @@ import type { AssignmentQueryKey } from '../api/keys';
 import type { Submission, SubmissionsAssignment } from '../api/types';
 import { readResultSummaries, resultIdFor } from '../lib/function-results';
 import { submissionReviewPath } from '../lib/review-path';
-import type { Sort } from '../lib/sort';
+import type { ResultsBySubmission, Sort } from '../lib/sort';
 import { EditSubmissionDialog, type SubmissionField } from './EditSubmissionDialog';
 import { GradeButtons } from './GradeButtons';
 import { RegradeChangedButton } from './RegradeChangedButton';
@@ -27,6 +27,18 @@ export interface SubmissionsListProps {
   submissions: Submission[];
   functionResults: readonly unknown[];
   assignmentQueryKey: AssignmentQueryKey;
+  /** More toolbar buttons from other features (e.g. "Release"), given the rows and the selection. */
+  toolbar?: (ctx: SubmissionsToolbarContext) => ReactNode;
+  /** More about a row under its result (e.g. the release's chip). */
+  renderResultExtra?: (submission: Submission) => ReactNode;
+}
+
+/** What {@link SubmissionsListProps.toolbar} is given. */
+export interface SubmissionsToolbarContext {
+  submissions: Submission[];
+  chosen: Submission[];
+  results: ResultsBySubmission;
+  clearSelection: () => void;
 }
 
 function plural(n: number): string {
@@ -37,7 +49,7 @@ function plural(n: number): string {
  * The submissions table with what acts on it: grading all or the selected, selecting many and
  * deleting them after a confirmation, and each row's rename, student email, text and delete.
  */
-export function SubmissionsList({ assignment, submissions, functionResults, assignmentQueryKey }: SubmissionsListProps) {
+export function SubmissionsList({ assignment, submissions, functionResults, assignmentQueryKey, toolbar, renderResultExtra }: SubmissionsListProps) {
   const { showToast } = useToast();
   const [sort, setSort] = useState<Sort>({ column: 'name', direction: 'asc' });
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -120,6 +132,7 @@ export function SubmissionsList({ assignment, submissions, functionResults, assi
               Delete selected
             </Button>
           )}
+          {toolbar?.({ submissions, chosen, results, clearSelection: () => setSelected(new Set()) })}
           <RegradeChangedButton
             assignment={assignment}
             submissions={submissions}
@@ -146,6 +159,7 @@ export function SubmissionsList({ assignment, submissions, functionResults, assi
         results={results}
         type={assignment.type}
         reviewPath={(s) => submissionReviewPath(assignment._id, s._id)}
+        renderResultExtra={renderResultExtra}
       />
 
       <ConfirmDialog
