@@ -49,6 +49,7 @@ export const NOT_RELEASED_MESSAGE = 'Your teacher has not released your feedback
 /** True when the server sent a finished result's status only: the teacher has not released it. */
 function notReleased(raw: Record<string, unknown>): boolean {
   return raw.released === false && !('feedback' in raw);
+}
 
 /** True when the server refuses the call (no or wrong token, nothing there), rather than failing. */
 function isRefused(error: unknown): boolean {
