@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -49,8 +50,12 @@ func startMailpit(t *testing.T, flags ...string) mailpit {
 	})
 	require.NoError(t, mailpitErr)
 	smtpAddr, httpAddr := freeAddr(t), freeAddr(t)
-	args := append([]string{"--smtp", smtpAddr, "--listen", httpAddr, "--database", filepath.Join(t.TempDir(), "mail.db"),
-		"--smtp-auth-accept-any", "--smtp-auth-allow-insecure", "--smtp-disable-rdns", "--quiet"}, flags...)
+	args := []string{"--smtp", smtpAddr, "--listen", httpAddr, "--database", filepath.Join(t.TempDir(), "mail.db"),
+		"--smtp-auth-accept-any", "--smtp-disable-rdns", "--quiet"}
+	if !slices.Contains(flags, "--smtp-require-starttls") && !slices.Contains(flags, "--smtp-require-tls") {
+		args = append(args, "--smtp-auth-allow-insecure") // a password over a test server's clear connection
+	}
+	args = append(args, flags...)
 	cmd := exec.Command(mailpitBin, args...)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	require.NoError(t, cmd.Start())
