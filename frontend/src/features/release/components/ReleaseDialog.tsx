@@ -54,11 +54,11 @@ export function ReleaseDialog({ open, onClose, assignmentId, selectedIds, review
   const label = selected > 0 ? `Release ${selected} selected` : `Release all reviewed (${reviewedCount})`;
   const nothing = selected === 0 && reviewedCount === 0;
 
+  // A dialog opened again shows no earlier error.
+  const { reset } = release;
   useEffect(() => {
-    if (open) release.reset();
-    // Only when the dialog opens: a fresh dialog shows no earlier error.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open]);
+    if (open) reset();
+  }, [open, reset]);
 
   async function submit() {
     try {
