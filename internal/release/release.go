@@ -162,7 +162,7 @@ func (s *Service) Release(ctx context.Context, a identity.Actor, in Input) (Outc
 		if _, err := s.rows(ctx, tx, a, in.AssignmentID); err != nil {
 			return err
 		}
-		if _, err := store.Q.LockReleases(ctx, tx, store.LockReleasesParams{AssignmentID: in.AssignmentID, TeamID: a.TeamID}); err != nil {
+		if err := store.Q.LockReleases(ctx, tx, in.AssignmentID.String()); err != nil {
 			return fmt.Errorf("lock releases: %w", err)
 		}
 		rows, err := s.rows(ctx, tx, a, in.AssignmentID) // again, under the lock

@@ -152,37 +152,16 @@ func (q *Queries) ListReleaseRows(ctx context.Context, db DBTX, arg ListReleaseR
 	return items, nil
 }
 
-const lockReleases = `-- name: LockReleases :many
-SELECT submission_id FROM releases
-WHERE assignment_id = $1 AND team_id = $2
-FOR UPDATE
+const lockReleases = `-- name: LockReleases :exec
+SELECT pg_advisory_xact_lock(hashtextextended($1::text, 18))
 `
 
-type LockReleasesParams struct {
-	AssignmentID uuid.UUID
-	TeamID       uuid.UUID
-}
-
-// The assignment's releases, locked so two release calls do not both draw a
-// token for one submission.
-func (q *Queries) LockReleases(ctx context.Context, db DBTX, arg LockReleasesParams) ([]uuid.UUID, error) {
-	rows, err := db.Query(ctx, lockReleases, arg.AssignmentID, arg.TeamID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []uuid.UUID{}
-	for rows.Next() {
-		var submission_id uuid.UUID
-		if err := rows.Scan(&submission_id); err != nil {
-			return nil, err
-		}
-		items = append(items, submission_id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
+// Serialises the releases of one assignment for the transaction, so two
+// release calls never both draw a token for one submission (rows not yet
+// released have no row to lock).
+func (q *Queries) LockReleases(ctx context.Context, db DBTX, assignmentID string) error {
+	_, err := db.Exec(ctx, lockReleases, assignmentID)
+	return err
 }
 
 const putRelease = `-- name: PutRelease :one

@@ -14,12 +14,11 @@ LEFT JOIN releases r ON r.submission_id = s.id AND r.team_id = s.team_id
 WHERE s.assignment_id = @assignment_id AND s.team_id = @team_id
 ORDER BY s.created_at, s.id;
 
--- name: LockReleases :many
--- The assignment's releases, locked so two release calls do not both draw a
--- token for one submission.
-SELECT submission_id FROM releases
-WHERE assignment_id = @assignment_id AND team_id = @team_id
-FOR UPDATE;
+-- name: LockReleases :exec
+-- Serialises the releases of one assignment for the transaction, so two
+-- release calls never both draw a token for one submission (rows not yet
+-- released have no row to lock).
+SELECT pg_advisory_xact_lock(hashtextextended(@assignment_id::text, 18));
 
 -- name: PutRelease :one
 -- Releases a submission with a new token: a first release, or again after a
