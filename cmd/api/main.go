@@ -42,6 +42,7 @@ import (
 	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/report"
+	"github.com/markwell/markwell/internal/release"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
@@ -161,6 +162,10 @@ func run() error {
 	}
 	assignments := &assignment.Service{Pool: pool, AnswerMedia: answerbox.Signer{Blob: blobs, TTL: cfg.SignedURLTTL}}
 	pages := answerbox.NewPageGate() // one bound for every page this process draws
+	releaseLinks, err := release.NewLinks(cfg.SecretKey, cfg.PublicURL)
+	if err != nil {
+		return err
+	}
 	router := httpapi.NewRouter(httpapi.Deps{
 		Config: cfg, Pool: pool, Log: log, Registry: reg, Limiter: limiter,
 		Files:       fileSvc,
@@ -186,6 +191,7 @@ func run() error {
 			Chats:       &chat.Service{Pool: pool, Blob: blobs, Model: model},
 			Reports: &report.Service{Pool: pool, Blob: blobs, TTL: cfg.SignedURLTTL, Jobs: jobClient,
 				Office: office.LibreOffice{Path: cfg.SofficePath}},
+			Releases:    &release.Service{Pool: pool, Jobs: jobClient, Links: releaseLinks, EmailEnabled: cfg.EmailEnabled()},
 		},
 	})
 	srv := &http.Server{

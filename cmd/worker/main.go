@@ -104,6 +104,13 @@ func run() error {
 		defer func() { _ = closePool() }()
 		ocrPool = p
 	}
+	mailer, err := cfg.Mailer(pool)
+	if err != nil {
+		return err
+	}
+	if mailer.SMTP == nil {
+		log.Info("SMTP_URL not set: released results are not emailed (teachers copy the links)")
+	}
 	// Sends grades back to Google Classroom on the teachers' stored tokens.
 	googleClassroom, err := classroom.FromConfig(cfg, pool, blobs, nil, log)
 	if err != nil {
@@ -111,6 +118,7 @@ func run() error {
 	}
 	workers := jobs.NewWorkers(jobs.Deps{
 		Classroom: googleClassroom,
+		Mailer:    mailer,
 		Pool:      pool, Blob: blobs, OCR: ocrPool, LLM: model, Prices: cfg.LLMPrices, Log: log, GradeTimeout: cfg.GradeJobTimeout,
 		Budget: cfg.AIBudget(&ratelimit.Limiter{Pool: pool}),
 		ReadOptions: extract.Options{

@@ -19,8 +19,15 @@ import (
 // finished (graded, annotated or reviewed) the feedback the result page
 // shows. Before then there is nothing else to show, and nothing else is
 // sent.
+//
+// Released says the teacher has released the result to the student
+// (package release). A student reading by the view token of their own
+// submission sees the feedback only when it is released or the assignment
+// gives instant feedback; otherwise the status only, and the page says the
+// teacher has not released the feedback yet.
 type StudentResult struct {
-	Status string `json:"status"`
+	Status   string `json:"status"`
+	Released bool   `json:"released"`
 	*StudentFeedback
 }
 

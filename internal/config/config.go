@@ -16,6 +16,7 @@ import (
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/ratelimit"
+	"github.com/markwell/markwell/internal/release"
 )
 
 // Config holds every setting of the API and the worker. The README's
@@ -101,6 +102,13 @@ type Config struct {
 
 	// OperatorEmails may open the job dashboard at /admin/jobs.
 	OperatorEmails []string
+	// SMTPURL and SMTPFrom are the mail server released results are
+	// emailed through and their sender (release.ParseSMTP); both empty, no
+	// email: teachers copy the links or download them. SMTPPerTeamPerMinute
+	// caps one team's emails (0: no cap).
+	SMTPURL              string
+	SMTPFrom             string
+	SMTPPerTeamPerMinute int
 
 	// AuthBasePath is where the NextAuth-compatible sign-in API lives.
 	AuthBasePath string
@@ -318,48 +326,51 @@ func (r *reader) check(ok bool, format string, args ...any) {
 func load(lookup func(string) (string, bool)) (Config, error) {
 	r := &reader{lookup: lookup}
 	c := Config{
-		Env:               r.str("APP_ENV", "production"),
-		DatabaseURL:       r.str("DATABASE_URL", ""),
-		HTTPAddr:          r.str("HTTP_ADDR", ":8080"),
-		PublicURL:         strings.TrimRight(r.str("PUBLIC_URL", "http://localhost:8080"), "/"),
-		SecretKey:         r.str("SECRET_KEY", ""),
-		StaticDir:         r.str("STATIC_DIR", "frontend/dist"),
-		MigrateOnStart:    r.boolean("MIGRATE_ON_START", true),
-		BlobDir:           r.str("BLOB_DIR", ".data/blobs"),
-		MaxUploadBytes:    r.size("MAX_UPLOAD_BYTES", 50<<20),
-		SignedURLTTL:      r.duration("SIGNED_URL_TTL", 15*time.Minute),
-		S3Bucket:          r.str("S3_BUCKET", ""),
-		S3Region:          r.str("S3_REGION", "us-east-1"),
-		S3Endpoint:        r.str("S3_ENDPOINT", ""),
-		S3AccessKeyID:     r.str("S3_ACCESS_KEY_ID", ""),
-		S3SecretAccessKey: r.str("S3_SECRET_ACCESS_KEY", ""),
-		LLMBaseURL:        r.str("LLM_BASE_URL", "http://127.0.0.1:8090/v1"),
-		LLMAPIKey:         r.str("LLM_API_KEY", ""),
-		LLMModel:          r.str("LLM_MODEL", "markwell-demo"),
-		LLMVisionModel:    r.str("LLM_VISION_MODEL", ""),
-		LLMSummaryModel:   r.str("LLM_SUMMARY_MODEL", ""),
-		LLMPrices:         r.prices("LLM_PRICES"),
-		LLMRPM:            r.count("LLM_RPM"),
-		LLMTPM:            r.count("LLM_TPM"),
-		LLMTimeout:        r.duration("LLM_TIMEOUT", 2*time.Minute),
-		DemoModel:         r.boolean("DEMO_MODEL", false),
-		WorkerQueues:      r.str("WORKER_QUEUES", "default=10,extract=4,ocr=2,ai=32"),
-		JobTimeout:        r.duration("JOB_TIMEOUT", 5*time.Minute),
-		JobRescueAfter:    r.duration("JOB_RESCUE_AFTER", 7*time.Minute),
-		JobsPollOnly:      r.boolean("JOBS_POLL_ONLY", false),
-		WorkerAddr:        r.addr("WORKER_ADDR", "127.0.0.1:9091"),
-		GradeJobTimeout:   r.duration("GRADE_JOB_TIMEOUT", DefaultGradeJobTimeout),
-		ConvertTimeout:    r.duration("CONVERT_TIMEOUT", time.Minute),
-		SofficePath:       r.str("SOFFICE_PATH", ""),
-		LogLevel:          strings.ToLower(r.str("LOG_LEVEL", "info")),
-		ShutdownTimeout:   r.duration("SHUTDOWN_TIMEOUT", 30*time.Second),
-		MetricsAddr:       r.str("METRICS_ADDR", "127.0.0.1:9090"),
-		PprofAddr:         r.addr("PPROF_ADDR", ""),
-		SignInLimit:       r.rule("SIGNIN_RATE_LIMIT", "20/1m"),
-		AILimitTeacher:    r.rule("AI_RATE_LIMIT_TEACHER", "30/1m"),
-		AILimitTeam:       r.rule("AI_RATE_LIMIT_TEAM", "2000/24h"),
-		StudentLimitLink:  r.rule("STUDENT_RATE_LIMIT_LINK", "300/1h"),
-		StudentLimitAddr:  r.rule("STUDENT_RATE_LIMIT_ADDR", "200/10m"),
+		Env:                  r.str("APP_ENV", "production"),
+		DatabaseURL:          r.str("DATABASE_URL", ""),
+		HTTPAddr:             r.str("HTTP_ADDR", ":8080"),
+		PublicURL:            strings.TrimRight(r.str("PUBLIC_URL", "http://localhost:8080"), "/"),
+		SecretKey:            r.str("SECRET_KEY", ""),
+		StaticDir:            r.str("STATIC_DIR", "frontend/dist"),
+		MigrateOnStart:       r.boolean("MIGRATE_ON_START", true),
+		BlobDir:              r.str("BLOB_DIR", ".data/blobs"),
+		MaxUploadBytes:       r.size("MAX_UPLOAD_BYTES", 50<<20),
+		SignedURLTTL:         r.duration("SIGNED_URL_TTL", 15*time.Minute),
+		S3Bucket:             r.str("S3_BUCKET", ""),
+		S3Region:             r.str("S3_REGION", "us-east-1"),
+		S3Endpoint:           r.str("S3_ENDPOINT", ""),
+		S3AccessKeyID:        r.str("S3_ACCESS_KEY_ID", ""),
+		S3SecretAccessKey:    r.str("S3_SECRET_ACCESS_KEY", ""),
+		LLMBaseURL:           r.str("LLM_BASE_URL", "http://127.0.0.1:8090/v1"),
+		LLMAPIKey:            r.str("LLM_API_KEY", ""),
+		LLMModel:             r.str("LLM_MODEL", "markwell-demo"),
+		LLMVisionModel:       r.str("LLM_VISION_MODEL", ""),
+		LLMSummaryModel:      r.str("LLM_SUMMARY_MODEL", ""),
+		LLMPrices:            r.prices("LLM_PRICES"),
+		LLMRPM:               r.count("LLM_RPM"),
+		LLMTPM:               r.count("LLM_TPM"),
+		LLMTimeout:           r.duration("LLM_TIMEOUT", 2*time.Minute),
+		DemoModel:            r.boolean("DEMO_MODEL", false),
+		WorkerQueues:         r.str("WORKER_QUEUES", "default=10,extract=4,ocr=2,ai=32"),
+		JobTimeout:           r.duration("JOB_TIMEOUT", 5*time.Minute),
+		JobRescueAfter:       r.duration("JOB_RESCUE_AFTER", 7*time.Minute),
+		JobsPollOnly:         r.boolean("JOBS_POLL_ONLY", false),
+		WorkerAddr:           r.addr("WORKER_ADDR", "127.0.0.1:9091"),
+		GradeJobTimeout:      r.duration("GRADE_JOB_TIMEOUT", DefaultGradeJobTimeout),
+		ConvertTimeout:       r.duration("CONVERT_TIMEOUT", time.Minute),
+		SofficePath:          r.str("SOFFICE_PATH", ""),
+		LogLevel:             strings.ToLower(r.str("LOG_LEVEL", "info")),
+		ShutdownTimeout:      r.duration("SHUTDOWN_TIMEOUT", 30*time.Second),
+		MetricsAddr:          r.str("METRICS_ADDR", "127.0.0.1:9090"),
+		PprofAddr:            r.addr("PPROF_ADDR", ""),
+		SignInLimit:          r.rule("SIGNIN_RATE_LIMIT", "20/1m"),
+		AILimitTeacher:       r.rule("AI_RATE_LIMIT_TEACHER", "30/1m"),
+		AILimitTeam:          r.rule("AI_RATE_LIMIT_TEAM", "2000/24h"),
+		StudentLimitLink:     r.rule("STUDENT_RATE_LIMIT_LINK", "300/1h"),
+		StudentLimitAddr:     r.rule("STUDENT_RATE_LIMIT_ADDR", "200/10m"),
+		SMTPURL:              r.str("SMTP_URL", ""),
+		SMTPFrom:             r.str("SMTP_FROM", ""),
+		SMTPPerTeamPerMinute: r.countOr("SMTP_PER_TEAM_PER_MINUTE", release.DefaultPerTeamPerMinute),
 		// the AI budget's tokens, prompt and answer together
 		AITokenLimitTeacher: r.rule("AI_TOKEN_LIMIT_TEACHER", "2000000/24h"),
 		AITokenLimitTeam:    r.rule("AI_TOKEN_LIMIT_TEAM", "20000000/24h"),
@@ -425,6 +436,9 @@ func load(lookup func(string) (string, bool)) (Config, error) {
 		"STUDENT_RATE_LIMIT_LINK_MAX: must be 0 (no cap) or at least the count of STUDENT_RATE_LIMIT_LINK (%d)", c.StudentLimitLink.Limit)
 	if _, err := ParseQueues(c.WorkerQueues); err != nil {
 		r.errs = append(r.errs, fmt.Errorf("WORKER_QUEUES: %w", err))
+	}
+	if _, err := release.ParseSMTP(c.SMTPURL, c.SMTPFrom); err != nil {
+		r.errs = append(r.errs, err)
 	}
 	r.checkModelPrices(&c)
 	r.checkAuth(&c)

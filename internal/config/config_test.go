@@ -252,3 +252,29 @@ func TestJobsPollOnlyIsOffUnlessAsked(t *testing.T) {
 	_, err = config.LoadFrom(env)
 	require.ErrorContains(t, err, `JOBS_POLL_ONLY: "pgbouncer" is not a boolean (use true or false)`)
 }
+
+func TestSMTPSettingsAreCheckedAtStartup(t *testing.T) {
+	c, err := config.LoadFrom(valid())
+	require.NoError(t, err)
+	require.False(t, c.EmailEnabled(), "no SMTP_URL, no email")
+	require.Equal(t, 60, c.SMTPPerTeamPerMinute)
+
+	env := valid()
+	env["SMTP_URL"] = "smtp://user:secret@mail.school.example:587"
+	env["SMTP_FROM"] = "Markwell <no-reply@school.example>"
+	env["SMTP_PER_TEAM_PER_MINUTE"] = "30"
+	c, err = config.LoadFrom(env)
+	require.NoError(t, err)
+	require.True(t, c.EmailEnabled())
+	require.Equal(t, "starttls", c.SMTP().TLS)
+	require.Equal(t, 30, c.SMTPPerTeamPerMinute)
+
+	env["SMTP_URL"] = "http://mail.school.example"
+	_, err = config.LoadFrom(env)
+	require.ErrorContains(t, err, "SMTP_URL: scheme \"http\" is not smtp:// (STARTTLS, port 587) or smtps:// (TLS, port 465)")
+	require.NotContains(t, err.Error(), "secret")
+	env["SMTP_URL"] = "smtp://mail.school.example"
+	env["SMTP_FROM"] = ""
+	_, err = config.LoadFrom(env)
+	require.ErrorContains(t, err, "SMTP_FROM: required with SMTP_URL")
+}

@@ -1,11 +1,14 @@
 package config
 
 import (
+	"time"
+
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/ratelimit"
+	"github.com/markwell/markwell/internal/release"
 )
 
 // Storage is the blob store's configuration: S3 when S3_BUCKET is set,
@@ -43,4 +46,27 @@ func (c Config) ModelLimit(pool *pgxpool.Pool) llm.Limiter {
 func (c Config) AIBudget(l *ratelimit.Limiter) *ratelimit.AIBudget {
 	return &ratelimit.AIBudget{Limiter: l, Teacher: c.AILimitTeacher, Team: c.AILimitTeam,
 		TeacherTokens: c.AITokenLimitTeacher, TeamTokens: c.AITokenLimitTeam}
+}
+
+// SMTP is the mail server of released results' emails; nil when SMTP_URL
+// is not set (Load has refused a malformed one).
+func (c Config) SMTP() *release.SMTP {
+	s, _ := release.ParseSMTP(c.SMTPURL, c.SMTPFrom)
+	return s
+}
+
+// EmailEnabled says released results can be emailed (SMTP is configured).
+func (c Config) EmailEnabled() bool { return c.SMTP() != nil }
+
+// Mailer sends released results' emails at most SMTP_PER_TEAM_PER_MINUTE
+// per team.
+func (c Config) Mailer(pool *pgxpool.Pool) (*release.Mailer, error) {
+	links, err := release.NewLinks(c.SecretKey, c.PublicURL)
+	if err != nil {
+		return nil, err
+	}
+	return &release.Mailer{
+		Pool: pool, SMTP: c.SMTP(), Links: links, Limiter: &ratelimit.Limiter{Pool: pool},
+		PerTeam: ratelimit.Rule{Limit: c.SMTPPerTeamPerMinute, Window: time.Minute},
+	}, nil
 }

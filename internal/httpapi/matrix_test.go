@@ -159,7 +159,15 @@ var routeMatrix = map[string][numCallers]int{
 	"POST /api/v1/db/rubricFeedbackFunctionResult/update":                {allowed, notFound, unauth, unauth, unauth},
 	"PUT /api/v1/db/promptFunctionResult/update":                         {http.StatusConflict, notFound, unauth, unauth, unauth}, // not a prompt result
 	"POST /api/v1/db/assignment/check-agreement":                         {invalid, notFound, unauth, unauth, unauth},             // nothing graded yet
-	"POST /api/v1/ai-assist/generate-summary":                            {allowed, notFound, unauth, unauth, unauth},
+	// Releasing results to students (issue 21): nothing is finished in this
+	// world, so the owner's release of the probed row is refused (400, "only
+	// graded, annotated or reviewed results"); listing, revoking a row never
+	// released and the links CSV answer.
+	"POST /api/v1/db/assignment/release":           {invalid, notFound, unauth, unauth, unauth},
+	"POST /api/v1/db/assignment/release/list":      {allowed, notFound, unauth, unauth, unauth},
+	"POST /api/v1/db/assignment/release/revoke":    {allowed, notFound, unauth, unauth, unauth},
+	"POST /api/v1/db/assignment/release/links-csv": {allowed, notFound, unauth, unauth, unauth},
+		"POST /api/v1/ai-assist/generate-summary":                            {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/assignment/report/student":                          {allowed, notFound, unauth, unauth, unauth}, // a PDF (LibreOffice)
 	"POST /api/v1/db/assignment/reports/start":                           {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/assignment/reports/get":                             {allowed, notFound, unauth, unauth, unauth},

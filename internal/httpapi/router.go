@@ -156,9 +156,11 @@ func securityHeaders(cfg config.Config) gin.HandlerFunc {
 }
 
 // appConfig tells the browser what it shows about this deployment: whether
-// AI results come from the demo model.
+// AI results come from the demo model, and whether released results can be
+// emailed (SMTP is configured).
 func appConfig(cfg config.Config) gin.HandlerFunc {
+	email := cfg.EmailEnabled()
 	return func(c *gin.Context) {
-		ok(c, gin.H{"demoModel": cfg.DemoModel})
+		ok(c, gin.H{"demoModel": cfg.DemoModel, "emailEnabled": email})
 	}
 }

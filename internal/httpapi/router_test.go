@@ -124,6 +124,7 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 			Assistants:  &assistant.Service{Pool: testdb.Pool(t), Blob: blobs},
 			Chats:       b.chats,
 			Reports:     &report.Service{Pool: testdb.Pool(t), Blob: blobs, TTL: time.Minute, Jobs: insertClient(t)},
+			Releases:    releaseService(t, cfg),
 		},
 	})
 	router = b.router
@@ -418,6 +419,13 @@ func TestAppConfigSaysWhenTheDemoModelAnswers(t *testing.T) {
 		b := setup(t, func(c *config.Config) { c.DemoModel = demo })
 		res, body := b.do(t, "GET", "/api/v1/app-config", nil)
 		require.Equal(t, 200, res.StatusCode)
-		require.Equal(t, map[string]any{"demoModel": demo}, body["data"])
+		require.Equal(t, map[string]any{"demoModel": demo, "emailEnabled": false}, body["data"])
 	}
+	// emailEnabled: SMTP is configured (released results can be emailed).
+	b := setup(t, func(c *config.Config) {
+		c.SMTPURL, c.SMTPFrom = "smtps://mail.school.test", "Markwell <no-reply@school.test>"
+	})
+	res, body := b.do(t, "GET", "/api/v1/app-config", nil)
+	require.Equal(t, 200, res.StatusCode)
+	require.Equal(t, map[string]any{"demoModel": false, "emailEnabled": true}, body["data"])
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/markwell/markwell/internal/original"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/report"
+	"github.com/markwell/markwell/internal/release"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/studentlink"
@@ -61,6 +62,9 @@ type Services struct {
 	// Reports are the printable feedback reports (PDF) of one student or a
 	// class.
 	Reports *report.Service
+	// Releases publish finished results to their students by private link
+	// and email.
+	Releases *release.Service
 }
 
 // signedInRoutes registers every /api/v1 route that needs a signed-in
@@ -88,5 +92,6 @@ func signedInRoutes(g *gin.RouterGroup, s Services, sessions *auth.Service) {
 	(&assistantHandlers{svc: s.Assistants}).register(g)
 	(&chatHandlers{svc: s.Chats, budget: s.AIBudget}).register(g)
 	(&reportHandlers{svc: s.Reports}).register(g)
+	(&releaseHandlers{svc: s.Releases}).register(g)
 	catalogHandlers{}.register(g)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/identity"
+	"github.com/markwell/markwell/internal/release"
 	"github.com/markwell/markwell/internal/studentlink"
 )
 
@@ -119,6 +120,10 @@ type viewOnly struct {
 	// route's teacher handler (a handler made by handle, which sees the
 	// student as actor).
 	answer gin.HandlerFunc
+	// submitterOnly: a release token (a link the teacher released) does
+	// not open the call, only the submitter's own view token does: the
+	// released link reads, it never runs anything.
+	submitterOnly bool
 }
 
 // viewOnlyRoutes are the calls a view token opens: the reads of the
@@ -134,7 +139,7 @@ func viewOnlyRoutes(s Services) map[string]viewOnly {
 		"/api/v1/db/assignment/get-view-only":     {assignment: true, answer: handle(sv.assignment)},
 		// a student's instant feedback: the service runs it only when the
 		// assignment has instant feedback on, and only once
-		"/api/v1/lambda/gradeOnePub": {submission: true, assignment: true},
+		"/api/v1/lambda/gradeOnePub": {submission: true, assignment: true, submitterOnly: true},
 	}
 }
 
@@ -180,9 +185,13 @@ func signedInOrViewToken(s Services) gin.HandlerFunc {
 			SubmissionID optionalID `json:"submissionId"`
 			AssignmentID optionalID `json:"assignmentId"`
 		}
-		if err := json.Unmarshal(body, &ids); err != nil ||
-			!names(ids.SubmissionID, v.SubmissionID, route.submission) ||
-			!names(ids.AssignmentID, v.AssignmentID, route.assignment) {
+		// A release link (/results/<token>) is all a student's page has:
+		// its first reads may leave the ids out, and learn them from the
+		// answers; any id sent must still be the token's.
+		required := !v.Release
+		if err := json.Unmarshal(body, &ids); err != nil || (route.submitterOnly && v.Release) ||
+			!names(ids.SubmissionID, v.SubmissionID, route.submission && required) ||
+			!names(ids.AssignmentID, v.AssignmentID, route.assignment && required) {
 			fail(c, apperr.ErrNotFound)
 			return
 		}
@@ -224,16 +233,41 @@ func (sv studentViews) submission(c *gin.Context, a identity.Actor, _ *submissio
 	return gin.H{"submission": sub}, err
 }
 
+// result is the student's result: its feedback only once released (or
+// with instant feedback on), else the status and released: false.
 func (sv studentViews) result(c *gin.Context, a identity.Actor, _ *resultRef) (gin.H, error) {
 	v := viewer(c)
 	fr, err := sv.s.Results.GetForStudent(c, a, v.SubmissionID, v.AssignmentID)
-	return gin.H{"functionResult": fr}, err
+	if err != nil {
+		return nil, err
+	}
+	released, show, err := release.Visibility(c, sv.s.Results.Pool, v.TeamID, v.AssignmentID, v.SubmissionID)
+	if err != nil {
+		return nil, err
+	}
+	fr.Released = released
+	if !show {
+		fr.StudentFeedback = nil
+	}
+	return gin.H{"functionResult": fr}, nil
 }
 
+// function is the part of the definition that explains the student's
+// result, under the same rule as the result's feedback.
 func (sv studentViews) function(c *gin.Context, a identity.Actor, in *getFunctionBody) (gin.H, error) {
 	v := viewer(c)
 	fn, err := sv.s.Results.GetFunctionForStudent(c, a, v.SubmissionID, v.AssignmentID, in.Type)
-	return gin.H{"function": fn}, err
+	if err != nil {
+		return nil, err // not found, or not ready yet (said first: it is what the page shows)
+	}
+	_, show, err := release.Visibility(c, sv.s.Results.Pool, v.TeamID, v.AssignmentID, v.SubmissionID)
+	if err != nil {
+		return nil, err
+	}
+	if !show {
+		return nil, apperr.New(apperr.NotFound, release.MsgNotReleased)
+	}
+	return gin.H{"function": fn}, nil
 }
 
 func (sv studentViews) assignment(c *gin.Context, _ identity.Actor, _ *assignmentRef) (gin.H, error) {

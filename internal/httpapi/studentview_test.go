@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/markwell/markwell/internal/release"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/studentlink"
 	"github.com/markwell/markwell/internal/testdb"
@@ -36,7 +37,9 @@ var studentBodyKeys = map[string][]string{
 	},
 	"POST /api/v1/db/functionResult/get-view-only": {
 		"functionResult", "functionResult.status",
-		// once the result is finished
+		// whether the teacher released the result (package release)
+		"functionResult.released",
+		// once the result is finished, and released or with instant feedback on
 		"functionResult.feedback", "functionResult.highlightedText", "functionResult.criteriaLevels",
 		"functionResult.criteriaPoints", "functionResult.criteriaFeedback", "functionResult.overallComments",
 		"functionResult.totalPoints", "functionResult.maxPoints", "functionResult.updatedAt",
@@ -266,7 +269,7 @@ func TestStudentReadsOnlyWhatTheirResultPageShows(t *testing.T) {
 
 			// Before a result exists: the status only, and no definition.
 			got := checkStudent("before the result")
-			require.Equal(t, map[string]any{"functionResult": map[string]any{"status": ""}}, got["POST /api/v1/db/functionResult/get-view-only"])
+			require.Equal(t, map[string]any{"functionResult": map[string]any{"status": "", "released": false}}, got["POST /api/v1/db/functionResult/get-view-only"])
 			require.Equal(t, map[string]any{"error": map[string]any{"code": "not_found", "message": result.MsgFeedbackNotReady}},
 				got["POST /api/v1/db/function/get-view-only"])
 			require.Equal(t, "Sam Student", got["POST /api/v1/db/submission/get-view-only"]["submission"].(map[string]any)["studentName"])
@@ -300,16 +303,25 @@ func TestStudentReadsOnlyWhatTheirResultPageShows(t *testing.T) {
 			for _, status := range []string{"grading", "failed"} {
 				setResult(status)
 				got = checkStudent("while " + status)
-				require.Equal(t, map[string]any{"functionResult": map[string]any{"status": status}}, got["POST /api/v1/db/functionResult/get-view-only"])
+				require.Equal(t, map[string]any{"functionResult": map[string]any{"status": status, "released": false}}, got["POST /api/v1/db/functionResult/get-view-only"])
 				require.Equal(t, result.MsgFeedbackNotReady, got["POST /api/v1/db/function/get-view-only"]["error"].(map[string]any)["message"])
 			}
 
-			// Finished: what the page shows, and nothing else.
+			// Finished but not released (instant feedback is off): the
+			// status only, and the page says the teacher has not released it.
 			setResult(tc.done)
+			got = checkStudent("finished, not released")
+			require.Equal(t, map[string]any{"functionResult": map[string]any{"status": tc.done, "released": false}}, got["POST /api/v1/db/functionResult/get-view-only"])
+			require.Equal(t, release.MsgNotReleased, got["POST /api/v1/db/function/get-view-only"]["error"].(map[string]any)["message"])
+
+			// Released: what the page shows, and nothing else.
+			status, _, e = ada.call(t, "/api/v1/db/assignment/release", map[string]any{"assignmentId": asgID, "submissionIds": []string{subID}})
+			require.Equal(t, 200, status, e)
 			got = checkStudent("finished")
 			fr := got["POST /api/v1/db/functionResult/get-view-only"]["functionResult"].(map[string]any)
 			require.Equal(t, tc.done, fr["status"])
 			require.Equal(t, "Well argued.", fr["feedback"])
+			require.Equal(t, true, fr["released"])
 			fn := got["POST /api/v1/db/function/get-view-only"]["function"].(map[string]any)
 			require.Equal(t, tc.typ, fn["type"])
 			rawFn, err := json.Marshal(fn)

@@ -185,6 +185,10 @@ func crossTeamProbes(w adaWorld, ownTeam string) map[string]any {
 		"POST /api/v1/db/assignment/report/student": map[string]any{"assignmentId": w.assignmentID, "submissionId": w.submissionID},
 		"POST /api/v1/db/assignment/reports/start":  map[string]any{"assignmentId": w.assignmentID, "submissionIds": []string{w.submissionID}},
 		"POST /api/v1/db/assignment/reports/get":    map[string]any{"assignmentId": w.assignmentID},
+		"POST /api/v1/db/assignment/release":                  map[string]any{"assignmentId": w.assignmentID, "submissionIds": []string{w.submissionID}, "sendEmail": false},
+		"POST /api/v1/db/assignment/release/list":             map[string]any{"assignmentId": w.assignmentID},
+		"POST /api/v1/db/assignment/release/revoke":           map[string]any{"assignmentId": w.assignmentID, "submissionIds": []string{w.submissionID}},
+		"POST /api/v1/db/assignment/release/links-csv":        map[string]any{"assignmentId": w.assignmentID},
 		"POST /api/v1/ai-assist/generate-summary": map[string]any{"assignmentId": w.assignmentID,
 			"criteriaBreakdown": []map[string]any{{"label": "Thesis", "successRate": 0.5, "averagePoints": 1, "maxPoints": 2}}},
 

@@ -20,6 +20,7 @@ import (
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/ratelimit"
+	"github.com/markwell/markwell/internal/release"
 )
 
 // How often the ai queue looks for work: measured with the grading
@@ -66,6 +67,9 @@ type Deps struct {
 	// Classroom sends grades back to Google Classroom (pass_back_grades);
 	// nil cancels those jobs.
 	Classroom *classroom.Service
+	// Mailer sends released results' emails (send_result_email); nil
+	// leaves those jobs waiting for a worker that has one.
+	Mailer *release.Mailer
 }
 
 // NewWorkers registers every job kind's worker.
@@ -82,6 +86,7 @@ func NewWorkers(d Deps) *river.Workers {
 	river.AddWorker(w, &PurgeLinkUploadsWorker{deps: d})
 	river.AddWorker(w, &PassBackGradesWorker{deps: d})
 	river.AddWorker(w, &BuildReportsWorker{deps: d})
+	river.AddWorker(w, &SendResultEmailWorker{deps: d})
 	return w
 }
 

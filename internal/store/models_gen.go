@@ -306,6 +306,20 @@ type RateCounter struct {
 	ExpiresAt   time.Time
 }
 
+type Release struct {
+	SubmissionID uuid.UUID
+	TeamID       uuid.UUID
+	AssignmentID uuid.UUID
+	TokenNonce   []byte
+	TokenHash    []byte
+	ReleasedAt   time.Time
+	ReleasedBy   uuid.NullUUID
+	RevokedAt    *time.Time
+	EmailState   string
+	EmailError   string
+	EmailedAt    *time.Time
+}
+
 type Report struct {
 	ID            uuid.UUID
 	TeamID        uuid.UUID

@@ -24,6 +24,7 @@ import (
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/ratelimit"
+	"github.com/markwell/markwell/internal/release"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
 )
@@ -248,22 +249,34 @@ func (s *Service) limited(ctx context.Context, kind, addr, linkToken string) (st
 }
 
 // Viewer is what a student's view token opens: one submission and its
-// assignment, in the assignment's team.
+// assignment, in the assignment's team. Released says the token is a
+// release token (the link a teacher released, package release) rather than
+// the view token handed out by Submit: it opens the same read-only page.
 type Viewer struct {
 	SubmissionID uuid.UUID
 	AssignmentID uuid.UUID
 	TeamID       uuid.UUID
+	Release      bool
 }
 
-// Viewer resolves a view token handed out by Submit; an unknown or malformed
-// token is not found.
+// Viewer resolves a view token handed out by Submit, or a live release
+// token; an unknown, malformed or revoked token is not found.
 func (s *Service) Viewer(ctx context.Context, viewToken string) (Viewer, error) {
 	if !wellFormed(viewToken) {
 		return Viewer{}, apperr.ErrNotFound
 	}
 	row, err := store.Q.GetSubmissionByViewToken(ctx, s.Pool, hashToken(viewToken))
+	if errors.Is(err, pgx.ErrNoRows) {
+		// Not a submitter's view token: a release token, while live, opens
+		// the result page just the same.
+		r, err := release.Resolve(ctx, s.Pool, viewToken)
+		if err != nil {
+			return Viewer{}, err
+		}
+		return Viewer{SubmissionID: r.SubmissionID, AssignmentID: r.AssignmentID, TeamID: r.TeamID, Release: true}, nil
+	}
 	if err != nil {
-		return Viewer{}, store.NotFound(fmt.Errorf("submission by view token: %w", err))
+		return Viewer{}, fmt.Errorf("submission by view token: %w", err)
 	}
 	return Viewer{SubmissionID: row.ID, AssignmentID: row.AssignmentID, TeamID: row.TeamID}, nil
 }

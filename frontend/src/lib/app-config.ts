@@ -5,6 +5,8 @@ import { api } from './api-client';
 export interface AppConfig {
   /** AI results come from Markwell's built-in demo model, not a real provider. */
   demoModel: boolean;
+  /** Released results can be emailed to students (the server has SMTP set up). */
+  emailEnabled?: boolean;
 }
 
 /** Fetches the deployment's settings (`GET /api/v1/app-config`). */

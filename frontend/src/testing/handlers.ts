@@ -60,6 +60,8 @@ export const handlers = [
   http.get('/api/v1/db/team/members', () => HttpResponse.json({ data: TEST_MEMBERS })),
   http.get('/api/v1/db/notification/list', () => HttpResponse.json({ data: { notifications: [] } })),
   http.get('/api/v1/app-config', () => HttpResponse.json({ data: { demoModel: false } })),
+  // Every assignment page's submissions show their release state (none released).
+  http.post('/api/v1/db/assignment/release/list', () => HttpResponse.json({ data: { releases: [] } })),
   // Every assignment page shows its student link card.
   http.post('/api/v1/db/assignment/student-link/get', () =>
     HttpResponse.json({ data: { enabled: true, token: 'test-link-token' } }),

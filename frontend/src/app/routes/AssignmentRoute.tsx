@@ -10,6 +10,7 @@ import { ClassroomImportButton, SendGradesButton } from '../../features/classroo
 import { ExportMenu } from '../../features/exports';
 import { assignmentGradingRefetchInterval } from '../../features/results/components';
 import { PrintReportsButton } from '../../features/reports';
+import { ReleaseButton, ReleaseRowState } from '../../features/release';
 import { StudentLinkCard } from '../../features/student';
 import { SubmissionsPanel, submissionsRefetchInterval } from '../../features/submissions';
 import { processes } from '../processes';
@@ -30,13 +31,23 @@ function Submissions({ data }: { data: AssignmentWithResults }) {
       questions={questions}
       assignmentQueryKey={assignmentKeys.detail(assignment._id)}
       actions={<ClassroomImportButton assignment={assignment} assignmentQueryKey={assignmentKeys.detail(assignment._id)} />}
-      toolbarActions={(selectedIds) => (
-        <>
-          <ExportMenu assignmentId={assignment._id} selectedIds={selectedIds} />
-          <PrintReportsButton assignmentId={assignment._id} submissionIds={selectedIds} />
-          <SendGradesButton assignmentId={assignment._id} submissions={data.submissions} selectedIds={selectedIds} />
-        </>
-      )}
+      toolbar={({ chosen, submissions, results, clearSelection }) => {
+        const selectedIds = chosen.map((s) => s._id);
+        return (
+          <>
+            <ExportMenu assignmentId={assignment._id} selectedIds={selectedIds} />
+            <PrintReportsButton assignmentId={assignment._id} submissionIds={selectedIds} />
+            <ReleaseButton
+              assignmentId={assignment._id}
+              selectedIds={selectedIds}
+              reviewedCount={submissions.filter((s) => results.get(s._id)?.status === 'reviewed').length}
+              onReleased={clearSelection}
+            />
+            <SendGradesButton assignmentId={assignment._id} submissions={data.submissions} selectedIds={selectedIds} />
+          </>
+        );
+      }}
+      renderResultExtra={(s) => <ReleaseRowState assignmentId={assignment._id} submissionId={s._id} name={s.studentName || s.name} />}
     />
   );
 }

@@ -1,5 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { StudentLayout } from './components/StudentLayout';
+import { ReleasedResultPage } from './components/ReleasedResultPage';
 import { SubmitPage } from './components/SubmitPage';
 import { SubmitSuccessPage } from './components/SubmitSuccessPage';
 import { ViewResultPage, type ViewResultPageProps } from './components/ViewResultPage';
@@ -17,6 +18,8 @@ export function createStudentRoutes(resultPage: ViewResultPageProps = {}): Route
         { path: 'submit/:token', element: <SubmitPage /> },
         { path: 'submit/:token/success', element: <SubmitSuccessPage /> },
         { path: 'student/view-result/:assignmentId/:submissionId', element: <ViewResultPage {...resultPage} /> },
+        // A result the teacher released: its private link opens it from any device.
+        { path: 'results/:token', element: <ReleasedResultPage {...resultPage} /> },
       ],
     },
   ];

@@ -8,6 +8,7 @@
  * {@link submissionsRefetchInterval}, so there is one request per interval.
  */
 export { SubmissionsPanel, type SubmissionsPanelProps } from './components/SubmissionsPanel';
+export type { SubmissionsToolbarContext } from './components/SubmissionsList';
 export { ResultStatusChip, resultStatusLabel, type ResultStatusChipProps } from './components/ResultStatusChip';
 export { hasPendingSubmissions, POLL_INTERVAL_MS, submissionsRefetchInterval } from './lib/polling';
 export { hasResultsInProgress, isInProgress, readResultSummaries } from './lib/function-results';

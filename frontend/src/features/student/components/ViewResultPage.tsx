@@ -36,6 +36,19 @@ export interface ViewResultPageProps {
    * the page shows the work's text.
    */
   renderResult?: (view: StudentResultView) => ReactNode;
+  /**
+   * The ids and token a released link gives (/results/:token, {@link ReleasedResultPage}), in
+   * place of the route's ids and the token this tab was given at submission.
+   */
+  released?: { assignmentId: string; submissionId: string; viewToken: string };
+}
+
+/** Said when a finished result is not released to the student yet (and instant feedback is off). */
+export const NOT_RELEASED_MESSAGE = 'Your teacher has not released your feedback yet.';
+
+/** True when the server sent a finished result's status only: the teacher has not released it. */
+function notReleased(raw: Record<string, unknown>): boolean {
+  return raw.released === false && !('feedback' in raw);
 }
 
 /** True when the server refuses the call (no or wrong token, nothing there), rather than failing. */
@@ -49,16 +62,20 @@ function isRefused(error: unknown): boolean {
  * 2 s) while the work is read and (every 3 s) while it is graded, starts instant feedback when the
  * assignment gives it, then shows the result read-only.
  */
-export function ViewResultPage({ renderResult }: ViewResultPageProps = {}) {
-  const { assignmentId = '', submissionId = '' } = useParams();
-  const viewToken = useMemo(() => loadViewToken(submissionId), [submissionId]);
+export function ViewResultPage({ renderResult, released }: ViewResultPageProps = {}) {
+  const params = useParams();
+  const assignmentId = released?.assignmentId ?? params.assignmentId ?? '';
+  const submissionId = released?.submissionId ?? params.submissionId ?? '';
+  const stored = useMemo(() => loadViewToken(submissionId), [submissionId]);
+  const viewToken = released?.viewToken ?? stored;
   const submission = useSubmissionViewOnly(submissionId, viewToken);
   const assignment = useAssignmentViewOnly(assignmentId, submissionId, viewToken, submission.isSuccess);
   const read = submission.data?.status === 'ready';
   const result = useResultViewOnly(assignmentId, submissionId, viewToken, read);
   const finished = result.data !== undefined && FINISHED.includes(result.data.status);
+  const withheld = finished && notReleased(result.data!.raw);
   const type = assignment.data?.type;
-  const fn = useFunctionViewOnly(assignmentId, submissionId, type, viewToken, finished && !!renderResult);
+  const fn = useFunctionViewOnly(assignmentId, submissionId, type, viewToken, finished && !withheld && !!renderResult);
   const instant = useInstantFeedback({ assignmentId, submissionId, viewToken, assignment: assignment.data, result: result.data });
   const assignmentName = assignment.data?.name;
   useDocumentTitle(assignmentName ? `Your submission: ${assignmentName}` : 'Your submission');
@@ -93,6 +110,8 @@ export function ViewResultPage({ renderResult }: ViewResultPageProps = {}) {
     body = <BeingGraded />;
   } else if (result.data.status === 'failed') {
     body = <ReadWork submission={data} note={<GradingFailed />} />;
+  } else if (withheld) {
+    body = <ReadWork submission={data} note={<FeedbackLater message={NOT_RELEASED_MESSAGE} />} />;
   } else if (!finished || !renderResult || !type) {
     body = <ReadWork submission={data} note={finished ? undefined : <FeedbackLater message={instant.data?.message} />} />;
   } else if (fn.isError) {

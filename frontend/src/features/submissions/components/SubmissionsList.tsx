@@ -13,7 +13,7 @@ import type { AssignmentQueryKey } from '../api/keys';
 import type { Submission, SubmissionsAssignment } from '../api/types';
 import { readResultSummaries, resultIdFor } from '../lib/function-results';
 import { submissionReviewPath } from '../lib/review-path';
-import type { Sort } from '../lib/sort';
+import type { ResultsBySubmission, Sort } from '../lib/sort';
 import { EditSubmissionDialog, type SubmissionField } from './EditSubmissionDialog';
 import { GradeButtons } from './GradeButtons';
 import { RegradeChangedButton } from './RegradeChangedButton';
@@ -27,8 +27,18 @@ export interface SubmissionsListProps {
   submissions: Submission[];
   functionResults: readonly unknown[];
   assignmentQueryKey: AssignmentQueryKey;
-  /** Other features' buttons for the toolbar, given the selected submissions' ids (none: all). */
-  toolbarActions?: (selectedIds: string[]) => ReactNode;
+  /** More toolbar buttons from other features (e.g. "Release"), given the rows and the selection. */
+  toolbar?: (ctx: SubmissionsToolbarContext) => ReactNode;
+  /** More about a row under its result (e.g. the release's chip). */
+  renderResultExtra?: (submission: Submission) => ReactNode;
+}
+
+/** What {@link SubmissionsListProps.toolbar} is given. */
+export interface SubmissionsToolbarContext {
+  submissions: Submission[];
+  chosen: Submission[];
+  results: ResultsBySubmission;
+  clearSelection: () => void;
 }
 
 function plural(n: number): string {
@@ -39,7 +49,7 @@ function plural(n: number): string {
  * The submissions table with what acts on it: grading all or the selected, selecting many and
  * deleting them after a confirmation, and each row's rename, student email, text and delete.
  */
-export function SubmissionsList({ assignment, submissions, functionResults, assignmentQueryKey, toolbarActions }: SubmissionsListProps) {
+export function SubmissionsList({ assignment, submissions, functionResults, assignmentQueryKey, toolbar, renderResultExtra }: SubmissionsListProps) {
   const { showToast } = useToast();
   const [sort, setSort] = useState<Sort>({ column: 'name', direction: 'asc' });
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -122,7 +132,7 @@ export function SubmissionsList({ assignment, submissions, functionResults, assi
               Delete selected
             </Button>
           )}
-          {toolbarActions?.(chosen.map((s) => s._id))}
+          {toolbar?.({ submissions, chosen, results, clearSelection: () => setSelected(new Set()) })}
           <RegradeChangedButton
             assignment={assignment}
             submissions={submissions}
@@ -149,6 +159,7 @@ export function SubmissionsList({ assignment, submissions, functionResults, assi
         results={results}
         type={assignment.type}
         reviewPath={(s) => submissionReviewPath(assignment._id, s._id)}
+        renderResultExtra={renderResultExtra}
       />
 
       <ConfirmDialog

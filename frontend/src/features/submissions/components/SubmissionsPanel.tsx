@@ -15,7 +15,7 @@ import type { SubmissionsAssignment } from '../api/types';
 import { useFileUpload, type RefusedFile } from '../hooks/use-file-upload';
 import { ACCEPTED_TYPES_TEXT } from '../../../lib/submission-files';
 import { CsvImportButton } from './CsvImportButton';
-import { SubmissionsList } from './SubmissionsList';
+import { SubmissionsList, type SubmissionsListProps } from './SubmissionsList';
 import { UploadDropZone } from './UploadDropZone';
 import { UploadProgressPanel } from './UploadProgressPanel';
 
@@ -35,8 +35,10 @@ export interface SubmissionsPanelProps {
   assignmentQueryKey: AssignmentQueryKey;
   /** More ways to add submissions, shown beside "Import CSV" (the page composes other features' buttons). */
   actions?: ReactNode;
-  /** Other features' buttons for the submissions toolbar, given the selected ids (none: all). */
-  toolbarActions?: (selectedIds: string[]) => ReactNode;
+  /** More buttons of the table's toolbar (other features', e.g. "Release"). */
+  toolbar?: SubmissionsListProps['toolbar'];
+  /** More about a row under its result (other features', e.g. the release's chip). */
+  renderResultExtra?: SubmissionsListProps['renderResultExtra'];
 }
 
 function RefusedAlert({ refused, onClose }: { refused: RefusedFile[]; onClose: () => void }) {
@@ -102,7 +104,16 @@ function NoSubmissions() {
  * The submissions area of an assignment page: upload files (drop or pick), import a CSV (grade
  * assignments), follow uploads and reading, and manage the submissions table.
  */
-export function SubmissionsPanel({ assignment, submissions: raw, functionResults = [], questions = [], assignmentQueryKey, actions, toolbarActions }: SubmissionsPanelProps) {
+export function SubmissionsPanel({
+  assignment,
+  submissions: raw,
+  functionResults = [],
+  questions = [],
+  assignmentQueryKey,
+  actions,
+  toolbar,
+  renderResultExtra,
+}: SubmissionsPanelProps) {
   const headingId = useId();
   const submissions = useMemo(() => normalizeSubmissions(raw), [raw]);
   const upload = useFileUpload(assignment, assignmentQueryKey, submissions);
@@ -133,7 +144,8 @@ export function SubmissionsPanel({ assignment, submissions: raw, functionResults
                 submissions={submissions}
                 functionResults={functionResults}
                 assignmentQueryKey={assignmentQueryKey}
-                toolbarActions={toolbarActions}
+                toolbar={toolbar}
+                renderResultExtra={renderResultExtra}
               />
             </Box>
           )}

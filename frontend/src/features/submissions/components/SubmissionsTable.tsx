@@ -71,6 +71,8 @@ export interface SubmissionsTableProps {
   type?: string;
   /** Where a row leads: its submission's review screen. */
   reviewPath: (submission: Submission) => string;
+  /** More about a row under its result (other features, e.g. the release's chip and actions). */
+  renderResultExtra?: (submission: Submission) => ReactNode;
 }
 
 function StudentCell({ submission }: { submission: Submission }) {
@@ -140,6 +142,7 @@ export function SubmissionsTable({
   results = new Map(),
   type = '',
   reviewPath,
+  renderResultExtra,
 }: SubmissionsTableProps) {
   const navigate = useNavigate();
   // A phone has no room for the reading status beside the result: it shows in the result's cell
@@ -262,6 +265,7 @@ export function SubmissionsTable({
                   </Box>
                 )}
                 <ResultCell result={results.get(s._id)} type={type} />
+                {renderResultExtra?.(s)}
               </TableCell>
               <TableCell sx={{ ...LARGE_ONLY, maxWidth: 320 }}>
                 <Typography

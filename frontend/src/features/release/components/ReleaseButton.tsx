@@ -1,0 +1,27 @@
+import SendRounded from '@mui/icons-material/SendRounded';
+import Button from '@mui/material/Button';
+import { useState } from 'react';
+import { ReleaseDialog } from './ReleaseDialog';
+
+/** Props of {@link ReleaseButton}. */
+export interface ReleaseButtonProps {
+  assignmentId: string;
+  /** The selected rows' submission ids. */
+  selectedIds: string[];
+  /** How many results are reviewed. */
+  reviewedCount: number;
+  onReleased?: () => void;
+}
+
+/** "Release" in the submissions toolbar: opens {@link ReleaseDialog}. */
+export function ReleaseButton(props: ReleaseButtonProps) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button variant="outlined" size="small" startIcon={<SendRounded />} onClick={() => setOpen(true)}>
+        Release
+      </Button>
+      <ReleaseDialog {...props} open={open} onClose={() => setOpen(false)} />
+    </>
+  );
+}

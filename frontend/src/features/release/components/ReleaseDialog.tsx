@@ -1,0 +1,150 @@
+import DownloadRounded from '@mui/icons-material/DownloadRounded';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
+import { useEffect, useId, useState } from 'react';
+import { useToast } from '../../../components/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { useAppConfig } from '../../../lib/app-config';
+import { downloadLinksCsv, useRelease } from '../api/releases';
+
+/** Props of {@link ReleaseDialog}. */
+export interface ReleaseDialogProps {
+  open: boolean;
+  onClose: () => void;
+  assignmentId: string;
+  /** The selected rows; none releases every reviewed result. */
+  selectedIds: string[];
+  /** How many results are reviewed (what "Release all reviewed" releases). */
+  reviewedCount: number;
+  /** Called after a release, e.g. to clear the selection. */
+  onReleased?: () => void;
+}
+
+function results(n: number): string {
+  return `${n} ${n === 1 ? 'result' : 'results'}`;
+}
+
+/**
+ * Releases results to their students: the selected rows, or every reviewed result. Each student
+ * gets a private link to their result page; with email set up on the server the link can be
+ * emailed to each student whose address is known. Without email the teacher copies the links or
+ * downloads them as a CSV.
+ */
+export function ReleaseDialog({ open, onClose, assignmentId, selectedIds, reviewedCount, onReleased }: ReleaseDialogProps) {
+  const titleId = useId();
+  const { showToast } = useToast();
+  const config = useAppConfig();
+  const emailEnabled = config.data?.emailEnabled === true;
+  const [sendEmail, setSendEmail] = useState(true);
+  const [downloading, setDownloading] = useState(false);
+  const release = useRelease();
+  const fullScreen = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const selected = selectedIds.length;
+  const label = selected > 0 ? `Release ${selected} selected` : `Release all reviewed (${reviewedCount})`;
+  const nothing = selected === 0 && reviewedCount === 0;
+
+  // A dialog opened again shows no earlier error.
+  const { reset } = release;
+  useEffect(() => {
+    if (open) reset();
+  }, [open, reset]);
+
+  async function submit() {
+    try {
+      const out = await release.mutateAsync({
+        assignmentId,
+        submissionIds: selected > 0 ? selectedIds : undefined,
+        sendEmail: emailEnabled && sendEmail,
+      });
+      const emailed = out.releases.filter((r) => r.email === 'queued').length;
+      let message = `Released ${results(out.releases.length)}.`;
+      if (emailed > 0) message += ` Emailing ${emailed} ${emailed === 1 ? 'student' : 'students'}.`;
+      if (out.skipped > 0) message += ` ${out.skipped} skipped: not graded or reviewed yet.`;
+      onClose();
+      onReleased?.();
+      showToast({ type: 'success', message });
+    } catch {
+      // Shown in the dialog (release.error).
+    }
+  }
+
+  async function download() {
+    setDownloading(true);
+    try {
+      await downloadLinksCsv(assignmentId);
+    } catch (error) {
+      showToast({ type: 'error', message: errorMessage(error, "We couldn't download the links. Please try again.") });
+    } finally {
+      setDownloading(false);
+    }
+  }
+
+  return (
+    <Dialog open={open} onClose={release.isPending ? undefined : onClose} aria-labelledby={titleId} fullScreen={fullScreen} maxWidth="sm" fullWidth>
+      <DialogTitle id={titleId}>Release results to students</DialogTitle>
+      <DialogContent>
+        <Typography sx={{ mb: 2 }}>
+          {selected > 0
+            ? `The ${selected === 1 ? 'selected student gets' : `${selected} selected students get`} a private link to their result page.`
+            : `Every student with a reviewed result (${reviewedCount}) gets a private link to their result page.`}{' '}
+          Only graded or reviewed results are released. You can revoke a link at any time.
+        </Typography>
+        {nothing && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            No result is reviewed yet. Select the rows to release in the table instead.
+          </Alert>
+        )}
+        {emailEnabled ? (
+          <FormControlLabel
+            control={<Checkbox checked={sendEmail} onChange={(e) => setSendEmail(e.target.checked)} />}
+            label="Email each student a link"
+          />
+        ) : (
+          <Alert severity="info" variant="outlined">
+            Email is not set up on this server. After releasing, copy each student&apos;s link from the table or download
+            the list of links.
+          </Alert>
+        )}
+        {release.isError && (
+          <Alert severity="error" sx={{ mt: 2 }} role="alert">
+            {errorMessage(release.error, "We couldn't release the results. Please try again.")}
+          </Alert>
+        )}
+      </DialogContent>
+      <DialogActions sx={{ flexWrap: 'wrap', gap: 1, px: 3, pb: 2 }}>
+        <Button
+          startIcon={downloading ? <CircularProgress size={16} /> : <DownloadRounded />}
+          onClick={() => void download()}
+          disabled={downloading}
+          sx={{ mr: 'auto' }}
+        >
+          Download links (CSV)
+        </Button>
+        <Box sx={{ display: 'flex', gap: 1, ml: 'auto' }}>
+          <Button onClick={onClose} disabled={release.isPending}>
+            Cancel
+          </Button>
+          <Button
+            variant="contained"
+            onClick={() => void submit()}
+            disabled={release.isPending || nothing}
+            startIcon={release.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
+          >
+            {label}
+          </Button>
+        </Box>
+      </DialogActions>
+    </Dialog>
+  );
+}

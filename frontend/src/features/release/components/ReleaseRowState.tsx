@@ -1,0 +1,88 @@
+import ContentCopyRounded from '@mui/icons-material/ContentCopyRounded';
+import LinkOffRounded from '@mui/icons-material/LinkOffRounded';
+import Box from '@mui/material/Box';
+import Chip, { type ChipProps } from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import { useToast } from '../../../components/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { copyText } from '../../../lib/clipboard';
+import { useReleases, useRevoke } from '../api/releases';
+import type { Release } from '../api/types';
+
+/** A release's chip: its label, colour and what the tooltip explains. */
+export function releaseChip(r: Release | undefined): { label: string; color: ChipProps['color']; hint: string } {
+  if (!r || r.state === 'not-released') return { label: 'Not released', color: 'default', hint: 'The student cannot see this result yet.' };
+  if (r.state === 'revoked') return { label: 'Not released', color: 'default', hint: 'The link was revoked: it no longer opens.' };
+  switch (r.email) {
+    case 'sent':
+      return { label: 'Emailed', color: 'success', hint: `Released and emailed to ${r.studentEmail}.` };
+    case 'bounced':
+      return { label: 'Bounced', color: 'error', hint: `The email to ${r.studentEmail} bounced: ${r.emailError ?? ''}`.trim() };
+    case 'failed':
+      return { label: 'Failed', color: 'error', hint: `The email could not be sent: ${r.emailError ?? ''}`.trim() };
+    case 'queued':
+      return { label: 'Released', color: 'success', hint: r.emailError ? `Released; the email is waiting. ${r.emailError}` : 'Released; the email is being sent.' };
+    default:
+      return { label: 'Released', color: 'success', hint: 'Released: the student can open their result with the link.' };
+  }
+}
+
+/** Props of {@link ReleaseRowState}. */
+export interface ReleaseRowStateProps {
+  assignmentId: string;
+  submissionId: string;
+  /** The row's name, for the buttons' labels. */
+  name: string;
+}
+
+/**
+ * A submissions row's release: a chip (Not released, Released, Emailed, Bounced, Failed, the
+ * reason in its tooltip) and, while released, "Copy link" and "Revoke".
+ */
+export function ReleaseRowState({ assignmentId, submissionId, name }: ReleaseRowStateProps) {
+  const { data } = useReleases(assignmentId);
+  const revoke = useRevoke();
+  const { showToast } = useToast();
+  const r = data?.find((x) => x.submissionId === submissionId);
+  const chip = releaseChip(r);
+
+  async function copy() {
+    if (!r?.link) return;
+    const ok = await copyText(r.link);
+    showToast(ok ? { type: 'success', message: `Copied the link for ${name}.` } : { type: 'error', message: "We couldn't copy the link. Download the links (CSV) instead." });
+  }
+
+  async function revokeLink() {
+    try {
+      await revoke.mutateAsync({ assignmentId, submissionIds: [submissionId] });
+      showToast({ type: 'success', message: `Revoked the link for ${name}: it no longer opens.` });
+    } catch (error) {
+      showToast({ type: 'error', message: errorMessage(error, "We couldn't revoke the link. Please try again.") });
+    }
+  }
+
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 0.25, mt: 0.75 }}>
+      <Tooltip title={chip.hint}>
+        <Chip size="small" variant="outlined" color={chip.color} label={chip.label} tabIndex={0} aria-label={`${chip.label}. ${chip.hint}`} />
+      </Tooltip>
+      {r?.state === 'released' && r.link && (
+        <>
+          <Tooltip title="Copy link">
+            <IconButton size="small" aria-label={`Copy link for ${name}`} onClick={() => void copy()}>
+              <ContentCopyRounded fontSize="small" />
+            </IconButton>
+          </Tooltip>
+          <Tooltip title="Revoke">
+            <span>
+              <IconButton size="small" aria-label={`Revoke link for ${name}`} onClick={() => void revokeLink()} disabled={revoke.isPending}>
+                <LinkOffRounded fontSize="small" />
+              </IconButton>
+            </span>
+          </Tooltip>
+        </>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,78 @@
+package httpapi
+
+import (
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markwell/markwell/internal/identity"
+	"github.com/markwell/markwell/internal/release"
+)
+
+// releaseHandlers release an assignment's results to their students by
+// private link and email, list and revoke them (docs/api-results.md,
+// "Releasing results to students").
+type releaseHandlers struct {
+	svc *release.Service
+}
+
+func (h *releaseHandlers) register(g *gin.RouterGroup) {
+	g.POST("/db/assignment/release", handle(h.release))
+	g.POST("/db/assignment/release/list", handle(h.list))
+	g.POST("/db/assignment/release/revoke", handle(h.revoke))
+	g.POST("/db/assignment/release/links-csv", handleWith(sendLinksCSV, h.linksCSV))
+}
+
+type releaseBody struct {
+	assignmentRef
+	SubmissionIDs []id `json:"submissionIds"`
+	SendEmail     bool `json:"sendEmail"`
+}
+
+func (h *releaseHandlers) release(c *gin.Context, a identity.Actor, in *releaseBody) (release.Outcome, error) {
+	return h.svc.Release(c, a, release.Input{
+		AssignmentID: in.AssignmentID.UUID(), SubmissionIDs: uuids(in.SubmissionIDs), SendEmail: in.SendEmail,
+	})
+}
+
+func (h *releaseHandlers) list(c *gin.Context, a identity.Actor, in *assignmentRef) (gin.H, error) {
+	rs, err := h.svc.List(c, a, in.AssignmentID.UUID())
+	return gin.H{"releases": rs}, err
+}
+
+type revokeBody struct {
+	assignmentRef
+	SubmissionIDs []id `json:"submissionIds"`
+}
+
+func (h *releaseHandlers) revoke(c *gin.Context, a identity.Actor, in *revokeBody) (gin.H, error) {
+	rs, err := h.svc.Revoke(c, a, in.AssignmentID.UUID(), uuids(in.SubmissionIDs))
+	return gin.H{"releases": rs}, err
+}
+
+// linksFile is the links CSV and the assignment it lists.
+type linksFile struct {
+	name string
+	csv  []byte
+}
+
+func (h *releaseHandlers) linksCSV(c *gin.Context, a identity.Actor, in *assignmentRef) (linksFile, error) {
+	name, data, err := h.svc.LinksCSV(c, a, in.AssignmentID.UUID())
+	return linksFile{name: name, csv: data}, err
+}
+
+// sendLinksCSV answers with the CSV as a download named after the
+// assignment ("<name> - links.csv"; a name of any script, RFC 2231).
+func sendLinksCSV(c *gin.Context, f linksFile) {
+	name := strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune(`/\"`, r) {
+			return '_'
+		}
+		return r
+	}, f.name) + " - links.csv"
+	c.Header("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	c.Header("Cache-Control", "no-store")
+	c.Data(http.StatusOK, "text/csv; charset=utf-8", f.csv)
+}
