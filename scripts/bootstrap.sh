@@ -7,8 +7,9 @@ cd "$(dirname "$0")/.."
 
 # libreoffice-writer-nogui (about 90 MB) opens the Word export in the docx round-trip test;
 # with libreoffice-impress-nogui it also shows Word and PowerPoint submissions as their pages.
+# libreoffice-calc-nogui (tests only) reads the XLSX export back as a spreadsheet program would.
 # libheif-examples (heif-convert) reads HEIC photos; from Debian 13 its HEVC decoder is a plugin package.
-want_pkgs=(curl ca-certificates postgresql poppler-utils tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev chromium fonts-dejavu-core libreoffice-writer-nogui libreoffice-impress-nogui libheif-examples fonts-noto-core fonts-noto-cjk)
+want_pkgs=(curl ca-certificates postgresql poppler-utils tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev chromium fonts-dejavu-core libreoffice-writer-nogui libreoffice-impress-nogui libreoffice-calc-nogui libheif-examples fonts-noto-core fonts-noto-cjk)
 if command -v apt-cache >/dev/null && apt-cache show libheif-plugin-libde265 >/dev/null 2>&1; then want_pkgs+=(libheif-plugin-libde265); fi
 [ "${1:-}" = "--no-browser" ] && want_pkgs=("${want_pkgs[@]/chromium}")
 
