@@ -1,4 +1,5 @@
 // Debian's chromium driven by playwright-core (never a downloaded browser).
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -198,4 +199,47 @@ export async function shotBoth(page, name, { dialog = false } = {}) {
 export async function pickFiles(page, button, files) {
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), button.click()]);
   await chooser.setFiles(files);
+}
+
+/** apiOK calls the API from the page and asserts a 200, answering the body's data. */
+export async function apiOK(page, path, body, method = 'POST') {
+  const res = await apiCall(page, method, path, body);
+  assert.equal(res.status, 200, `${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/**
+ * uploadTexts sends text files as a teacher's batch upload does (signed PUT, then
+ * update-submissions) and answers the submissions made.
+ */
+export async function uploadTexts(page, assignmentId, files) {
+  const submissions = [];
+  for (const [name, text] of Object.entries(files)) {
+    const up = await apiOK(page, '/api/v1/s3-upload', {
+      fileName: `assignments/${assignmentId}/submissions/${name}`,
+      fileType: 'text/plain',
+      fileSize: new TextEncoder().encode(text).length,
+    });
+    const put = await page.evaluate(
+      async ({ url, text }) => (await fetch(url, { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: text })).status,
+      { url: up.signedUrl, text },
+    );
+    assert.ok(put >= 200 && put < 300, `PUT of ${name}: ${put}`);
+    submissions.push({ name, location: up.fileUrl });
+  }
+  const data = await apiOK(page, '/api/v1/db/assignment/update-submissions', {
+    assignmentId,
+    submissions,
+    submissionRole: 'teacher',
+    requiresTextractArray: submissions.map(() => true),
+    requiresPDFReadArray: submissions.map(() => false),
+    requiresImageReadArray: submissions.map(() => false),
+    isHandWritten: false,
+  });
+  return data.submissions;
+}
+
+/** submissionRow is the submissions table's row of a file or student. */
+export function submissionRow(page, name) {
+  return page.getByRole('table', { name: 'Submissions' }).getByRole('row').filter({ hasText: name });
 }

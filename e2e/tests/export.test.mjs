@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { apiCall, baseURL, checkA11y, DESKTOP, launch, outDir, PHONE, signInByAPI, toast } from '../browser.mjs';
+import { apiCall, baseURL, checkA11y, DESKTOP, launch, outDir, PHONE, signInByAPI, toast, apiOK as ok, uploadTexts as upload, submissionRow as row } from '../browser.mjs';
 
 const GRADE_TIMEOUT = 90_000;
 
@@ -18,44 +18,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-async function ok(page, path, body, method = 'POST') {
-  const res = await apiCall(page, method, path, body);
-  assert.equal(res.status, 200, `${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data;
-}
-
-/** upload sends text files as a teacher's batch upload does (signed PUT, then update-submissions). */
-async function upload(page, assignmentId, files) {
-  const submissions = [];
-  for (const [name, text] of Object.entries(files)) {
-    const up = await ok(page, '/api/v1/s3-upload', {
-      fileName: `assignments/${assignmentId}/submissions/${name}`,
-      fileType: 'text/plain',
-      fileSize: new TextEncoder().encode(text).length,
-    });
-    const put = await page.evaluate(
-      async ({ url, text }) => (await fetch(url, { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: text })).status,
-      { url: up.signedUrl, text },
-    );
-    assert.ok(put >= 200 && put < 300, `PUT of ${name}: ${put}`);
-    submissions.push({ name, location: up.fileUrl });
-  }
-  const data = await ok(page, '/api/v1/db/assignment/update-submissions', {
-    assignmentId,
-    submissions,
-    submissionRole: 'teacher',
-    requiresTextractArray: submissions.map(() => true),
-    requiresPDFReadArray: submissions.map(() => false),
-    requiresImageReadArray: submissions.map(() => false),
-    isHandWritten: false,
-  });
-  return data.submissions;
-}
-
-function row(page, name) {
-  return page.getByRole('table', { name: 'Submissions' }).getByRole('row').filter({ hasText: name });
-}
 
 /** parseCSV reads RFC 4180 CSV (quoted fields, doubled quotes, CRLF). */
 function parseCSV(text) {

@@ -5,7 +5,7 @@
 // their graded result; "Check agreement" reports on three benchmarks.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { apiCall, baseURL, DESKTOP, fullShot, launch, PHONE, pickFiles, shotBoth, signInByAPI, toast } from '../browser.mjs';
+import { apiCall, baseURL, DESKTOP, fullShot, launch, PHONE, pickFiles, shotBoth, signInByAPI, toast, apiOK as ok, uploadTexts as upload, submissionRow as row } from '../browser.mjs';
 
 /** How long a batch may take to be read and graded on this loaded machine. */
 const GRADE_TIMEOUT = 90_000;
@@ -25,51 +25,11 @@ async function teacher(name, email) {
   return { ctx, page };
 }
 
-/** ok runs an API call from the page and fails the test unless it answers 200. */
-async function ok(page, path, body, method = 'POST') {
-  const res = await apiCall(page, method, path, body);
-  assert.equal(res.status, 200, `${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data;
-}
-
 /** createAssignment makes an assignment of `type` with its definition through the API. */
 async function createAssignment(page, name, type, fn, { instant = false } = {}) {
   const { assignment } = await ok(page, '/api/v1/db/assignment/put', { name, type, isHandWritten: false, provideInstantFeedback: instant });
   await ok(page, '/api/v1/db/function/put', { assignmentId: assignment._id, ...fn });
   return assignment._id;
-}
-
-/** upload sends text files as a teacher's batch upload does (signed PUT, then update-submissions). */
-async function upload(page, assignmentId, files) {
-  const submissions = [];
-  for (const [name, text] of Object.entries(files)) {
-    const up = await ok(page, '/api/v1/s3-upload', {
-      fileName: `assignments/${assignmentId}/submissions/${name}`,
-      fileType: 'text/plain',
-      fileSize: new TextEncoder().encode(text).length,
-    });
-    const put = await page.evaluate(
-      async ({ url, text }) => (await fetch(url, { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: text })).status,
-      { url: up.signedUrl, text },
-    );
-    assert.ok(put >= 200 && put < 300, `PUT of ${name}: ${put}`);
-    submissions.push({ name, location: up.fileUrl });
-  }
-  const data = await ok(page, '/api/v1/db/assignment/update-submissions', {
-    assignmentId,
-    submissions,
-    submissionRole: 'teacher',
-    requiresTextractArray: submissions.map(() => true),
-    requiresPDFReadArray: submissions.map(() => false),
-    requiresImageReadArray: submissions.map(() => false),
-    isHandWritten: false,
-  });
-  return data.submissions;
-}
-
-/** The row of the submissions table whose name is `name`. */
-function row(page, name) {
-  return page.getByRole('table', { name: 'Submissions' }).getByRole('row').filter({ hasText: name });
 }
 
 /**

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { apiCall, baseURL, DESKTOP, launch, outDir, shotBoth, signInByAPI, toast } from '../browser.mjs';
+import { apiCall, baseURL, DESKTOP, launch, outDir, shotBoth, signInByAPI, toast, apiOK as ok, uploadTexts as upload, submissionRow as row } from '../browser.mjs';
 
 /** How long reading, grading and printing may take on this loaded machine. */
 const TIMEOUT = 180_000;
@@ -18,43 +18,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-async function ok(page, path, body) {
-  const res = await apiCall(page, 'POST', path, body);
-  assert.equal(res.status, 200, `${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data;
-}
-
-/** upload sends text files as a teacher's batch upload does (signed PUT, then update-submissions). */
-async function upload(page, assignmentId, files) {
-  const submissions = [];
-  for (const [name, text] of Object.entries(files)) {
-    const up = await ok(page, '/api/v1/s3-upload', {
-      fileName: `assignments/${assignmentId}/submissions/${name}`,
-      fileType: 'text/plain',
-      fileSize: new TextEncoder().encode(text).length,
-    });
-    const put = await page.evaluate(
-      async ({ url, text }) => (await fetch(url, { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: text })).status,
-      { url: up.signedUrl, text },
-    );
-    assert.ok(put >= 200 && put < 300, `PUT of ${name}: ${put}`);
-    submissions.push({ name, location: up.fileUrl });
-  }
-  await ok(page, '/api/v1/db/assignment/update-submissions', {
-    assignmentId,
-    submissions,
-    submissionRole: 'teacher',
-    requiresTextractArray: submissions.map(() => true),
-    requiresPDFReadArray: submissions.map(() => false),
-    requiresImageReadArray: submissions.map(() => false),
-    isHandWritten: false,
-  });
-}
-
-function row(page, name) {
-  return page.getByRole('table', { name: 'Submissions' }).getByRole('row').filter({ hasText: name });
-}
 
 /** fetchHead reads the first bytes of a signed URL from the page, as the browser's link would. */
 async function fetchHead(page, url) {
