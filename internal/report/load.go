@@ -102,7 +102,7 @@ func (s *Service) fill(ctx context.Context, r *Report, fn assignment.Function, f
 		var tree []answerNode
 		_ = json.Unmarshal(fr.Answers, &tree) // answers of another shape show no questions
 		prefix := "assignments/" + assignmentID.String() + "/submissions/crops/"
-		r.Questions = s.questions(ctx, fn.Questions, tree, "", prefix, r.Handwritten, budget)
+		r.Questions = s.questions(ctx, fn.Questions, tree, nil, prefix, r.Handwritten, budget)
 	case assignment.TypeFeedback:
 		r.Overall = fr.Feedback
 		keys := map[string]assignment.Highlighter{}
@@ -168,16 +168,17 @@ type answerNode struct {
 	Subanswers  []answerNode `json:"subanswers"`
 }
 
-// questions pairs the questions with their answers, depth first.
-func (s *Service) questions(ctx context.Context, qs []assignment.Question, tree []answerNode, label, prefix string, handwritten bool, budget *int) []Question {
+// questions pairs the questions under path with their answers, depth first,
+// labelled as the answer boxes and the export label them ("1", "1b", "1b iii").
+func (s *Service) questions(ctx context.Context, qs []assignment.Question, tree []answerNode, path []int, prefix string, handwritten bool, budget *int) []Question {
 	out := make([]Question, 0, len(qs))
 	for i, q := range qs {
 		var n answerNode
 		if i < len(tree) {
 			n = tree[i]
 		}
-		l := fmt.Sprintf("%s%d", label, i+1)
-		item := Question{Label: "Question " + l, Text: q.QuestionText, Points: n.Grade.Points,
+		at := append(append([]int(nil), path...), i)
+		item := Question{Label: "Question " + assignment.QuestionLabel(at), Text: q.QuestionText, Points: n.Grade.Points,
 			Adjustment: n.Grade.GradeAdjustment, Feedback: n.Grade.Feedback}
 		for j, c := range q.Criteria {
 			item.Max += c.Points
@@ -187,7 +188,7 @@ func (s *Service) questions(ctx context.Context, qs []assignment.Question, tree 
 		if handwritten {
 			item.Images = s.images(ctx, n.AnswerMedia, prefix, budget)
 		}
-		item.Subs = s.questions(ctx, q.Subquestions, n.Subanswers, l+".", prefix, handwritten, budget)
+		item.Subs = s.questions(ctx, q.Subquestions, n.Subanswers, at, prefix, handwritten, budget)
 		out = append(out, item)
 	}
 	return out

@@ -203,6 +203,8 @@ func TestGradeReport(t *testing.T) {
 		"Evaporation from oceans", "Condensation forms clouds",
 		"✓", "✗", "Adjustment: +1", "Points: 3 / 3", "Points: 2 / 5",
 		"Total: 6 / 9 (66.7%)",
+		// labelled as the answer boxes and the export label them
+		"Question 1. Explain photosynthesis.", "Question 1a. Where does it happen?", "Question 2. Describe the water cycle.",
 		"Хорошо, но упомяните глюкозу.", "عمل جيد جدا", "молодец",
 		"光合作用发生在叶绿体中。", "<script>alert(1)</script>",
 	} {
