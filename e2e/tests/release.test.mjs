@@ -76,6 +76,7 @@ test('release a graded class without SMTP: copy a link, it opens that result onl
 
     // Revoke: the link stops working at once.
     await row(page, 'ana.txt').getByRole('button', { name: 'Revoke link for ana.txt' }).click();
+    await page.getByRole('dialog', { name: 'Revoke the link for ana.txt?' }).getByRole('button', { name: 'Revoke link' }).click();
     await toast(page, 'Revoked the link for ana.txt');
     await row(page, 'ana.txt').getByText('Not released', { exact: true }).waitFor();
     await sp.reload();

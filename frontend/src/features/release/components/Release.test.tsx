@@ -102,6 +102,10 @@ describe('Releasing results', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Copied the link for Ada.')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Revoke link for Ada' }));
+    // Nothing is revoked before the teacher confirms.
+    const confirm = await screen.findByRole('dialog', { name: 'Revoke the link for Ada?' });
+    expect(bodies.filter((b) => b.path === 'revoke')).toEqual([]);
+    await user.click(within(confirm).getByRole('button', { name: 'Revoke link' }));
     await waitFor(() => expect(bodies).toEqual([{ path: 'revoke', body: { assignmentId: 'a1', submissionIds: ['s1'] } }]));
     expect(await screen.findByText('Not released')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Copy link for Ada' })).not.toBeInTheDocument();

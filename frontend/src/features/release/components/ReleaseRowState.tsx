@@ -4,6 +4,8 @@ import Box from '@mui/material/Box';
 import Chip, { type ChipProps } from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { copyText } from '../../../lib/clipboard';
@@ -38,12 +40,14 @@ export interface ReleaseRowStateProps {
 
 /**
  * A submissions row's release: a chip (Not released, Released, Emailed, Bounced, Failed, the
- * reason in its tooltip) and, while released, "Copy link" and "Revoke".
+ * reason in its tooltip) and, while released, "Copy link" and "Revoke" (after a confirmation: a
+ * revoked link never opens again, and releasing again hands out a new one).
  */
 export function ReleaseRowState({ assignmentId, submissionId, name }: ReleaseRowStateProps) {
   const { data } = useReleases(assignmentId);
   const revoke = useRevoke();
   const { showToast } = useToast();
+  const [confirming, setConfirming] = useState(false);
   const r = data?.find((x) => x.submissionId === submissionId);
   const chip = releaseChip(r);
 
@@ -59,6 +63,8 @@ export function ReleaseRowState({ assignmentId, submissionId, name }: ReleaseRow
       showToast({ type: 'success', message: `Revoked the link for ${name}: it no longer opens.` });
     } catch (error) {
       showToast({ type: 'error', message: errorMessage(error, "We couldn't revoke the link. Please try again.") });
+    } finally {
+      setConfirming(false);
     }
   }
 
@@ -76,13 +82,22 @@ export function ReleaseRowState({ assignmentId, submissionId, name }: ReleaseRow
           </Tooltip>
           <Tooltip title="Revoke">
             <span>
-              <IconButton size="small" aria-label={`Revoke link for ${name}`} onClick={() => void revokeLink()} disabled={revoke.isPending}>
+              <IconButton size="small" aria-label={`Revoke link for ${name}`} onClick={() => setConfirming(true)} disabled={revoke.isPending}>
                 <LinkOffRounded fontSize="small" />
               </IconButton>
             </span>
           </Tooltip>
         </>
       )}
+      <ConfirmDialog
+        open={confirming}
+        title={`Revoke the link for ${name}?`}
+        description="The student's link stops opening at once, including in an email already sent. Releasing again later gives them a new link."
+        confirmLabel="Revoke link"
+        onConfirm={() => void revokeLink()}
+        onClose={() => setConfirming(false)}
+        pending={revoke.isPending}
+      />
     </Box>
   );
 }
