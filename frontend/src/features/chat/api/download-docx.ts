@@ -1,4 +1,6 @@
-import { ApiError, CSRF_HEADER, getCsrfToken, type ApiErrorBody } from '../../../lib/api-client';
+import { postForFile } from '../../../lib/download';
+
+export { saveBlob } from '../../../lib/download';
 
 /** The Word file's name (spec: Word export file name). */
 export const DOCX_FILE_NAME = 'downloaded.docx';
@@ -9,43 +11,5 @@ export const DOCX_FILE_NAME = 'downloaded.docx';
  * with an ApiError carrying the server's message (e.g. 'Fetch image was failed: …').
  */
 export async function downloadDocx(markdown: string): Promise<Blob> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  const token = await getCsrfToken();
-  if (token) headers[CSRF_HEADER] = token;
-  let res: Response;
-  try {
-    res = await fetch('/api/v1/chat/download-docx', {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ markdown }),
-      credentials: 'same-origin',
-    });
-  } catch {
-    throw new ApiError(0, {});
-  }
-  if (!res.ok) {
-    let body: ApiErrorBody = {};
-    try {
-      const parsed: unknown = JSON.parse(await res.text());
-      if (typeof parsed === 'object' && parsed !== null) body = parsed as ApiErrorBody;
-    } catch {
-      // Not JSON: the status says enough.
-    }
-    throw new ApiError(res.status, body);
-  }
-  return res.blob();
-}
-
-/** Hands `blob` to the browser as a download named `fileName`. */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Give the browser a moment to start the download before the address goes away.
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  return (await postForFile('/api/v1/chat/download-docx', { markdown }, DOCX_FILE_NAME)).blob;
 }

@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, api, CSRF_HEADER, getCsrfToken } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
+import { postForFile, saveBlob } from '../../../lib/download';
 import { readReleases, type Release, type ReleaseOutcome } from './types';
 
 /** The query keys of this feature. */
@@ -61,58 +62,12 @@ export function useRevoke() {
   });
 }
 
-/** The file name a Content-Disposition header gives (RFC 6266, with RFC 5987's filename*). */
-export function fileNameFrom(disposition: string | null, fallback: string): string {
-  if (!disposition) return fallback;
-  const star = /filename\*=(?:UTF-8|utf-8)''([^;]+)/.exec(disposition);
-  if (star?.[1]) {
-    try {
-      return decodeURIComponent(star[1]);
-    } catch {
-      // fall through to the plain name
-    }
-  }
-  const plain = /filename="?([^";]+)"?/.exec(disposition);
-  return plain?.[1] ?? fallback;
-}
-
 /**
  * Downloads the CSV of the assignment's live links (student name, email, link) under the server's
  * file name. Returns that name.
  */
 export async function downloadLinksCsv(assignmentId: string): Promise<string> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'text/csv, application/json' };
-  const token = await getCsrfToken();
-  if (token) headers[CSRF_HEADER] = token;
-  let res: Response;
-  try {
-    res = await fetch('/api/v1/db/assignment/release/links-csv', {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ assignmentId }),
-      credentials: 'same-origin',
-    });
-  } catch {
-    throw new ApiError(0, {});
-  }
-  if (!res.ok) {
-    let body: unknown = {};
-    try {
-      body = await res.json();
-    } catch {
-      body = {};
-    }
-    throw new ApiError(res.status, typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {});
-  }
-  const name = fileNameFrom(res.headers.get('Content-Disposition'), 'links.csv');
-  const url = URL.createObjectURL(await res.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.rel = 'noopener';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return name;
+  const file = await postForFile('/api/v1/db/assignment/release/links-csv', { assignmentId }, 'links.csv');
+  saveBlob(file.blob, file.fileName);
+  return file.fileName;
 }
