@@ -41,8 +41,8 @@ import (
 	"github.com/markwell/markwell/internal/original"
 	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/ratelimit"
-	"github.com/markwell/markwell/internal/report"
 	"github.com/markwell/markwell/internal/release"
+	"github.com/markwell/markwell/internal/report"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
@@ -191,7 +191,7 @@ func run() error {
 			Chats:       &chat.Service{Pool: pool, Blob: blobs, Model: model},
 			Reports: &report.Service{Pool: pool, Blob: blobs, TTL: cfg.SignedURLTTL, Jobs: jobClient,
 				Office: office.LibreOffice{Path: cfg.SofficePath}},
-			Releases:    &release.Service{Pool: pool, Jobs: jobClient, Links: releaseLinks, EmailEnabled: cfg.EmailEnabled()},
+			Releases: &release.Service{Pool: pool, Jobs: jobClient, Links: releaseLinks, EmailEnabled: cfg.EmailEnabled()},
 		},
 	})
 	srv := &http.Server{

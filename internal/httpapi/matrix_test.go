@@ -167,17 +167,17 @@ var routeMatrix = map[string][numCallers]int{
 	"POST /api/v1/db/assignment/release/list":      {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/assignment/release/revoke":    {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/assignment/release/links-csv": {allowed, notFound, unauth, unauth, unauth},
-		"POST /api/v1/ai-assist/generate-summary":                            {allowed, notFound, unauth, unauth, unauth},
-	"POST /api/v1/db/assignment/report/student":                          {allowed, notFound, unauth, unauth, unauth}, // a PDF (LibreOffice)
-	"POST /api/v1/db/assignment/reports/start":                           {allowed, notFound, unauth, unauth, unauth},
-	"POST /api/v1/db/assignment/reports/get":                             {allowed, notFound, unauth, unauth, unauth},
-	"POST /api/v1/db/assistant/update":                                   {allowed, notFound, unauth, unauth, unauth},
-	"POST /api/v1/db/assistant/delete":                                   {allowed, notFound, unauth, unauth, unauth},
-	"POST /api/v1/db/team/addSavedAssistant":                             {allowed, notFound, unauth, unauth, unauth},
-	"POST /api/v1/db/team/removeSavedAssistant":                          {allowed, notFound, unauth, unauth, unauth},
-	"PUT /api/v1/db/chat/put":                                            {allowed, notFound, unauth, unauth, unauth},
-	"POST /api/v1/db/chat/delete":                                        {allowed, notFound, unauth, unauth, unauth},
-	"POST /api/v1/chat/stream":                                           {allowed, notFound, unauth, unauth, unauth},
+	"POST /api/v1/ai-assist/generate-summary":      {allowed, notFound, unauth, unauth, unauth},
+	"POST /api/v1/db/assignment/report/student":    {allowed, notFound, unauth, unauth, unauth}, // a PDF (LibreOffice)
+	"POST /api/v1/db/assignment/reports/start":     {allowed, notFound, unauth, unauth, unauth},
+	"POST /api/v1/db/assignment/reports/get":       {allowed, notFound, unauth, unauth, unauth},
+	"POST /api/v1/db/assistant/update":             {allowed, notFound, unauth, unauth, unauth},
+	"POST /api/v1/db/assistant/delete":             {allowed, notFound, unauth, unauth, unauth},
+	"POST /api/v1/db/team/addSavedAssistant":       {allowed, notFound, unauth, unauth, unauth},
+	"POST /api/v1/db/team/removeSavedAssistant":    {allowed, notFound, unauth, unauth, unauth},
+	"PUT /api/v1/db/chat/put":                      {allowed, notFound, unauth, unauth, unauth},
+	"POST /api/v1/db/chat/delete":                  {allowed, notFound, unauth, unauth, unauth},
+	"POST /api/v1/chat/stream":                     {allowed, notFound, unauth, unauth, unauth},
 }
 
 // freshWorld are the routes whose owner call (and whose team-blind call in

@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"mime"
-	"net/http"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -72,7 +70,5 @@ func sendLinksCSV(c *gin.Context, f linksFile) {
 		}
 		return r
 	}, f.name) + " - links.csv"
-	c.Header("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
-	c.Header("Cache-Control", "no-store")
-	c.Data(http.StatusOK, "text/csv; charset=utf-8", f.csv)
+	sendAttachment(c, name, "text/csv; charset=utf-8", f.csv)
 }

@@ -1,9 +1,6 @@
 package httpapi
 
 import (
-	"mime"
-	"net/http"
-
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/identity"
@@ -39,16 +36,9 @@ func (h *reportHandlers) student(c *gin.Context, a identity.Actor, in *reportStu
 	return pdfFile{data: pdf, name: name}, err
 }
 
-// sendPDF answers with the PDF itself as a download under its name (RFC
-// 2231-encoded when it is not ASCII).
+// sendPDF answers with the PDF itself as a download under its name.
 func sendPDF(c *gin.Context, f pdfFile) {
-	disposition := mime.FormatMediaType("attachment", map[string]string{"filename": f.name})
-	if disposition == "" {
-		disposition = `attachment; filename="report.pdf"`
-	}
-	c.Header("Content-Disposition", disposition)
-	c.Header("Cache-Control", "no-store")
-	c.Data(http.StatusOK, "application/pdf", f.data)
+	sendAttachment(c, f.name, "application/pdf", f.data)
 }
 
 type reportsStartBody struct {

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"log/slog"
 	"math"
+	"mime"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -102,4 +105,29 @@ func logger(c *gin.Context) *slog.Logger {
 		return l.(*slog.Logger)
 	}
 	return slog.Default()
+}
+
+// sendAttachment answers with a generated file (an export, a report, a
+// list of links) as a download under name: never cached, never sniffed.
+func sendAttachment(c *gin.Context, name, contentType string, body []byte) {
+	c.Header("Content-Disposition", contentDisposition(name))
+	c.Header("Cache-Control", "no-store")
+	c.Header("X-Content-Type-Options", "nosniff")
+	c.Data(http.StatusOK, contentType, body)
+}
+
+// contentDisposition is an attachment header for name (RFC 6266):
+// filename= with the name's ASCII letters (others as _), and filename*=
+// with the name itself when it is not plain ASCII.
+func contentDisposition(name string) string {
+	ascii := strings.Map(func(r rune) rune {
+		if r < 0x20 || r > 0x7e || r == '"' || r == '\\' {
+			return '_'
+		}
+		return r
+	}, name)
+	if ascii == name {
+		return mime.FormatMediaType("attachment", map[string]string{"filename": name})
+	}
+	return `attachment; filename="` + ascii + `"; filename*=UTF-8''` + url.PathEscape(name)
 }
