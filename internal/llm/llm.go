@@ -7,7 +7,11 @@
 // means "snooze the job", anything else is transient and may be retried.
 package llm
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"strings"
+)
 
 // Client is what the rest of Markwell needs from a language model.
 type Client interface {
@@ -77,20 +81,63 @@ type Request struct {
 // Usage is what model calls cost: the model that answered and the tokens
 // it counted. Cost in money comes from a [Prices] table.
 type Usage struct {
-	Model            string
-	Calls            int
-	PromptTokens     int
-	CompletionTokens int
+	Model        string
+	Calls        int
+	PromptTokens int
+	// CachedPromptTokens is the part of PromptTokens the provider served
+	// from its prompt cache (usage.prompt_tokens_details.cached_tokens),
+	// priced at [Price.CachedPrompt].
+	CachedPromptTokens int
+	CompletionTokens   int
+	// Mode is how the last structured answer was asked for (empty for
+	// free-form chat).
+	Mode OutputMode
 }
 
-// Add adds o to u; the model becomes o's when o names one.
+// Add adds o to u; the model and mode become o's when o names them.
 func (u *Usage) Add(o Usage) {
 	if o.Model != "" {
 		u.Model = o.Model
 	}
+	if o.Mode != "" {
+		u.Mode = o.Mode
+	}
 	u.Calls += o.Calls
 	u.PromptTokens += o.PromptTokens
+	u.CachedPromptTokens += o.CachedPromptTokens
 	u.CompletionTokens += o.CompletionTokens
+}
+
+// OutputMode is how a structured answer is asked of the provider.
+type OutputMode string
+
+// The output modes. Whatever the mode, Markwell checks the answer against
+// the schema itself ([Validate]).
+const (
+	// ModeAuto starts with json_schema and, when the provider refuses it
+	// with a 400, falls back to json_object and then prompt, remembering
+	// per model what worked.
+	ModeAuto OutputMode = "auto"
+	// ModeJSONSchema sends response_format json_schema, strict: the
+	// provider enforces the schema.
+	ModeJSONSchema OutputMode = "json_schema"
+	// ModeJSONObject sends response_format json_object (JSON mode) with the
+	// schema in the system prompt.
+	ModeJSONObject OutputMode = "json_object"
+	// ModePrompt sends no response_format: the schema is in the system
+	// prompt and the JSON is taken out of the answer's text.
+	ModePrompt OutputMode = "prompt"
+)
+
+// ParseOutputMode reads a mode name; empty means [ModeAuto].
+func ParseOutputMode(s string) (OutputMode, error) {
+	switch m := OutputMode(strings.TrimSpace(s)); m {
+	case "":
+		return ModeAuto, nil
+	case ModeAuto, ModeJSONSchema, ModeJSONObject, ModePrompt:
+		return m, nil
+	}
+	return "", fmt.Errorf("%q is not an output mode: use auto, json_schema, json_object or prompt", s)
 }
 
 // ChatRequest asks for a free-form text answer.

@@ -37,6 +37,9 @@ type Config struct {
 	// MaxRetries is how often openai-go itself retries a failed attempt.
 	// Markwell retries through River, so 0 is the usual choice.
 	MaxRetries int
+	// OutputMode is how structured answers are asked for (LLM_OUTPUT_MODE);
+	// empty means ModeAuto.
+	OutputMode OutputMode
 }
 
 // maxIdleConnsPerHost is how many idle connections to the model endpoint

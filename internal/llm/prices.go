@@ -13,6 +13,10 @@ import (
 type Price struct {
 	// Prompt is the price of one million prompt (input) tokens.
 	Prompt float64
+	// CachedPrompt is the price of one million prompt tokens the provider
+	// served from its prompt cache ("cached input"); the same as Prompt
+	// when the table does not say.
+	CachedPrompt float64
 	// Completion is the price of one million completion (output) tokens.
 	Completion float64
 }
@@ -22,9 +26,10 @@ type Price struct {
 type Prices map[string]Price
 
 // ParsePrices reads a price table such as
-// "gpt-4o-mini=0.15/0.60,gpt-4o=2.50/10": per model, the US dollars per
-// million prompt tokens, a slash, and per million completion tokens. An
-// empty string is an empty table.
+// "gpt-4.1-mini=0.40/0.10/1.60,gpt-4o=2.50/10": per model, the US dollars
+// per million tokens of input, cached input and output, as providers list
+// them, separated by slashes. With two prices (input/output) cached input
+// costs as much as input. An empty string is an empty table.
 func ParsePrices(s string) (Prices, error) {
 	p := Prices{}
 	for _, part := range strings.Split(s, ",") {
@@ -37,22 +42,28 @@ func ParsePrices(s string) (Prices, error) {
 		if !ok || model == "" {
 			return nil, fmt.Errorf("%q: want model=prompt/completion (US dollars per million tokens), e.g. gpt-4o-mini=0.15/0.60", part)
 		}
-		in, out, ok := strings.Cut(pair, "/")
-		if !ok {
-			return nil, fmt.Errorf("%q: want two prices, prompt/completion, e.g. %s=0.15/0.60", part, model)
+		fields := strings.Split(pair, "/")
+		if len(fields) != 2 && len(fields) != 3 {
+			return nil, fmt.Errorf("%q: want two prices, prompt/completion, or three, prompt/cached/completion, e.g. %s=0.15/0.60", part, model)
 		}
-		prompt, err := parsePrice(in)
+		prompt, err := parsePrice(fields[0])
 		if err != nil {
 			return nil, fmt.Errorf("%q: prompt price %w", part, err)
 		}
-		completion, err := parsePrice(out)
+		cached := prompt
+		if len(fields) == 3 {
+			if cached, err = parsePrice(fields[1]); err != nil {
+				return nil, fmt.Errorf("%q: cached prompt price %w", part, err)
+			}
+		}
+		completion, err := parsePrice(fields[len(fields)-1])
 		if err != nil {
 			return nil, fmt.Errorf("%q: completion price %w", part, err)
 		}
 		if _, dup := p[model]; dup {
 			return nil, fmt.Errorf("%q: model %s is priced twice", part, model)
 		}
-		p[model] = Price{Prompt: prompt, Completion: completion}
+		p[model] = Price{Prompt: prompt, CachedPrompt: cached, Completion: completion}
 	}
 	return p, nil
 }
@@ -86,14 +97,23 @@ func (p Prices) Lookup(model string) (Price, bool) {
 // -20241022.
 var snapshot = regexp.MustCompile(`^-[0-9]{4}(-?[0-9]{2}){0,2}$`)
 
-// Cost is what u cost in US dollars; 0 for a model the table does not
-// price.
+// Cost is what u cost in US dollars, its cached prompt tokens at the
+// cached price; 0 for a model the table does not price.
 func (p Prices) Cost(u Usage) float64 {
 	price, ok := p.Lookup(u.Model)
 	if !ok {
 		return 0
 	}
-	return (float64(u.PromptTokens)*price.Prompt + float64(u.CompletionTokens)*price.Completion) / 1e6
+	cached := min(max(u.CachedPromptTokens, 0), u.PromptTokens)
+	return (float64(u.PromptTokens-cached)*price.Prompt + float64(cached)*price.CachedPrompt +
+		float64(u.CompletionTokens)*price.Completion) / 1e6
+}
+
+// CostUncached is what u would have cost without the prompt cache: every
+// prompt token at the full price.
+func (p Prices) CostUncached(u Usage) float64 {
+	u.CachedPromptTokens = 0
+	return p.Cost(u)
 }
 
 // String writes the table as ParsePrices reads it, models in order.
@@ -103,10 +123,15 @@ func (p Prices) String() string {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	num := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 	parts := make([]string, len(names))
 	for i, name := range names {
-		parts[i] = fmt.Sprintf("%s=%s/%s", name,
-			strconv.FormatFloat(p[name].Prompt, 'f', -1, 64), strconv.FormatFloat(p[name].Completion, 'f', -1, 64))
+		price := p[name]
+		if price.CachedPrompt == price.Prompt {
+			parts[i] = fmt.Sprintf("%s=%s/%s", name, num(price.Prompt), num(price.Completion))
+		} else {
+			parts[i] = fmt.Sprintf("%s=%s/%s/%s", name, num(price.Prompt), num(price.CachedPrompt), num(price.Completion))
+		}
 	}
 	return strings.Join(parts, ",")
 }

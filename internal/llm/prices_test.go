@@ -13,8 +13,8 @@ func TestParsePrices(t *testing.T) {
 	p, err := llm.ParsePrices(" gpt-4o-mini=0.15/0.60, gpt-4o = 2.50 / 10 ,meta-llama/Llama-3-8B=0/0,")
 	require.NoError(t, err)
 	require.Equal(t, llm.Prices{
-		"gpt-4o-mini":           {Prompt: 0.15, Completion: 0.60},
-		"gpt-4o":                {Prompt: 2.50, Completion: 10},
+		"gpt-4o-mini":           {Prompt: 0.15, CachedPrompt: 0.15, Completion: 0.60},
+		"gpt-4o":                {Prompt: 2.50, CachedPrompt: 2.50, Completion: 10},
 		"meta-llama/Llama-3-8B": {},
 	}, p)
 	require.Equal(t, "gpt-4o=2.5/10,gpt-4o-mini=0.15/0.6,meta-llama/Llama-3-8B=0/0", p.String())
@@ -32,7 +32,9 @@ func TestParsePricesErrors(t *testing.T) {
 	tests := map[string]string{
 		"gpt-4o":                      `"gpt-4o": want model=prompt/completion (US dollars per million tokens), e.g. gpt-4o-mini=0.15/0.60`,
 		"=1/2":                        `"=1/2": want model=prompt/completion`,
-		"gpt-4o=2.5":                  `"gpt-4o=2.5": want two prices, prompt/completion, e.g. gpt-4o=0.15/0.60`,
+		"gpt-4o=2.5":                  `"gpt-4o=2.5": want two prices, prompt/completion, or three, prompt/cached/completion, e.g. gpt-4o=0.15/0.60`,
+		"gpt-4o=2.5/1.25/10/3":        `"gpt-4o=2.5/1.25/10/3": want two prices`,
+		"gpt-4o=2.5/half/10":          `"gpt-4o=2.5/half/10": cached prompt price "half" is not a number`,
 		"gpt-4o=cheap/10":             `"gpt-4o=cheap/10": prompt price "cheap" is not a number of dollars of at least 0`,
 		"gpt-4o=2.5/-1":               `"gpt-4o=2.5/-1": completion price "-1" is not a number of dollars of at least 0`,
 		"gpt-4o=2.5/NaN":              `completion price "NaN" is not a number`,
@@ -71,5 +73,29 @@ func TestCost(t *testing.T) {
 
 	price, ok := p.Lookup("gpt-4o-mini-2024-07-18")
 	require.True(t, ok)
-	require.Equal(t, llm.Price{Prompt: 0.15, Completion: 0.60}, price)
+	require.Equal(t, llm.Price{Prompt: 0.15, CachedPrompt: 0.15, Completion: 0.60}, price)
+}
+
+func TestCostOfCachedPromptTokens(t *testing.T) {
+	t.Parallel()
+	p, err := llm.ParsePrices("gpt-4.1-mini=0.40/0.10/1.60,gpt-4o=2.50/10")
+	require.NoError(t, err)
+	require.Equal(t, llm.Price{Prompt: 0.40, CachedPrompt: 0.10, Completion: 1.60}, p["gpt-4.1-mini"])
+	require.Equal(t, "gpt-4.1-mini=0.4/0.1/1.6,gpt-4o=2.5/10", p.String())
+	again, err := llm.ParsePrices(p.String())
+	require.NoError(t, err)
+	require.Equal(t, p, again)
+
+	// 3,000 prompt tokens of which 2,048 cached: 952 at $0.40/M, 2,048 at
+	// $0.10/M, and 200 completion tokens at $1.60/M.
+	u := llm.Usage{Model: "gpt-4.1-mini", PromptTokens: 3000, CachedPromptTokens: 2048, CompletionTokens: 200}
+	require.InDelta(t, (952*0.40+2048*0.10+200*1.60)/1e6, p.Cost(u), 1e-12)
+	require.InDelta(t, (3000*0.40+200*1.60)/1e6, p.CostUncached(u), 1e-12)
+	// Without a cached price the cache saves nothing.
+	u.Model = "gpt-4o"
+	require.InDelta(t, p.CostUncached(u), p.Cost(u), 1e-12)
+	// A provider reporting more cached tokens than prompt tokens is not
+	// believed beyond the prompt.
+	u = llm.Usage{Model: "gpt-4.1-mini", PromptTokens: 1000, CachedPromptTokens: 5000}
+	require.InDelta(t, 1000*0.10/1e6, p.Cost(u), 1e-12)
 }
