@@ -20,3 +20,18 @@ export function cspNonce(doc: Document = document): string | undefined {
 export function createEmotionCache(nonce: string | undefined = cspNonce()): EmotionCache {
   return createCache({ key: 'css', nonce });
 }
+
+const caches = new WeakMap<Document, EmotionCache>();
+
+/**
+ * The page's one emotion cache, made on first use. Keyed by document so that a cache never
+ * outlives the page it writes into (unit tests run many jsdom documents in one process).
+ */
+export function emotionCacheFor(doc: Document = document): EmotionCache {
+  let cache = caches.get(doc);
+  if (!cache) {
+    cache = createEmotionCache(cspNonce(doc));
+    caches.set(doc, cache);
+  }
+  return cache;
+}

@@ -4,11 +4,8 @@ import { ThemeProvider } from '@mui/material/styles';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { SessionProvider } from '../features/auth/session/SessionProvider';
-import { createEmotionCache } from './emotion-cache';
+import { emotionCacheFor } from './emotion-cache';
 import { theme } from './theme';
-
-/** MUI's styles, with this page's CSP nonce (see emotion-cache.ts). */
-const emotionCache = createEmotionCache();
 
 /** Props for {@link AppProviders}. */
 export interface AppProvidersProps {
@@ -24,7 +21,7 @@ export interface AppProvidersProps {
  */
 export function AppProviders({ queryClient, children, sessionRefetchInterval }: AppProvidersProps) {
   return (
-    <CacheProvider value={emotionCache}>
+    <CacheProvider value={emotionCacheFor(document)}>
       <QueryClientProvider client={queryClient}>
         <ThemeProvider theme={theme}>
           <CssBaseline />
