@@ -31,16 +31,32 @@ func TestCacheClassIsThirtyDifferentRealisticAnswers(t *testing.T) {
 	}
 }
 
-// demoClient is the real OpenAI client talking to the demo model over HTTP.
-func demoClient(t *testing.T) llm.Client {
+// demoClient is the real OpenAI client talking to the demo model over
+// HTTP, in the output mode given (none: auto).
+func demoClient(t *testing.T, mode ...llm.OutputMode) llm.Client {
 	t.Helper()
 	srv := fakellm.New(fakellm.Options{})
 	fakellm.TeachAll(srv)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
-	client, err := llm.NewOpenAI(llm.Config{BaseURL: ts.URL + "/v1", Model: fakellm.DefaultModel})
+	cfg := llm.Config{BaseURL: ts.URL + "/v1", Model: fakellm.DefaultModel}
+	if len(mode) > 0 {
+		cfg.OutputMode = mode[0]
+	}
+	client, err := llm.NewOpenAI(cfg)
 	require.NoError(t, err)
 	return client
+}
+
+// In json_object and prompt modes the schema goes into the system prompt:
+// it is the class's too, so the prefix stays shared.
+func TestAClassIsCachedInEveryOutputMode(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []llm.OutputMode{llm.ModeJSONObject, llm.ModePrompt} {
+		run, err := gradeClass(context.Background(), demoClient(t, mode), 10, grading.FenceKey("a secret key of at least 32 characters"))
+		require.NoError(t, err, mode)
+		require.GreaterOrEqual(t, run.cachedShare(), cacheTarget, mode)
+	}
 }
 
 // The cross-check of the bench figure, without the provider's cache
@@ -52,7 +68,9 @@ func TestAClassSharesMostOfItsPromptWithTheCallBefore(t *testing.T) {
 	require.Len(t, run.sent, cacheStudents, "one call per student: every answer fitted")
 	share := prefixShare(run.sent)
 	require.GreaterOrEqual(t, share, cacheTarget)
-	t.Logf("shared prefix share of calls 2..%d: %.3f", cacheStudents, share)
+	require.GreaterOrEqual(t, run.cachedShare(), cacheTarget, "the demo model's cache report agrees")
+	require.LessOrEqual(t, run.cachedShare(), share, "a provider caches whole blocks of the prefix, no more")
+	t.Logf("calls 2..%d: shared prefix %.3f, reported cached %.3f", cacheStudents, share, run.cachedShare())
 
 	// The whole of a request but the submission's part is the prefix.
 	for i := 1; i < len(run.sent); i++ {
@@ -66,6 +84,7 @@ func TestAClassSharesMostOfItsPromptWithTheCallBefore(t *testing.T) {
 	random, err := gradeClass(context.Background(), demoClient(t), 5, nil)
 	require.NoError(t, err)
 	require.Less(t, prefixShare(random.sent), 0.5)
+	require.Less(t, random.cachedShare(), 0.5)
 }
 
 func TestClassCostIsCheaperWithTheCache(t *testing.T) {
