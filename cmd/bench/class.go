@@ -11,7 +11,7 @@ import (
 )
 
 // The class of the prompt-caching figure: a Year 9 biology homework of
-// three questions (one with a part) and eleven criteria, three answers the
+// three questions (one with a part) and 13 criteria, three answers the
 // teacher graded as benchmarks, and thirty students' answers of 150 to 400
 // words, each different, written from the sentences a class of that age
 // writes about the questions.
