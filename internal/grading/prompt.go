@@ -34,9 +34,10 @@ import (
 // line that closes a fence:
 //   - the class code fences the shared blocks and is named in the system
 //     prompt on a line "Fence marker: code". With a fence key it is
-//     HMAC-SHA256(key, everything shared), the same for every submission of
-//     the class and unguessable without the key; without one (or when it
-//     occurs in any text of the request) it is random for the call.
+//     HMAC-SHA256(key, task, instructions, assignment, examples), the same
+//     for every submission of the class and unguessable without the key;
+//     without one (or when it occurs in any text of the request) it is
+//     random for the call.
 //   - the submission code fences the SUBMISSION block only. It is random
 //     for every call (crypto/rand) and named on a line "Submission marker:
 //     code" right before the block.
