@@ -3,6 +3,7 @@
 // latency, the API and a worker from .data/bin) on free ports, drives it
 // through the HTTP API as the UI does, gathers the figures of the Go
 // benchmarks (extraction, grading overhead, the 429 storm, chat streaming),
+// grades a class through the demo model for the prompt-caching figure,
 // prints one table and writes bench/results.json:
 //
 //	{"figure": {"value": …, "target": …, "unit": …}}
@@ -14,7 +15,8 @@
 //	go run ./cmd/bench                 # the whole report (scaled Monday morning)
 //	go run ./cmd/bench -scale full     # Monday morning at full size (LLM_RPM=500, 2 s)
 //	go run ./cmd/bench -quick          # a short smoke run of every phase
-//	go run ./cmd/bench -phases load    # some phases only (load, monday, go)
+//	go run ./cmd/bench -phases load    # some phases only (cache, load, monday, go)
+//	go run ./cmd/bench -phases cache   # prompt caching of a class of 30 (seconds; no stack)
 package main
 
 import (
@@ -69,7 +71,7 @@ func run() error {
 	var (
 		quick    = flag.Bool("quick", false, "a short smoke run: small sizes, a few seconds per phase, no Go benchmarks")
 		scale    = flag.String("scale", "scaled", "Monday morning's size: scaled (40 × 30 at LLM_RPM=600, 1 s model latency: about 1 minute of grading) or full (40 × 30 at LLM_RPM=500, 2 s: about 4 minutes)")
-		phases   = flag.String("phases", "load,monday,go", "comma-separated phases to run: load (API under load, idle read, profile), monday (Monday morning and polling cost), go (the Go benchmarks)")
+		phases   = flag.String("phases", "cache,load,monday,go", "comma-separated phases to run: cache (prompt caching of a class of 30, seconds), load (API under load, idle read, profile), monday (Monday morning and polling cost), go (the Go benchmarks)")
 		out      = flag.String("out", "bench/results.json", "where to write the figures")
 		apiConns = flag.Int("api-conns", 0, "the API's database pool size for the load phase (0: the API's default, max(4, cores))")
 		adminDB  = flag.String("db", "", "an admin PostgreSQL URL to create the databases from (default: $TEST_DATABASE_URL, then $DATABASE_URL)")
@@ -85,11 +87,11 @@ func run() error {
 	s.apiConns = *apiConns
 	for _, p := range strings.Split(*phases, ",") {
 		switch p = strings.TrimSpace(p); p {
-		case "load", "monday", "go":
+		case "cache", "load", "monday", "go":
 			s.phases[p] = true
 		case "":
 		default:
-			return fmt.Errorf("-phases: unknown phase %q (want load, monday or go)", p)
+			return fmt.Errorf("-phases: unknown phase %q (want cache, load, monday or go)", p)
 		}
 	}
 	switch *scale {
@@ -114,7 +116,9 @@ func run() error {
 			admin = os.Getenv(k)
 		}
 	}
-	if admin == "" {
+	// the prompt-caching phase runs in process: no database, no stack
+	needStack := s.phases["load"] || s.phases["monday"] || s.phases["go"]
+	if admin == "" && needStack {
 		return errors.New("no PostgreSQL: pass -db or set TEST_DATABASE_URL (make bench uses scripts/pg.sh url)")
 	}
 	root, err := repoRoot()
@@ -122,7 +126,7 @@ func run() error {
 		return err
 	}
 	for _, b := range []string{"api", "worker", "fakellm"} {
-		if _, err := os.Stat(filepath.Join(root, ".data", "bin", b)); err != nil {
+		if _, err := os.Stat(filepath.Join(root, ".data", "bin", b)); err != nil && needStack {
 			return fmt.Errorf(".data/bin/%s is missing: run `go build -o .data/bin/ ./cmd/api ./cmd/worker ./cmd/fakellm` first", b)
 		}
 	}
@@ -143,7 +147,13 @@ func run() error {
 	fmt.Printf("Markwell bench: %d cores, load average %s, phases %s%s\n", cores, loadAvg(), *phases, map[bool]string{true: " (quick)"}[s.quick])
 
 	var failures []string
-	if s.phases["load"] {
+	if s.phases["cache"] {
+		if err := promptCaching(ctx, res); err != nil {
+			failures = append(failures, "cache: "+err.Error())
+			fmt.Fprintln(os.Stderr, "bench: cache:", err)
+		}
+	}
+	if s.phases["load"] && ctx.Err() == nil {
 		if err := apiLoad(ctx, root, admin, logDir, filepath.Dir(outPath), s, res); err != nil {
 			failures = append(failures, "load: "+err.Error())
 			fmt.Fprintln(os.Stderr, "bench: load:", err)

@@ -32,6 +32,7 @@ import (
 	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/extract"
+	"github.com/markwell/markwell/internal/grading"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/logging"
@@ -121,7 +122,8 @@ func run() error {
 	workers := jobs.NewWorkers(jobs.Deps{
 		Classroom: googleClassroom,
 		Mailer:    mailer,
-		Pool:      pool, Blob: blobs, OCR: ocrPool, LLM: model, Prices: cfg.LLMPrices, Log: log, GradeTimeout: cfg.GradeJobTimeout,
+		Pool:      pool, Blob: blobs, OCR: ocrPool, LLM: model, Prices: cfg.LLMPrices, Log: log,
+		FenceKey: grading.FenceKey(cfg.SecretKey), GradeTimeout: cfg.GradeJobTimeout,
 		Budget: cfg.AIBudget(&ratelimit.Limiter{Pool: pool}),
 		ReadOptions: extract.Options{
 			Limits:      extract.Limits{MaxFileBytes: cfg.MaxUploadBytes, ConvertTimeout: cfg.ConvertTimeout},

@@ -110,13 +110,17 @@ type FunctionResult struct {
 }
 
 // Usage is what AI runs cost: model calls, tokens and money (from the
-// configured price table; 0 for the demo model).
+// configured price table, cached prompt tokens at the cached-input price;
+// 0 for the demo model).
 type Usage struct {
-	Model            string  `json:"model,omitempty"`
-	Calls            int     `json:"calls"`
-	PromptTokens     int     `json:"promptTokens"`
-	CompletionTokens int     `json:"completionTokens"`
-	CostUSD          float64 `json:"costUsd"`
+	Model        string `json:"model,omitempty"`
+	Calls        int    `json:"calls"`
+	PromptTokens int    `json:"promptTokens"`
+	// CachedPromptTokens is the part of PromptTokens the provider served
+	// from its prompt cache.
+	CachedPromptTokens int     `json:"cachedPromptTokens"`
+	CompletionTokens   int     `json:"completionTokens"`
+	CostUSD            float64 `json:"costUsd"`
 }
 
 // Input is what a teacher saves about an assignment itself.
@@ -263,7 +267,7 @@ func FunctionResultFromRow(r store.FunctionResult) FunctionResult {
 		IsBenchmark: r.IsBenchmark, Error: r.Error, Flags: r.Flags, DroppedHighlights: &dropped,
 		Usage: &Usage{
 			Model: r.Model, Calls: int(r.ModelCalls), PromptTokens: int(r.PromptTokens),
-			CompletionTokens: int(r.CompletionTokens), CostUSD: r.CostUsd,
+			CachedPromptTokens: int(r.CachedPromptTokens), CompletionTokens: int(r.CompletionTokens), CostUSD: r.CostUsd,
 		},
 		GradedAt: r.GradedAt, ReviewedAt: r.ReviewedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 		GradedParts: r.GradedParts,

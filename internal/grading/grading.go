@@ -20,7 +20,9 @@
 //     prompt.
 //
 // Student text is data, never instructions: every block of material is
-// fenced with a random per-call marker (see prompt.go), the system prompt
+// fenced with a secret code, the submission's random for every call (see
+// prompt.go, which also orders the prompt for the provider's prompt cache:
+// what a class shares first, the student's work last), the system prompt
 // says not to obey the submission, and [DetectInjection] flags attempts
 // whatever the model says. Student names and emails never reach this
 // package; prompts speak of "the submission".
@@ -136,6 +138,13 @@ type Input struct {
 	// take (about 4 characters each); 0 means DefaultExampleBudget. Examples
 	// that do not fit are left out.
 	ExampleBudget int
+	// FenceKey makes the code that fences the blocks a class shares (the
+	// assignment, the examples) HMAC-SHA256(FenceKey, those blocks): the
+	// same for every submission of the class, so the provider can cache
+	// the prompt's shared prefix, and unguessable without the key (see
+	// [FenceKey]). Empty means a random code for every call. The
+	// submission's own code is random for every call either way.
+	FenceKey []byte
 }
 
 // Example is a result the teacher graded (a benchmark) with its text.

@@ -83,7 +83,7 @@ func (w *CheckAgreementWorker) check(ctx context.Context, a queue.CheckAgreement
 	}
 	var judgements []agreement.Judgement
 	for i, b := range bench {
-		in := grading.Input{Function: fn, QuestionRubrics: qr, Text: b.Text, Answers: b.Answers}
+		in := grading.Input{Function: fn, QuestionRubrics: qr, Text: b.Text, Answers: b.Answers, FenceKey: w.deps.FenceKey}
 		for j, other := range bench {
 			if j != i {
 				in.Examples = append(in.Examples, ExampleFromBenchmark(other))

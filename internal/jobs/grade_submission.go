@@ -122,8 +122,8 @@ func (w *GradeSubmissionWorker) save(ctx context.Context, t store.RunTargetRow, 
 		Status: grading.DoneStatus(string(t.Type)), Feedback: res.Feedback, HighlightedText: res.HighlightedText,
 		OverallComments: res.OverallComments, DroppedHighlights: int32(res.DroppedHighlights),
 		Model: u.Model, ModelCalls: int32(u.Calls), PromptTokens: int32(u.PromptTokens),
-		CompletionTokens: int32(u.CompletionTokens), CostUsd: w.deps.Prices.Cost(u),
-		SubmissionID: t.ID, InProgress: t.Status, GradedParts: graded,
+		CachedPromptTokens: int32(u.CachedPromptTokens), CompletionTokens: int32(u.CompletionTokens),
+		CostUsd: w.deps.Prices.Cost(u), SubmissionID: t.ID, InProgress: t.Status, GradedParts: graded,
 	}
 	var err error
 	if p.CriteriaLevels, p.CriteriaPoints, p.CriteriaFeedback, err = res.EncodedCriteria(); err != nil {
@@ -192,8 +192,8 @@ func (d Deps) addUsage(ctx context.Context, id uuid.UUID, u llm.Usage) {
 		return
 	}
 	err := store.Q.AddRunUsage(context.WithoutCancel(ctx), d.Pool, store.AddRunUsageParams{
-		ModelCalls: int32(u.Calls), PromptTokens: int32(u.PromptTokens), CompletionTokens: int32(u.CompletionTokens),
-		CostUsd: d.Prices.Cost(u), SubmissionID: id,
+		ModelCalls: int32(u.Calls), PromptTokens: int32(u.PromptTokens), CachedPromptTokens: int32(u.CachedPromptTokens),
+		CompletionTokens: int32(u.CompletionTokens), CostUsd: d.Prices.Cost(u), SubmissionID: id,
 	})
 	if err != nil {
 		d.logger().Warn("count model usage on the submission's result", "submission", id, "err", err)
@@ -206,7 +206,8 @@ func (d Deps) addUsage(ctx context.Context, id uuid.UUID, u llm.Usage) {
 func (w *GradeSubmissionWorker) fail(ctx context.Context, id uuid.UUID, reason string, u llm.Usage) error {
 	n, err := store.Q.FailRun(context.WithoutCancel(ctx), w.deps.Pool, store.FailRunParams{
 		Error: reason, Model: u.Model, ModelCalls: int32(u.Calls), PromptTokens: int32(u.PromptTokens),
-		CompletionTokens: int32(u.CompletionTokens), CostUsd: w.deps.Prices.Cost(u), SubmissionID: id,
+		CachedPromptTokens: int32(u.CachedPromptTokens), CompletionTokens: int32(u.CompletionTokens),
+		CostUsd: w.deps.Prices.Cost(u), SubmissionID: id,
 	})
 	if err != nil {
 		return fmt.Errorf("mark result of submission %s failed: %w", id, err)
@@ -227,7 +228,7 @@ func (w *GradeSubmissionWorker) input(ctx context.Context, t store.RunTargetRow)
 	if err != nil {
 		return grading.Input{}, err
 	}
-	in := grading.Input{Function: fn, QuestionRubrics: qr, Text: t.Text, Answers: t.Answers}
+	in := grading.Input{Function: fn, QuestionRubrics: qr, Text: t.Text, Answers: t.Answers, FenceKey: w.deps.FenceKey}
 	var bench []store.ListBenchmarksRow
 	if t.HasBenchmarks { // most assignments have none: no query for them
 		bench, err = store.Q.ListBenchmarks(ctx, w.deps.Pool, store.ListBenchmarksParams{AssignmentID: t.AssignmentID, TeamID: t.TeamID})

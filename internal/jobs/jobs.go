@@ -54,6 +54,11 @@ type Deps struct {
 	LLM llm.Client
 	// Prices turn a run's token usage into money (LLM_PRICES).
 	Prices llm.Prices
+	// FenceKey is every grading run's grading.Input.FenceKey
+	// (grading.FenceKey(SECRET_KEY)): the prompts of a class share their
+	// fences, so the provider caches their common prefix. Nil fences every
+	// call with random codes.
+	FenceKey []byte
 	// Budget counts each grading run's tokens against its team's AI
 	// budget (the calls were counted when grading was asked for); nil
 	// counts nothing.

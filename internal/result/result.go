@@ -73,6 +73,7 @@ func (s *Service) GetAssignment(ctx context.Context, a identity.Actor, id uuid.U
 		if u := r.Usage; u != nil {
 			asg.Usage.Calls += u.Calls
 			asg.Usage.PromptTokens += u.PromptTokens
+			asg.Usage.CachedPromptTokens += u.CachedPromptTokens
 			asg.Usage.CompletionTokens += u.CompletionTokens
 			asg.Usage.CostUSD += u.CostUSD
 		}

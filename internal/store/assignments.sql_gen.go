@@ -240,7 +240,7 @@ func (q *Queries) GetAssignmentWithSubmissionIDs(ctx context.Context, db DBTX, a
 }
 
 const listAssignmentFunctionResults = `-- name: ListAssignmentFunctionResults :many
-SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts FROM function_results
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens FROM function_results
 WHERE assignment_id = $1 AND team_id = $2
 ORDER BY created_at, id
 `
@@ -289,6 +289,7 @@ func (q *Queries) ListAssignmentFunctionResults(ctx context.Context, db DBTX, ar
 			&i.ReviewedAt,
 			&i.StatusAt,
 			&i.GradedParts,
+			&i.CachedPromptTokens,
 		); err != nil {
 			return nil, err
 		}

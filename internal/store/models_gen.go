@@ -234,35 +234,36 @@ type Function struct {
 }
 
 type FunctionResult struct {
-	ID                uuid.UUID
-	TeamID            uuid.UUID
-	AssignmentID      uuid.UUID
-	SubmissionID      uuid.UUID
-	FunctionID        uuid.NullUUID
-	Status            string
-	Feedback          string
-	HighlightedText   string
-	CriteriaLevels    json.RawMessage
-	CriteriaPoints    json.RawMessage
-	CriteriaFeedback  json.RawMessage
-	OverallComments   string
-	IsBenchmark       bool
-	Answers           json.RawMessage
-	Error             string
-	CreatedAt         time.Time
-	UpdatedAt         time.Time
-	Flags             json.RawMessage
-	DroppedHighlights int32
-	Model             string
-	ModelCalls        int32
-	PromptTokens      int32
-	CompletionTokens  int32
-	CostUsd           float64
-	ResultWrites      int32
-	GradedAt          *time.Time
-	ReviewedAt        *time.Time
-	StatusAt          time.Time
-	GradedParts       json.RawMessage
+	ID                 uuid.UUID
+	TeamID             uuid.UUID
+	AssignmentID       uuid.UUID
+	SubmissionID       uuid.UUID
+	FunctionID         uuid.NullUUID
+	Status             string
+	Feedback           string
+	HighlightedText    string
+	CriteriaLevels     json.RawMessage
+	CriteriaPoints     json.RawMessage
+	CriteriaFeedback   json.RawMessage
+	OverallComments    string
+	IsBenchmark        bool
+	Answers            json.RawMessage
+	Error              string
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+	Flags              json.RawMessage
+	DroppedHighlights  int32
+	Model              string
+	ModelCalls         int32
+	PromptTokens       int32
+	CompletionTokens   int32
+	CostUsd            float64
+	ResultWrites       int32
+	GradedAt           *time.Time
+	ReviewedAt         *time.Time
+	StatusAt           time.Time
+	GradedParts        json.RawMessage
+	CachedPromptTokens int32
 }
 
 type GoogleToken struct {

@@ -16,16 +16,18 @@ import (
 const addRunUsage = `-- name: AddRunUsage :exec
 UPDATE function_results
 SET model_calls = model_calls + $1, prompt_tokens = prompt_tokens + $2,
-    completion_tokens = completion_tokens + $3, cost_usd = cost_usd + $4
-WHERE submission_id = $5
+    cached_prompt_tokens = cached_prompt_tokens + $3,
+    completion_tokens = completion_tokens + $4, cost_usd = cost_usd + $5
+WHERE submission_id = $6
 `
 
 type AddRunUsageParams struct {
-	ModelCalls       int32
-	PromptTokens     int32
-	CompletionTokens int32
-	CostUsd          float64
-	SubmissionID     uuid.UUID
+	ModelCalls         int32
+	PromptTokens       int32
+	CachedPromptTokens int32
+	CompletionTokens   int32
+	CostUsd            float64
+	SubmissionID       uuid.UUID
 }
 
 // What model calls cost that no guarded write counted: an attempt that
@@ -36,6 +38,7 @@ func (q *Queries) AddRunUsage(ctx context.Context, db DBTX, arg AddRunUsageParam
 	_, err := db.Exec(ctx, addRunUsage,
 		arg.ModelCalls,
 		arg.PromptTokens,
+		arg.CachedPromptTokens,
 		arg.CompletionTokens,
 		arg.CostUsd,
 		arg.SubmissionID,
@@ -48,19 +51,21 @@ UPDATE function_results
 SET status = 'failed', error = $1,
     model = CASE WHEN $2::text = '' THEN model ELSE $2::text END,
     model_calls = model_calls + $3, prompt_tokens = prompt_tokens + $4,
-    completion_tokens = completion_tokens + $5, cost_usd = cost_usd + $6,
+    cached_prompt_tokens = cached_prompt_tokens + $5,
+    completion_tokens = completion_tokens + $6, cost_usd = cost_usd + $7,
     status_at = now(), updated_at = now()
-WHERE submission_id = $7 AND status IN ('grading', 'rubric-grading', 'annotating')
+WHERE submission_id = $8 AND status IN ('grading', 'rubric-grading', 'annotating')
 `
 
 type FailRunParams struct {
-	Error            string
-	Model            string
-	ModelCalls       int32
-	PromptTokens     int32
-	CompletionTokens int32
-	CostUsd          float64
-	SubmissionID     uuid.UUID
+	Error              string
+	Model              string
+	ModelCalls         int32
+	PromptTokens       int32
+	CachedPromptTokens int32
+	CompletionTokens   int32
+	CostUsd            float64
+	SubmissionID       uuid.UUID
 }
 
 // A run that ended without a result: error is a sentence for the teacher.
@@ -70,6 +75,7 @@ func (q *Queries) FailRun(ctx context.Context, db DBTX, arg FailRunParams) (int6
 		arg.Model,
 		arg.ModelCalls,
 		arg.PromptTokens,
+		arg.CachedPromptTokens,
 		arg.CompletionTokens,
 		arg.CostUsd,
 		arg.SubmissionID,
@@ -99,7 +105,7 @@ func (q *Queries) FinishAgreement(ctx context.Context, db DBTX, arg FinishAgreem
 }
 
 const getFunctionResultByID = `-- name: GetFunctionResultByID :one
-SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts FROM function_results WHERE id = $1 AND team_id = $2
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens FROM function_results WHERE id = $1 AND team_id = $2
 `
 
 type GetFunctionResultByIDParams struct {
@@ -140,6 +146,7 @@ func (q *Queries) GetFunctionResultByID(ctx context.Context, db DBTX, arg GetFun
 		&i.ReviewedAt,
 		&i.StatusAt,
 		&i.GradedParts,
+		&i.CachedPromptTokens,
 	)
 	return i, err
 }
@@ -183,7 +190,7 @@ func (q *Queries) GetRubricsByIDs(ctx context.Context, db DBTX, arg GetRubricsBy
 }
 
 const getSubmissionResult = `-- name: GetSubmissionResult :one
-SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts FROM function_results
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens FROM function_results
 WHERE submission_id = $1 AND assignment_id = $2 AND team_id = $3
 `
 
@@ -227,12 +234,13 @@ func (q *Queries) GetSubmissionResult(ctx context.Context, db DBTX, arg GetSubmi
 		&i.ReviewedAt,
 		&i.StatusAt,
 		&i.GradedParts,
+		&i.CachedPromptTokens,
 	)
 	return i, err
 }
 
 const getSubmissionResultWithFunction = `-- name: GetSubmissionResultWithFunction :one
-SELECT fr.id, fr.team_id, fr.assignment_id, fr.submission_id, fr.function_id, fr.status, fr.feedback, fr.highlighted_text, fr.criteria_levels, fr.criteria_points, fr.criteria_feedback, fr.overall_comments, fr.is_benchmark, fr.answers, fr.error, fr.created_at, fr.updated_at, fr.flags, fr.dropped_highlights, fr.model, fr.model_calls, fr.prompt_tokens, fr.completion_tokens, fr.cost_usd, fr.result_writes, fr.graded_at, fr.reviewed_at, fr.status_at, fr.graded_parts, f.id, f.team_id, f.assignment_id, f.type, f.highlights, f.context, f.questions, f.rubric_id, f.prompt, f.created_at, f.updated_at
+SELECT fr.id, fr.team_id, fr.assignment_id, fr.submission_id, fr.function_id, fr.status, fr.feedback, fr.highlighted_text, fr.criteria_levels, fr.criteria_points, fr.criteria_feedback, fr.overall_comments, fr.is_benchmark, fr.answers, fr.error, fr.created_at, fr.updated_at, fr.flags, fr.dropped_highlights, fr.model, fr.model_calls, fr.prompt_tokens, fr.completion_tokens, fr.cost_usd, fr.result_writes, fr.graded_at, fr.reviewed_at, fr.status_at, fr.graded_parts, fr.cached_prompt_tokens, f.id, f.team_id, f.assignment_id, f.type, f.highlights, f.context, f.questions, f.rubric_id, f.prompt, f.created_at, f.updated_at
 FROM function_results fr
 JOIN functions f ON f.assignment_id = fr.assignment_id AND f.team_id = fr.team_id
 WHERE fr.submission_id = $1 AND fr.assignment_id = $2 AND fr.team_id = $3
@@ -284,6 +292,7 @@ func (q *Queries) GetSubmissionResultWithFunction(ctx context.Context, db DBTX, 
 		&i.FunctionResult.ReviewedAt,
 		&i.FunctionResult.StatusAt,
 		&i.FunctionResult.GradedParts,
+		&i.FunctionResult.CachedPromptTokens,
 		&i.Function.ID,
 		&i.Function.TeamID,
 		&i.Function.AssignmentID,
@@ -300,7 +309,7 @@ func (q *Queries) GetSubmissionResultWithFunction(ctx context.Context, db DBTX, 
 }
 
 const listBenchmarks = `-- name: ListBenchmarks :many
-SELECT fr.id, fr.team_id, fr.assignment_id, fr.submission_id, fr.function_id, fr.status, fr.feedback, fr.highlighted_text, fr.criteria_levels, fr.criteria_points, fr.criteria_feedback, fr.overall_comments, fr.is_benchmark, fr.answers, fr.error, fr.created_at, fr.updated_at, fr.flags, fr.dropped_highlights, fr.model, fr.model_calls, fr.prompt_tokens, fr.completion_tokens, fr.cost_usd, fr.result_writes, fr.graded_at, fr.reviewed_at, fr.status_at, fr.graded_parts, s.name AS submission_name, COALESCE(s.extracted_text, '')::text AS text
+SELECT fr.id, fr.team_id, fr.assignment_id, fr.submission_id, fr.function_id, fr.status, fr.feedback, fr.highlighted_text, fr.criteria_levels, fr.criteria_points, fr.criteria_feedback, fr.overall_comments, fr.is_benchmark, fr.answers, fr.error, fr.created_at, fr.updated_at, fr.flags, fr.dropped_highlights, fr.model, fr.model_calls, fr.prompt_tokens, fr.completion_tokens, fr.cost_usd, fr.result_writes, fr.graded_at, fr.reviewed_at, fr.status_at, fr.graded_parts, fr.cached_prompt_tokens, s.name AS submission_name, COALESCE(s.extracted_text, '')::text AS text
 FROM function_results fr JOIN submissions s ON s.id = fr.submission_id
 WHERE fr.assignment_id = $1 AND fr.team_id = $2 AND fr.is_benchmark
   AND s.extract_status = 'ready'
@@ -313,37 +322,38 @@ type ListBenchmarksParams struct {
 }
 
 type ListBenchmarksRow struct {
-	ID                uuid.UUID
-	TeamID            uuid.UUID
-	AssignmentID      uuid.UUID
-	SubmissionID      uuid.UUID
-	FunctionID        uuid.NullUUID
-	Status            string
-	Feedback          string
-	HighlightedText   string
-	CriteriaLevels    json.RawMessage
-	CriteriaPoints    json.RawMessage
-	CriteriaFeedback  json.RawMessage
-	OverallComments   string
-	IsBenchmark       bool
-	Answers           json.RawMessage
-	Error             string
-	CreatedAt         time.Time
-	UpdatedAt         time.Time
-	Flags             json.RawMessage
-	DroppedHighlights int32
-	Model             string
-	ModelCalls        int32
-	PromptTokens      int32
-	CompletionTokens  int32
-	CostUsd           float64
-	ResultWrites      int32
-	GradedAt          *time.Time
-	ReviewedAt        *time.Time
-	StatusAt          time.Time
-	GradedParts       json.RawMessage
-	SubmissionName    string
-	Text              string
+	ID                 uuid.UUID
+	TeamID             uuid.UUID
+	AssignmentID       uuid.UUID
+	SubmissionID       uuid.UUID
+	FunctionID         uuid.NullUUID
+	Status             string
+	Feedback           string
+	HighlightedText    string
+	CriteriaLevels     json.RawMessage
+	CriteriaPoints     json.RawMessage
+	CriteriaFeedback   json.RawMessage
+	OverallComments    string
+	IsBenchmark        bool
+	Answers            json.RawMessage
+	Error              string
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+	Flags              json.RawMessage
+	DroppedHighlights  int32
+	Model              string
+	ModelCalls         int32
+	PromptTokens       int32
+	CompletionTokens   int32
+	CostUsd            float64
+	ResultWrites       int32
+	GradedAt           *time.Time
+	ReviewedAt         *time.Time
+	StatusAt           time.Time
+	GradedParts        json.RawMessage
+	CachedPromptTokens int32
+	SubmissionName     string
+	Text               string
 }
 
 // The teacher-checked results an assignment's runs learn from, with the
@@ -387,6 +397,7 @@ func (q *Queries) ListBenchmarks(ctx context.Context, db DBTX, arg ListBenchmark
 			&i.ReviewedAt,
 			&i.StatusAt,
 			&i.GradedParts,
+			&i.CachedPromptTokens,
 			&i.SubmissionName,
 			&i.Text,
 		); err != nil {
@@ -401,7 +412,7 @@ func (q *Queries) ListBenchmarks(ctx context.Context, db DBTX, arg ListBenchmark
 }
 
 const lockFunctionResult = `-- name: LockFunctionResult :one
-SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts FROM function_results WHERE id = $1 AND team_id = $2 FOR UPDATE
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens FROM function_results WHERE id = $1 AND team_id = $2 FOR UPDATE
 `
 
 type LockFunctionResultParams struct {
@@ -443,12 +454,13 @@ func (q *Queries) LockFunctionResult(ctx context.Context, db DBTX, arg LockFunct
 		&i.ReviewedAt,
 		&i.StatusAt,
 		&i.GradedParts,
+		&i.CachedPromptTokens,
 	)
 	return i, err
 }
 
 const lockRuns = `-- name: LockRuns :many
-SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts FROM function_results
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens FROM function_results
 WHERE assignment_id = $1 AND team_id = $2
   AND submission_id = ANY($3::uuid[])
 ORDER BY id
@@ -503,6 +515,7 @@ func (q *Queries) LockRuns(ctx context.Context, db DBTX, arg LockRunsParams) ([]
 			&i.ReviewedAt,
 			&i.StatusAt,
 			&i.GradedParts,
+			&i.CachedPromptTokens,
 		); err != nil {
 			return nil, err
 		}
@@ -633,30 +646,32 @@ SET status = $1, error = '', feedback = $2, highlighted_text = $3,
     graded_parts = $9::jsonb,
     flags = $10, dropped_highlights = $11,
     model = $12, model_calls = model_calls + $13, prompt_tokens = prompt_tokens + $14,
-    completion_tokens = completion_tokens + $15, cost_usd = cost_usd + $16,
+    cached_prompt_tokens = cached_prompt_tokens + $15,
+    completion_tokens = completion_tokens + $16, cost_usd = cost_usd + $17,
     result_writes = result_writes + 1, graded_at = now(), reviewed_at = NULL, status_at = now(), updated_at = now()
-WHERE submission_id = $17 AND status = $18
+WHERE submission_id = $18 AND status = $19
 `
 
 type SaveRunParams struct {
-	Status            string
-	Feedback          string
-	HighlightedText   string
-	CriteriaLevels    json.RawMessage
-	CriteriaPoints    json.RawMessage
-	CriteriaFeedback  json.RawMessage
-	OverallComments   string
-	Answers           json.RawMessage
-	GradedParts       json.RawMessage
-	Flags             json.RawMessage
-	DroppedHighlights int32
-	Model             string
-	ModelCalls        int32
-	PromptTokens      int32
-	CompletionTokens  int32
-	CostUsd           float64
-	SubmissionID      uuid.UUID
-	InProgress        string
+	Status             string
+	Feedback           string
+	HighlightedText    string
+	CriteriaLevels     json.RawMessage
+	CriteriaPoints     json.RawMessage
+	CriteriaFeedback   json.RawMessage
+	OverallComments    string
+	Answers            json.RawMessage
+	GradedParts        json.RawMessage
+	Flags              json.RawMessage
+	DroppedHighlights  int32
+	Model              string
+	ModelCalls         int32
+	PromptTokens       int32
+	CachedPromptTokens int32
+	CompletionTokens   int32
+	CostUsd            float64
+	SubmissionID       uuid.UUID
+	InProgress         string
 }
 
 // The one write of a finished run, guarded by the in-progress status: a run
@@ -679,6 +694,7 @@ func (q *Queries) SaveRun(ctx context.Context, db DBTX, arg SaveRunParams) (int6
 		arg.Model,
 		arg.ModelCalls,
 		arg.PromptTokens,
+		arg.CachedPromptTokens,
 		arg.CompletionTokens,
 		arg.CostUsd,
 		arg.SubmissionID,
@@ -698,7 +714,7 @@ SET feedback = $1, highlighted_text = $2, criteria_levels = $3,
     reviewed_at = CASE WHEN $8::text = 'reviewed' THEN now() ELSE NULL END,
     status_at = CASE WHEN status = $8::text THEN status_at ELSE now() END, updated_at = now()
 WHERE id = $9 AND team_id = $10
-RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts
+RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens
 `
 
 type SaveTeacherEditParams struct {
@@ -760,6 +776,7 @@ func (q *Queries) SaveTeacherEdit(ctx context.Context, db DBTX, arg SaveTeacherE
 		&i.ReviewedAt,
 		&i.StatusAt,
 		&i.GradedParts,
+		&i.CachedPromptTokens,
 	)
 	return i, err
 }
@@ -787,7 +804,7 @@ func (q *Queries) SaveTickedAnswers(ctx context.Context, db DBTX, arg SaveTicked
 const setBenchmark = `-- name: SetBenchmark :one
 UPDATE function_results SET is_benchmark = $1, updated_at = now()
 WHERE id = $2 AND team_id = $3
-RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts
+RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens
 `
 
 type SetBenchmarkParams struct {
@@ -829,6 +846,7 @@ func (q *Queries) SetBenchmark(ctx context.Context, db DBTX, arg SetBenchmarkPar
 		&i.ReviewedAt,
 		&i.StatusAt,
 		&i.GradedParts,
+		&i.CachedPromptTokens,
 	)
 	return i, err
 }
@@ -857,7 +875,7 @@ UPDATE function_results
 SET status = $1, error = '', status_at = now(), updated_at = now()
 WHERE assignment_id = $2 AND team_id = $3
   AND submission_id = ANY($4::uuid[])
-RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts
+RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens
 `
 
 type StartRunsParams struct {
@@ -913,6 +931,7 @@ func (q *Queries) StartRuns(ctx context.Context, db DBTX, arg StartRunsParams) (
 			&i.ReviewedAt,
 			&i.StatusAt,
 			&i.GradedParts,
+			&i.CachedPromptTokens,
 		); err != nil {
 			return nil, err
 		}

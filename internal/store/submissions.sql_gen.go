@@ -38,7 +38,7 @@ SELECT $1, $2, s.id, $3::uuid,
        clock_timestamp() + s.n * interval '1 microsecond', clock_timestamp() + s.n * interval '1 microsecond'
 FROM unnest($4::uuid[]) WITH ORDINALITY AS s (id, n)
 ORDER BY s.n
-RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts
+RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens
 `
 
 type CreateFunctionResultsParams struct {
@@ -95,6 +95,7 @@ func (q *Queries) CreateFunctionResults(ctx context.Context, db DBTX, arg Create
 			&i.ReviewedAt,
 			&i.StatusAt,
 			&i.GradedParts,
+			&i.CachedPromptTokens,
 		); err != nil {
 			return nil, err
 		}

@@ -10,12 +10,18 @@ import (
 )
 
 // What the demo model reads of a grading request (package grading): the
-// system prompt names the fence code on a line "Fence marker: <code>", and
-// the user's message holds the blocks <<<ASSIGNMENT-code>>> (the assignment
-// as JSON) and <<<SUBMISSION-code>>> (the student's text), each ended by
-// <<<END-NAME-code>>>. A student cannot fake them without the code.
+// system prompt names the code of the shared blocks on a line "Fence
+// marker: <code>", and the user's message holds the block
+// <<<ASSIGNMENT-code>>> (the assignment as JSON) fenced with it, and the
+// block <<<SUBMISSION-code2>>> (the student's text) fenced with the code
+// named on the line "Submission marker: <code2>" right before it (the fence
+// marker's code when there is no such line); each block is ended by
+// <<<END-NAME-code>>>. A student cannot fake them without the codes.
 
-var fenceMarker = regexp.MustCompile(`Fence marker: ([0-9A-Za-z]{8,64})`)
+var (
+	fenceMarker      = regexp.MustCompile(`Fence marker: ([0-9A-Za-z]{8,64})`)
+	submissionMarker = regexp.MustCompile(`Submission marker: ([0-9A-Za-z]{8,64})\n`)
+)
 
 // gradingInput is a grading request's assignment and submission.
 type gradingInput struct {
@@ -39,7 +45,17 @@ func readGrading(req ChatRequest) (gradingInput, error) {
 	if !ok {
 		return gradingInput{}, errors.New("the request has no ASSIGNMENT block")
 	}
-	text, ok := fenced(user, "SUBMISSION", m[1])
+	code := m[1]
+	// the first marker line followed by its block: the student's text
+	// comes after the real one, so it cannot name another code
+	for _, sm := range submissionMarker.FindAllStringSubmatchIndex(user, -1) {
+		c := user[sm[2]:sm[3]]
+		if strings.HasPrefix(user[sm[1]:], "<<<SUBMISSION-"+c+">>>\n") {
+			code = c
+			break
+		}
+	}
+	text, ok := fenced(user, "SUBMISSION", code)
 	if !ok {
 		return gradingInput{}, errors.New("the request has no SUBMISSION block")
 	}

@@ -56,6 +56,7 @@ SET status = @status, error = '', feedback = @feedback, highlighted_text = @high
     graded_parts = sqlc.narg(graded_parts)::jsonb,
     flags = @flags, dropped_highlights = @dropped_highlights,
     model = @model, model_calls = model_calls + @model_calls, prompt_tokens = prompt_tokens + @prompt_tokens,
+    cached_prompt_tokens = cached_prompt_tokens + @cached_prompt_tokens,
     completion_tokens = completion_tokens + @completion_tokens, cost_usd = cost_usd + @cost_usd,
     result_writes = result_writes + 1, graded_at = now(), reviewed_at = NULL, status_at = now(), updated_at = now()
 WHERE submission_id = @submission_id AND status = @in_progress;
@@ -66,6 +67,7 @@ UPDATE function_results
 SET status = 'failed', error = @error,
     model = CASE WHEN @model::text = '' THEN model ELSE @model::text END,
     model_calls = model_calls + @model_calls, prompt_tokens = prompt_tokens + @prompt_tokens,
+    cached_prompt_tokens = cached_prompt_tokens + @cached_prompt_tokens,
     completion_tokens = completion_tokens + @completion_tokens, cost_usd = cost_usd + @cost_usd,
     status_at = now(), updated_at = now()
 WHERE submission_id = @submission_id AND status IN ('grading', 'rubric-grading', 'annotating');
@@ -164,6 +166,7 @@ SELECT * FROM rubrics WHERE team_id = @team_id AND id = ANY(@ids::uuid[]);
 -- result whatever its status, so its usage covers every call made for it.
 UPDATE function_results
 SET model_calls = model_calls + @model_calls, prompt_tokens = prompt_tokens + @prompt_tokens,
+    cached_prompt_tokens = cached_prompt_tokens + @cached_prompt_tokens,
     completion_tokens = completion_tokens + @completion_tokens, cost_usd = cost_usd + @cost_usd
 WHERE submission_id = @submission_id;
 

@@ -28,6 +28,8 @@ export interface Assignment {
 export interface AssignmentUsage {
   calls: number;
   promptTokens: number;
+  /** The part of promptTokens the provider served from its prompt cache (at the cheaper cached-input price). */
+  cachedPromptTokens?: number;
   completionTokens: number;
   costUsd: number;
 }

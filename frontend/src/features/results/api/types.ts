@@ -35,6 +35,8 @@ export interface ResultUsage {
   model: string;
   calls: number;
   promptTokens: number;
+  /** The part of promptTokens the provider served from its prompt cache. */
+  cachedPromptTokens?: number;
   completionTokens: number;
   costUsd: number;
 }

@@ -99,6 +99,21 @@ describe('assignment page', { timeout: 60_000 }, () => {
     expect(term.nextElementSibling).toHaveTextContent('31 model calls · 43,250 tokens · $0.09');
   });
 
+  it('says how many prompt tokens the provider served from its cache', async () => {
+    mockAssignment(
+      assignment({
+        name: 'Essays',
+        type: 'prompt',
+        usage: { calls: 30, promptTokens: 90000, cachedPromptTokens: 72960, completionTokens: 6000, costUsd: 0.0264 },
+      }),
+      definition('prompt', { prompt: 'Give feedback.' }),
+    );
+    renderAssignments(`/assignment/${ID}`);
+
+    const term = await screen.findByText('AI use');
+    expect(term.nextElementSibling).toHaveTextContent('30 model calls · 96,000 tokens (72,960 cached) · $0.03');
+  });
+
   it("shows a rubric-feedback assignment's rubric as criteria by levels", async () => {
     mockAssignment(
       assignment({ name: 'Uniform essays', type: 'rubric-feedback' }),

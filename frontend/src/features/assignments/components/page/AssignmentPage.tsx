@@ -37,12 +37,17 @@ function formatDate(value: string | undefined): string | null {
 const countFormat = new Intl.NumberFormat('en');
 const costFormat = new Intl.NumberFormat('en', { style: 'currency', currency: 'USD', maximumFractionDigits: 2, minimumFractionDigits: 2 });
 
-/** "12 model calls · 30,400 tokens · $0.05", or null before the AI has run (the cost only when priced). */
+/**
+ * "12 model calls · 30,400 tokens (24,000 cached) · $0.05", or null before the AI has run (the cached
+ * prompt tokens only when the provider cached some, the cost only when priced).
+ */
 export function formatUsage(usage: AssignmentUsage | undefined): string | null {
   if (!usage || usage.calls <= 0) return null;
+  const cached = usage.cachedPromptTokens ?? 0;
   const parts = [
     `${countFormat.format(usage.calls)} model ${usage.calls === 1 ? 'call' : 'calls'}`,
-    `${countFormat.format(usage.promptTokens + usage.completionTokens)} tokens`,
+    `${countFormat.format(usage.promptTokens + usage.completionTokens)} tokens` +
+      (cached > 0 ? ` (${countFormat.format(cached)} cached)` : ''),
   ];
   if (usage.costUsd > 0) parts.push(usage.costUsd < 0.01 ? 'under $0.01' : costFormat.format(usage.costUsd));
   return parts.join(' · ');
