@@ -119,18 +119,7 @@ func (v *visionReader) Text(ctx context.Context, pgm []byte) (string, error) {
 	var out struct {
 		Text string `json:"text"`
 	}
-	u, err := v.model.CompleteJSON(ctx, llm.Request{
-		Task:   TaskTranscribePage,
-		System: transcribePrompt,
-		Messages: []llm.Message{{
-			Role:      llm.RoleUser,
-			Text:      "Transcribe the writing on this page.",
-			ImageURLs: []string{"data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())},
-		}},
-		Schema:      transcribeSchema,
-		Temperature: llm.Float(0),
-		MaxTokens:   4096,
-	}, &out)
+	u, err := v.model.CompleteJSON(ctx, TranscribeRequest("data:image/jpeg;base64,"+base64.StdEncoding.EncodeToString(buf.Bytes())), &out)
 	v.mu.Lock()
 	v.usage.Add(u)
 	v.mu.Unlock()
@@ -138,6 +127,24 @@ func (v *visionReader) Text(ctx context.Context, pgm []byte) (string, error) {
 		return "", fmt.Errorf("transcribe page: %w", err)
 	}
 	return out.Text, nil
+}
+
+// TranscribeRequest is the request that transcribes one page image
+// (imageURL, a data: URL) with the vision model; its answer is
+// {"text": string}. The provider check (package modelcheck) sends the same.
+func TranscribeRequest(imageURL string) llm.Request {
+	return llm.Request{
+		Task:   TaskTranscribePage,
+		System: transcribePrompt,
+		Messages: []llm.Message{{
+			Role:      llm.RoleUser,
+			Text:      "Transcribe the writing on this page.",
+			ImageURLs: []string{imageURL},
+		}},
+		Schema:      transcribeSchema,
+		Temperature: llm.Float(0),
+		MaxTokens:   4096,
+	}
 }
 
 // shrink scales img down by a whole factor, averaging each block of pixels,
