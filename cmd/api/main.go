@@ -183,6 +183,10 @@ func run() error {
 		BlobHandler: blobHandler,
 		JobsUI:      jobsUI,
 		Auth:        authSvc,
+		// The operator page's provider check: a fresh client per run,
+		// its calls counted against LLM_RPM/LLM_TPM like every other.
+		ModelCheck: &modelcheck.Checker{Config: apiModel(cfg), Prices: cfg.LLMPrices,
+			Wrap: func(c llm.Client) llm.Client { return llm.WithLimit(c, cfg.ModelLimit(pool), llm.LimitOptions{}) }},
 		Services: httpapi.Services{
 			Team:        &team.Service{Pool: pool, PublicURL: cfg.PublicURL, LinkTTL: cfg.InviteLinkTTL},
 			Library:     &library.Service{Pool: pool, Jobs: jobClient},
@@ -316,23 +320,19 @@ func checkModel(ctx context.Context, cfg config.Config, args []string, out io.Wr
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
-	m := apiModel(cfg)
-	if *mode != "" {
-		parsed, err := llm.ParseOutputMode(*mode)
-		if err != nil {
-			return fmt.Errorf("-mode: %w", err)
-		}
-		m.OutputMode = parsed
-	}
-	client, err := llm.NewOpenAI(m)
+	parsed, err := llm.ParseOutputMode(*mode)
 	if err != nil {
-		return fmt.Errorf("model client: %w", err)
+		return fmt.Errorf("-mode: %w", err)
 	}
+	if *mode == "" {
+		parsed = "" // the configured mode
+	}
+	checker := &modelcheck.Checker{Config: apiModel(cfg), Prices: cfg.LLMPrices}
 	fmt.Fprintf(out, "Checking %s with the built-in tasks (seconds to a few minutes)…\n", cfg.LLMBaseURL)
-	rep := modelcheck.Run(ctx, client, modelcheck.Options{
-		BaseURL: cfg.LLMBaseURL, Model: m.Model, VisionModel: cfg.LLMVisionModel,
-		Mode: m.OutputMode, Timeout: m.Timeout, Prices: cfg.LLMPrices,
-	})
+	rep, err := checker.Check(ctx, parsed)
+	if err != nil {
+		return err
+	}
 	fmt.Fprint(out, rep.Text())
 	if !rep.Passed {
 		return errCheckFailed

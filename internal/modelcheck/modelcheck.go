@@ -253,3 +253,65 @@ func transcribe(ctx context.Context, c llm.Client) (llm.Usage, error) {
 	}
 	return u, nil
 }
+
+// Checker runs the check against a configured provider, with a fresh
+// client each time: nothing a previous run learnt (such as the output mode
+// automatic detection settled on) carries over, so each run shows what a
+// freshly started worker meets.
+type Checker struct {
+	// Config is the model client's configuration (config.Config.Model).
+	Config llm.Config
+	// Prices are LLM_PRICES.
+	Prices llm.Prices
+	// Wrap, when set, wraps each fresh client: the API counts the check's
+	// calls against the limit shared with the workers (LLM_RPM, LLM_TPM).
+	Wrap func(llm.Client) llm.Client
+}
+
+// Settings are what a check would be run against, for the operator page
+// to show before it runs.
+type Settings struct {
+	BaseURL     string         `json:"baseUrl"`
+	Model       string         `json:"model"`
+	VisionModel string         `json:"visionModel"`
+	Mode        llm.OutputMode `json:"mode"`
+	// Priced is whether LLM_PRICES prices the model.
+	Priced    bool  `json:"priced"`
+	TimeoutMS int64 `json:"timeoutMs"`
+}
+
+// Settings are the checker's settings.
+func (c *Checker) Settings() Settings {
+	_, priced := c.Prices.Lookup(c.Config.Model)
+	return Settings{BaseURL: c.Config.BaseURL, Model: c.Config.Model, VisionModel: c.Config.VisionModel,
+		Mode: cmpMode(c.Config.OutputMode), Priced: priced, TimeoutMS: c.Config.Timeout.Milliseconds()}
+}
+
+// Check runs the check with the output mode mode, or the configured one
+// when mode is empty. An error means no client could be built.
+func (c *Checker) Check(ctx context.Context, mode llm.OutputMode) (Report, error) {
+	cfg := c.Config
+	if mode != "" {
+		cfg.OutputMode = mode
+	}
+	provider, err := llm.NewOpenAI(cfg)
+	if err != nil {
+		return Report{}, fmt.Errorf("model client: %w", err)
+	}
+	var client llm.Client = provider
+	if c.Wrap != nil {
+		client = c.Wrap(client)
+	}
+	return Run(ctx, client, Options{
+		BaseURL: cfg.BaseURL, Model: cfg.Model, VisionModel: cfg.VisionModel,
+		Mode: cmpMode(cfg.OutputMode), Timeout: cfg.Timeout, Prices: c.Prices,
+	}), nil
+}
+
+// cmpMode is mode, or auto when it is empty.
+func cmpMode(mode llm.OutputMode) llm.OutputMode {
+	if mode == "" {
+		return llm.ModeAuto
+	}
+	return mode
+}

@@ -1,0 +1,71 @@
+package httpapi_test
+
+import (
+	"net/http/httptest"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/markwell/markwell/internal/llm"
+	"github.com/markwell/markwell/internal/llm/fakellm"
+	"github.com/markwell/markwell/internal/modelcheck"
+)
+
+// modelChecker is the operator page's provider check against a demo model
+// of its own, priced, with a vision model set.
+func modelChecker(t *testing.T) *modelcheck.Checker {
+	t.Helper()
+	srv := fakellm.New(fakellm.Options{})
+	fakellm.TeachAll(srv)
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	prices, err := llm.ParsePrices("markwell-demo=0.40/0.10/1.60")
+	require.NoError(t, err)
+	return &modelcheck.Checker{Prices: prices, Config: llm.Config{
+		BaseURL: ts.URL + "/v1", Model: fakellm.DefaultModel, VisionModel: fakellm.DefaultModel}}
+}
+
+// The provider check is an operator's: a teacher and an anonymous caller
+// get 404 (the page's existence is not revealed), a write without the CSRF
+// token is refused, and an operator gets the settings and the report.
+func TestModelCheckIsForOperators(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	res, _ := b.do(t, "POST", "/api/v1/operator/model-check", map[string]any{})
+	require.Equal(t, 404, res.StatusCode, "anonymous")
+	b.signIn(t, "Teacher", "teacher-modelcheck@school.test")
+	for _, method := range []string{"GET", "POST"} {
+		res, _ = b.do(t, method, "/api/v1/operator/model-check", map[string]any{})
+		require.Equal(t, 404, res.StatusCode, "a teacher's %s", method)
+	}
+
+	ops := b.newBrowser(t)
+	ops.signIn(t, "Operator", "ops@school.test")
+	res, body := ops.do(t, "GET", "/api/v1/operator/model-check", nil)
+	require.Equal(t, 200, res.StatusCode, body)
+	settings := body["data"].(map[string]any)["settings"].(map[string]any)
+	require.Equal(t, "markwell-demo", settings["model"])
+	require.Equal(t, "auto", settings["mode"])
+	require.Equal(t, true, settings["priced"])
+
+	res, _ = ops.send(t, "POST", "/api/v1/operator/model-check", []byte(`{}`), "application/json")
+	require.Equal(t, 403, res.StatusCode, "no CSRF token")
+
+	res, body = ops.do(t, "POST", "/api/v1/operator/model-check", map[string]any{"mode": "xml"})
+	require.Equal(t, 400, res.StatusCode, body)
+
+	res, body = ops.do(t, "POST", "/api/v1/operator/model-check", map[string]any{"mode": "json_object"})
+	require.Equal(t, 200, res.StatusCode, body)
+	rep := body["data"].(map[string]any)["report"].(map[string]any)
+	require.Equal(t, true, rep["passed"], rep)
+	require.Equal(t, "json_object", rep["mode"])
+	results := rep["results"].([]any)
+	var tasks []string
+	for _, r := range results {
+		r := r.(map[string]any)
+		tasks = append(tasks, r["task"].(string))
+		require.Equal(t, true, r["valid"], r)
+		require.Positive(t, r["classCost"], r)
+	}
+	require.Equal(t, []string{"grade", "feedback", "rubric-feedback", "prompt", "handwriting"}, tasks)
+}
