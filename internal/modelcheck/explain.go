@@ -80,6 +80,9 @@ func explainStatus(e *openai.Error, o Options, model, base string) string {
 		return fmt.Sprintf("the model %s does not exist at %s (404): check LLM_MODEL/LLM_VISION_MODEL against the provider's model list", model, base) + said
 	case s == http.StatusNotFound:
 		return fmt.Sprintf("%s has no chat completions endpoint (404): LLM_BASE_URL usually ends in /v1", base) + said
+	case s == http.StatusBadRequest && strings.Contains(lower, "invalid schema"):
+		return "the provider refused the answer's schema for strict structured output: please report this as a Markwell bug; " +
+			"LLM_OUTPUT_MODE=json_object works around it" + said
 	case s == http.StatusBadRequest && refusesFormat(lower, "json_schema") && o.Mode != llm.ModeJSONObject && o.Mode != llm.ModePrompt:
 		return "the provider refused structured output; LLM_OUTPUT_MODE=json_object" + said
 	case s == http.StatusBadRequest && refusesFormat(lower, "json_object") && o.Mode == llm.ModeJSONObject:

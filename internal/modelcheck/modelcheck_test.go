@@ -192,6 +192,8 @@ func TestProviderRefusalsInPlainWords(t *testing.T) {
 		{403, "", "Project does not have access.", "grade: the API key may not use the model markwell-demo (403)"},
 		{404, "", "404 page not found", "grade: %s has no chat completions endpoint (404): LLM_BASE_URL usually ends in /v1"},
 		{400, "", "Invalid 'messages': too long.", "grade: the provider refused the request (400)"},
+		{400, "", "Invalid schema for response_format 'grade_answers': 'additionalProperties' is required to be supplied and to be false.",
+			"grade: the provider refused the answer's schema for strict structured output: please report this as a Markwell bug; LLM_OUTPUT_MODE=json_object works around it"},
 	} {
 		base := provider(t, tc.status, tc.code, tc.message)
 		rep := check(t, base, fakellm.DefaultModel, llm.ModeJSONObject, false)
