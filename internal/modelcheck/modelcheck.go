@@ -114,7 +114,10 @@ type Report struct {
 	Passed bool `json:"passed"`
 	// FirstError is the first failed task's error in plain words, with the
 	// task's name ("" when every task passed).
-	FirstError string    `json:"firstError,omitempty"`
+	FirstError string `json:"firstError,omitempty"`
+	// Advice is the setting to make when automatic detection settled on
+	// another mode than json_schema ("" otherwise).
+	Advice     string    `json:"advice,omitempty"`
 	StartedAt  time.Time `json:"startedAt"`
 	DurationMS int64     `json:"durationMs"`
 }
@@ -143,7 +146,33 @@ func Run(ctx context.Context, client llm.Client, o Options) Report {
 		rep.add(o, runTask(ctx, client, o, TaskHandwriting, o.VisionModel, transcribe))
 	}
 	rep.DurationMS = time.Since(rep.StartedAt).Milliseconds()
+	rep.Advice = advice(o.Mode, rep.Results)
 	return rep
+}
+
+// advice is what to set when auto settled, for every task that was
+// answered, on one mode other than json_schema: each process that starts
+// would otherwise send a refused json_schema request first.
+func advice(mode llm.OutputMode, results []Result) string {
+	if mode != llm.ModeAuto {
+		return ""
+	}
+	var settled llm.OutputMode
+	for _, r := range results {
+		switch {
+		case r.Skipped != "" || r.Mode == "":
+			continue
+		case settled == "":
+			settled = r.Mode
+		case r.Mode != settled:
+			return ""
+		}
+	}
+	if settled == "" || settled == llm.ModeJSONSchema {
+		return ""
+	}
+	return fmt.Sprintf("the provider refused json_schema and automatic detection settled on %s: set LLM_OUTPUT_MODE=%s, "+
+		"so that a worker does not send a refused request first after each start", settled, settled)
 }
 
 func (r *Report) add(o Options, res Result) {

@@ -88,6 +88,7 @@ func TestEveryTaskPassesAgainstTheDemoModel(t *testing.T) {
 	require.Contains(t, text, "LLM_OUTPUT_MODE=auto")
 	require.Regexp(t, `(?m)^handwriting +json_schema +yes +\d+ ms +\d+ +\d+ +\d+ +\$0\.\d{4}$`, text)
 	require.Contains(t, text, "OK: 5 of 5 tasks passed")
+	require.Empty(t, rep.Advice, "json_schema worked: nothing to set")
 }
 
 func TestAutoFallsBackToJSONObjectWhenJSONSchemaIsRefused(t *testing.T) {
@@ -100,6 +101,7 @@ func TestAutoFallsBackToJSONObjectWhenJSONSchemaIsRefused(t *testing.T) {
 		require.False(t, r.Retried, "%s: the refusal was learnt once, by the first task", r.Task)
 	}
 	require.Regexp(t, `(?m)^grade +json_object +yes `, rep.Text())
+	require.Contains(t, rep.Text(), "\nAdvice: the provider refused json_schema and automatic detection settled on json_object: set LLM_OUTPUT_MODE=json_object,")
 }
 
 func TestAutoFallsBackToPromptWithoutAnyResponseFormat(t *testing.T) {
@@ -109,6 +111,7 @@ func TestAutoFallsBackToPromptWithoutAnyResponseFormat(t *testing.T) {
 	require.True(t, rep.Passed, rep.Text())
 	require.Equal(t, allModes(llm.ModePrompt, append(textTasks, modelcheck.TaskHandwriting)...), modes(rep),
 		"the JSON is taken out of the code fence and the sentences around it")
+	require.Contains(t, rep.Advice, "set LLM_OUTPUT_MODE=prompt")
 }
 
 func TestExplicitModes(t *testing.T) {

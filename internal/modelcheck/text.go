@@ -47,6 +47,9 @@ func (r Report) Text() string {
 			b.WriteString(n + "\n")
 		}
 	}
+	if r.Advice != "" {
+		b.WriteString("\nAdvice: " + r.Advice + "\n")
+	}
 	b.WriteString("\n")
 	ran, failed := 0, 0
 	for _, res := range r.Results {

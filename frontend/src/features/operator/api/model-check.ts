@@ -57,6 +57,8 @@ export interface ModelCheckReport {
   results: ModelCheckResult[];
   passed: boolean;
   firstError?: string;
+  /** The setting to make when automatic detection settled on another mode than json_schema. */
+  advice?: string;
   startedAt: string;
   durationMs: number;
 }

@@ -24,6 +24,8 @@ function result(task: string, extra: Partial<ModelCheckResult> = {}): ModelCheck
 const REPORT: ModelCheckReport = {
   baseUrl: INFO.settings.baseUrl, model: INFO.settings.model, visionModel: '', mode: 'auto', classSize: 30, passed: false,
   firstError: "rubric-feedback: the model's answer did not follow the schema, twice (bad output): criterion 4 does not exist",
+  advice:
+    'the provider refused json_schema and automatic detection settled on json_object: set LLM_OUTPUT_MODE=json_object, so that a worker does not send a refused request first after each start',
   startedAt: '2026-11-27T19:00:00Z', durationMs: 14200,
   results: [
     result('grade', { classCost: 0.0163 }),
@@ -74,7 +76,8 @@ describe('provider check page', () => {
       ['Prompt', '—', 'no answer', '2.4 s', '0', '0', '0', 'not priced'],
       ['Handwritten page', 'Skipped: LLM_VISION_MODEL is not set'],
     ]);
-    expect(screen.getByRole('alert')).toHaveTextContent("2 of 4 tasks failed. First error: rubric-feedback: the model's answer did not follow the schema");
+    expect(screen.getByText(/automatic detection settled on json_object: set LLM_OUTPUT_MODE=json_object/)).toBeInTheDocument();
+    expect(screen.getAllByRole('alert')[0]).toHaveTextContent("2 of 4 tasks failed. First error: rubric-feedback: the model's answer did not follow the schema");
     const messages = within(screen.getByRole('list', { name: 'Errors and notes' })).getAllByRole('listitem').map((li) => li.textContent);
     expect(messages).toEqual([
       'Feedback (highlighters): the first answer did not fit (answer is not JSON); the retry did',

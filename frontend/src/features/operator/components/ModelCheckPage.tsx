@@ -195,6 +195,11 @@ function ReportView({ report, classSize }: { report: ModelCheckReport; classSize
           ? `All ${ran.length} tasks passed in ${formatLatency(report.durationMs)} (mode ${report.mode}).`
           : `${failed.length} of ${ran.length} tasks failed. First error: ${report.firstError ?? ''}`}
       </Alert>
+      {report.advice && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {report.advice}
+        </Alert>
+      )}
       <TableContainer component={Paper} variant="outlined" sx={{ mb: 2 }}>
         <Table size="small" aria-label="Tasks">
           <TableHead>
