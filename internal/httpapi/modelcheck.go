@@ -13,6 +13,11 @@ import (
 	"github.com/markwell/markwell/internal/ratelimit"
 )
 
+// ModelCheckPage is the app's page of the provider check. The server
+// serves the app there to operators only (404 to everyone else, as for
+// /admin/jobs); the rest of /admin/ is never the app's.
+const ModelCheckPage = "/admin/model-check"
+
 // ModelCheckLimit is how often the provider check may run, for every
 // operator together: each run spends the school's tokens on the provider.
 var ModelCheckLimit = ratelimit.Rule{Limit: 10, Window: time.Hour}

@@ -1,11 +1,13 @@
 package httpapi_test
 
 import (
+	"io"
 	"net/http/httptest"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/markwell/markwell/internal/httpapi"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
 	"github.com/markwell/markwell/internal/modelcheck"
@@ -31,16 +33,35 @@ func modelChecker(t *testing.T) *modelcheck.Checker {
 func TestModelCheckIsForOperators(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
+	page := func(br *browser) (int, string) {
+		res, err := br.client.Get(b.srv.URL + httpapi.ModelCheckPage)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		body, err := io.ReadAll(res.Body)
+		require.NoError(t, err)
+		return res.StatusCode, string(body)
+	}
 	res, _ := b.do(t, "POST", "/api/v1/operator/model-check", map[string]any{})
 	require.Equal(t, 404, res.StatusCode, "anonymous")
+	status, _ := page(b.browser)
+	require.Equal(t, 404, status, "anonymous, the page")
 	b.signIn(t, "Teacher", "teacher-modelcheck@school.test")
 	for _, method := range []string{"GET", "POST"} {
 		res, _ = b.do(t, method, "/api/v1/operator/model-check", map[string]any{})
 		require.Equal(t, 404, res.StatusCode, "a teacher's %s", method)
 	}
+	status, _ = page(b.browser)
+	require.Equal(t, 404, status, "a teacher, the page")
 
 	ops := b.newBrowser(t)
 	ops.signIn(t, "Operator", "ops@school.test")
+	status, html := page(ops)
+	require.Equal(t, 200, status, "the app, for an operator")
+	require.Contains(t, html, "<title>Markwell</title>")
+	res, err := ops.client.Get(b.srv.URL + "/admin/other")
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, 404, res.StatusCode, "the rest of /admin/ is not the app's, even for an operator")
 	res, body := ops.do(t, "GET", "/api/v1/operator/model-check", nil)
 	require.Equal(t, 200, res.StatusCode, body)
 	settings := body["data"].(map[string]any)["settings"].(map[string]any)

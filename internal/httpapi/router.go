@@ -102,7 +102,12 @@ func NewRouter(d Deps) *gin.Engine {
 	registerModelCheck(v1, d)
 	signedInRoutes(v1.Group("", signedInOrViewToken(d.Services)), d.Services, d.Auth)
 
-	r.NoRoute(spa(d.Config.StaticDir, contentSecurityPolicy(d.Config, fileStoreOrigin(d))))
+	app := spa(d.Config.StaticDir, contentSecurityPolicy(d.Config, fileStoreOrigin(d)))
+	if d.ModelCheck != nil {
+		// The provider check's page is the app's, served to operators only.
+		r.GET(ModelCheckPage, operatorOnly(d), app)
+	}
+	r.NoRoute(app)
 	return r
 }
 

@@ -28,9 +28,10 @@ import {
   type OutputMode,
 } from '../api/model-check';
 
-/** The modes an operator may try; '' is the configured one. */
-const MODES: { value: OutputMode | ''; label: string }[] = [
-  { value: '', label: 'As configured (LLM_OUTPUT_MODE)' },
+/** The modes an operator may try; 'configured' is LLM_OUTPUT_MODE's. */
+type ModeChoice = OutputMode | 'configured';
+const MODES: { value: ModeChoice; label: string }[] = [
+  { value: 'configured', label: 'As configured (LLM_OUTPUT_MODE)' },
   { value: 'auto', label: 'auto: json_schema, falling back on refusal' },
   { value: 'json_schema', label: 'json_schema: the provider enforces the schema' },
   { value: 'json_object', label: 'json_object: JSON mode, schema in the prompt' },
@@ -72,8 +73,8 @@ function validity(r: ModelCheckResult): string {
 export function ModelCheckPage() {
   useDocumentTitle('Provider check');
   const info = useQuery({ queryKey: operatorKeys.modelCheck, queryFn: ({ signal }) => getModelCheckInfo(signal) });
-  const [mode, setMode] = useState<OutputMode | ''>('');
-  const check = useMutation({ mutationFn: (m: OutputMode | '') => runModelCheck(m || undefined) });
+  const [mode, setMode] = useState<ModeChoice>('configured');
+  const check = useMutation({ mutationFn: (m: ModeChoice) => runModelCheck(m === 'configured' ? undefined : m) });
 
   if (info.isPending) return <PageSpinner label="Loading the provider settings" />;
   if (info.isError) {
@@ -147,12 +148,12 @@ export function ModelCheckPage() {
           size="small"
           label="Mode to check"
           value={mode}
-          onChange={(e) => setMode(e.target.value as OutputMode | '')}
+          onChange={(e) => setMode(e.target.value as ModeChoice)}
           disabled={check.isPending}
-          sx={{ minWidth: 320 }}
+          sx={{ width: { xs: '100%', sm: 420 } }}
         >
           {MODES.map((m) => (
-            <MenuItem key={m.value || 'configured'} value={m.value}>
+            <MenuItem key={m.value} value={m.value}>
               {m.label}
             </MenuItem>
           ))}
@@ -200,7 +201,8 @@ function ReportView({ report, classSize }: { report: ModelCheckReport; classSize
           {report.advice}
         </Alert>
       )}
-      <TableContainer component={Paper} variant="outlined" sx={{ mb: 2 }}>
+      {/* It scrolls on a phone: focusable (tabIndex) so a keyboard can scroll it, named as a region. */}
+      <TableContainer component={Paper} variant="outlined" tabIndex={0} role="region" aria-label="Tasks, scrollable" sx={{ mb: 2 }}>
         <Table size="small" aria-label="Tasks">
           <TableHead>
             <TableRow>
