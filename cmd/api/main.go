@@ -185,7 +185,7 @@ func run() error {
 		Auth:        authSvc,
 		// The operator page's provider check: a fresh client per run,
 		// its calls counted against LLM_RPM/LLM_TPM like every other.
-		ModelCheck: &modelcheck.Checker{Config: apiModel(cfg), Prices: cfg.LLMPrices,
+		ModelCheck: &modelcheck.Checker{Config: apiModel(cfg, log), Prices: cfg.LLMPrices,
 			Wrap: func(c llm.Client) llm.Client { return llm.WithLimit(c, cfg.ModelLimit(pool), llm.LimitOptions{}) }},
 		Services: httpapi.Services{
 			Team:        &team.Service{Pool: pool, PublicURL: cfg.PublicURL, LinkTTL: cfg.InviteLinkTTL},
@@ -327,7 +327,8 @@ func checkModel(ctx context.Context, cfg config.Config, args []string, out io.Wr
 	if *mode == "" {
 		parsed = "" // the configured mode
 	}
-	checker := &modelcheck.Checker{Config: apiModel(cfg), Prices: cfg.LLMPrices}
+	// Logs (the detection's warning) go to stderr: stdout is the table's.
+	checker := &modelcheck.Checker{Config: apiModel(cfg, logging.New(os.Stderr, cfg.LogLevel, "api")), Prices: cfg.LLMPrices}
 	fmt.Fprintf(out, "Checking %s with the built-in tasks (seconds to a few minutes)…\n", cfg.LLMBaseURL)
 	rep, err := checker.Check(ctx, parsed)
 	if err != nil {
