@@ -135,15 +135,15 @@ func Run(ctx context.Context, client llm.Client, o Options) Report {
 	rep := Report{BaseURL: o.BaseURL, Model: o.Model, VisionModel: o.VisionModel, Mode: o.Mode,
 		ClassSize: o.ClassSize, StartedAt: time.Now().UTC(), Passed: true}
 	for _, t := range gradingTasks() {
-		rep.add(o, runTask(ctx, client, o, t.name, o.Model, func(ctx context.Context, c llm.Client) (llm.Usage, error) {
+		rep.add(runTask(ctx, client, o, t.name, o.Model, func(ctx context.Context, c llm.Client) (llm.Usage, error) {
 			_, u, err := grading.Run(ctx, c, t.input)
 			return u, err
 		}))
 	}
 	if o.VisionModel == "" {
-		rep.add(o, Result{Task: TaskHandwriting, Skipped: "LLM_VISION_MODEL is not set"})
+		rep.add(Result{Task: TaskHandwriting, Skipped: "LLM_VISION_MODEL is not set"})
 	} else {
-		rep.add(o, runTask(ctx, client, o, TaskHandwriting, o.VisionModel, transcribe))
+		rep.add(runTask(ctx, client, o, TaskHandwriting, o.VisionModel, transcribe))
 	}
 	rep.DurationMS = time.Since(rep.StartedAt).Milliseconds()
 	rep.Advice = advice(o.Mode, rep.Results)
@@ -175,7 +175,7 @@ func advice(mode llm.OutputMode, results []Result) string {
 		"so that a worker does not send a refused request first after each start", settled, settled)
 }
 
-func (r *Report) add(o Options, res Result) {
+func (r *Report) add(res Result) {
 	r.Results = append(r.Results, res)
 	if res.Skipped == "" && !res.Valid {
 		if r.Passed {
