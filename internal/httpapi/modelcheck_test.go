@@ -30,8 +30,10 @@ func modelChecker(t *testing.T) *modelcheck.Checker {
 // The provider check is an operator's: a teacher and an anonymous caller
 // get 404 (the page's existence is not revealed), a write without the CSRF
 // token is refused, and an operator gets the settings and the report.
+//
+// Not parallel: it and TestModelCheckRunsAreLimited share the check's one
+// counter, so they run one after the other.
 func TestModelCheckIsForOperators(t *testing.T) {
-	t.Parallel()
 	b := setup(t)
 	page := func(br *browser) (int, string) {
 		res, err := br.client.Get(b.srv.URL + httpapi.ModelCheckPage)
@@ -89,4 +91,25 @@ func TestModelCheckIsForOperators(t *testing.T) {
 		require.Positive(t, r["classCost"], r)
 	}
 	require.Equal(t, []string{"grade", "feedback", "rubric-feedback", "prompt", "handwriting"}, tasks)
+}
+
+// The check spends the school's tokens: past ModelCheckLimit's runs in its
+// window, every operator is told to wait, with Retry-After.
+func TestModelCheckRunsAreLimited(t *testing.T) {
+	b := setup(t)
+	ops := b.newBrowser(t)
+	ops.signIn(t, "Operator", "ops@school.test")
+	for i := 1; ; i++ {
+		// A window may end during the loop (an hour's turn): then it takes
+		// up to twice the limit.
+		require.LessOrEqual(t, i, 2*httpapi.ModelCheckLimit.Limit+1, "no 429 in sight")
+		res, body := ops.do(t, "POST", "/api/v1/operator/model-check", map[string]any{"mode": "json_schema"})
+		if res.StatusCode == 200 {
+			continue
+		}
+		require.Equal(t, 429, res.StatusCode, body)
+		require.Equal(t, httpapi.MsgModelCheckLimited, body["error"].(map[string]any)["message"])
+		require.NotEmpty(t, res.Header.Get("Retry-After"))
+		break
+	}
 }
