@@ -34,14 +34,16 @@ import (
 )
 
 // demo is the real openai-go client talking HTTP to the demo model, taught
-// as `make dev` runs it.
+// as `make dev` runs it. It always sends json_schema (never falling back to
+// JSON mode), so the demo model checks every schema as a strict provider
+// does.
 func demo(t *testing.T, opts fakellm.Options) (llm.Client, *fakellm.Server) {
 	t.Helper()
 	srv := fakellm.New(opts)
 	fakellm.TeachAll(srv)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
-	client, err := llm.NewOpenAI(llm.Config{BaseURL: ts.URL + "/v1", Model: fakellm.DefaultModel})
+	client, err := llm.NewOpenAI(llm.Config{BaseURL: ts.URL + "/v1", Model: fakellm.DefaultModel, OutputMode: llm.ModeJSONSchema})
 	require.NoError(t, err)
 	return client, srv
 }
@@ -253,7 +255,7 @@ func codePaths(t *testing.T, srv *fakellm.Server) []codePath {
 
 // sendEverything drives every code path against the demo model and
 // returns the structured requests they sent.
-func sendEverything(t *testing.T) ([]sent, *fakellm.Server) {
+func sendEverything(t *testing.T) ([]sent, llm.Client, *fakellm.Server) {
 	t.Helper()
 	model, srv := demo(t, fakellm.Options{})
 	rec, mock := record(model)
@@ -262,7 +264,7 @@ func sendEverything(t *testing.T) ([]sent, *fakellm.Server) {
 		require.NoError(t, p.run(t.Context(), mock), p.name)
 		require.True(t, slices.ContainsFunc(rec.sent, func(s sent) bool { return s.path == p.name }), "%s sent nothing", p.name)
 	}
-	return rec.sent, srv
+	return rec.sent, model, srv
 }
 
 // taskConstants are the values of the string constants named Task… in
@@ -317,7 +319,7 @@ func taskConstants(t *testing.T) map[string]string {
 // every task there is was sent.
 func TestEverySchemaMarkwellSendsFitsStrictMode(t *testing.T) {
 	t.Parallel()
-	all, srv := sendEverything(t)
+	all, _, srv := sendEverything(t)
 	tasks := map[string][]string{}
 	for _, s := range all {
 		require.NoError(t, llm.CheckStrict(s.req.Schema), "%s: the %s schema", s.path, s.req.Task)
@@ -368,7 +370,7 @@ func uncovered(sentTasks map[string][]string, taught []string, consts map[string
 // the place, and when a task has no code path that sends it.
 func TestTheConformanceTestFailsOnABrokenSchemaOrAnUncoveredTask(t *testing.T) {
 	t.Parallel()
-	all, srv := sendEverything(t)
+	all, model, srv := sendEverything(t)
 	i := slices.IndexFunc(all, func(s sent) bool { return s.req.Task == grading.TaskGrade })
 	require.GreaterOrEqual(t, i, 0)
 	good := all[i].req
@@ -379,6 +381,20 @@ func TestTheConformanceTestFailsOnABrokenSchemaOrAnUncoveredTask(t *testing.T) {
 	require.Error(t, err)
 	require.Equal(t, "$.answers.1.criteria: 'additionalProperties' is required to be supplied and to be false", err.Error())
 	require.NoError(t, llm.CheckStrict(good.Schema), "the recorded schema itself is untouched")
+
+	// The demo model refuses that schema with the 400 of a strict
+	// provider, which the client reports as permanent (no retry can fix
+	// it), and answers the schema Markwell sends.
+	bad := good
+	bad.Schema = broken
+	var out json.RawMessage
+	_, err = model.CompleteJSON(t.Context(), bad, &out)
+	require.Error(t, err)
+	require.True(t, llm.IsPermanent(err), "%v", err)
+	require.ErrorContains(t, err, "additionalProperties")
+	_, err = model.CompleteJSON(t.Context(), good, &out)
+	require.NoError(t, err)
+	require.Contains(t, string(out), `"injection"`)
 
 	tasks := map[string][]string{}
 	for _, s := range all {
