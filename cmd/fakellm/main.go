@@ -71,7 +71,8 @@ func serve(ctx context.Context, ln net.Listener, opts fakellm.Options, logger *s
 	logger.Info("fakellm listening", "addr", ln.Addr().String(), "models", opts.Models,
 		"latency", opts.Latency.String(), "jitter", opts.LatencyJitter.String(),
 		"rate_429", opts.Rate429, "rate_500", opts.Rate500,
-		"rate_timeout", opts.RateTimeout, "rate_malformed", opts.RateMalformed, "seed", opts.Seed)
+		"rate_timeout", opts.RateTimeout, "rate_malformed", opts.RateMalformed, "seed", opts.Seed,
+		"refuse_json_schema", opts.RefuseJSONSchema, "refuse_json_object", opts.RefuseJSONObject, "chatty", opts.Chatty)
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -112,7 +113,17 @@ func parseConfig(args []string, lookupEnv func(string) (string, bool), out io.Wr
 		latency, jitter, hang string
 		tokenDelay            string
 		retryAfter, seed      string
+		envErrs               []error
 	)
+	// flagEnv is a boolean flag's default from its environment variable.
+	flagEnv := func(name string) bool {
+		v := env(name, "false")
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			envErrs = append(envErrs, fmt.Errorf("%s %q: want true or false", name, v))
+		}
+		return b
+	}
 	fs.StringVar(&cfg.addr, "addr", env("FAKELLM_ADDR", "127.0.0.1:8090"), "listen address (FAKELLM_ADDR)")
 	fs.StringVar(&models, "models", env("FAKELLM_MODELS", fakellm.DefaultModel), "comma-separated model ids served (FAKELLM_MODELS)")
 	fs.StringVar(&latency, "latency", env("FAKELLM_LATENCY", "0s"), "fixed delay per chat completion (FAKELLM_LATENCY)")
@@ -125,6 +136,12 @@ func parseConfig(args []string, lookupEnv func(string) (string, bool), out io.Wr
 	fs.StringVar(&retryAfter, "retry-after", env("FAKELLM_RETRY_AFTER", "1s"), "Retry-After sent with 429 answers; negative sends none (FAKELLM_RETRY_AFTER)")
 	fs.StringVar(&hang, "hang-for", env("FAKELLM_HANG_FOR", "0s"), "how long a timeout fault hangs; 0 until the client gives up (FAKELLM_HANG_FOR)")
 	fs.StringVar(&seed, "seed", env("FAKELLM_SEED", "1"), "seed for random faults and jitter (FAKELLM_SEED)")
+	fs.BoolVar(&cfg.opts.RefuseJSONSchema, "refuse-json-schema", flagEnv("FAKELLM_REFUSE_JSON_SCHEMA"),
+		"answer response_format json_schema with a 400, as a provider without structured outputs (FAKELLM_REFUSE_JSON_SCHEMA)")
+	fs.BoolVar(&cfg.opts.RefuseJSONObject, "refuse-json-object", flagEnv("FAKELLM_REFUSE_JSON_OBJECT"),
+		"answer response_format json_object with a 400, as a provider without JSON mode (FAKELLM_REFUSE_JSON_OBJECT)")
+	fs.BoolVar(&cfg.opts.Chatty, "chatty", flagEnv("FAKELLM_CHATTY"),
+		"wrap JSON answers to requests without response_format in a sentence and a ```json fence (FAKELLM_CHATTY)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -132,7 +149,7 @@ func parseConfig(args []string, lookupEnv func(string) (string, bool), out io.Wr
 		return config{}, fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
 
-	var errs []error
+	errs := envErrs
 	duration := func(name, v string, allowNegative bool) time.Duration {
 		d, err := time.ParseDuration(v)
 		if err != nil || (d < 0 && !allowNegative) {

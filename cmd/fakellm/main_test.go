@@ -33,6 +33,31 @@ func TestParseConfig(t *testing.T) {
 	require.ErrorContains(t, err, "latency")
 }
 
+func TestParseConfigProviderSwitches(t *testing.T) {
+	t.Parallel()
+	none := func(string) (string, bool) { return "", false }
+	cfg, err := parseConfig(nil, none, io.Discard)
+	require.NoError(t, err)
+	require.False(t, cfg.opts.RefuseJSONSchema || cfg.opts.RefuseJSONObject || cfg.opts.Chatty, "off by default")
+
+	cfg, err = parseConfig([]string{"--refuse-json-schema", "--chatty"}, none, io.Discard)
+	require.NoError(t, err)
+	require.True(t, cfg.opts.RefuseJSONSchema)
+	require.False(t, cfg.opts.RefuseJSONObject)
+	require.True(t, cfg.opts.Chatty)
+
+	env := map[string]string{"FAKELLM_REFUSE_JSON_SCHEMA": "true", "FAKELLM_REFUSE_JSON_OBJECT": "1", "FAKELLM_CHATTY": "true"}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	cfg, err = parseConfig([]string{"--chatty=false"}, lookup, io.Discard)
+	require.NoError(t, err)
+	require.True(t, cfg.opts.RefuseJSONSchema)
+	require.True(t, cfg.opts.RefuseJSONObject)
+	require.False(t, cfg.opts.Chatty, "flags beat env")
+
+	_, err = parseConfig(nil, func(k string) (string, bool) { return "maybe", k == "FAKELLM_CHATTY" }, io.Discard)
+	require.ErrorContains(t, err, "FAKELLM_CHATTY")
+}
+
 func TestServeAndShutdown(t *testing.T) {
 	t.Parallel()
 	cfg, err := parseConfig(nil, func(string) (string, bool) { return "", false }, io.Discard)

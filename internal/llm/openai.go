@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -40,6 +43,9 @@ type Config struct {
 	// OutputMode is how structured answers are asked for (LLM_OUTPUT_MODE);
 	// empty means ModeAuto.
 	OutputMode OutputMode
+	// Log receives the warning when automatic detection settles on another
+	// mode for a model; nil means slog.Default().
+	Log *slog.Logger
 }
 
 // maxIdleConnsPerHost is how many idle connections to the model endpoint
@@ -50,6 +56,11 @@ const maxIdleConnsPerHost = 64
 type OpenAI struct {
 	client openai.Client
 	cfg    Config
+
+	mu sync.Mutex
+	// modes is, per model, the mode automatic detection settled on after
+	// the provider refused json_schema.
+	modes map[string]OutputMode
 }
 
 var _ Client = (*OpenAI)(nil)
@@ -64,6 +75,12 @@ func NewOpenAI(cfg Config) (*OpenAI, error) {
 	}
 	if cfg.VisionModel == "" {
 		cfg.VisionModel = cfg.Model
+	}
+	if cfg.OutputMode == "" {
+		cfg.OutputMode = ModeAuto
+	}
+	if _, err := ParseOutputMode(string(cfg.OutputMode)); err != nil {
+		return nil, fmt.Errorf("llm: %w", err)
 	}
 	// A worker has dozens of calls in flight to one host: keep that many
 	// connections alive instead of http.DefaultTransport's 2, or most calls
@@ -83,15 +100,28 @@ func NewOpenAI(cfg Config) (*OpenAI, error) {
 	if cfg.Timeout > 0 {
 		opts = append(opts, option.WithRequestTimeout(cfg.Timeout))
 	}
-	return &OpenAI{client: openai.NewClient(opts...), cfg: cfg}, nil
+	return &OpenAI{client: openai.NewClient(opts...), cfg: cfg, modes: map[string]OutputMode{}}, nil
 }
 
 // taskName is what OpenAI accepts as a response format name.
 var taskName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 
-// CompleteJSON asks for a structured answer (response_format json_schema,
-// strict) named req.Task, checks it against req.Schema with [Validate] and
+// CompleteJSON asks for a structured answer named req.Task in the
+// configured output mode, checks it against req.Schema with [Validate] and
 // decodes it into out.
+//
+// The modes: json_schema sends response_format json_schema, strict;
+// json_object sends response_format json_object with
+// [SchemaInstructions] appended to the system prompt; prompt sends no
+// response_format, the same instructions, and takes the JSON out of the
+// answer with [ExtractJSON]. In auto mode a 400 to json_schema is retried
+// once in json_object and, refused again, once in prompt. The first mode
+// the provider accepts is remembered for the model (and logged once), so
+// later calls go straight to it; when every mode is refused the 400 was
+// about something else, and the first error is returned. Rate limits,
+// server errors and timeouts never change the mode.
+//
+// The usage counts every attempt (Calls) and names the mode of the last.
 func (c *OpenAI) CompleteJSON(ctx context.Context, req Request, out any) (Usage, error) {
 	if !taskName.MatchString(req.Task) {
 		return Usage{}, fmt.Errorf("llm: task name %q: %w", req.Task, ErrPermanent)
@@ -99,38 +129,160 @@ func (c *OpenAI) CompleteJSON(ctx context.Context, req Request, out any) (Usage,
 	if req.Schema == nil {
 		return Usage{}, fmt.Errorf("llm %s: schema is required: %w", req.Task, ErrPermanent)
 	}
-	params, err := c.params(req.System, req.Messages, req.Temperature, req.MaxTokens)
+	var usage Usage
+	var refused error
+	modes := c.modesFor(c.structuredModel(req))
+	for i, mode := range modes {
+		params, err := c.structuredParams(req, mode)
+		if err != nil {
+			return usage, fmt.Errorf("llm %s: %w", req.Task, err)
+		}
+		content, u, err := c.complete(ctx, params)
+		u.Mode = mode
+		usage.Add(u)
+		if len(modes) > 1 && isBadRequest(err) {
+			if refused == nil {
+				refused = err
+			}
+			if i == len(modes)-1 {
+				return usage, fmt.Errorf("llm %s: %w", req.Task, refused)
+			}
+			continue
+		}
+		if i > 0 && (err == nil || errors.Is(err, ErrBadOutput)) {
+			// The provider took the request in this mode.
+			c.settle(params.Model, mode, refused)
+		}
+		if err != nil {
+			return usage, fmt.Errorf("llm %s: %w", req.Task, err)
+		}
+		if err := decodeAnswer(req.Schema, mode, content, out); err != nil {
+			return usage, fmt.Errorf("llm %s: %w", req.Task, err)
+		}
+		return usage, nil
+	}
+	return usage, fmt.Errorf("llm %s: no output mode to try: %w", req.Task, ErrPermanent)
+}
+
+// autoModes is the order automatic detection tries the modes in.
+var autoModes = []OutputMode{ModeJSONSchema, ModeJSONObject, ModePrompt}
+
+// modesFor returns the modes to try, in order, for a structured call to
+// model: the configured one, or in auto mode the chain from what was
+// remembered for the model (json_schema when nothing was).
+func (c *OpenAI) modesFor(model string) []OutputMode {
+	if c.cfg.OutputMode != ModeAuto {
+		return []OutputMode{c.cfg.OutputMode}
+	}
+	c.mu.Lock()
+	start, ok := c.modes[model]
+	c.mu.Unlock()
+	if !ok {
+		return autoModes
+	}
+	return autoModes[slices.Index(autoModes, start):]
+}
+
+// Mode reports the mode structured calls to model start with: the
+// configured one, or in auto mode what detection settled on (json_schema
+// until a refusal).
+func (c *OpenAI) Mode(model string) OutputMode { return c.modesFor(model)[0] }
+
+// settle remembers that model answers in mode after refusing the modes
+// before it, and warns the first time it happens for the model.
+func (c *OpenAI) settle(model string, mode OutputMode, refusal error) {
+	c.mu.Lock()
+	_, warned := c.modes[model]
+	c.modes[model] = mode
+	c.mu.Unlock()
+	if warned {
+		return
+	}
+	log := c.cfg.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	var provider string
+	if apiErr := (*openai.Error)(nil); errors.As(refusal, &apiErr) {
+		provider = clip(apiErr.Message)
+	}
+	log.Warn("the model refused structured output (json_schema); using "+string(mode)+" for it from now on",
+		"model", model, "mode", string(mode), "provider_error", provider,
+		"advice", "set LLM_OUTPUT_MODE="+string(mode)+" to skip the refused attempt after each start")
+}
+
+// isBadRequest reports whether the provider refused the request with a 400,
+// as a provider without a response_format does.
+func isBadRequest(err error) bool {
+	var apiErr *openai.Error
+	return errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusBadRequest
+}
+
+// structuredModel is the model a structured request goes to.
+func (c *OpenAI) structuredModel(req Request) string {
+	switch {
+	case hasImages(req.Messages):
+		return c.cfg.VisionModel
+	case req.Summary && c.cfg.SummaryModel != "":
+		return c.cfg.SummaryModel
+	}
+	return c.cfg.Model
+}
+
+// structuredParams builds the request for a structured answer in mode.
+func (c *OpenAI) structuredParams(req Request, mode OutputMode) (openai.ChatCompletionNewParams, error) {
+	system := req.System
+	if mode != ModeJSONSchema {
+		system = withInstructions(req.System, req.Task, req.Schema)
+	}
+	params, err := c.params(system, req.Messages, req.Temperature, req.MaxTokens)
 	if err != nil {
-		return Usage{}, fmt.Errorf("llm %s: %w", req.Task, err)
+		return params, err
 	}
-	if req.Summary && c.cfg.SummaryModel != "" && !hasImages(req.Messages) {
-		params.Model = c.cfg.SummaryModel
-	}
-	params.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
-		OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
-			JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
-				Name:   req.Task,
-				Schema: req.Schema,
-				Strict: openai.Bool(true),
+	params.Model = c.structuredModel(req)
+	switch mode {
+	case ModeJSONSchema:
+		params.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
+			OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
+				JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
+					Name:   req.Task,
+					Schema: req.Schema,
+					Strict: openai.Bool(true),
+				},
 			},
-		},
+		}
+	case ModeJSONObject:
+		params.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
+			OfJSONObject: &shared.ResponseFormatJSONObjectParam{},
+		}
 	}
-	content, usage, err := c.complete(ctx, params)
-	if err != nil {
-		return usage, fmt.Errorf("llm %s: %w", req.Task, err)
+	return params, nil
+}
+
+// decodeAnswer reads the JSON of an answer given in mode, checks it
+// against schema and decodes it into out; an unusable answer wraps
+// [ErrBadOutput].
+func decodeAnswer(schema map[string]any, mode OutputMode, content string, out any) error {
+	if mode == ModeJSONSchema {
+		content = stripCodeFence(content)
+	} else {
+		obj, err := ExtractJSON(content)
+		if err != nil {
+			return err
+		}
+		content = obj
 	}
-	content = stripCodeFence(content)
 	var doc any
 	if err := json.Unmarshal([]byte(content), &doc); err != nil {
-		return usage, fmt.Errorf("llm %s: answer is not JSON (%v): %w", req.Task, err, ErrBadOutput)
+		return fmt.Errorf("answer is not JSON (%v): %w", err, ErrBadOutput)
 	}
-	if err := Validate(req.Schema, doc); err != nil {
-		return usage, fmt.Errorf("llm %s: answer does not follow the schema (%v): %w", req.Task, err, ErrBadOutput)
+	if err := Validate(schema, doc); err != nil {
+		return fmt.Errorf("answer does not follow the schema (%v): %w", err, ErrBadOutput)
 	}
 	if err := json.Unmarshal([]byte(content), out); err != nil {
-		return usage, fmt.Errorf("llm %s: decode answer (%v): %w", req.Task, err, ErrBadOutput)
+		return fmt.Errorf("decode answer (%v): %w", err, ErrBadOutput)
 	}
-	return usage, nil
+	return nil
 }
 
 // Chat asks for a free-form answer and returns its text.
@@ -233,6 +385,7 @@ func (c *OpenAI) complete(ctx context.Context, params openai.ChatCompletionNewPa
 		usage.Model = res.Model
 	}
 	usage.PromptTokens = int(res.Usage.PromptTokens)
+	usage.CachedPromptTokens = int(res.Usage.PromptTokensDetails.CachedTokens)
 	usage.CompletionTokens = int(res.Usage.CompletionTokens)
 	if len(res.Choices) == 0 {
 		return "", usage, fmt.Errorf("answer has no choices: %w", ErrBadOutput)

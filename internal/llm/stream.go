@@ -62,6 +62,7 @@ func (c *OpenAI) stream(ctx context.Context, params openai.ChatCompletionNewPara
 		}
 		if u := chunk.Usage; u.PromptTokens+u.CompletionTokens > 0 {
 			usage.PromptTokens = int(u.PromptTokens)
+			usage.CachedPromptTokens = int(u.PromptTokensDetails.CachedTokens)
 			usage.CompletionTokens = int(u.CompletionTokens)
 		}
 		for _, ch := range chunk.Choices {

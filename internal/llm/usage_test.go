@@ -72,7 +72,7 @@ func TestCompleteJSONReportsTheProvidersUsage(t *testing.T) {
 	require.Positive(t, sent.Usage.PromptTokens)
 	require.Positive(t, sent.Usage.CompletionTokens)
 	require.Equal(t, llm.Usage{
-		Model: fakellm.DefaultModel, Calls: 1,
+		Model: fakellm.DefaultModel, Calls: 1, Mode: llm.ModeJSONSchema,
 		PromptTokens: sent.Usage.PromptTokens, CompletionTokens: sent.Usage.CompletionTokens,
 	}, usage)
 
@@ -89,7 +89,7 @@ func TestCompleteJSONReportsTheProvidersUsage(t *testing.T) {
 	srv.h.(*fakellm.Server).FailNext(fakellm.FaultServerError, 1)
 	usage, err = client.CompleteJSON(t.Context(), gradeRequest(), &got)
 	require.Error(t, err)
-	require.Equal(t, llm.Usage{Model: fakellm.DefaultModel, Calls: 1}, usage)
+	require.Equal(t, llm.Usage{Model: fakellm.DefaultModel, Calls: 1, Mode: llm.ModeJSONSchema}, usage)
 }
 
 func TestUsageAdd(t *testing.T) {

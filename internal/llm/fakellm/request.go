@@ -18,7 +18,13 @@ type ChatRequest struct {
 	// Task is response_format.json_schema.name; empty for free-form chat.
 	Task string
 	// Schema is response_format.json_schema.schema; nil for free-form chat.
-	Schema      map[string]any
+	// A request without json_schema whose system prompt carries
+	// [llm.SchemaInstructions] (the json_object and prompt modes) has the
+	// Task and Schema named there.
+	Schema map[string]any
+	// Strict is response_format.json_schema.strict: the schema must fit
+	// [llm.CheckStrict].
+	Strict      bool
 	Temperature *float64
 	// MaxTokens is max_completion_tokens (or max_tokens); 0 means no limit.
 	MaxTokens int
@@ -26,6 +32,13 @@ type ChatRequest struct {
 	// (stream_options.include_usage) asks for a last chunk with the usage.
 	Stream       bool
 	IncludeUsage bool
+
+	// instructed is set when Task and Schema come from schema instructions
+	// in the system prompt rather than from response_format.
+	instructed bool
+	// cached is how many prompt tokens the prompt cache served (see
+	// cache.go).
+	cached int
 }
 
 // Message is one message of a [ChatRequest], its content parts flattened.
@@ -71,6 +84,7 @@ type wireRequest struct {
 		JSONSchema *struct {
 			Name   string         `json:"name"`
 			Schema map[string]any `json:"schema"`
+			Strict *bool          `json:"strict"`
 		} `json:"json_schema"`
 	} `json:"response_format"`
 }
@@ -154,6 +168,7 @@ func parseRequest(body []byte, models []string) (ChatRequest, error) {
 				return ChatRequest{}, invalid("response_format.json_schema.schema", "response_format.json_schema.schema is required.")
 			}
 			req.Task, req.Schema = rf.JSONSchema.Name, rf.JSONSchema.Schema
+			req.Strict = rf.JSONSchema.Strict != nil && *rf.JSONSchema.Strict
 		default:
 			return ChatRequest{}, invalid("response_format.type", "Unknown response_format type %q.", rf.Type)
 		}
