@@ -1,13 +1,8 @@
 package grading_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
-	"net/http"
 	"net/http/httptest"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -25,6 +20,8 @@ type mode struct {
 	name string
 	cfg  llm.Config
 	opts fakellm.Options
+	// format is the response_format type the mode sends ("" for none).
+	format string
 }
 
 // modes are the three structured-output modes: json_schema against the
@@ -33,8 +30,9 @@ type mode struct {
 // all and wraps its JSON in a code fence and sentences.
 func modes() []mode {
 	return []mode{
-		{name: string(llm.ModeJSONSchema), cfg: llm.Config{OutputMode: llm.ModeJSONSchema}},
-		{name: string(llm.ModeJSONObject), cfg: llm.Config{OutputMode: llm.ModeJSONObject}, opts: fakellm.Options{RefuseJSONSchema: true}},
+		{name: string(llm.ModeJSONSchema), cfg: llm.Config{OutputMode: llm.ModeJSONSchema}, format: "json_schema"},
+		{name: string(llm.ModeJSONObject), cfg: llm.Config{OutputMode: llm.ModeJSONObject}, opts: fakellm.Options{RefuseJSONSchema: true},
+			format: "json_object"},
 		{name: string(llm.ModePrompt), cfg: llm.Config{OutputMode: llm.ModePrompt},
 			opts: fakellm.Options{RefuseJSONSchema: true, RefuseJSONObject: true, Chatty: true}},
 	}
@@ -92,6 +90,7 @@ func TestDemoGradesByWordOverlap(t *testing.T) {
 		require.Equal(t, 5.0, total)
 		require.Equal(t, 15.5, maxPts)
 		require.Equal(t, int64(1), srv.Stats().Tasks[grading.TaskGrade])
+		require.Equal(t, map[string]int64{m.format: 1}, srv.Stats().Formats, "one request, in the mode's format")
 	})
 }
 
@@ -234,37 +233,14 @@ func TestDemoSummarisesTheClass(t *testing.T) {
 // no json_schema at all.
 func TestDemoAutoModeSwitchesToJSONObjectAfterOneRefusal(t *testing.T) {
 	t.Parallel()
-	srv := fakellm.New(fakellm.Options{RefuseJSONSchema: true})
-	fakellm.TeachAll(srv)
-	var mu sync.Mutex
-	var formats []string
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		var req struct {
-			ResponseFormat *struct {
-				Type string `json:"type"`
-			} `json:"response_format"`
-		}
-		_ = json.Unmarshal(body, &req)
-		format := "none"
-		if req.ResponseFormat != nil {
-			format = req.ResponseFormat.Type
-		}
-		mu.Lock()
-		formats = append(formats, format)
-		mu.Unlock()
-		srv.ServeHTTP(w, r)
-	}))
-	t.Cleanup(ts.Close)
-	model, err := llm.NewOpenAI(llm.Config{BaseURL: ts.URL + "/v1", Model: fakellm.DefaultModel})
-	require.NoError(t, err)
+	auto := mode{name: string(llm.ModeAuto), cfg: llm.Config{OutputMode: llm.ModeAuto}, opts: fakellm.Options{RefuseJSONSchema: true}}
+	model, srv := demo(t, auto, fakellm.Options{})
 
 	res, usage, err := grading.Run(context.Background(), model, gradeInput(photosynthesis))
 	require.NoError(t, err)
 	require.Equal(t, llm.ModeJSONObject, usage.Mode)
 	require.Equal(t, []bool{true, true}, decode(t, res.Answers)[0].Grade.Criteria, "graded as in any mode")
-	require.Equal(t, []string{"json_schema", "json_object"}, formats, "refused once, then JSON mode")
+	require.Equal(t, map[string]int64{"json_schema": 1, "json_object": 1}, srv.Stats().Formats, "refused once, then JSON mode")
 	require.Equal(t, int64(1), srv.Stats().BadRequests)
 
 	res, usage, err = grading.Run(context.Background(), model, gradeInput("Trees."))
@@ -272,6 +248,6 @@ func TestDemoAutoModeSwitchesToJSONObjectAfterOneRefusal(t *testing.T) {
 	require.Equal(t, llm.ModeJSONObject, usage.Mode)
 	require.Equal(t, 1, usage.Calls)
 	require.Equal(t, []bool{false, false}, decode(t, res.Answers)[0].Grade.Criteria)
-	require.Equal(t, []string{"json_schema", "json_object", "json_object"}, formats, "the second submission sends no json_schema")
+	require.Equal(t, map[string]int64{"json_schema": 1, "json_object": 2}, srv.Stats().Formats, "the second submission sends no json_schema")
 	require.Equal(t, int64(1), srv.Stats().BadRequests)
 }

@@ -3,6 +3,8 @@ package jobs_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"slices"
 	"testing"
 	"time"
 
@@ -61,6 +63,8 @@ type outputMode struct {
 	name string
 	cfg  llm.Config
 	opts fakellm.Options
+	// format is the response_format type the mode sends ("" for none).
+	format string
 }
 
 // inModes runs test once per structured-output mode, as parallel subtests
@@ -71,8 +75,9 @@ type outputMode struct {
 func inModes(t *testing.T, test func(t *testing.T, m outputMode)) {
 	t.Helper()
 	for _, m := range []outputMode{
-		{name: string(llm.ModeJSONSchema), cfg: llm.Config{OutputMode: llm.ModeJSONSchema}},
-		{name: string(llm.ModeJSONObject), cfg: llm.Config{OutputMode: llm.ModeJSONObject}, opts: fakellm.Options{RefuseJSONSchema: true}},
+		{name: string(llm.ModeJSONSchema), cfg: llm.Config{OutputMode: llm.ModeJSONSchema}, format: "json_schema"},
+		{name: string(llm.ModeJSONObject), cfg: llm.Config{OutputMode: llm.ModeJSONObject}, opts: fakellm.Options{RefuseJSONSchema: true},
+			format: "json_object"},
 		{name: string(llm.ModePrompt), cfg: llm.Config{OutputMode: llm.ModePrompt},
 			opts: fakellm.Options{RefuseJSONSchema: true, RefuseJSONObject: true, Chatty: true}},
 	} {
@@ -106,6 +111,7 @@ func TestCheckAgreementOfARubricAssignmentReportsLevelsAndDisagreements(t *testi
 		require.NotNil(t, report)
 		require.Equal(t, 3, report.Benchmarks)
 		require.Equal(t, calls+3, g.demo.Stats().Tasks[grading.TaskRubricFeedback], "one regrade per benchmark")
+		require.Equal(t, []string{m.format}, slices.Collect(maps.Keys(g.demo.Stats().Formats)), "every call in the mode's format")
 		require.Len(t, report.Criteria, 2)
 		thesis, evidence := report.Criteria[0], report.Criteria[1]
 		require.Equal(t, "Thesis", thesis.Label)
