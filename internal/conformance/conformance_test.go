@@ -379,6 +379,7 @@ func TestTheConformanceTestFailsOnABrokenSchemaOrAnUncoveredTask(t *testing.T) {
 	broken := withoutAdditionalProperties(t, good.Schema, "answers", "1", "criteria")
 	err := llm.CheckStrict(broken)
 	require.Error(t, err)
+	t.Logf("CheckStrict: %v", err)
 	require.Equal(t, "$.answers.1.criteria: 'additionalProperties' is required to be supplied and to be false", err.Error())
 	require.NoError(t, llm.CheckStrict(good.Schema), "the recorded schema itself is untouched")
 
@@ -391,6 +392,7 @@ func TestTheConformanceTestFailsOnABrokenSchemaOrAnUncoveredTask(t *testing.T) {
 	_, err = model.CompleteJSON(t.Context(), bad, &out)
 	require.Error(t, err)
 	require.True(t, llm.IsPermanent(err), "%v", err)
+	t.Logf("the demo model: %v", err)
 	require.ErrorContains(t, err, "additionalProperties")
 	_, err = model.CompleteJSON(t.Context(), good, &out)
 	require.NoError(t, err)
