@@ -29,6 +29,7 @@ import (
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
 	"github.com/markwell/markwell/internal/llm/llmtest"
+	"github.com/markwell/markwell/internal/process"
 	"github.com/markwell/markwell/internal/rubric"
 	"github.com/markwell/markwell/internal/store"
 )
@@ -346,6 +347,16 @@ func TestEverySchemaMarkwellSendsFitsStrictMode(t *testing.T) {
 	// schema is not checked: add its code path to codePaths.
 	require.NotEmpty(t, srv.Taught())
 	require.Empty(t, uncovered(tasks, srv.Taught(), taskConstants(t)))
+	// And every registered assignment type the AI grades has a code path.
+	graded := map[string]bool{}
+	for _, fn := range functions() {
+		graded[fn.Type] = true
+	}
+	for _, name := range process.Names() {
+		if _, ok := grading.Type(name).(grading.Planner); ok {
+			require.True(t, graded[name], "assignment type %s is graded by the AI, but functions() has no assignment of it", name)
+		}
+	}
 }
 
 // uncovered names the tasks the demo model is taught (taught) or a Task

@@ -5,6 +5,7 @@
 // agreement check's regrades) against the demo model, records each request
 // Markwell sends, and checks every schema with llm.CheckStrict, the subset
 // of JSON Schema a strict structured-output provider (OpenAI, Azure)
-// accepts. A task the demo model is taught, or a Task constant, that no
-// recorded request uses fails the test, so a new task cannot go unchecked.
+// accepts. A task the demo model is taught, a Task constant or an
+// assignment type the AI grades that no recorded request covers fails the
+// test, so a new task cannot go unchecked.
 package conformance
