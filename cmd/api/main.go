@@ -132,7 +132,7 @@ func run() error {
 
 	// The wizard's AI assist asks the model while the teacher waits: one
 	// retry, since no job queue stands behind these calls.
-	provider, err := llm.NewOpenAI(apiModel(cfg))
+	provider, err := llm.NewOpenAI(apiModel(cfg, log))
 	if err != nil {
 		return fmt.Errorf("model client: %w", err)
 	}
@@ -294,9 +294,11 @@ func purgeRateCounters(ctx context.Context, l *ratelimit.Limiter, log *slog.Logg
 }
 
 // apiModel is the model client of requests a teacher waits on (AI assist):
-// one quick retry, since there is no job queue behind it.
-func apiModel(cfg config.Config) llm.Config {
+// one quick retry, since there is no job queue behind it. The output mode
+// is LLM_OUTPUT_MODE's; auto detection's warning goes to log.
+func apiModel(cfg config.Config, log *slog.Logger) llm.Config {
 	m := cfg.Model()
 	m.MaxRetries = 1
+	m.Log = log
 	return m
 }

@@ -86,7 +86,9 @@ func run() error {
 		return fmt.Errorf("storage: %w", err)
 	}
 
-	provider, err := llm.NewOpenAI(cfg.Model())
+	modelConfig := cfg.Model() // LLM_OUTPUT_MODE included
+	modelConfig.Log = log
+	provider, err := llm.NewOpenAI(modelConfig)
 	if err != nil {
 		return fmt.Errorf("model client: %w", err)
 	}

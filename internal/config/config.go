@@ -75,6 +75,10 @@ type Config struct {
 	LLMTPM int
 	// LLMTimeout bounds one model call.
 	LLMTimeout time.Duration
+	// LLMOutputMode is how structured answers are asked for
+	// (LLM_OUTPUT_MODE): auto (the default) detects what the provider
+	// accepts, or json_schema, json_object or prompt.
+	LLMOutputMode llm.OutputMode
 	// DemoModel tells the UI that results come from the demo model.
 	DemoModel bool
 
@@ -308,6 +312,14 @@ func (r *reader) prices(key string) llm.Prices {
 	return p
 }
 
+func (r *reader) outputMode(key string) llm.OutputMode {
+	m, err := llm.ParseOutputMode(r.str(key, string(llm.ModeAuto)))
+	if err != nil {
+		r.errs = append(r.errs, fmt.Errorf("%s: %w", key, err))
+	}
+	return m
+}
+
 func (r *reader) rule(key, def string) ratelimit.Rule {
 	v := r.str(key, def)
 	rule, err := ratelimit.ParseRule(v)
@@ -350,6 +362,7 @@ func load(lookup func(string) (string, bool)) (Config, error) {
 		LLMRPM:               r.count("LLM_RPM"),
 		LLMTPM:               r.count("LLM_TPM"),
 		LLMTimeout:           r.duration("LLM_TIMEOUT", 2*time.Minute),
+		LLMOutputMode:        r.outputMode("LLM_OUTPUT_MODE"),
 		DemoModel:            r.boolean("DEMO_MODEL", false),
 		WorkerQueues:         r.str("WORKER_QUEUES", "default=10,extract=4,ocr=2,ai=32"),
 		JobTimeout:           r.duration("JOB_TIMEOUT", 5*time.Minute),
@@ -458,7 +471,7 @@ func (r *reader) checkModelPrices(c *Config) {
 		{"LLM_MODEL", c.LLMModel}, {"LLM_VISION_MODEL", c.LLMVisionModel}, {"LLM_SUMMARY_MODEL", c.LLMSummaryModel},
 	} {
 		if _, ok := c.LLMPrices.Lookup(m.model); m.model != "" && !ok {
-			r.errs = append(r.errs, fmt.Errorf("LLM_PRICES: no price for %s %q (add %s=prompt/completion in US dollars per million tokens; 0/0 for a free model)", m.key, m.model, m.model))
+			r.errs = append(r.errs, fmt.Errorf("LLM_PRICES: no price for %s %q (add %s=prompt/completion or prompt/cached/completion in US dollars per million tokens; 0/0 for a free model)", m.key, m.model, m.model))
 		}
 	}
 }

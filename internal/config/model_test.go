@@ -29,15 +29,20 @@ func TestModelSettings(t *testing.T) {
 	env["LLM_MODEL"] = "gpt-4o"
 	env["LLM_VISION_MODEL"] = "gpt-4o"
 	env["LLM_SUMMARY_MODEL"] = "gpt-4o-mini"
-	env["LLM_PRICES"] = "gpt-4o-mini=0.15/0.60,gpt-4o=2.50/10"
+	env["LLM_PRICES"] = "gpt-4o-mini=0.15/0.075/0.60,gpt-4o=2.50/10"
 	env["LLM_RPM"] = "450"
 	env["LLM_TPM"] = "180000"
 	c, err := config.LoadFrom(env)
 	require.NoError(t, err)
 
 	require.Equal(t, "gpt-4o-mini", c.Model().SummaryModel)
-	require.Equal(t, llm.Prices{"gpt-4o-mini": {Prompt: 0.15, Completion: 0.60}, "gpt-4o": {Prompt: 2.50, Completion: 10}}, c.LLMPrices)
+	require.Equal(t, llm.Prices{
+		"gpt-4o-mini": {Prompt: 0.15, CachedPrompt: 0.075, Completion: 0.60},
+		"gpt-4o":      {Prompt: 2.50, CachedPrompt: 2.50, Completion: 10}, // no cached price: the input price
+	}, c.LLMPrices)
 	require.InDelta(t, 0.0125, c.LLMPrices.Cost(llm.Usage{Model: "gpt-4o-2024-08-06", PromptTokens: 1000, CompletionTokens: 1000}), 1e-12)
+	require.InDelta(t, (1000*0.15+1000*0.075)/1e6, c.LLMPrices.Cost(llm.Usage{Model: "gpt-4o-mini", PromptTokens: 2000, CachedPromptTokens: 1000}), 1e-12,
+		"cached prompt tokens at the cached price")
 	limit, ok := c.ModelLimit(nil).(*ratelimit.ModelLimiter)
 	require.True(t, ok)
 	require.Equal(t, 450, limit.RPM)
@@ -62,7 +67,7 @@ func TestModelBadValues(t *testing.T) {
 	for _, want := range []string{
 		`LLM_RPM: "-5" is not a whole number from 0 (no limit) to 1000000000`,
 		`LLM_TPM: "lots" is not a whole number from 0 (no limit) to 1000000000`,
-		`LLM_PRICES: "gpt-4o=2.50": want two prices, prompt/completion, e.g. gpt-4o=0.15/0.60`,
+		`LLM_PRICES: "gpt-4o=2.50": want two prices, prompt/completion, or three, prompt/cached/completion`,
 	} {
 		require.Contains(t, err.Error(), want)
 	}
@@ -74,7 +79,29 @@ func TestModelBadValues(t *testing.T) {
 	env["LLM_SUMMARY_MODEL"] = "gpt-4o-mini"
 	env["LLM_PRICES"] = "gpt-4o=2.50/10"
 	_, err = config.LoadFrom(env)
-	require.ErrorContains(t, err, `LLM_PRICES: no price for LLM_VISION_MODEL "gpt-4.1" (add gpt-4.1=prompt/completion in US dollars per million tokens; 0/0 for a free model)`)
+	require.ErrorContains(t, err, `LLM_PRICES: no price for LLM_VISION_MODEL "gpt-4.1" (add gpt-4.1=prompt/completion or prompt/cached/completion in US dollars per million tokens; 0/0 for a free model)`)
 	require.ErrorContains(t, err, `LLM_PRICES: no price for LLM_SUMMARY_MODEL "gpt-4o-mini"`)
 	require.NotContains(t, err.Error(), `LLM_MODEL "gpt-4o"`)
+}
+
+func TestOutputMode(t *testing.T) {
+	t.Parallel()
+	c, err := config.LoadFrom(valid())
+	require.NoError(t, err)
+	require.Equal(t, llm.ModeAuto, c.LLMOutputMode, "auto detection by default")
+	require.Equal(t, llm.ModeAuto, c.Model().OutputMode)
+
+	for _, mode := range []llm.OutputMode{llm.ModeAuto, llm.ModeJSONSchema, llm.ModeJSONObject, llm.ModePrompt} {
+		env := valid()
+		env["LLM_OUTPUT_MODE"] = string(mode)
+		c, err := config.LoadFrom(env)
+		require.NoError(t, err, mode)
+		require.Equal(t, mode, c.Model().OutputMode, "the model client gets it")
+	}
+
+	env := valid()
+	env["LLM_OUTPUT_MODE"] = "json"
+	_, err = config.LoadFrom(env)
+	require.ErrorContains(t, err, "LLM_OUTPUT_MODE")
+	require.ErrorContains(t, err, "use auto, json_schema, json_object or prompt")
 }

@@ -27,6 +27,7 @@ func (c Config) Model() llm.Config {
 	return llm.Config{
 		BaseURL: c.LLMBaseURL, APIKey: c.LLMAPIKey, Model: c.LLMModel,
 		VisionModel: c.LLMVisionModel, SummaryModel: c.LLMSummaryModel, Timeout: c.LLMTimeout,
+		OutputMode: c.LLMOutputMode,
 	}
 }
 

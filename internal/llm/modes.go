@@ -43,7 +43,6 @@ func ParseSchemaInstructions(system string) (task string, schema map[string]any,
 	}
 	task = rest[:j]
 	dec := json.NewDecoder(strings.NewReader(rest[j+len(schemaIntroEnd):]))
-	dec.UseNumber()
 	if err := dec.Decode(&schema); err != nil || schema == nil {
 		return "", nil, false
 	}

@@ -119,7 +119,8 @@ var taskName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 // the provider accepts is remembered for the model (and logged once), so
 // later calls go straight to it; when every mode is refused the 400 was
 // about something else, and the first error is returned. Rate limits,
-// server errors and timeouts never change the mode.
+// server errors, timeouts and a strict provider's refusal of the schema
+// itself never change the mode.
 //
 // The usage counts every attempt (Calls) and names the mode of the last.
 func (c *OpenAI) CompleteJSON(ctx context.Context, req Request, out any) (Usage, error) {
@@ -212,10 +213,14 @@ func (c *OpenAI) settle(model string, mode OutputMode, refusal error) {
 }
 
 // isBadRequest reports whether the provider refused the request with a 400,
-// as a provider without a response_format does.
+// as a provider without a response_format does. A strict provider's 400 for
+// a schema outside the strict subset ("Invalid schema for response_format
+// …", OpenAI's and the demo model's wording) is not: the schema is wrong,
+// not the mode, and another mode would only hide it.
 func isBadRequest(err error) bool {
 	var apiErr *openai.Error
-	return errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusBadRequest
+	return errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusBadRequest &&
+		!strings.HasPrefix(apiErr.Message, "Invalid schema for response_format")
 }
 
 // structuredModel is the model a structured request goes to.

@@ -10,13 +10,12 @@
 // 400 a strict provider sends, and switches in [Options] refuse json_schema
 // or json_object as providers without them do. Every answer reports the
 // prompt tokens a repeated prefix would have had cached (see cache.go).
-// Free-form requests get a short
-// text that says it comes from the demo model, with a markdown document
-// between <document> tags when the user asks for one (see chat.go). Requests
-// with "stream": true are answered as server-sent events a few words at a
-// time (see stream.go). Latency and faults (429 with
-// Retry-After, 500, hangs, malformed answers) can be injected at random rates
-// or forced with [Server.FailNext].
+// Free-form requests get a short text that says it comes from the demo
+// model, with a markdown document between <document> tags when the user
+// asks for one (see chat.go). Requests with "stream": true are answered as
+// server-sent events a few words at a time (see stream.go). Latency and
+// faults (429 with Retry-After, 500, hangs, malformed answers) can be
+// injected at random rates or forced with [Server.FailNext].
 package fakellm
 
 import (
