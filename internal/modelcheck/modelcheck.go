@@ -13,11 +13,10 @@ import (
 	"bytes"
 	"context"
 	_ "embed" // the handwritten page
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"image"
-	"image/jpeg"
+	"image/draw"
 	_ "image/png" // page.png
 	"strings"
 	"sync"
@@ -249,35 +248,37 @@ func (c *counting) result() (int, error) {
 //go:embed page.png
 var pagePNG []byte
 
-// pageURL is the handwritten page as the OCR pipeline sends a page: a
-// greyscale JPEG (quality 85) in a data: URL.
-var pageURL = sync.OnceValues(func() (string, error) {
+// pagePGM is the handwritten page as the pipeline's Reader hands a page to
+// its OCR: a greyscale binary PGM.
+var pagePGM = sync.OnceValues(func() ([]byte, error) {
 	img, _, err := image.Decode(bytes.NewReader(pagePNG))
 	if err != nil {
-		return "", fmt.Errorf("decode the built-in page: %w", err)
+		return nil, fmt.Errorf("decode the built-in page: %w", err)
 	}
+	b := img.Bounds()
+	gray := image.NewGray(b)
+	draw.Draw(gray, b, img, b.Min, draw.Src)
 	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 85}); err != nil {
-		return "", fmt.Errorf("encode the built-in page: %w", err)
+	fmt.Fprintf(&buf, "P5\n%d %d\n255\n", b.Dx(), b.Dy())
+	for y := range b.Dy() {
+		buf.Write(gray.Pix[y*gray.Stride : y*gray.Stride+b.Dx()])
 	}
-	return "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()), nil
+	return buf.Bytes(), nil
 })
 
-// transcribe sends the handwritten page through the pipeline's
-// transcription request and checks that some writing came back.
+// transcribe sends the handwritten page through the transcription worker's
+// own page call (jobs.TranscribePage: scaled, JPEG, the same request) and
+// checks that some writing came back.
 func transcribe(ctx context.Context, c llm.Client) (llm.Usage, error) {
-	url, err := pageURL()
+	pgm, err := pagePGM()
 	if err != nil {
 		return llm.Usage{}, err
 	}
-	var out struct {
-		Text string `json:"text"`
-	}
-	u, err := c.CompleteJSON(ctx, jobs.TranscribeRequest(url), &out)
+	text, u, err := jobs.TranscribePage(ctx, c, pgm)
 	if err != nil {
 		return u, err
 	}
-	if strings.TrimSpace(out.Text) == "" {
+	if strings.TrimSpace(text) == "" {
 		return u, fmt.Errorf("the transcript of a page with five lines of writing is empty: %w", llm.ErrBadOutput)
 	}
 	return u, nil
