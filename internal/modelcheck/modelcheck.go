@@ -30,13 +30,14 @@ import (
 // DefaultClassSize is the class the cost column is for.
 const DefaultClassSize = 30
 
-// The tasks' names, in the order they run.
+// The tasks' names, in the order they run (the rows of the report; not
+// structured-output task names).
 const (
-	TaskGrade          = "grade"
-	TaskFeedback       = "feedback"
-	TaskRubricFeedback = "rubric-feedback"
-	TaskPrompt         = "prompt"
-	TaskHandwriting    = "handwriting"
+	CheckGrade          = "grade"
+	CheckFeedback       = "feedback"
+	CheckRubricFeedback = "rubric-feedback"
+	CheckPrompt         = "prompt"
+	CheckHandwriting    = "handwriting"
 )
 
 // Options say what the check is run against; they name things in the
@@ -64,7 +65,7 @@ type Options struct {
 
 // Result is one task's outcome.
 type Result struct {
-	// Task is one of the Task* names.
+	// Task is one of the Check* names.
 	Task string `json:"task"`
 	// Skipped says why the task was not run ("" when it was).
 	Skipped string `json:"skipped,omitempty"`
@@ -140,9 +141,9 @@ func Run(ctx context.Context, client llm.Client, o Options) Report {
 		}))
 	}
 	if o.VisionModel == "" {
-		rep.add(Result{Task: TaskHandwriting, Skipped: "LLM_VISION_MODEL is not set"})
+		rep.add(Result{Task: CheckHandwriting, Skipped: "LLM_VISION_MODEL is not set"})
 	} else {
-		rep.add(runTask(ctx, client, o, TaskHandwriting, o.VisionModel, transcribe))
+		rep.add(runTask(ctx, client, o, CheckHandwriting, o.VisionModel, transcribe))
 	}
 	rep.DurationMS = time.Since(rep.StartedAt).Milliseconds()
 	rep.Advice = advice(o.Mode, rep.Results)

@@ -59,7 +59,7 @@ func allModes(m llm.OutputMode, tasks ...string) map[string]llm.OutputMode {
 	return out
 }
 
-var textTasks = []string{modelcheck.TaskGrade, modelcheck.TaskFeedback, modelcheck.TaskRubricFeedback, modelcheck.TaskPrompt}
+var textTasks = []string{modelcheck.CheckGrade, modelcheck.CheckFeedback, modelcheck.CheckRubricFeedback, modelcheck.CheckPrompt}
 
 func TestEveryTaskPassesAgainstTheDemoModel(t *testing.T) {
 	t.Parallel()
@@ -68,7 +68,7 @@ func TestEveryTaskPassesAgainstTheDemoModel(t *testing.T) {
 	require.True(t, rep.Passed, rep.Text())
 	require.Empty(t, rep.FirstError)
 	require.Equal(t, llm.ModeAuto, rep.Mode)
-	require.Equal(t, allModes(llm.ModeJSONSchema, append(textTasks, modelcheck.TaskHandwriting)...), modes(rep),
+	require.Equal(t, allModes(llm.ModeJSONSchema, append(textTasks, modelcheck.CheckHandwriting)...), modes(rep),
 		"a provider that takes json_schema keeps it")
 	for _, r := range rep.Results {
 		require.True(t, r.Valid, r.Task)
@@ -109,7 +109,7 @@ func TestAutoFallsBackToPromptWithoutAnyResponseFormat(t *testing.T) {
 	base, _ := demo(t, fakellm.Options{RefuseJSONSchema: true, RefuseJSONObject: true, Chatty: true})
 	rep := check(t, base, fakellm.DefaultModel, llm.ModeAuto, true)
 	require.True(t, rep.Passed, rep.Text())
-	require.Equal(t, allModes(llm.ModePrompt, append(textTasks, modelcheck.TaskHandwriting)...), modes(rep),
+	require.Equal(t, allModes(llm.ModePrompt, append(textTasks, modelcheck.CheckHandwriting)...), modes(rep),
 		"the JSON is taken out of the code fence and the sentences around it")
 	require.Contains(t, rep.Advice, "set LLM_OUTPUT_MODE=prompt")
 }
@@ -121,7 +121,7 @@ func TestExplicitModes(t *testing.T) {
 		rep := check(t, base, fakellm.DefaultModel, m, true)
 		require.True(t, rep.Passed, "%s: %s", m, rep.Text())
 		require.Equal(t, m, rep.Mode)
-		require.Equal(t, allModes(m, append(textTasks, modelcheck.TaskHandwriting)...), modes(rep), m)
+		require.Equal(t, allModes(m, append(textTasks, modelcheck.CheckHandwriting)...), modes(rep), m)
 		require.Contains(t, rep.Text(), "LLM_OUTPUT_MODE="+string(m))
 	}
 

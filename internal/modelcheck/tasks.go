@@ -16,7 +16,7 @@ type gradingTask struct {
 // piece of student work, as a teacher would set them.
 func gradingTasks() []gradingTask {
 	return []gradingTask{
-		{TaskGrade, grading.Input{
+		{CheckGrade, grading.Input{
 			Function: assignment.Function{Type: assignment.TypeGrade, Context: "Year 8 science: how plants make food",
 				Questions: []assignment.Question{
 					{QuestionText: "Explain how a plant makes its food.", Criteria: []assignment.Criterion{
@@ -33,7 +33,7 @@ func gradingTasks() []gradingTask {
 				"energy becomes chemical energy that is stored as glucose.\n\n" +
 				"2. In winter there is less light and it is colder, so plants grow slowly.",
 		}},
-		{TaskFeedback, grading.Input{
+		{CheckFeedback, grading.Input{
 			Function: assignment.Function{Type: assignment.TypeFeedback, Context: "A letter to a friend about a school trip (Year 6).",
 				Highlights: []assignment.Highlighter{
 					{Key: "praise", Color: "green-500", Title: "Praise", Description: "What works well: vivid detail, a friendly tone."},
@@ -44,7 +44,7 @@ func gradingTasks() []gradingTask {
 				"i touched a meteorite that was older than the earth! The best part was the planetarium, it felt like " +
 				"floating in space.\n\nSee you soon,\nAlex",
 		}},
-		{TaskRubricFeedback, grading.Input{
+		{CheckRubricFeedback, grading.Input{
 			Function: assignment.Function{Type: assignment.TypeRubricFeedback, Rubric: &rubric.Rubric{
 				Name: "Persuasive paragraph", Criteria: []rubric.Criterion{
 					{CriterionDescription: "Claim", LevelDescriptions: []string{
@@ -58,7 +58,7 @@ func gradingTasks() []gradingTask {
 				"city council found that shaded streets were four degrees cooler. They also make walking to school " +
 				"more pleasant, and more people would walk instead of driving.",
 		}},
-		{TaskPrompt, grading.Input{
+		{CheckPrompt, grading.Input{
 			Function: assignment.Function{Type: assignment.TypePrompt,
 				Prompt: "Give the student two strengths and one next step on how clearly the paragraph explains the water cycle. Be encouraging."},
 			Text: "The water cycle is how water moves around the earth. The sun heats water in the sea and it " +
