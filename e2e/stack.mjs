@@ -69,6 +69,8 @@ export async function startStack({ adminURL, outDir }) {
     LLM_BASE_URL: `http://127.0.0.1:${llmPort}/v1`,
     DEMO_MODEL: 'true',
     DEV_SIGNIN: 'true',
+    // The operator of the provider check's test (model-check.test.mjs).
+    OPERATOR_EMAILS: 'ops.e2e@school.test',
     WORKER_ADDR: `127.0.0.1:${workerPort}`,
     METRICS_ADDR: `127.0.0.1:${metricsPort}`,
     // The suite signs in dozens of times from one address: raise the limits.

@@ -2,12 +2,18 @@
 //
 //	api            run the server (applies migrations first unless MIGRATE_ON_START=false)
 //	api migrate    apply migrations and exit
+//	api check-model [-mode auto|json_schema|json_object|prompt]
+//	               send a small built-in set of tasks through the configured
+//	               AI provider and print what worked (no database needed;
+//	               exit status 1 if any task failed; docs/operations.md)
 package main
 
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/pprof"
@@ -37,6 +43,7 @@ import (
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/logging"
 	"github.com/markwell/markwell/internal/migrate"
+	"github.com/markwell/markwell/internal/modelcheck"
 	"github.com/markwell/markwell/internal/office"
 	"github.com/markwell/markwell/internal/original"
 	"github.com/markwell/markwell/internal/queue"
@@ -78,6 +85,10 @@ func run() error {
 	log := logging.New(os.Stdout, cfg.LogLevel, "api")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+
+	if len(os.Args) > 1 && os.Args[1] == "check-model" {
+		return checkModel(ctx, cfg, os.Args[2:], os.Stdout)
+	}
 
 	pool, err := store.NewPool(ctx, cfg.DatabaseURL)
 	if err != nil {
@@ -172,6 +183,10 @@ func run() error {
 		BlobHandler: blobHandler,
 		JobsUI:      jobsUI,
 		Auth:        authSvc,
+		// The operator page's provider check: a fresh client per run,
+		// its calls counted against LLM_RPM/LLM_TPM like every other.
+		ModelCheck: &modelcheck.Checker{Config: apiModel(cfg, log), Prices: cfg.LLMPrices,
+			Wrap: func(c llm.Client) llm.Client { return llm.WithLimit(c, cfg.ModelLimit(pool), llm.LimitOptions{}) }},
 		Services: httpapi.Services{
 			Team:        &team.Service{Pool: pool, PublicURL: cfg.PublicURL, LinkTTL: cfg.InviteLinkTTL},
 			Library:     &library.Service{Pool: pool, Jobs: jobClient},
@@ -291,6 +306,39 @@ func purgeRateCounters(ctx context.Context, l *ratelimit.Limiter, log *slog.Logg
 			}
 		}
 	}
+}
+
+// errCheckFailed is check-model's exit status 1: the table says why.
+var errCheckFailed = errors.New("the provider check failed (see the table above)")
+
+// checkModel runs the provider check (package modelcheck) with the model
+// client the API builds, before any database is opened, prints its table
+// to out, and fails when a task failed.
+func checkModel(ctx context.Context, cfg config.Config, args []string, out io.Writer) error {
+	flags := flag.NewFlagSet("check-model", flag.ContinueOnError)
+	mode := flags.String("mode", "", "output mode to check: auto, json_schema, json_object or prompt (default: LLM_OUTPUT_MODE)")
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	parsed, err := llm.ParseOutputMode(*mode)
+	if err != nil {
+		return fmt.Errorf("-mode: %w", err)
+	}
+	if *mode == "" {
+		parsed = "" // the configured mode
+	}
+	// Logs (the detection's warning) go to stderr: stdout is the table's.
+	checker := &modelcheck.Checker{Config: apiModel(cfg, logging.New(os.Stderr, cfg.LogLevel, "api")), Prices: cfg.LLMPrices}
+	fmt.Fprintf(out, "Checking %s with the built-in tasks (seconds to a few minutes)…\n", cfg.LLMBaseURL)
+	rep, err := checker.Check(ctx, parsed)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(out, rep.Text())
+	if !rep.Passed {
+		return errCheckFailed
+	}
+	return nil
 }
 
 // apiModel is the model client of requests a teacher waits on (AI assist):

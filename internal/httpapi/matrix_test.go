@@ -53,6 +53,11 @@ var routeMatrix = map[string][numCallers]int{
 	// Public: the deployment's settings.
 	"GET /api/v1/app-config": {allowed, allowed, allowed, allowed, allowed},
 
+	// The operators' provider check: nobody here is an operator, so every
+	// caller gets 404, as for /admin/jobs (modelcheck_test.go signs one in).
+	"GET /api/v1/operator/model-check":  {notFound, notFound, notFound, notFound, notFound},
+	"POST /api/v1/operator/model-check": {notFound, notFound, notFound, notFound, notFound},
+
 	// A student's calls by link: only the link token opens them (a teacher's
 	// session is no link token).
 	"POST /api/v1/student/link":                                  {notFound, notFound, allowed, notFound, notFound},

@@ -19,6 +19,7 @@ import (
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/files"
 	"github.com/markwell/markwell/internal/migrate"
+	"github.com/markwell/markwell/internal/modelcheck"
 	"github.com/markwell/markwell/internal/ratelimit"
 )
 
@@ -46,6 +47,9 @@ type Deps struct {
 	Services Services
 	// Limiter keeps the rate limits' counts; nil turns every limit off.
 	Limiter *ratelimit.Limiter
+	// ModelCheck runs the provider check for operators
+	// (/api/v1/operator/model-check); nil turns the route off.
+	ModelCheck *modelcheck.Checker
 }
 
 // NewRouter builds the API's handler.
@@ -95,9 +99,15 @@ func NewRouter(d Deps) *gin.Engine {
 	v1.GET("/app-config", appConfig(d.Config))
 	v1.POST("/s3-public-asset-upload", requireUser(), fh.upload(files.PublicAsset))
 	v1.POST("/getSignedURL", requireUser(), handle(fh.signedURL))
+	registerModelCheck(v1, d)
 	signedInRoutes(v1.Group("", signedInOrViewToken(d.Services)), d.Services, d.Auth)
 
-	r.NoRoute(spa(d.Config.StaticDir, contentSecurityPolicy(d.Config, fileStoreOrigin(d))))
+	app := spa(d.Config.StaticDir, contentSecurityPolicy(d.Config, fileStoreOrigin(d)))
+	if d.ModelCheck != nil {
+		// The provider check's page is the app's, served to operators only.
+		r.GET(ModelCheckPage, operatorOnly(d), app)
+	}
+	r.NoRoute(app)
 	return r
 }
 

@@ -107,6 +107,7 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 		JobsUI:      jobsUI,
 		Auth:        authSvc,
 		Limiter:     &ratelimit.Limiter{Pool: testdb.Pool(t)},
+		ModelCheck:  modelChecker(t),
 		Services: httpapi.Services{
 			Team:        &team.Service{Pool: testdb.Pool(t), PublicURL: b.srv.URL},
 			Library:     &library.Service{Pool: testdb.Pool(t), Jobs: insertClient(t)},

@@ -274,6 +274,11 @@ func TestViewTokenReadsExactlyItsSubmission(t *testing.T) {
 		} else {
 			res, _ = reader.do(t, r.Method, r.Path, body)
 		}
+		if strings.HasPrefix(r.Path, "/api/v1/operator/") {
+			// The operators' routes answer 404 to everyone else, as /admin/jobs.
+			require.Equal(t, 404, res.StatusCode, "%s %s with a view token", r.Method, r.Path)
+			continue
+		}
 		if r.Path == "/api/v1/db/function/get-view-only" {
 			// opened, but only once Sam has a result (not yet)
 			require.Equal(t, 404, res.StatusCode, "%s %s with a view token", r.Method, r.Path)

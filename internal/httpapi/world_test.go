@@ -117,7 +117,11 @@ func buildAdaWorld(t *testing.T, b *bundle, ada *browser, tag string) adaWorld {
 func crossTeamProbes(w adaWorld, ownTeam string) map[string]any {
 	validCriteria := []map[string]any{{"criterionDescription": "X", "levelDescriptions": []string{"Y"}, "useRange": false}}
 	probes := map[string]any{
-		"POST /api/v1/getSignedURL":                         map[string]any{"link": w.fileURL},
+		"POST /api/v1/getSignedURL": map[string]any{"link": w.fileURL},
+		// The operators' provider check names no team: every teacher gets
+		// 404, as for /admin/jobs (TestModelCheckIsForOperators).
+		"GET /api/v1/operator/model-check":                  map[string]any{},
+		"POST /api/v1/operator/model-check":                 map[string]any{},
 		"POST /api/v1/s3-upload":                            map[string]any{"fileName": "assignments/" + w.assignmentID + "/submissions/x.txt", "fileType": "text/plain"},
 		"POST /api/v1/db/rubric/get":                        map[string]any{"rubricId": w.rubricID},
 		"POST /api/v1/db/rubric/update":                     map[string]any{"rubricId": w.rubricID, "name": "Mine now", "criteria": validCriteria},

@@ -108,18 +108,31 @@ var _ extract.OCR = (*visionReader)(nil)
 
 // Text implements extract.OCR.
 func (v *visionReader) Text(ctx context.Context, pgm []byte) (string, error) {
+	text, u, err := TranscribePage(ctx, v.model, pgm)
+	v.mu.Lock()
+	v.usage.Add(u)
+	v.mu.Unlock()
+	return text, err
+}
+
+// TranscribePage asks model (its vision model) to transcribe one page: pgm
+// is a greyscale PGM image, as an extract.Reader hands it to its OCR, sent
+// as a JPEG scaled down to visionPixels. The usage is what the call cost,
+// also when it failed after the model answered. The transcription worker
+// reads every page without text this way.
+func TranscribePage(ctx context.Context, model llm.Client, pgm []byte) (string, llm.Usage, error) {
 	img, err := extract.DecodePGM(pgm)
 	if err != nil {
-		return "", fmt.Errorf("page image: %w", err)
+		return "", llm.Usage{}, fmt.Errorf("page image: %w", err)
 	}
 	var buf bytes.Buffer
 	if err := jpeg.Encode(&buf, shrink(img, visionPixels), &jpeg.Options{Quality: 85}); err != nil {
-		return "", fmt.Errorf("encode page image: %w", err)
+		return "", llm.Usage{}, fmt.Errorf("encode page image: %w", err)
 	}
 	var out struct {
 		Text string `json:"text"`
 	}
-	u, err := v.model.CompleteJSON(ctx, llm.Request{
+	u, err := model.CompleteJSON(ctx, llm.Request{
 		Task:   TaskTranscribePage,
 		System: transcribePrompt,
 		Messages: []llm.Message{{
@@ -131,13 +144,10 @@ func (v *visionReader) Text(ctx context.Context, pgm []byte) (string, error) {
 		Temperature: llm.Float(0),
 		MaxTokens:   4096,
 	}, &out)
-	v.mu.Lock()
-	v.usage.Add(u)
-	v.mu.Unlock()
 	if err != nil {
-		return "", fmt.Errorf("transcribe page: %w", err)
+		return "", u, fmt.Errorf("transcribe page: %w", err)
 	}
-	return out.Text, nil
+	return out.Text, u, nil
 }
 
 // shrink scales img down by a whole factor, averaging each block of pixels,

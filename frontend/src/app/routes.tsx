@@ -5,6 +5,7 @@ import { RequireAuth } from '../features/auth/components/RequireAuth';
 import { SignInPage } from '../features/auth/components/SignInPage';
 import { chatRoutes } from '../features/chat/routes';
 import { LibraryPage } from '../features/library/components/LibraryPage';
+import { operatorRoutes } from '../features/operator';
 import { RubricEditorPage, RubricsPage } from '../features/rubrics';
 import { AcceptInvitePage } from '../features/team/components/AcceptInvitePage';
 import { TeamPage } from '../features/team/components/TeamPage';
@@ -48,6 +49,7 @@ export const routes: RouteObject[] = [
                   ...toolRoutesWithChat,
                   { path: 'team', element: <TeamPage /> },
                   { path: 'invite/:token', element: <AcceptInvitePage /> },
+                  ...operatorRoutes,
                 ],
               },
             ],

@@ -1,5 +1,7 @@
 package fakellm
 
+import "slices"
+
 // TeachAll teaches s every task Markwell's demo model answers with its own
 // heuristics rather than [Generate]: the assignment wizard's AI assist
 // (suggest_criteria, suggest_questions), the rubric tool
@@ -13,4 +15,18 @@ func TeachAll(s *Server) {
 	teachRubric(s)
 	teachTranscribe(s)
 	teachGrading(s)
+}
+
+// Taught lists, sorted, the tasks s has been taught with [Server.Handle]
+// (by [TeachAll] or a test): the structured requests it answers with its
+// own heuristics.
+func (s *Server) Taught() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	names := make([]string, 0, len(s.tasks))
+	for name := range s.tasks {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
 }
