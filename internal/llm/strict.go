@@ -206,8 +206,12 @@ func (c *strictChecker) object(s map[string]any, path string, depth int) error {
 	if extra, ok := s["additionalProperties"]; !ok || extra != false {
 		return fmt.Errorf("%s: 'additionalProperties' is required to be supplied and to be false", path)
 	}
-	props, _ := s["properties"].(map[string]any)
-	if p, ok := s["properties"]; ok && props == nil {
+	p, ok := s["properties"]
+	if !ok {
+		return fmt.Errorf("%s: an object schema needs \"properties\" (an empty object when it has none)", path)
+	}
+	props, _ := p.(map[string]any)
+	if props == nil {
 		return fmt.Errorf("%s: properties must be an object, got %s", path, show(p))
 	}
 	var required []string

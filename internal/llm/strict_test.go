@@ -90,6 +90,9 @@ func TestCheckStrictRefuses(t *testing.T) {
 		"unknown format": {
 			strictObject(map[string]any{"a": map[string]any{"type": "string", "format": "uri"}}),
 			`format "uri" is not supported`},
+		"object without properties": {
+			strictObject(map[string]any{"a": map[string]any{"type": "object", "required": []any{}, "additionalProperties": false}}),
+			`$.a: an object schema needs "properties"`},
 		"array without items": {
 			strictObject(map[string]any{"a": map[string]any{"type": "array"}}),
 			`$.a: an array needs "items"`},
