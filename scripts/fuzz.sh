@@ -23,6 +23,7 @@ targets=(
   "./internal/extract FuzzPPTX"
   "./internal/extract FuzzPPTXSlide"
   "./internal/docx FuzzRender"
+  "./internal/llm FuzzExtractJSON"
 )
 # shellcheck source=scripts/fuzz-race.sh
 . scripts/fuzz-race.sh
