@@ -213,14 +213,22 @@ func (c *OpenAI) settle(model string, mode OutputMode, refusal error) {
 }
 
 // isBadRequest reports whether the provider refused the request with a 400,
-// as a provider without a response_format does. A strict provider's 400 for
-// a schema outside the strict subset ("Invalid schema for response_format
-// …", OpenAI's and the demo model's wording) is not: the schema is wrong,
-// not the mode, and another mode would only hide it.
+// as a provider without a response_format does. A strict provider's refusal
+// of the schema itself ([IsSchemaRefusal]) is not: the schema is wrong, not
+// the mode, and another mode would only hide it.
 func isBadRequest(err error) bool {
 	var apiErr *openai.Error
+	return errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusBadRequest && !IsSchemaRefusal(err)
+}
+
+// IsSchemaRefusal reports whether err is a strict provider's 400 for a
+// schema outside the strict subset ("Invalid schema for response_format
+// …", OpenAI's and the demo model's wording): a Markwell bug, not the
+// provider's missing feature.
+func IsSchemaRefusal(err error) bool {
+	var apiErr *openai.Error
 	return errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusBadRequest &&
-		!strings.HasPrefix(apiErr.Message, "Invalid schema for response_format")
+		strings.HasPrefix(apiErr.Message, "Invalid schema for response_format")
 }
 
 // structuredModel is the model a structured request goes to.

@@ -37,6 +37,9 @@ func Explain(err error, o Options, model string) string {
 	case errors.As(err, &rl):
 		return fmt.Sprintf("the provider is rate-limiting this key (429, retry after %s): wait and run the check again, "+
 			"and check the key's quota or billing; set LLM_RPM/LLM_TPM a little under its limits", rl.RetryAfter)
+	case llm.IsSchemaRefusal(err):
+		return "the provider refused the answer's schema for strict structured output: please report this as a Markwell bug; " +
+			"LLM_OUTPUT_MODE=json_object works around it" + providerSays(err)
 	case errors.As(err, &apiErr):
 		return explainStatus(apiErr, o, model, base)
 	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &netErr) && netErr.Timeout():
@@ -65,12 +68,8 @@ func Explain(err error, o Options, model string) string {
 
 // explainStatus says what an HTTP error from the provider means.
 func explainStatus(e *openai.Error, o Options, model, base string) string {
-	msg := strings.TrimSpace(e.Message)
-	said := ""
-	if msg != "" {
-		said = ` (the provider says: "` + clip(msg) + `")`
-	}
-	lower := strings.ToLower(msg + " " + e.Code + " " + e.Param)
+	said := providerSays(e)
+	lower := strings.ToLower(e.Message + " " + e.Code + " " + e.Param)
 	switch s := e.StatusCode; {
 	case s == http.StatusUnauthorized:
 		return "the API key was refused (401): check LLM_API_KEY" + said
@@ -80,9 +79,6 @@ func explainStatus(e *openai.Error, o Options, model, base string) string {
 		return fmt.Sprintf("the model %s does not exist at %s (404): check LLM_MODEL/LLM_VISION_MODEL against the provider's model list", model, base) + said
 	case s == http.StatusNotFound:
 		return fmt.Sprintf("%s has no chat completions endpoint (404): LLM_BASE_URL usually ends in /v1", base) + said
-	case s == http.StatusBadRequest && strings.Contains(lower, "invalid schema"):
-		return "the provider refused the answer's schema for strict structured output: please report this as a Markwell bug; " +
-			"LLM_OUTPUT_MODE=json_object works around it" + said
 	case s == http.StatusBadRequest && refusesFormat(lower, "json_schema") && o.Mode != llm.ModeJSONObject && o.Mode != llm.ModePrompt:
 		return "the provider refused structured output; LLM_OUTPUT_MODE=json_object" + said
 	case s == http.StatusBadRequest && refusesFormat(lower, "json_object") && o.Mode == llm.ModeJSONObject:
@@ -93,6 +89,15 @@ func explainStatus(e *openai.Error, o Options, model, base string) string {
 		return fmt.Sprintf("the provider failed (%d): try again later; if it persists, the server's logs say why", s) + said
 	}
 	return fmt.Sprintf("the provider refused the request (%d)", e.StatusCode) + said
+}
+
+// providerSays quotes the provider's own message in err, if any.
+func providerSays(err error) string {
+	var apiErr *openai.Error
+	if !errors.As(err, &apiErr) || strings.TrimSpace(apiErr.Message) == "" {
+		return ""
+	}
+	return ` (the provider says: "` + clip(apiErr.Message) + `")`
 }
 
 // refusesFormat reports whether a 400's text is about the response format

@@ -13,7 +13,7 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { LoadError } from '../../../components/LoadError';
 import { PageHeader } from '../../../components/PageHeader';
 import { PageSpinner } from '../../../components/PageSpinner';
@@ -109,36 +109,22 @@ export function ModelCheckPage() {
       />
       <Paper variant="outlined" sx={{ p: 2, mb: 3 }}>
         <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}>
-          <Typography component="dt" color="text.secondary">
-            Provider
-          </Typography>
-          <Typography component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-            {settings.baseUrl}
-          </Typography>
-          <Typography component="dt" color="text.secondary">
-            Model
-          </Typography>
-          <Typography component="dd" sx={{ m: 0 }}>
-            {settings.model}
-          </Typography>
-          <Typography component="dt" color="text.secondary">
-            Vision model
-          </Typography>
-          <Typography component="dd" sx={{ m: 0 }}>
-            {settings.visionModel || 'not set: the handwritten page is skipped'}
-          </Typography>
-          <Typography component="dt" color="text.secondary">
-            Output mode
-          </Typography>
-          <Typography component="dd" sx={{ m: 0 }}>
-            {settings.mode}
-          </Typography>
-          <Typography component="dt" color="text.secondary">
-            Prices
-          </Typography>
-          <Typography component="dd" sx={{ m: 0 }}>
-            {settings.priced ? `LLM_PRICES prices ${settings.model}` : `LLM_PRICES does not price ${settings.model}`}
-          </Typography>
+          {[
+            ['Provider', settings.baseUrl],
+            ['Model', settings.model],
+            ['Vision model', settings.visionModel || 'not set: the handwritten page is skipped'],
+            ['Output mode', settings.mode],
+            ['Prices', `LLM_PRICES ${settings.priced ? 'prices' : 'does not price'} ${settings.model}`],
+          ].map(([term, value]) => (
+            <Fragment key={term}>
+              <Typography component="dt" color="text.secondary">
+                {term}
+              </Typography>
+              <Typography component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+                {value}
+              </Typography>
+            </Fragment>
+          ))}
         </Box>
       </Paper>
 
