@@ -92,7 +92,7 @@ func startScaleStack(ctx context.Context, root, admin, dir string, s settings) (
 		"AI_RATE_LIMIT_TEACHER":        "100000/1m",
 		"AI_RATE_LIMIT_TEAM":           "1000000/24h",
 		"AI_TOKEN_LIMIT_TEACHER":       "off",
-		"AI_TOKEN_LIMIT_TEAM":           "off",
+		"AI_TOKEN_LIMIT_TEAM":          "off",
 		"STUDENT_RATE_LIMIT_LINK":      "100000/1h",
 		"STUDENT_RATE_LIMIT_ADDR":      "100000/1h",
 		"STUDENT_RATE_LIMIT_LINK_MAX":  "0",
