@@ -457,6 +457,7 @@ func removalReaches(ctx context.Context, st *scaleStack, setUp *sync.WaitGroup) 
 		return staleness{}, err
 	}
 	token := inv.Invite.URL[strings.LastIndex(inv.Invite.URL, "/")+1:]
+	accepted := time.Now()
 	if err := member.post(ctx, "db/team/accept-invite", map[string]string{"token": token}, nil); err != nil {
 		return staleness{}, err
 	}
@@ -471,11 +472,27 @@ func removalReaches(ctx context.Context, st *scaleStack, setUp *sync.WaitGroup) 
 	if me.User.ID == "" {
 		return staleness{}, errors.New("db/user/get: no user id")
 	}
-	ready()
 	b := direct(member, "http://"+st.apiB)
 	read := func() (int, error) {
 		return b.status(ctx, http.MethodPost, "db/assignment/get", map[string]string{"assignmentId": asg})
 	}
+	// Joining is a team change too: when the member's requests before it
+	// landed on api-b, api-b shows the team's class only once it forgets
+	// that session, within the same 5 s.
+	for {
+		code, err := read()
+		if err != nil {
+			return staleness{}, err
+		}
+		if code == http.StatusOK {
+			break
+		}
+		if time.Since(accepted) > 6*time.Second || code != http.StatusNotFound {
+			return staleness{}, fmt.Errorf("%s after joining, api-b answered %d for the team's class", time.Since(accepted).Round(time.Millisecond), code)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	ready()
 	if code, err := read(); err != nil || code != http.StatusOK {
 		return staleness{}, fmt.Errorf("before the removal api-b answered %d %v for the team's class", code, err)
 	}
