@@ -212,7 +212,8 @@ func scaleTest(ctx context.Context, root, admin, outDir string, s settings, res 
 		}
 	}
 	if check.firstWorst > 30*time.Second {
-		failures = append(failures, fmt.Sprintf("a class waited %s for its first result (classes take turns: ≤ 30 s)", check.firstWorst.Round(100*time.Millisecond)))
+		failures = append(failures, fmt.Sprintf("a class waited %s for its first result (classes take turns: ≤ 30 s); per class: %s",
+			check.firstWorst.Round(100*time.Millisecond), queueOrder(ctx, db, asgs, check.firsts)))
 	}
 	if graded < total {
 		failures = append(failures, fmt.Sprintf("%d of %d results graded after %s", graded, total, s.mondayWait))
@@ -520,6 +521,7 @@ type gradedOnce struct {
 	graded, gradedOnce, modelCalls, multiCall, retriedJobs int
 	writtenOnce, oneJob                                    bool
 	firstWorst                                             time.Duration
+	firsts                                                 []time.Duration // per class
 	problems                                               []string
 }
 
@@ -604,8 +606,10 @@ func checkGradedOnce(ctx context.Context, db *pgx.Conn, asgs []string, perClass 
 		}
 		if first.IsZero() {
 			g.problems = append(g.problems, fmt.Sprintf("class %d: no result at all", i+1))
+			g.firsts = append(g.firsts, -1)
 		} else {
 			g.firstWorst = max(g.firstWorst, first.Sub(pressed))
+			g.firsts = append(g.firsts, first.Sub(pressed))
 		}
 	}
 	return g, nil
@@ -616,4 +620,27 @@ func deref[T any](p *T) any {
 		return nil
 	}
 	return *p
+}
+
+// queueOrder says, per class, when its first result came and where its
+// first grading job stood in River's order (priority, scheduled_at, id):
+// what to look at when a class waited for its turn.
+func queueOrder(ctx context.Context, db *pgx.Conn, asgs []string, firsts []time.Duration) string {
+	var out []string
+	for i, asg := range asgs {
+		var rank, of int
+		err := db.QueryRow(ctx, `WITH r AS (
+			SELECT j.args ->> 'submission_id' AS sid, row_number() OVER (ORDER BY j.priority, j.scheduled_at, j.id) AS rn, count(*) OVER () AS n
+			FROM river_job j WHERE j.kind = 'grade_submission')
+			SELECT coalesce(min(r.rn), 0), coalesce(max(r.n), 0) FROM r JOIN submissions s ON s.id::text = r.sid WHERE s.assignment_id = $1::uuid`, asg).Scan(&rank, &of)
+		if err != nil {
+			return err.Error()
+		}
+		f := time.Duration(-1)
+		if i < len(firsts) {
+			f = firsts[i]
+		}
+		out = append(out, fmt.Sprintf("class %d first result %.1f s, first job #%d of %d", i+1, f.Seconds(), rank, of))
+	}
+	return strings.Join(out, "; ")
 }
