@@ -30,7 +30,7 @@ test-faults: ## the fault suite, full form: batches of 300, a few minutes (docs/
 	@scripts/pg.sh start
 	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/pg.sh url)} FAULTS=full go test -tags faults -count=1 -v -timeout 30m ./internal/faults/
 
-test-scale: ## two APIs behind nginx, PgBouncer, three workers on one machine; kills mid-run (about 2 min; docs/operations.md)
+test-scale: ## two APIs behind nginx, PgBouncer, three workers on one machine; kills mid-run (a few minutes; docs/operations.md)
 	@scripts/test-scale.sh $(SCALE_FLAGS)
 
 bench: ## the Monday-morning report (cmd/bench): a table and bench/results.json; BENCH_FLAGS=-quick for a smoke run
