@@ -8,8 +8,8 @@
 # worker, the demo model, all on loopback under .data/scale/<time>/; the
 # Monday-morning scenario through the proxy, a sign-out and a team removal
 # watched across replicas, one API replica and one worker SIGKILLed mid-run.
-# Exits non-zero on any failed request or check. Extra arguments go to
-# cmd/bench (e.g. -quick).
+# Exits non-zero on any failed request or check. Extra arguments
+# (SCALE_FLAGS under make) go to cmd/bench, e.g. -out somewhere.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
