@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/.data/go/bin:$(PATH)
 
-.PHONY: dev test test-faults bench build generate migrate db db-stop lint clean help
+.PHONY: dev test test-faults test-scale bench build generate migrate db db-stop lint clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -29,6 +29,9 @@ test-faults: ## the fault suite, full form: batches of 300, a few minutes (docs/
 	@scripts/bootstrap.sh --no-browser
 	@scripts/pg.sh start
 	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/pg.sh url)} FAULTS=full go test -tags faults -count=1 -v -timeout 30m ./internal/faults/
+
+test-scale: ## two APIs behind nginx, PgBouncer, three workers on one machine; kills mid-run (a few minutes; docs/operations.md)
+	@scripts/test-scale.sh $(SCALE_FLAGS)
 
 bench: ## the Monday-morning report (cmd/bench): a table and bench/results.json; BENCH_FLAGS=-quick for a smoke run
 	@scripts/bootstrap.sh --no-browser

@@ -14,8 +14,8 @@ import (
 )
 
 // transport is shared by every teacher: many idle connections per host, as
-// a fleet of browsers keeps.
-var transport = &http.Transport{
+// a fleet of browsers keeps. The scale phase wraps it to count requests.
+var transport http.RoundTripper = &http.Transport{
 	MaxIdleConns:        512,
 	MaxIdleConnsPerHost: 512,
 	IdleConnTimeout:     90 * time.Second,

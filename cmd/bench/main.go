@@ -17,6 +17,7 @@
 //	go run ./cmd/bench -quick          # a short smoke run of every phase
 //	go run ./cmd/bench -phases load    # some phases only (cache, load, monday, go)
 //	go run ./cmd/bench -phases cache   # prompt caching of a class of 30 (seconds; no stack)
+//	go run ./cmd/bench -phases scale   # make test-scale: nginx, PgBouncer, two APIs, three workers; kills mid-run
 package main
 
 import (
@@ -87,11 +88,11 @@ func run() error {
 	s.apiConns = *apiConns
 	for _, p := range strings.Split(*phases, ",") {
 		switch p = strings.TrimSpace(p); p {
-		case "cache", "load", "monday", "go":
+		case "cache", "load", "monday", "go", "scale":
 			s.phases[p] = true
 		case "":
 		default:
-			return fmt.Errorf("-phases: unknown phase %q (want cache, load, monday or go)", p)
+			return fmt.Errorf("-phases: unknown phase %q (want cache, load, monday, go or scale)", p)
 		}
 	}
 	switch *scale {
@@ -117,7 +118,7 @@ func run() error {
 		}
 	}
 	// the prompt-caching phase runs in process: no database, no stack
-	needStack := s.phases["load"] || s.phases["monday"] || s.phases["go"]
+	needStack := s.phases["load"] || s.phases["monday"] || s.phases["go"] || s.phases["scale"]
 	if admin == "" && needStack {
 		return errors.New("no PostgreSQL: pass -db or set TEST_DATABASE_URL (make bench uses scripts/pg.sh url)")
 	}
@@ -169,6 +170,20 @@ func run() error {
 		if err := goBenchmarks(ctx, root, admin, logDir, s, res); err != nil {
 			failures = append(failures, "go: "+err.Error())
 			fmt.Fprintln(os.Stderr, "bench: go benchmarks:", err)
+		}
+	}
+
+	if s.phases["scale"] && ctx.Err() == nil {
+		// A smaller morning than monday's: 12 classes of 20, a 2 s model and
+		// 8 ai slots per worker (about 30 s of grading, so the kill lands
+		// mid-run), the pages polling every second.
+		sc := s
+		sc.teachers, sc.perClass, sc.mondayLat, sc.mondayRPM, sc.pollEvery, sc.mondayWait = 12, 20, 2*time.Second, 600, time.Second, 4*time.Minute
+		// -quick does not shrink it: the kill must land while classes are
+		// still grading, after the sign-out and removal checks (~7 s).
+		if err := scaleTest(ctx, root, admin, filepath.Dir(outPath), sc, res); err != nil {
+			failures = append(failures, "scale: "+err.Error())
+			fmt.Fprintln(os.Stderr, "bench: scale:", err)
 		}
 	}
 
