@@ -1,7 +1,7 @@
 import Typography from '@mui/material/Typography';
-import type { RouteObject } from 'react-router';
-import { normalizeFunctionResult, normalizeResultFunction } from '../../features/results/components';
-import { createStudentRoutes, type StudentResultView } from '../../features/student';
+import { normalizeResultFunction } from '../../features/results/lib/definition';
+import { normalizeFunctionResult } from '../../features/results/lib/normalize';
+import type { StudentResultView } from '../../features/student';
 import { processes } from '../processes';
 
 /** A student's finished result, read-only, drawn by its type module's `StudentView` (app/processes). */
@@ -17,10 +17,3 @@ export function StudentResult({ view }: { view: StudentResultView }) {
   return <StudentView {...props} />;
 }
 
-/**
- * The student pages, with a result page that shows a finished result with the results feature's
- * review components, read-only. The app's route tree uses these in place of `studentRoutes`.
- */
-export const studentRoutesWithResults: RouteObject[] = createStudentRoutes({
-  renderResult: (view) => <StudentResult view={view} />,
-});
