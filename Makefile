@@ -31,9 +31,10 @@ test-faults: ## the fault suite, full form: batches of 300, a few minutes (docs/
 	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/pg.sh url)} FAULTS=full go test -tags faults -count=1 -v -timeout 30m ./internal/faults/
 
 bench: ## the Monday-morning report (cmd/bench): a table and bench/results.json; BENCH_FLAGS=-quick for a smoke run
-	@scripts/bootstrap.sh --no-browser
+	@scripts/bootstrap.sh
 	@scripts/pg.sh start
 	go build -o .data/bin/ ./cmd/api ./cmd/worker ./cmd/fakellm
+	npm --prefix frontend run build
 	TEST_DATABASE_URL=$$(scripts/pg.sh url) go run ./cmd/bench $(BENCH_FLAGS)
 
 build: ## build the binaries into .data/bin and the frontend into frontend/dist
