@@ -1,5 +1,5 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
-import { loadChunk } from '../lib/lazy-page';
+import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
+import { loadChunk, registerLoader } from '../lib/lazy-page';
 
 /**
  * A component loaded from its own chunk the first time it draws, behind its own Suspense boundary,
@@ -9,8 +9,20 @@ import { loadChunk } from '../lib/lazy-page';
  * quick load shows nothing).
  */
 export function lazyComponent<P extends object>(load: () => Promise<ComponentType<P>>, fallback: ReactNode = null): ComponentType<P> {
-  const Lazy = lazy(() => loadChunk(load).then((Component) => ({ default: Component })));
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<{ default: ComponentType<P> }> | undefined;
+  const start = () =>
+    (loading ??= loadChunk(load).then((Component) => {
+      loaded = Component;
+      return { default: Component };
+    }));
+  registerLoader(start);
+  const Lazy = lazy(start);
   function LazyComponent(props: P) {
+    // Once loaded, later instances draw it directly; an instance keeps the way it started, so a
+    // component never remounts (and loses its state) when its chunk arrives.
+    const [Loaded] = useState(() => loaded);
+    if (Loaded) return <Loaded {...props} />;
     return (
       <Suspense fallback={fallback}>
         <Lazy {...props} />

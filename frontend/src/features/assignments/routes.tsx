@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { newAssignmentPath, type AssignmentType } from '../../lib/assignment-type';
-import { loadChunk } from '../../lib/lazy-page';
+import { lazyRoute, importChunk } from '../../lib/lazy-page';
 import type { EditorProps } from './components/edit/editor-props';
 import type { DefinitionProps } from './components/page/definition-props';
 
@@ -35,36 +35,36 @@ export interface AssignmentRoutesOptions {
  * (route `lazy`), the page's code and the types' parts together.
  */
 export function createAssignmentRoutes({ types, load }: AssignmentRoutesOptions): RouteObject[] {
-  const parts = () => loadChunk(load);
+  const parts = () => importChunk(load);
   return [
     {
       path: EDIT_ASSIGNMENT_PATH,
-      lazy: async () => {
+      lazy: lazyRoute(async () => {
         const [{ EditAssignmentPage }, { editorFor }] = await Promise.all([
-          loadChunk(() => import('./components/edit/EditAssignmentPage')),
+          importChunk(() => import('./components/edit/EditAssignmentPage')),
           parts(),
         ]);
         const noEditor = () => undefined;
         return { Component: () => <EditAssignmentPage editorFor={editorFor ?? noEditor} /> };
-      },
+      }),
     },
     ...types.map((type) => ({
       path: newAssignmentPath(type).slice(1),
-      lazy: async () => {
+      lazy: lazyRoute(async () => {
         const Wizard = (await parts()).wizardFor(type);
         if (!Wizard) throw new Error(`No creation wizard for assignments of type ${type}`);
         return { Component: Wizard };
-      },
+      }),
     })),
     {
       path: ASSIGNMENT_PAGE_PATH,
-      lazy: async () => {
+      lazy: lazyRoute(async () => {
         const [{ AssignmentPage }, { definitionFor }] = await Promise.all([
-          loadChunk(() => import('./components/page/AssignmentPage')),
+          importChunk(() => import('./components/page/AssignmentPage')),
           parts(),
         ]);
         return { Component: () => <AssignmentPage definitionFor={definitionFor} /> };
-      },
+      }),
     },
   ];
 }

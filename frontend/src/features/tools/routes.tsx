@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
-import { lazyPage, loadChunk } from '../../lib/lazy-page';
+import { lazyPage, lazyRoute, importChunk } from '../../lib/lazy-page';
 import type { WorkflowRunViewProps } from './components/WorkflowPage';
 
 /** What {@link createToolRoutes} takes: what other features provide. */
@@ -15,13 +15,13 @@ export function createToolRoutes({ loadRunView }: ToolRoutesOptions): RouteObjec
     { path: 'tools', lazy: lazyPage(() => import('./components/ToolsPage'), (m) => m.ToolsPage) },
     {
       path: 'workflows/:workflowId',
-      lazy: async () => {
+      lazy: lazyRoute(async () => {
         const [{ WorkflowPage }, RunView] = await Promise.all([
-          loadChunk(() => import('./components/WorkflowPage')),
-          loadChunk(loadRunView),
+          importChunk(() => import('./components/WorkflowPage')),
+          importChunk(loadRunView),
         ]);
         return { Component: () => <WorkflowPage RunView={RunView} /> };
-      },
+      }),
     },
   ];
 }
