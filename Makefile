@@ -34,9 +34,10 @@ test-scale: ## two APIs behind nginx, PgBouncer, three workers on one machine; k
 	@scripts/test-scale.sh $(SCALE_FLAGS)
 
 bench: ## the Monday-morning report (cmd/bench): a table and bench/results.json; BENCH_FLAGS=-quick for a smoke run
-	@scripts/bootstrap.sh --no-browser
+	@scripts/bootstrap.sh
 	@scripts/pg.sh start
 	go build -o .data/bin/ ./cmd/api ./cmd/worker ./cmd/fakellm
+	npm --prefix frontend run build
 	TEST_DATABASE_URL=$$(scripts/pg.sh url) go run ./cmd/bench $(BENCH_FLAGS)
 
 build: ## build the binaries into .data/bin and the frontend into frontend/dist

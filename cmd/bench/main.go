@@ -18,6 +18,7 @@
 //	go run ./cmd/bench -phases load    # some phases only (cache, load, monday, go)
 //	go run ./cmd/bench -phases cache   # prompt caching of a class of 30 (seconds; no stack)
 //	go run ./cmd/bench -phases scale   # make test-scale: nginx, PgBouncer, two APIs, three workers; kills mid-run
+//	go run ./cmd/bench -phases firstload,lcp # the first load: JavaScript per route, the library's LCP
 package main
 
 import (
@@ -72,7 +73,7 @@ func run() error {
 	var (
 		quick    = flag.Bool("quick", false, "a short smoke run: small sizes, a few seconds per phase, no Go benchmarks")
 		scale    = flag.String("scale", "scaled", "Monday morning's size: scaled (40 × 30 at LLM_RPM=600, 1 s model latency: about 1 minute of grading) or full (40 × 30 at LLM_RPM=500, 2 s: about 4 minutes)")
-		phases   = flag.String("phases", "cache,load,monday,go", "comma-separated phases to run: cache (prompt caching of a class of 30, seconds), load (API under load, idle read, profile), monday (Monday morning and polling cost), go (the Go benchmarks)")
+		phases   = flag.String("phases", "cache,firstload,load,lcp,monday,go", "comma-separated phases to run: cache (prompt caching of a class of 30, seconds), firstload (each route's initial JavaScript from frontend/dist's manifest; no stack), load (API under load, idle read, profile), lcp (the library page's Largest Contentful Paint in Chromium at a 4× CPU throttle), monday (Monday morning and polling cost), go (the Go benchmarks)")
 		out      = flag.String("out", "bench/results.json", "where to write the figures")
 		apiConns = flag.Int("api-conns", 0, "the API's database pool size for the load phase (0: the API's default, max(4, cores))")
 		adminDB  = flag.String("db", "", "an admin PostgreSQL URL to create the databases from (default: $TEST_DATABASE_URL, then $DATABASE_URL)")
@@ -88,11 +89,11 @@ func run() error {
 	s.apiConns = *apiConns
 	for _, p := range strings.Split(*phases, ",") {
 		switch p = strings.TrimSpace(p); p {
-		case "cache", "load", "monday", "go", "scale":
+		case "cache", "firstload", "load", "lcp", "monday", "go", "scale":
 			s.phases[p] = true
 		case "":
 		default:
-			return fmt.Errorf("-phases: unknown phase %q (want cache, load, monday, go or scale)", p)
+			return fmt.Errorf("-phases: unknown phase %q (want cache, firstload, load, lcp, monday, go or scale)", p)
 		}
 	}
 	switch *scale {
@@ -118,7 +119,7 @@ func run() error {
 		}
 	}
 	// the prompt-caching phase runs in process: no database, no stack
-	needStack := s.phases["load"] || s.phases["monday"] || s.phases["go"] || s.phases["scale"]
+	needStack := s.phases["load"] || s.phases["lcp"] || s.phases["monday"] || s.phases["go"] || s.phases["scale"]
 	if admin == "" && needStack {
 		return errors.New("no PostgreSQL: pass -db or set TEST_DATABASE_URL (make bench uses scripts/pg.sh url)")
 	}
@@ -154,10 +155,22 @@ func run() error {
 			fmt.Fprintln(os.Stderr, "bench: cache:", err)
 		}
 	}
+	if s.phases["firstload"] && ctx.Err() == nil {
+		if err := firstLoad(root, res); err != nil {
+			failures = append(failures, "firstload: "+err.Error())
+			fmt.Fprintln(os.Stderr, "bench: firstload:", err)
+		}
+	}
 	if s.phases["load"] && ctx.Err() == nil {
 		if err := apiLoad(ctx, root, admin, logDir, filepath.Dir(outPath), s, res); err != nil {
 			failures = append(failures, "load: "+err.Error())
 			fmt.Fprintln(os.Stderr, "bench: load:", err)
+		}
+	}
+	if s.phases["lcp"] && ctx.Err() == nil {
+		if err := libraryLCP(ctx, root, admin, logDir, s, res); err != nil {
+			failures = append(failures, "lcp: "+err.Error())
+			fmt.Fprintln(os.Stderr, "bench: lcp:", err)
 		}
 	}
 	if s.phases["monday"] && ctx.Err() == nil {

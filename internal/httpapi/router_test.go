@@ -414,6 +414,40 @@ func TestSPAFallbackAndAPINotFound(t *testing.T) {
 	require.Equal(t, "not_found", body["error"].(map[string]any)["code"])
 }
 
+// The build's manifest sits in dist/.vite/ beside the app: it is not served,
+// nor is any other dot-path. A chunk an earlier build named is a 404, not the
+// page, so the app's dynamic import fails and the app reloads itself.
+func TestSPAHidesDotPathsAndMissingChunks(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(b.cfg.StaticDir, ".vite"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(b.cfg.StaticDir, ".vite", "manifest.json"), []byte(`{"index.html":{}}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(b.cfg.StaticDir, ".env"), []byte("SECRET=1"), 0o644))
+	get := func(p string) (int, string) {
+		res, err := http.Get(b.srv.URL + p)
+		require.NoError(t, err)
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		return res.StatusCode, string(body)
+	}
+	for _, p := range []string{"/.vite/manifest.json", "/.env", "/assets/.hidden.js", "/.vite/"} {
+		code, body := get(p)
+		require.Equal(t, 404, code, p)
+		require.NotContains(t, body, "index.html", p)
+		require.NotContains(t, body, "<title>Markwell</title>", p)
+	}
+	code, body := get("/assets/index-0ld.js")
+	require.Equal(t, 404, code, "a chunk of an earlier build")
+	require.NotContains(t, body, "<title>Markwell</title>")
+
+	code, body = get("/assets/app.js")
+	require.Equal(t, 200, code)
+	require.Equal(t, "console.log(1)", body)
+	code, body = get("/library/some.page")
+	require.Equal(t, 200, code, "a page path with a dot in a name is still the app")
+	require.Contains(t, body, "<title>Markwell</title>")
+}
+
 func TestAppConfigSaysWhenTheDemoModelAnswers(t *testing.T) {
 	t.Parallel()
 	for _, demo := range []bool{true, false} {

@@ -105,7 +105,9 @@ func newNonce() string {
 
 // spa serves the built frontend: real files as they are, any other page path
 // (and /index.html) as index.html, with a fresh nonce in the page and in its
-// CSP, so the client router handles it. Unknown API paths get a JSON 404.
+// CSP, so the client router handles it. Unknown API paths get a JSON 404; a
+// missing file under /assets/ and any path with a segment starting with '.'
+// a plain 404.
 func spa(dir string, csp cspPolicy) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		p := c.Request.URL.Path
@@ -118,12 +120,24 @@ func spa(dir string, csp cspPolicy) gin.HandlerFunc {
 			return
 		}
 		clean := path.Clean("/" + p)
+		// The build's own files (.vite/manifest.json) and any other dot-path are not the app's.
+		if hasDotSegment(p) {
+			c.Status(http.StatusNotFound)
+			return
+		}
 		file := filepath.Join(dir, filepath.FromSlash(clean))
 		if st, err := os.Stat(file); err == nil && !st.IsDir() && clean != "/index.html" {
 			if strings.HasPrefix(clean, "/assets/") {
 				c.Header("Cache-Control", "public, max-age=31536000, immutable")
 			}
 			c.File(file)
+			return
+		}
+		// A chunk a page from an earlier build asks for is gone: a 404 (not the page) makes its
+		// import fail at once, and the app reloads itself once (frontend/src/lib/lazy-page.ts).
+		if strings.HasPrefix(clean, "/assets/") {
+			c.Header("Cache-Control", "no-store")
+			c.Status(http.StatusNotFound)
 			return
 		}
 		page, err := os.ReadFile(filepath.Join(dir, "index.html"))
@@ -138,4 +152,15 @@ func spa(dir string, csp cspPolicy) gin.HandlerFunc {
 		c.Header("Content-Security-Policy", csp.header(nonce))
 		c.Data(http.StatusOK, "text/html; charset=utf-8", bytes.ReplaceAll(page, []byte(NoncePlaceholder), []byte(nonce)))
 	}
+}
+
+// hasDotSegment reports whether the URL path has a segment starting with
+// '.' ("/.vite/manifest.json", "/assets/.x", "/a/../b").
+func hasDotSegment(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if strings.HasPrefix(seg, ".") {
+			return true
+		}
+	}
+	return false
 }

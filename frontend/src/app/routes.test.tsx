@@ -62,7 +62,8 @@ describe('protected pages', () => {
     );
     renderApp('/library');
 
-    expect(screen.getByRole('progressbar', { name: 'Loading your session' })).toBeInTheDocument();
+    // First the page's code loads (a plain spinner), then the session's spinner holds the page back.
+    expect(await screen.findByRole('progressbar', { name: 'Loading your session' })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Library' })).not.toBeInTheDocument();
     release();
     expect(await screen.findByRole('heading', { name: 'Library' })).toBeInTheDocument();

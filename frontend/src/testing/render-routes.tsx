@@ -6,6 +6,7 @@ import { createMemoryRouter, Outlet, RouterProvider, type RouteObject } from 're
 import { theme } from '../app/theme';
 import { ToastProvider } from '../components/toast';
 import { createQueryClient } from '../lib/query-client';
+import { loadedRoutes } from './loaded-routes';
 
 /** Where {@link renderRoutes} starts: the memory router's history and the entry shown. */
 export interface RouteRenderOptions {
@@ -30,7 +31,7 @@ export function renderRoutes(
             <Outlet />
           </ToastProvider>
         ),
-        children: routes,
+        children: loadedRoutes(routes),
       },
     ],
     { initialEntries, initialIndex },

@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { clearCsrfToken } from '../lib/api-client';
+import { loadEverything } from '../lib/lazy-page';
 import { server } from './server';
 import { detachStyleSheets } from './styles';
 
@@ -13,6 +14,10 @@ configure({ asyncUtilTimeout: 5000 });
 detachStyleSheets();
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+
+// Pages, dialogs and type parts load from chunks of their own in the app (docs/performance.md,
+// "First load"); a test file's are loaded before its tests, so they draw at once as before.
+beforeAll(loadEverything, 60_000);
 
 afterEach(() => {
   cleanup();

@@ -6,6 +6,7 @@ import { AppProviders } from '../app/providers';
 import { routes } from '../app/routes';
 import { ToastProvider } from '../components/toast';
 import { createQueryClient } from '../lib/query-client';
+import { loadedRoutes } from './loaded-routes';
 import { server } from './server';
 import { sessionHandler } from './handlers';
 
@@ -34,7 +35,7 @@ export function renderApp(
   path: string,
   { sessionRefetchInterval = 0 }: RenderOptions = {},
 ): RenderResult & { router: ReturnType<typeof createMemoryRouter>; queryClient: QueryClient } {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router = createMemoryRouter(loadedRoutes(routes), { initialEntries: [path] });
   const queryClient = createQueryClient();
   const result = render(
     <AppProviders queryClient={queryClient} sessionRefetchInterval={sessionRefetchInterval}>

@@ -2,13 +2,10 @@ import { useMemo } from 'react';
 import type { AssignmentWithResults } from '../../features/assignments/api/get-assignment';
 import { useAssignmentFunction } from '../../features/assignments/api/get-function';
 import { assignmentKeys } from '../../features/assignments/api/keys';
-import {
-  AgreementPanel,
-  ClassSummaryPanel,
-  normalizeFunctionResults,
-  readAssignmentGrading,
-} from '../../features/results/components';
-import { submissionReviewPath } from '../../features/submissions';
+import { AgreementPanel } from '../../features/results/components/agreement/AgreementPanel';
+import { ClassSummaryPanel } from '../../features/results/components/summary/ClassSummaryPanel';
+import { normalizeFunctionResults, readAssignmentGrading } from '../../features/results/lib/normalize';
+import { submissionReviewPath } from '../../features/submissions/lib/review-path';
 
 /**
  * The class summary and the agreement check of a type whose results score criteria (grade,

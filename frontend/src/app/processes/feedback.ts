@@ -1,17 +1,21 @@
-import { FeedbackEditor } from '../../features/assignments/components/feedback/FeedbackEditor';
-import { FeedbackDefinition } from '../../features/assignments/components/feedback/FeedbackDefinition';
-import { FeedbackWizard } from '../../features/assignments/components/feedback/FeedbackWizard';
-import { FeedbackReview } from '../../features/results/components';
+import { createElement } from 'react';
+import { lazyComponent } from '../../components/lazy-component';
+import { PageSpinner } from '../../components/PageSpinner';
 import { feedbackInfo } from '../../lib/assignment-types/feedback';
 import type { AssignmentProcess } from './types';
 
-/** `feedback`: highlighters the AI annotates writing with. */
+/** What a part shows while its chunk loads. */
+const spinner = createElement(PageSpinner);
+
+const FeedbackReview = lazyComponent(() => import('../../features/results/components/highlights/FeedbackReview').then((m) => m.FeedbackReview), spinner);
+
+/** `feedback`: highlighters the AI annotates writing with. Each part loads with the first screen that draws it. */
 export const feedbackProcess: AssignmentProcess = {
   type: 'feedback',
   info: feedbackInfo,
-  Wizard: FeedbackWizard,
-  Definition: FeedbackDefinition,
-  Editor: FeedbackEditor,
+  Wizard: lazyComponent(() => import('../../features/assignments/components/feedback/FeedbackWizard').then((m) => m.FeedbackWizard), spinner),
+  Definition: lazyComponent(() => import('../../features/assignments/components/feedback/FeedbackDefinition').then((m) => m.FeedbackDefinition), spinner),
+  Editor: lazyComponent(() => import('../../features/assignments/components/feedback/FeedbackEditor').then((m) => m.FeedbackEditor), spinner),
   Review: FeedbackReview,
   StudentView: FeedbackReview,
   Summary: null,

@@ -1,5 +1,4 @@
 import { createAssignmentTypeRegistry } from '../../lib/assignment-type';
-import { createAssignmentRoutes } from '../../features/assignments/routes';
 import { feedbackProcess } from './feedback';
 import { gradeProcess } from './grade';
 import { promptProcess } from './prompt';
@@ -20,9 +19,4 @@ export const processes = createAssignmentTypeRegistry<AssignmentProcess>({
   prompt: promptProcess,
 });
 
-/** The assignments feature's routes: each type's wizard, and the assignment page drawing definitions by type. */
-export const assignmentRoutes = createAssignmentRoutes({
-  types: processes.all(),
-  definitionFor: (type) => processes.get(type)?.Definition,
-  editorFor: (type) => processes.get(type)?.Editor,
-});
+export { assignmentRoutes } from './routes';

@@ -1,19 +1,23 @@
-import { RubricFeedbackEditor } from '../../features/assignments/components/rubric-feedback/RubricFeedbackEditor';
-import { RubricFeedbackDefinition } from '../../features/assignments/components/rubric-feedback/RubricFeedbackDefinition';
-import { RubricFeedbackWizard } from '../../features/assignments/components/rubric-feedback/RubricFeedbackWizard';
-import { RubricReview } from '../../features/results/components';
+import { createElement } from 'react';
+import { lazyComponent } from '../../components/lazy-component';
+import { PageSpinner } from '../../components/PageSpinner';
 import { rubricFeedbackInfo } from '../../lib/assignment-types/rubric-feedback';
-import { ScoredSummary } from './ScoredSummary';
 import type { AssignmentProcess } from './types';
 
-/** `rubric-feedback`: each submission placed on the levels of a saved rubric. */
+/** What a part shows while its chunk loads. */
+const spinner = createElement(PageSpinner);
+
+const RubricReview = lazyComponent(() => import('../../features/results/components/rubric/RubricReview').then((m) => m.RubricReview), spinner);
+
+/** `rubric-feedback`: each submission placed on the levels of a saved rubric. Each part loads with the first screen that draws it. */
 export const rubricFeedbackProcess: AssignmentProcess = {
   type: 'rubric-feedback',
   info: rubricFeedbackInfo,
-  Wizard: RubricFeedbackWizard,
-  Definition: RubricFeedbackDefinition,
-  Editor: RubricFeedbackEditor,
+  Wizard: lazyComponent(() => import('../../features/assignments/components/rubric-feedback/RubricFeedbackWizard').then((m) => m.RubricFeedbackWizard), spinner),
+  Definition: lazyComponent(() =>
+    import('../../features/assignments/components/rubric-feedback/RubricFeedbackDefinition').then((m) => m.RubricFeedbackDefinition), spinner),
+  Editor: lazyComponent(() => import('../../features/assignments/components/rubric-feedback/RubricFeedbackEditor').then((m) => m.RubricFeedbackEditor), spinner),
   Review: RubricReview,
   StudentView: RubricReview,
-  Summary: ScoredSummary,
+  Summary: lazyComponent(() => import('./ScoredSummary').then((m) => m.ScoredSummary)),
 };

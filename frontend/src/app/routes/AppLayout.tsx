@@ -2,13 +2,15 @@ import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
+import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import Toolbar from '@mui/material/Toolbar';
-import { Link as RouterLink, Outlet, useLocation } from 'react-router';
+import { Link as RouterLink, Outlet, useLocation, useNavigation } from 'react-router';
 import { Wordmark } from '../../components/Wordmark';
 import { AccountMenu } from '../../features/auth/components/AccountMenu';
 import { DemoModelBanner } from '../../features/app-config';
-import { NotificationsBell, usePendingToast } from '../../features/library';
+import { NotificationsBell } from '../../features/library/components/NotificationsBell';
+import { usePendingToast } from '../../features/library/pending-toast';
 
 /** The sections of the app bar; a section is current on its own pages and on those listed in `also`. */
 const sections = [
@@ -28,6 +30,8 @@ const under = (pathname: string, path: string) => pathname === path || pathname.
 export function AppLayout() {
   usePendingToast();
   const { pathname } = useLocation();
+  // A page opened for the first time loads its code first; the current page stays until then.
+  const loadingPage = useNavigation().state === 'loading';
   return (
     <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }}>
       {/* On a phone the bar is compact and scrolls away with the page (on 844 px it took 160); from sm up it stays. */}
@@ -66,6 +70,9 @@ export function AppLayout() {
           </Toolbar>
         </Container>
         <DemoModelBanner />
+        {loadingPage && (
+          <LinearProgress aria-label="Opening the page" sx={{ position: 'absolute', left: 0, right: 0, bottom: 0, height: 3 }} />
+        )}
       </AppBar>
       <Container component="main" maxWidth="lg" sx={{ flex: 1, pt: { xs: 3, sm: 5 }, pb: { xs: 10, sm: 12 } }}>
         <Outlet />

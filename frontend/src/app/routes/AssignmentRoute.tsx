@@ -1,22 +1,26 @@
 import { useMemo } from 'react';
-import type { RouteObject } from 'react-router';
 import type { AssignmentWithResults } from '../../features/assignments/api/get-assignment';
 import { useAssignmentFunction } from '../../features/assignments/api/get-function';
 import { assignmentKeys } from '../../features/assignments/api/keys';
 import { AssignmentPage } from '../../features/assignments/components/page/AssignmentPage';
-import { ASSIGNMENT_PAGE_PATH } from '../../features/assignments/routes';
-import { AnswerBoxesPanel, flattenQuestions, usesAnswerBoxes } from '../../features/answer-boxes';
-import { ClassroomImportButton, SendGradesButton } from '../../features/classroom';
-import { ExportMenu } from '../../features/exports';
-import { assignmentGradingRefetchInterval } from '../../features/results/components';
-import { PrintReportsButton } from '../../features/reports';
-import { ReleaseButton, ReleaseRowState } from '../../features/release';
-import { StudentLinkCard } from '../../features/student';
-import { SubmissionsPanel, submissionsRefetchInterval } from '../../features/submissions';
+// Imported from their files rather than the features' index files: this page's chunk then holds
+// only what it draws (docs/performance.md, "First load").
+import { AnswerBoxesPanel, usesAnswerBoxes } from '../../features/answer-boxes/components/AnswerBoxesPanel';
+import { flattenQuestions } from '../../features/answer-boxes/lib/questions';
+import { ClassroomImportButton } from '../../features/classroom/components/ClassroomImportButton';
+import { SendGradesButton } from '../../features/classroom/components/SendGradesButton';
+import { ExportMenu } from '../../features/exports/components/ExportMenu';
+import { assignmentGradingRefetchInterval } from '../../features/results/lib/normalize';
+import { PrintReportsButton } from '../../features/reports/components/PrintReportsButton';
+import { ReleaseButton } from '../../features/release/components/ReleaseButton';
+import { ReleaseRowState } from '../../features/release/components/ReleaseRowState';
+import { SubmissionsPanel } from '../../features/submissions/components/SubmissionsPanel';
+import { submissionsRefetchInterval } from '../../features/submissions/lib/polling';
+import { lazyComponent } from '../../components/lazy-component';
 import { processes } from '../processes';
 
-/** The assignment page's route, which {@link withAssignmentPanels} gives its panels. */
-export { ASSIGNMENT_PAGE_PATH };
+// The student link sits last on the page: it loads after the page has drawn.
+const StudentLinkCard = lazyComponent(() => import('../../features/student/components/StudentLinkCard').then((m) => m.StudentLinkCard));
 
 function Submissions({ data }: { data: AssignmentWithResults }) {
   const { assignment } = data;
@@ -93,9 +97,4 @@ export function AssignmentRoute() {
       }}
     />
   );
-}
-
-/** The assignments feature's routes with its assignment page replaced by {@link AssignmentRoute}. */
-export function withAssignmentPanels(routes: RouteObject[]): RouteObject[] {
-  return routes.map((route) => (route.path === ASSIGNMENT_PAGE_PATH ? { ...route, element: <AssignmentRoute /> } : route));
 }

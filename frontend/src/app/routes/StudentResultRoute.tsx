@@ -1,21 +1,14 @@
-import Typography from '@mui/material/Typography';
+import { createElement } from 'react';
 import type { RouteObject } from 'react-router';
-import { normalizeFunctionResult, normalizeResultFunction } from '../../features/results/components';
-import { createStudentRoutes, type StudentResultView } from '../../features/student';
-import { processes } from '../processes';
+import { lazyComponent } from '../../components/lazy-component';
+import { PageSpinner } from '../../components/PageSpinner';
+import { createStudentRoutes } from '../../features/student/routes';
 
-/** A student's finished result, read-only, drawn by its type module's `StudentView` (app/processes). */
-export function StudentResult({ view }: { view: StudentResultView }) {
-  const props = {
-    result: normalizeFunctionResult(view.result),
-    fn: normalizeResultFunction(view.fn),
-    text: view.text,
-    readOnly: true,
-  };
-  const StudentView = processes.get(view.type)?.StudentView;
-  if (!StudentView) return <Typography color="text.secondary">Your teacher will share this feedback with you.</Typography>;
-  return <StudentView {...props} />;
-}
+/** The type modules' read-only views load only once a finished result is there to draw. */
+const StudentResult = lazyComponent(
+  () => import('./StudentResult').then((m) => m.StudentResult),
+  createElement(PageSpinner, { label: 'Loading your feedback' }),
+);
 
 /**
  * The student pages, with a result page that shows a finished result with the results feature's

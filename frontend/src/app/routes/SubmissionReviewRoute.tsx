@@ -11,40 +11,36 @@ import { useToast } from '../../components/toast';
 import { useAssignment, type AssignmentWithResults } from '../../features/assignments/api/get-assignment';
 import { useAssignmentFunction } from '../../features/assignments/api/get-function';
 import { assignmentKeys } from '../../features/assignments/api/keys';
-import { OriginalBesideText } from '../../features/originals';
-import { DownloadReportButton } from '../../features/reports';
+// Features' parts come from their files, not their index files, so this page's chunk holds only
+// what it draws (docs/performance.md, "First load").
+import { OriginalBesideText } from '../../features/originals/components/OriginalBesideText';
+import { DownloadReportButton } from '../../features/reports/components/DownloadReportButton';
 import type { AssignmentFunction } from '../../features/assignments/api/types';
-import {
-  formatPoints,
-  functionResultKeys,
-  isFinished,
-  ReviewHeader,
-  ReviewNotices,
-  reviewPosition,
-  ShortcutsDialog,
-  SubmissionTextPanel,
-  useFunctionResult,
-  useReviewActions,
-  useReviewKeys,
-  type FunctionResult,
-} from '../../features/results';
-import {
-  GRADING_STARTED_MESSAGE,
-  normalizeSubmissions,
-  readResultSummaries,
-  ResultStatusChip,
-  reviewOrder,
-  submissionReviewPath,
-  useRunFunctionOnMany,
-  useSubmission,
-  type SubmissionWithText,
-} from '../../features/submissions';
+import { useFunctionResult } from '../../features/results/api/get-function-result';
+import { functionResultKeys } from '../../features/results/api/keys';
+import type { FunctionResult } from '../../features/results/api/types';
+import { SubmissionTextPanel } from '../../features/results/components/grade/SubmissionTextPanel';
+import { ReviewHeader } from '../../features/results/components/review/ReviewHeader';
+import { ReviewNotices } from '../../features/results/components/review/ReviewNotices';
+import { ShortcutsDialog } from '../../features/results/components/review/ShortcutsDialog';
+import { reviewPosition } from '../../features/results/hooks/review-order';
+import { useReviewActions } from '../../features/results/hooks/use-review-actions';
+import { useReviewKeys } from '../../features/results/hooks/use-review-keys';
+import { formatPoints } from '../../features/results/lib/answers';
+import { isFinished } from '../../features/results/lib/normalize';
+import { useSubmission } from '../../features/submissions/api/get-submission';
+import { normalizeSubmissions } from '../../features/submissions/api/normalize';
+import { GRADING_STARTED_MESSAGE, useRunFunctionOnMany } from '../../features/submissions/api/run-function-on-many';
+import type { SubmissionWithText } from '../../features/submissions/api/types';
+import { ResultStatusChip } from '../../features/submissions/components/ResultStatusChip';
+import { readResultSummaries } from '../../features/submissions/lib/function-results';
+import { reviewOrder, submissionReviewPath } from '../../features/submissions/lib/review-path';
 import { ApiError, errorMessage } from '../../lib/api-client';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { processes } from '../processes';
 
 /** The review screen's route, under the app layout. */
-export const SUBMISSION_REVIEW_PATH = 'assignment/:assignmentId/submission/:submissionId';
+export { SUBMISSION_REVIEW_PATH } from './paths';
 
 function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;

@@ -1,10 +1,11 @@
 import type { RouteObject } from 'react-router';
-import { AssistantEditorPage } from './components/AssistantEditorPage';
-import { AssistantsPage } from './components/AssistantsPage';
+import { lazyPage } from '../../lib/lazy-page';
 
-/** The assistant pages, inside the signed-in app layout: the list and the editor. */
+const editorPage = lazyPage(() => import('./components/AssistantEditorPage'), (m) => m.AssistantEditorPage);
+
+/** The assistant pages, inside the signed-in app layout: the list and the editor, each from its own chunk. */
 export const assistantRoutes: RouteObject[] = [
-  { path: 'assistants', element: <AssistantsPage /> },
-  { path: 'assistants/new', element: <AssistantEditorPage /> },
-  { path: 'assistants/:assistantId/edit', element: <AssistantEditorPage /> },
+  { path: 'assistants', lazy: lazyPage(() => import('./components/AssistantsPage'), (m) => m.AssistantsPage) },
+  { path: 'assistants/new', lazy: editorPage },
+  { path: 'assistants/:assistantId/edit', lazy: editorPage },
 ];

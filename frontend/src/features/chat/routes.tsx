@@ -1,5 +1,8 @@
 import type { RouteObject } from 'react-router';
-import { ChatPage } from './components/ChatPages';
+import { lazyPage } from '../../lib/lazy-page';
+
+/** The chat page, from its own chunk (the chat, its editor and the document pane load with it). */
+const chatPage = lazyPage(() => import('./components/ChatPages'), (m) => m.ChatPage);
 
 /**
  * The chat pages, inside the signed-in app layout: a document chat, a saved chat reopened, a chat
@@ -7,8 +10,8 @@ import { ChatPage } from './components/ChatPages';
  * keeps its place on screen when its first save moves it to `/chat/:chatId`.
  */
 export const chatRoutes: RouteObject[] = [
-  { path: 'chat', element: <ChatPage /> },
-  { path: 'chat/:chatId', element: <ChatPage /> },
-  { path: 'assistants/:assistantId/chat', element: <ChatPage /> },
-  { path: 'tools/:toolId/chat', element: <ChatPage /> },
+  { path: 'chat', lazy: chatPage },
+  { path: 'chat/:chatId', lazy: chatPage },
+  { path: 'assistants/:assistantId/chat', lazy: chatPage },
+  { path: 'tools/:toolId/chat', lazy: chatPage },
 ];

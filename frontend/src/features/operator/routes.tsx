@@ -1,5 +1,7 @@
 import type { RouteObject } from 'react-router';
-import { ModelCheckPage } from './components/ModelCheckPage';
+import { lazyPage } from '../../lib/lazy-page';
 
 /** The operators' pages inside the signed-in app layout (the server answers 404 to anyone else). */
-export const operatorRoutes: RouteObject[] = [{ path: 'admin/model-check', element: <ModelCheckPage /> }];
+export const operatorRoutes: RouteObject[] = [
+  { path: 'admin/model-check', lazy: lazyPage(() => import('./components/ModelCheckPage'), (m) => m.ModelCheckPage) },
+];

@@ -1,25 +1,35 @@
 import type { RouteObject } from 'react-router';
-import { StudentLayout } from './components/StudentLayout';
-import { ReleasedResultPage } from './components/ReleasedResultPage';
-import { SubmitPage } from './components/SubmitPage';
-import { SubmitSuccessPage } from './components/SubmitSuccessPage';
-import { ViewResultPage, type ViewResultPageProps } from './components/ViewResultPage';
+import { lazyPage } from '../../lib/lazy-page';
+import type { ViewResultPageProps } from './components/ViewResultPage';
 
 /**
  * The student pages, which need no sign-in: they belong outside RequireAuth and the teacher's
  * app layout, and bring their own simple layout. `resultPage` is how the result page draws a
- * finished result (the app composes it from the results feature).
+ * finished result (the app composes it from the results feature). The layout and each page load
+ * from their own chunks: a student downloads none of the teacher's screens.
  */
 export function createStudentRoutes(resultPage: ViewResultPageProps = {}): RouteObject[] {
   return [
     {
-      element: <StudentLayout />,
+      lazy: lazyPage(() => import('./components/StudentLayout'), (m) => m.StudentLayout),
       children: [
-        { path: 'submit/:token', element: <SubmitPage /> },
-        { path: 'submit/:token/success', element: <SubmitSuccessPage /> },
-        { path: 'student/view-result/:assignmentId/:submissionId', element: <ViewResultPage {...resultPage} /> },
+        { path: 'submit/:token', lazy: lazyPage(() => import('./components/SubmitPage'), (m) => m.SubmitPage) },
+        { path: 'submit/:token/success', lazy: lazyPage(() => import('./components/SubmitSuccessPage'), (m) => m.SubmitSuccessPage) },
+        {
+          path: 'student/view-result/:assignmentId/:submissionId',
+          lazy: lazyPage(
+            () => import('./components/ViewResultPage'),
+            ({ ViewResultPage }) => () => <ViewResultPage {...resultPage} />,
+          ),
+        },
         // A result the teacher released: its private link opens it from any device.
-        { path: 'results/:token', element: <ReleasedResultPage {...resultPage} /> },
+        {
+          path: 'results/:token',
+          lazy: lazyPage(
+            () => import('./components/ReleasedResultPage'),
+            ({ ReleasedResultPage }) => () => <ReleasedResultPage {...resultPage} />,
+          ),
+        },
       ],
     },
   ];

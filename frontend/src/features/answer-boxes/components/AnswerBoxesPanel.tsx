@@ -4,12 +4,15 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import Alert from '@mui/material/Alert';
 import { useEffect, useId, useRef } from 'react';
+import { lazyComponent } from '../../../components/lazy-component';
 import { LoadError } from '../../../components/LoadError';
 import { errorMessage } from '../../../lib/api-client';
 import { assignmentTypeInfo } from '../../../lib/assignment-type';
 import { useAnswerBoxes } from '../api/get-answer-boxes';
 import type { BoxQuestion } from '../lib/questions';
-import { AnswerBoxEditor } from './AnswerBoxEditor';
+
+// Loads when first drawn: the page's first load does not carry it (docs/performance.md, "First load").
+const AnswerBoxEditor = lazyComponent(() => import('./AnswerBoxEditor').then((m) => m.AnswerBoxEditor));
 
 /** Props for {@link AnswerBoxesPanel}. */
 export interface AnswerBoxesPanelProps {

@@ -3,11 +3,14 @@ import Button from '@mui/material/Button';
 import type { QueryKey } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocation } from 'react-router';
+import { lazyComponent } from '../../../components/lazy-component';
 import { DisabledWithReason } from '../../../components/DisabledWithReason';
 import { useClassroomStatus } from '../api/get-status';
 import type { ClassroomAssignment } from '../api/types';
 import { useConnectOutcome } from '../hooks/use-connect-outcome';
-import { ClassroomDialog } from './ClassroomDialog';
+
+// Loads when first drawn: the page's first load does not carry it (docs/performance.md, "First load").
+const ClassroomDialog = lazyComponent(() => import('./ClassroomDialog').then((m) => m.ClassroomDialog));
 
 /** Shown when the server gives no reason why Classroom is unavailable. */
 const UNAVAILABLE_MESSAGE = 'Google Classroom is not available on this server';

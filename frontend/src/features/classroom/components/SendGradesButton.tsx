@@ -2,7 +2,10 @@ import SchoolOutlined from '@mui/icons-material/SchoolOutlined';
 import Button from '@mui/material/Button';
 import { useState } from 'react';
 import { useLocation } from 'react-router';
-import { SendGradesDialog } from './SendGradesDialog';
+import { lazyComponent } from '../../../components/lazy-component';
+
+// Loads when first drawn: the page's first load does not carry it (docs/performance.md, "First load").
+const SendGradesDialog = lazyComponent(() => import('./SendGradesDialog').then((m) => m.SendGradesDialog));
 
 /** Props for {@link SendGradesButton}. */
 export interface SendGradesButtonProps {

@@ -1,7 +1,10 @@
 import SendRounded from '@mui/icons-material/SendRounded';
 import Button from '@mui/material/Button';
 import { useState } from 'react';
-import { ReleaseDialog } from './ReleaseDialog';
+import { lazyComponent } from '../../../components/lazy-component';
+
+// Loads when first drawn: the page's first load does not carry it (docs/performance.md, "First load").
+const ReleaseDialog = lazyComponent(() => import('./ReleaseDialog').then((m) => m.ReleaseDialog));
 
 /** Props of {@link ReleaseButton}. */
 export interface ReleaseButtonProps {

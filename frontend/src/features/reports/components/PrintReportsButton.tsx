@@ -1,8 +1,11 @@
 import PrintOutlined from '@mui/icons-material/PrintOutlined';
 import Button from '@mui/material/Button';
 import { useState } from 'react';
+import { lazyComponent } from '../../../components/lazy-component';
 import { useStartReportRun } from '../hooks/use-report-run';
-import { PrintReportsDialog } from './PrintReportsDialog';
+
+// Loads when first drawn: the page's first load does not carry it (docs/performance.md, "First load").
+const PrintReportsDialog = lazyComponent(() => import('./PrintReportsDialog').then((m) => m.PrintReportsDialog));
 
 /** Props for {@link PrintReportsButton}. */
 export interface PrintReportsButtonProps {

@@ -1,12 +1,15 @@
 import TableChartOutlined from '@mui/icons-material/TableChartOutlined';
 import Button from '@mui/material/Button';
 import { useRef } from 'react';
+import { lazyComponent } from '../../../components/lazy-component';
 import { DisabledWithReason } from '../../../components/DisabledWithReason';
 import { assignmentTypeInfo } from '../../../lib/assignment-type';
 import type { AssignmentQueryKey } from '../api/keys';
 import type { SubmissionsAssignment } from '../api/types';
 import { useCsvImport } from '../hooks/use-csv-import';
-import { CsvMappingDialog } from './CsvMappingDialog';
+
+// Loads when first drawn: the page's first load does not carry it (docs/performance.md, "First load").
+const CsvMappingDialog = lazyComponent(() => import('./CsvMappingDialog').then((m) => m.CsvMappingDialog));
 
 /** The spec's message for CSV on an assignment that is not graded (§5). */
 export const CSV_UNSUPPORTED_MESSAGE = 'This assignment type does not support CSV uploads';

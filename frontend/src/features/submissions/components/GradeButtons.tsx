@@ -1,6 +1,7 @@
 import AutoAwesomeRounded from '@mui/icons-material/AutoAwesomeRounded';
 import Button from '@mui/material/Button';
 import { useState } from 'react';
+import { lazyComponent } from '../../../components/lazy-component';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { assignmentTypeInfo } from '../../../lib/assignment-type';
@@ -8,7 +9,9 @@ import type { AssignmentQueryKey } from '../api/keys';
 import { GRADING_STARTED_MESSAGE, useRunFunctionOnMany } from '../api/run-function-on-many';
 import type { Submission, SubmissionsAssignment } from '../api/types';
 import type { ResultsBySubmission } from '../lib/sort';
-import { ReviewedRunDialog } from './ReviewedRunDialog';
+
+// Loads when first drawn: the page's first load does not carry it (docs/performance.md, "First load").
+const ReviewedRunDialog = lazyComponent(() => import('./ReviewedRunDialog').then((m) => m.ReviewedRunDialog));
 
 /** Props for {@link GradeButtons}. */
 export interface GradeButtonsProps {

@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState, type ReactNode } from 'react';
+import { lazyComponent } from '../../../components/lazy-component';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
@@ -14,12 +15,15 @@ import type { Submission, SubmissionsAssignment } from '../api/types';
 import { readResultSummaries, resultIdFor } from '../lib/function-results';
 import { submissionReviewPath } from '../lib/review-path';
 import type { ResultsBySubmission, Sort } from '../lib/sort';
-import { EditSubmissionDialog, type SubmissionField } from './EditSubmissionDialog';
+import type { SubmissionField } from './EditSubmissionDialog';
 import { GradeButtons } from './GradeButtons';
 import { RegradeChangedButton } from './RegradeChangedButton';
 import { SubmissionActionsMenu, type SubmissionAction } from './SubmissionActionsMenu';
-import { SubmissionTextDialog } from './SubmissionTextDialog';
 import { SubmissionsTable } from './SubmissionsTable';
+
+// Loads when first drawn: the page's first load does not carry it (docs/performance.md, "First load").
+const EditSubmissionDialog = lazyComponent(() => import('./EditSubmissionDialog').then((m) => m.EditSubmissionDialog));
+const SubmissionTextDialog = lazyComponent(() => import('./SubmissionTextDialog').then((m) => m.SubmissionTextDialog));
 
 /** Props for {@link SubmissionsList}. */
 export interface SubmissionsListProps {

@@ -24,9 +24,6 @@ import { FormFooter } from '../wizard/FormFooter';
 import { NameField, nameProblem } from '../wizard/NameField';
 import type { AssignmentSettings, DefinitionDraft, EditorProps } from './editor-props';
 
-/** The edit page's route, under the assignment page's. */
-export const EDIT_ASSIGNMENT_PATH = 'assignment/:assignmentId/edit';
-
 /** Props for {@link EditAssignmentPage}. */
 export interface EditAssignmentPageProps {
   /** The definition editor of an assignment of `type`: its type module's (app/processes). */

@@ -1,0 +1,33 @@
+import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
+import { loadChunk, registerLoader } from '../lib/lazy-page';
+
+/**
+ * A component loaded from its own chunk the first time it draws, behind its own Suspense boundary,
+ * so callers use it like any other component. For what a page does not draw at first: dialogs,
+ * editors, another type's panels (docs/performance.md, "First load"). `fallback` shows while it
+ * loads: nothing by default (a closed dialog), a `PageSpinner` for a panel (it fades in late, so a
+ * quick load shows nothing).
+ */
+export function lazyComponent<P extends object>(load: () => Promise<ComponentType<P>>, fallback: ReactNode = null): ComponentType<P> {
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<{ default: ComponentType<P> }> | undefined;
+  const start = () =>
+    (loading ??= loadChunk(load).then((Component) => {
+      loaded = Component;
+      return { default: Component };
+    }));
+  registerLoader(start);
+  const Lazy = lazy(start);
+  function LazyComponent(props: P) {
+    // Once loaded, later instances draw it directly; an instance keeps the way it started, so a
+    // component never remounts (and loses its state) when its chunk arrives.
+    const [Loaded] = useState(() => loaded);
+    if (Loaded) return <Loaded {...props} />;
+    return (
+      <Suspense fallback={fallback}>
+        <Lazy {...props} />
+      </Suspense>
+    );
+  }
+  return LazyComponent;
+}
