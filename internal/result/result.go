@@ -57,10 +57,14 @@ func (s *Service) GetAssignment(ctx context.Context, a identity.Actor, id uuid.U
 		return asg, nil, err
 	}
 	sc := s.scorer(asg.Type, fn)
+	var marker *assignment.OutdatedMarker
+	if fn != nil {
+		marker = assignment.NewOutdatedMarker(*fn)
+	}
 	for i := range results {
 		sc.score(&results[i]) // on the answers as stored: signing changes them on every read
-		if fn != nil {
-			results[i].MarkOutdated(*fn)
+		if marker != nil {
+			marker.Mark(&results[i])
 		}
 	}
 	if err := s.Assignments.SignResults(ctx, id, results); err != nil {
