@@ -45,7 +45,7 @@ func (q *Queries) AssignmentSubmissionIDs(ctx context.Context, db DBTX, arg Assi
 const createAssignment = `-- name: CreateAssignment :one
 INSERT INTO assignments (team_id, name, type, is_hand_written, provide_instant_feedback, created_by)
 VALUES ($1, $2, $3, $4, $5, $6)
-RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission, student_link_generation
+RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission, student_link_generation, changed_xid
 `
 
 type CreateAssignmentParams struct {
@@ -87,12 +87,13 @@ func (q *Queries) CreateAssignment(ctx context.Context, db DBTX, arg CreateAssig
 		&i.SummaryStatus,
 		&i.AllowResubmission,
 		&i.StudentLinkGeneration,
+		&i.ChangedXid,
 	)
 	return i, err
 }
 
 const getAssignment = `-- name: GetAssignment :one
-SELECT id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission, student_link_generation FROM assignments WHERE id = $1 AND team_id = $2
+SELECT id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission, student_link_generation, changed_xid FROM assignments WHERE id = $1 AND team_id = $2
 `
 
 type GetAssignmentParams struct {
@@ -123,16 +124,17 @@ func (q *Queries) GetAssignment(ctx context.Context, db DBTX, arg GetAssignmentP
 		&i.SummaryStatus,
 		&i.AllowResubmission,
 		&i.StudentLinkGeneration,
+		&i.ChangedXid,
 	)
 	return i, err
 }
 
 const getAssignmentWithFunction = `-- name: GetAssignmentWithFunction :one
-SELECT a.id, a.team_id, a.folder_id, a.name, a.type, a.is_hand_written, a.provide_instant_feedback, a.class_summary, a.created_by, a.created_at, a.updated_at, a.student_link_token, a.student_link_enabled, a.answer_boxes, a.agreement, a.agreement_status, a.summary_status, a.allow_resubmission, a.student_link_generation,
+SELECT a.id, a.team_id, a.folder_id, a.name, a.type, a.is_hand_written, a.provide_instant_feedback, a.class_summary, a.created_by, a.created_at, a.updated_at, a.student_link_token, a.student_link_enabled, a.answer_boxes, a.agreement, a.agreement_status, a.summary_status, a.allow_resubmission, a.student_link_generation, a.changed_xid,
        ARRAY(SELECT s.id FROM submissions s
              WHERE s.assignment_id = a.id AND s.team_id = a.team_id
              ORDER BY s.created_at, s.id)::uuid[] AS submission_ids,
-       f.id, f.team_id, f.assignment_id, f.type, f.highlights, f.context, f.questions, f.rubric_id, f.prompt, f.created_at, f.updated_at
+       f.id, f.team_id, f.assignment_id, f.type, f.highlights, f.context, f.questions, f.rubric_id, f.prompt, f.created_at, f.updated_at, f.changed_xid
 FROM assignments a
 JOIN functions f ON f.assignment_id = a.id AND f.team_id = a.team_id
 WHERE a.id = $1 AND a.team_id = $2
@@ -174,6 +176,7 @@ func (q *Queries) GetAssignmentWithFunction(ctx context.Context, db DBTX, arg Ge
 		&i.Assignment.SummaryStatus,
 		&i.Assignment.AllowResubmission,
 		&i.Assignment.StudentLinkGeneration,
+		&i.Assignment.ChangedXid,
 		&i.SubmissionIds,
 		&i.Function.ID,
 		&i.Function.TeamID,
@@ -186,12 +189,13 @@ func (q *Queries) GetAssignmentWithFunction(ctx context.Context, db DBTX, arg Ge
 		&i.Function.Prompt,
 		&i.Function.CreatedAt,
 		&i.Function.UpdatedAt,
+		&i.Function.ChangedXid,
 	)
 	return i, err
 }
 
 const getAssignmentWithSubmissionIDs = `-- name: GetAssignmentWithSubmissionIDs :one
-SELECT a.id, a.team_id, a.folder_id, a.name, a.type, a.is_hand_written, a.provide_instant_feedback, a.class_summary, a.created_by, a.created_at, a.updated_at, a.student_link_token, a.student_link_enabled, a.answer_boxes, a.agreement, a.agreement_status, a.summary_status, a.allow_resubmission, a.student_link_generation,
+SELECT a.id, a.team_id, a.folder_id, a.name, a.type, a.is_hand_written, a.provide_instant_feedback, a.class_summary, a.created_by, a.created_at, a.updated_at, a.student_link_token, a.student_link_enabled, a.answer_boxes, a.agreement, a.agreement_status, a.summary_status, a.allow_resubmission, a.student_link_generation, a.changed_xid,
        ARRAY(SELECT s.id FROM submissions s
              WHERE s.assignment_id = a.id AND s.team_id = a.team_id
              ORDER BY s.created_at, s.id)::uuid[] AS submission_ids
@@ -234,13 +238,14 @@ func (q *Queries) GetAssignmentWithSubmissionIDs(ctx context.Context, db DBTX, a
 		&i.Assignment.SummaryStatus,
 		&i.Assignment.AllowResubmission,
 		&i.Assignment.StudentLinkGeneration,
+		&i.Assignment.ChangedXid,
 		&i.SubmissionIds,
 	)
 	return i, err
 }
 
 const listAssignmentFunctionResults = `-- name: ListAssignmentFunctionResults :many
-SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens FROM function_results
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens, changed_xid FROM function_results
 WHERE assignment_id = $1 AND team_id = $2
 ORDER BY created_at, id
 `
@@ -290,6 +295,7 @@ func (q *Queries) ListAssignmentFunctionResults(ctx context.Context, db DBTX, ar
 			&i.StatusAt,
 			&i.GradedParts,
 			&i.CachedPromptTokens,
+			&i.ChangedXid,
 		); err != nil {
 			return nil, err
 		}
@@ -320,7 +326,7 @@ UPDATE assignments
 SET name = $1, is_hand_written = $2,
     provide_instant_feedback = $3, updated_at = now()
 WHERE id = $4 AND team_id = $5
-RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission, student_link_generation
+RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission, student_link_generation, changed_xid
 `
 
 type UpdateAssignmentParams struct {
@@ -360,6 +366,7 @@ func (q *Queries) UpdateAssignment(ctx context.Context, db DBTX, arg UpdateAssig
 		&i.SummaryStatus,
 		&i.AllowResubmission,
 		&i.StudentLinkGeneration,
+		&i.ChangedXid,
 	)
 	return i, err
 }

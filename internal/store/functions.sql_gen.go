@@ -16,7 +16,7 @@ const createFunction = `-- name: CreateFunction :one
 INSERT INTO functions (team_id, assignment_id, type, highlights, context, questions, rubric_id, prompt)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 ON CONFLICT (assignment_id) DO NOTHING
-RETURNING id, team_id, assignment_id, type, highlights, context, questions, rubric_id, prompt, created_at, updated_at
+RETURNING id, team_id, assignment_id, type, highlights, context, questions, rubric_id, prompt, created_at, updated_at, changed_xid
 `
 
 type CreateFunctionParams struct {
@@ -55,12 +55,13 @@ func (q *Queries) CreateFunction(ctx context.Context, db DBTX, arg CreateFunctio
 		&i.Prompt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.ChangedXid,
 	)
 	return i, err
 }
 
 const getAssignmentFunction = `-- name: GetAssignmentFunction :one
-SELECT id, team_id, assignment_id, type, highlights, context, questions, rubric_id, prompt, created_at, updated_at FROM functions WHERE assignment_id = $1 AND team_id = $2
+SELECT id, team_id, assignment_id, type, highlights, context, questions, rubric_id, prompt, created_at, updated_at, changed_xid FROM functions WHERE assignment_id = $1 AND team_id = $2
 `
 
 type GetAssignmentFunctionParams struct {
@@ -83,12 +84,13 @@ func (q *Queries) GetAssignmentFunction(ctx context.Context, db DBTX, arg GetAss
 		&i.Prompt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.ChangedXid,
 	)
 	return i, err
 }
 
 const getFunction = `-- name: GetFunction :one
-SELECT id, team_id, assignment_id, type, highlights, context, questions, rubric_id, prompt, created_at, updated_at FROM functions WHERE id = $1 AND team_id = $2
+SELECT id, team_id, assignment_id, type, highlights, context, questions, rubric_id, prompt, created_at, updated_at, changed_xid FROM functions WHERE id = $1 AND team_id = $2
 `
 
 type GetFunctionParams struct {
@@ -111,6 +113,7 @@ func (q *Queries) GetFunction(ctx context.Context, db DBTX, arg GetFunctionParam
 		&i.Prompt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.ChangedXid,
 	)
 	return i, err
 }
@@ -120,7 +123,7 @@ UPDATE functions
 SET highlights = $1, context = $2, questions = $3,
     rubric_id = $4, prompt = $5, updated_at = now()
 WHERE id = $6 AND team_id = $7
-RETURNING id, team_id, assignment_id, type, highlights, context, questions, rubric_id, prompt, created_at, updated_at
+RETURNING id, team_id, assignment_id, type, highlights, context, questions, rubric_id, prompt, created_at, updated_at, changed_xid
 `
 
 type UpdateFunctionParams struct {
@@ -156,6 +159,7 @@ func (q *Queries) UpdateFunction(ctx context.Context, db DBTX, arg UpdateFunctio
 		&i.Prompt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.ChangedXid,
 	)
 	return i, err
 }

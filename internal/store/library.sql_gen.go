@@ -14,7 +14,7 @@ import (
 const copyAssignment = `-- name: CopyAssignment :one
 INSERT INTO assignments (team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, created_by)
 VALUES ($1, $2, $3, $4, $5, $6, $7)
-RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission, student_link_generation
+RETURNING id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission, student_link_generation, changed_xid
 `
 
 type CopyAssignmentParams struct {
@@ -58,6 +58,7 @@ func (q *Queries) CopyAssignment(ctx context.Context, db DBTX, arg CopyAssignmen
 		&i.SummaryStatus,
 		&i.AllowResubmission,
 		&i.StudentLinkGeneration,
+		&i.ChangedXid,
 	)
 	return i, err
 }
@@ -233,7 +234,7 @@ func (q *Queries) LibraryInsertFolder(ctx context.Context, db DBTX, arg LibraryI
 }
 
 const libraryListAssignments = `-- name: LibraryListAssignments :many
-SELECT a.id, a.team_id, a.folder_id, a.name, a.type, a.is_hand_written, a.provide_instant_feedback, a.class_summary, a.created_by, a.created_at, a.updated_at, a.student_link_token, a.student_link_enabled, a.answer_boxes, a.agreement, a.agreement_status, a.summary_status, a.allow_resubmission, a.student_link_generation,
+SELECT a.id, a.team_id, a.folder_id, a.name, a.type, a.is_hand_written, a.provide_instant_feedback, a.class_summary, a.created_by, a.created_at, a.updated_at, a.student_link_token, a.student_link_enabled, a.answer_boxes, a.agreement, a.agreement_status, a.summary_status, a.allow_resubmission, a.student_link_generation, a.changed_xid,
        coalesce((SELECT array_agg(s.id ORDER BY s.created_at, s.id)
                  FROM submissions s WHERE s.assignment_id = a.id), '{}')::uuid[] AS submission_ids
 FROM assignments a
@@ -275,6 +276,7 @@ func (q *Queries) LibraryListAssignments(ctx context.Context, db DBTX, teamID uu
 			&i.Assignment.SummaryStatus,
 			&i.Assignment.AllowResubmission,
 			&i.Assignment.StudentLinkGeneration,
+			&i.Assignment.ChangedXid,
 			&i.SubmissionIds,
 		); err != nil {
 			return nil, err

@@ -127,6 +127,7 @@ type Assignment struct {
 	SummaryStatus          string
 	AllowResubmission      bool
 	StudentLinkGeneration  int32
+	ChangedXid             pgtype.Uint64
 }
 
 type AssignmentChange struct {
@@ -211,6 +212,14 @@ type ClassroomSubmission struct {
 	StudentSubmissionID string
 }
 
+type DeletedRow struct {
+	AssignmentID uuid.UUID
+	RowID        uuid.UUID
+	Kind         string
+	DeletedXid   pgtype.Uint64
+	DeletedAt    time.Time
+}
+
 type Folder struct {
 	ID        uuid.UUID
 	TeamID    uuid.UUID
@@ -231,6 +240,7 @@ type Function struct {
 	Prompt       string
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
+	ChangedXid   pgtype.Uint64
 }
 
 type FunctionResult struct {
@@ -264,6 +274,7 @@ type FunctionResult struct {
 	StatusAt           time.Time
 	GradedParts        json.RawMessage
 	CachedPromptTokens int32
+	ChangedXid         pgtype.Uint64
 }
 
 type GoogleToken struct {
@@ -405,6 +416,7 @@ type Submission struct {
 	StudentKey           *string
 	ContentSha256        *string
 	DoubtfulPages        []int32
+	ChangedXid           pgtype.Uint64
 }
 
 type Team struct {

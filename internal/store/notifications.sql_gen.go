@@ -284,7 +284,7 @@ func (q *Queries) NotificationSharedRubric(ctx context.Context, db DBTX, id uuid
 }
 
 const notificationSourceAssignment = `-- name: NotificationSourceAssignment :one
-SELECT id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission, student_link_generation FROM assignments WHERE id = $1
+SELECT id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission, student_link_generation, changed_xid FROM assignments WHERE id = $1
 `
 
 // The shared assignment, read for a copy; reached only through a
@@ -312,12 +312,13 @@ func (q *Queries) NotificationSourceAssignment(ctx context.Context, db DBTX, id 
 		&i.SummaryStatus,
 		&i.AllowResubmission,
 		&i.StudentLinkGeneration,
+		&i.ChangedXid,
 	)
 	return i, err
 }
 
 const notificationSourceFunction = `-- name: NotificationSourceFunction :one
-SELECT id, team_id, assignment_id, type, highlights, context, questions, rubric_id, prompt, created_at, updated_at FROM functions WHERE assignment_id = $1
+SELECT id, team_id, assignment_id, type, highlights, context, questions, rubric_id, prompt, created_at, updated_at, changed_xid FROM functions WHERE assignment_id = $1
 `
 
 func (q *Queries) NotificationSourceFunction(ctx context.Context, db DBTX, assignmentID uuid.UUID) (Function, error) {
@@ -335,6 +336,7 @@ func (q *Queries) NotificationSourceFunction(ctx context.Context, db DBTX, assig
 		&i.Prompt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.ChangedXid,
 	)
 	return i, err
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 const addRunUsage = `-- name: AddRunUsage :exec
@@ -105,7 +106,7 @@ func (q *Queries) FinishAgreement(ctx context.Context, db DBTX, arg FinishAgreem
 }
 
 const getFunctionResultByID = `-- name: GetFunctionResultByID :one
-SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens FROM function_results WHERE id = $1 AND team_id = $2
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens, changed_xid FROM function_results WHERE id = $1 AND team_id = $2
 `
 
 type GetFunctionResultByIDParams struct {
@@ -147,6 +148,7 @@ func (q *Queries) GetFunctionResultByID(ctx context.Context, db DBTX, arg GetFun
 		&i.StatusAt,
 		&i.GradedParts,
 		&i.CachedPromptTokens,
+		&i.ChangedXid,
 	)
 	return i, err
 }
@@ -190,7 +192,7 @@ func (q *Queries) GetRubricsByIDs(ctx context.Context, db DBTX, arg GetRubricsBy
 }
 
 const getSubmissionResult = `-- name: GetSubmissionResult :one
-SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens FROM function_results
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens, changed_xid FROM function_results
 WHERE submission_id = $1 AND assignment_id = $2 AND team_id = $3
 `
 
@@ -235,12 +237,13 @@ func (q *Queries) GetSubmissionResult(ctx context.Context, db DBTX, arg GetSubmi
 		&i.StatusAt,
 		&i.GradedParts,
 		&i.CachedPromptTokens,
+		&i.ChangedXid,
 	)
 	return i, err
 }
 
 const getSubmissionResultWithFunction = `-- name: GetSubmissionResultWithFunction :one
-SELECT fr.id, fr.team_id, fr.assignment_id, fr.submission_id, fr.function_id, fr.status, fr.feedback, fr.highlighted_text, fr.criteria_levels, fr.criteria_points, fr.criteria_feedback, fr.overall_comments, fr.is_benchmark, fr.answers, fr.error, fr.created_at, fr.updated_at, fr.flags, fr.dropped_highlights, fr.model, fr.model_calls, fr.prompt_tokens, fr.completion_tokens, fr.cost_usd, fr.result_writes, fr.graded_at, fr.reviewed_at, fr.status_at, fr.graded_parts, fr.cached_prompt_tokens, f.id, f.team_id, f.assignment_id, f.type, f.highlights, f.context, f.questions, f.rubric_id, f.prompt, f.created_at, f.updated_at
+SELECT fr.id, fr.team_id, fr.assignment_id, fr.submission_id, fr.function_id, fr.status, fr.feedback, fr.highlighted_text, fr.criteria_levels, fr.criteria_points, fr.criteria_feedback, fr.overall_comments, fr.is_benchmark, fr.answers, fr.error, fr.created_at, fr.updated_at, fr.flags, fr.dropped_highlights, fr.model, fr.model_calls, fr.prompt_tokens, fr.completion_tokens, fr.cost_usd, fr.result_writes, fr.graded_at, fr.reviewed_at, fr.status_at, fr.graded_parts, fr.cached_prompt_tokens, fr.changed_xid, f.id, f.team_id, f.assignment_id, f.type, f.highlights, f.context, f.questions, f.rubric_id, f.prompt, f.created_at, f.updated_at, f.changed_xid
 FROM function_results fr
 JOIN functions f ON f.assignment_id = fr.assignment_id AND f.team_id = fr.team_id
 WHERE fr.submission_id = $1 AND fr.assignment_id = $2 AND fr.team_id = $3
@@ -293,6 +296,7 @@ func (q *Queries) GetSubmissionResultWithFunction(ctx context.Context, db DBTX, 
 		&i.FunctionResult.StatusAt,
 		&i.FunctionResult.GradedParts,
 		&i.FunctionResult.CachedPromptTokens,
+		&i.FunctionResult.ChangedXid,
 		&i.Function.ID,
 		&i.Function.TeamID,
 		&i.Function.AssignmentID,
@@ -304,12 +308,13 @@ func (q *Queries) GetSubmissionResultWithFunction(ctx context.Context, db DBTX, 
 		&i.Function.Prompt,
 		&i.Function.CreatedAt,
 		&i.Function.UpdatedAt,
+		&i.Function.ChangedXid,
 	)
 	return i, err
 }
 
 const listBenchmarks = `-- name: ListBenchmarks :many
-SELECT fr.id, fr.team_id, fr.assignment_id, fr.submission_id, fr.function_id, fr.status, fr.feedback, fr.highlighted_text, fr.criteria_levels, fr.criteria_points, fr.criteria_feedback, fr.overall_comments, fr.is_benchmark, fr.answers, fr.error, fr.created_at, fr.updated_at, fr.flags, fr.dropped_highlights, fr.model, fr.model_calls, fr.prompt_tokens, fr.completion_tokens, fr.cost_usd, fr.result_writes, fr.graded_at, fr.reviewed_at, fr.status_at, fr.graded_parts, fr.cached_prompt_tokens, s.name AS submission_name, COALESCE(s.extracted_text, '')::text AS text
+SELECT fr.id, fr.team_id, fr.assignment_id, fr.submission_id, fr.function_id, fr.status, fr.feedback, fr.highlighted_text, fr.criteria_levels, fr.criteria_points, fr.criteria_feedback, fr.overall_comments, fr.is_benchmark, fr.answers, fr.error, fr.created_at, fr.updated_at, fr.flags, fr.dropped_highlights, fr.model, fr.model_calls, fr.prompt_tokens, fr.completion_tokens, fr.cost_usd, fr.result_writes, fr.graded_at, fr.reviewed_at, fr.status_at, fr.graded_parts, fr.cached_prompt_tokens, fr.changed_xid, s.name AS submission_name, COALESCE(s.extracted_text, '')::text AS text
 FROM function_results fr JOIN submissions s ON s.id = fr.submission_id
 WHERE fr.assignment_id = $1 AND fr.team_id = $2 AND fr.is_benchmark
   AND s.extract_status = 'ready'
@@ -352,6 +357,7 @@ type ListBenchmarksRow struct {
 	StatusAt           time.Time
 	GradedParts        json.RawMessage
 	CachedPromptTokens int32
+	ChangedXid         pgtype.Uint64
 	SubmissionName     string
 	Text               string
 }
@@ -398,6 +404,7 @@ func (q *Queries) ListBenchmarks(ctx context.Context, db DBTX, arg ListBenchmark
 			&i.StatusAt,
 			&i.GradedParts,
 			&i.CachedPromptTokens,
+			&i.ChangedXid,
 			&i.SubmissionName,
 			&i.Text,
 		); err != nil {
@@ -412,7 +419,7 @@ func (q *Queries) ListBenchmarks(ctx context.Context, db DBTX, arg ListBenchmark
 }
 
 const lockFunctionResult = `-- name: LockFunctionResult :one
-SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens FROM function_results WHERE id = $1 AND team_id = $2 FOR UPDATE
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens, changed_xid FROM function_results WHERE id = $1 AND team_id = $2 FOR UPDATE
 `
 
 type LockFunctionResultParams struct {
@@ -455,12 +462,13 @@ func (q *Queries) LockFunctionResult(ctx context.Context, db DBTX, arg LockFunct
 		&i.StatusAt,
 		&i.GradedParts,
 		&i.CachedPromptTokens,
+		&i.ChangedXid,
 	)
 	return i, err
 }
 
 const lockRuns = `-- name: LockRuns :many
-SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens FROM function_results
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens, changed_xid FROM function_results
 WHERE assignment_id = $1 AND team_id = $2
   AND submission_id = ANY($3::uuid[])
 ORDER BY id
@@ -516,6 +524,7 @@ func (q *Queries) LockRuns(ctx context.Context, db DBTX, arg LockRunsParams) ([]
 			&i.StatusAt,
 			&i.GradedParts,
 			&i.CachedPromptTokens,
+			&i.ChangedXid,
 		); err != nil {
 			return nil, err
 		}
@@ -714,7 +723,7 @@ SET feedback = $1, highlighted_text = $2, criteria_levels = $3,
     reviewed_at = CASE WHEN $8::text = 'reviewed' THEN now() ELSE NULL END,
     status_at = CASE WHEN status = $8::text THEN status_at ELSE now() END, updated_at = now()
 WHERE id = $9 AND team_id = $10
-RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens
+RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens, changed_xid
 `
 
 type SaveTeacherEditParams struct {
@@ -777,6 +786,7 @@ func (q *Queries) SaveTeacherEdit(ctx context.Context, db DBTX, arg SaveTeacherE
 		&i.StatusAt,
 		&i.GradedParts,
 		&i.CachedPromptTokens,
+		&i.ChangedXid,
 	)
 	return i, err
 }
@@ -804,7 +814,7 @@ func (q *Queries) SaveTickedAnswers(ctx context.Context, db DBTX, arg SaveTicked
 const setBenchmark = `-- name: SetBenchmark :one
 UPDATE function_results SET is_benchmark = $1, updated_at = now()
 WHERE id = $2 AND team_id = $3
-RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens
+RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens, changed_xid
 `
 
 type SetBenchmarkParams struct {
@@ -847,6 +857,7 @@ func (q *Queries) SetBenchmark(ctx context.Context, db DBTX, arg SetBenchmarkPar
 		&i.StatusAt,
 		&i.GradedParts,
 		&i.CachedPromptTokens,
+		&i.ChangedXid,
 	)
 	return i, err
 }
@@ -875,7 +886,7 @@ UPDATE function_results
 SET status = $1, error = '', status_at = now(), updated_at = now()
 WHERE assignment_id = $2 AND team_id = $3
   AND submission_id = ANY($4::uuid[])
-RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens
+RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens, changed_xid
 `
 
 type StartRunsParams struct {
@@ -932,6 +943,7 @@ func (q *Queries) StartRuns(ctx context.Context, db DBTX, arg StartRunsParams) (
 			&i.StatusAt,
 			&i.GradedParts,
 			&i.CachedPromptTokens,
+			&i.ChangedXid,
 		); err != nil {
 			return nil, err
 		}

@@ -13,7 +13,7 @@ import (
 )
 
 const getAssignmentByStudentLink = `-- name: GetAssignmentByStudentLink :one
-SELECT id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission, student_link_generation FROM assignments
+SELECT id, team_id, folder_id, name, type, is_hand_written, provide_instant_feedback, class_summary, created_by, created_at, updated_at, student_link_token, student_link_enabled, answer_boxes, agreement, agreement_status, summary_status, allow_resubmission, student_link_generation, changed_xid FROM assignments
 WHERE student_link_token = $1 AND student_link_enabled
 `
 
@@ -41,6 +41,7 @@ func (q *Queries) GetAssignmentByStudentLink(ctx context.Context, db DBTX, token
 		&i.SummaryStatus,
 		&i.AllowResubmission,
 		&i.StudentLinkGeneration,
+		&i.ChangedXid,
 	)
 	return i, err
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 const countSubmissionResults = `-- name: CountSubmissionResults :one
@@ -38,7 +39,7 @@ SELECT $1, $2, s.id, $3::uuid,
        clock_timestamp() + s.n * interval '1 microsecond', clock_timestamp() + s.n * interval '1 microsecond'
 FROM unnest($4::uuid[]) WITH ORDINALITY AS s (id, n)
 ORDER BY s.n
-RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens
+RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens, changed_xid
 `
 
 type CreateFunctionResultsParams struct {
@@ -96,6 +97,7 @@ func (q *Queries) CreateFunctionResults(ctx context.Context, db DBTX, arg Create
 			&i.StatusAt,
 			&i.GradedParts,
 			&i.CachedPromptTokens,
+			&i.ChangedXid,
 		); err != nil {
 			return nil, err
 		}
@@ -110,7 +112,7 @@ func (q *Queries) CreateFunctionResults(ctx context.Context, db DBTX, arg Create
 const createSubmission = `-- name: CreateSubmission :one
 INSERT INTO submissions (team_id, assignment_id, name, file_key, content_type, role, student_name, student_email)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256, doubtful_pages
+RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256, doubtful_pages, changed_xid
 `
 
 type CreateSubmissionParams struct {
@@ -169,6 +171,7 @@ func (q *Queries) CreateSubmission(ctx context.Context, db DBTX, arg CreateSubmi
 		&i.StudentKey,
 		&i.ContentSha256,
 		&i.DoubtfulPages,
+		&i.ChangedXid,
 	)
 	return i, err
 }
@@ -212,7 +215,7 @@ func (q *Queries) DeleteSubmissions(ctx context.Context, db DBTX, arg DeleteSubm
 }
 
 const getSubmission = `-- name: GetSubmission :one
-SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256, doubtful_pages FROM submissions WHERE id = $1 AND team_id = $2
+SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256, doubtful_pages, changed_xid FROM submissions WHERE id = $1 AND team_id = $2
 `
 
 type GetSubmissionParams struct {
@@ -254,6 +257,7 @@ func (q *Queries) GetSubmission(ctx context.Context, db DBTX, arg GetSubmissionP
 		&i.StudentKey,
 		&i.ContentSha256,
 		&i.DoubtfulPages,
+		&i.ChangedXid,
 	)
 	return i, err
 }
@@ -286,9 +290,9 @@ WITH inserted AS (
     ) AS r
     ORDER BY r.n
     ON CONFLICT (assignment_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
-    RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256, doubtful_pages
+    RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256, doubtful_pages, changed_xid
 )
-SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256, doubtful_pages FROM inserted ORDER BY created_at
+SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256, doubtful_pages, changed_xid FROM inserted ORDER BY created_at
 `
 
 type InsertSubmissionsParams struct {
@@ -342,6 +346,7 @@ type InsertSubmissionsRow struct {
 	StudentKey           *string
 	ContentSha256        *string
 	DoubtfulPages        []int32
+	ChangedXid           pgtype.Uint64
 }
 
 // A batch of submissions in one statement, one array element per row, all
@@ -410,6 +415,7 @@ func (q *Queries) InsertSubmissions(ctx context.Context, db DBTX, arg InsertSubm
 			&i.StudentKey,
 			&i.ContentSha256,
 			&i.DoubtfulPages,
+			&i.ChangedXid,
 		); err != nil {
 			return nil, err
 		}
@@ -581,7 +587,7 @@ SET name = coalesce($1, name),
     student_email = coalesce($3, student_email),
     updated_at = now()
 WHERE id = $4 AND team_id = $5
-RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256, doubtful_pages
+RETURNING id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256, doubtful_pages, changed_xid
 `
 
 type UpdateSubmissionDetailsParams struct {
@@ -633,6 +639,7 @@ func (q *Queries) UpdateSubmissionDetails(ctx context.Context, db DBTX, arg Upda
 		&i.StudentKey,
 		&i.ContentSha256,
 		&i.DoubtfulPages,
+		&i.ChangedXid,
 	)
 	return i, err
 }

@@ -1,0 +1,40 @@
+-- name: CurrentSnapshot :one
+-- The snapshot a polled read starts from: its version (internal/changes).
+SELECT pg_current_snapshot()::text AS snapshot;
+
+-- name: ChangesSince :many
+-- What changed in an assignment that snapshot @since could not see: the
+-- assignment row, its definition, its submissions and results (written or
+-- deleted). A row's kind says which; rows written in one transaction after
+-- @since's xmin are the only candidates, so the submission and result legs
+-- read an index range, not the class.
+WITH snap AS (SELECT CAST(sqlc.arg(since)::text AS pg_snapshot) AS s)
+SELECT 'assignment'::text AS kind, a.id AS row_id
+FROM snap, assignments a
+WHERE a.id = sqlc.arg(assignment_id)::uuid AND NOT pg_visible_in_snapshot(a.changed_xid, snap.s)
+UNION ALL
+SELECT 'function', f.id
+FROM snap, functions f
+WHERE f.assignment_id = sqlc.arg(assignment_id)::uuid AND NOT pg_visible_in_snapshot(f.changed_xid, snap.s)
+UNION ALL
+SELECT 'submission', s.id
+FROM snap, submissions s
+WHERE s.assignment_id = sqlc.arg(assignment_id)::uuid
+  AND s.changed_xid >= pg_snapshot_xmin(snap.s)
+  AND NOT pg_visible_in_snapshot(s.changed_xid, snap.s)
+UNION ALL
+SELECT 'function_result', r.id
+FROM snap, function_results r
+WHERE r.assignment_id = sqlc.arg(assignment_id)::uuid
+  AND r.changed_xid >= pg_snapshot_xmin(snap.s)
+  AND NOT pg_visible_in_snapshot(r.changed_xid, snap.s)
+UNION ALL
+SELECT 'deleted_' || d.kind, d.row_id
+FROM snap, deleted_rows d
+WHERE d.assignment_id = sqlc.arg(assignment_id)::uuid
+  AND d.deleted_xid >= pg_snapshot_xmin(snap.s)
+  AND NOT pg_visible_in_snapshot(d.deleted_xid, snap.s);
+
+-- name: PruneDeletedRows :execrows
+-- Tombstones older than any version a client may still send (changes.MaxAge).
+DELETE FROM deleted_rows WHERE deleted_at < @before;
