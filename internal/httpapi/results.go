@@ -98,7 +98,7 @@ func (h *resultHandlers) read(c *gin.Context, a identity.Actor, in *resultRef,
 		return polled{version: v, notModified: same}, err
 	}
 	fr, err := get(c, a, in.SubmissionID.UUID(), in.AssignmentID.UUID())
-	return polled{version: v, data: gin.H{"functionResult": fr}}, err
+	return polled{version: v, data: gin.H{"functionResult": fr, "version": v.String()}}, err
 }
 
 // updateResultBody is functionResult/update's body: the whole result as
