@@ -24,6 +24,7 @@ targets=(
   "./internal/extract FuzzPPTXSlide"
   "./internal/docx FuzzRender"
   "./internal/llm FuzzExtractJSON"
+  "./internal/grading FuzzMayAddressGrader"
 )
 # shellcheck source=scripts/fuzz-race.sh
 . scripts/fuzz-race.sh

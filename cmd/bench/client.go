@@ -28,6 +28,22 @@ type teacher struct {
 	client *http.Client
 	csrf   string
 	email  string
+	// pages are the polled reads this browser holds, by what they read
+	// (one goroutine drives a teacher, so no lock).
+	pages map[string]*revalidated
+}
+
+// page is the browser's state of the polled read named key.
+func (t *teacher) page(key string) *revalidated {
+	if t.pages == nil {
+		t.pages = map[string]*revalidated{}
+	}
+	st, ok := t.pages[key]
+	if !ok {
+		st = &revalidated{}
+		t.pages[key] = st
+	}
+	return st
 }
 
 // signIn signs a new teacher in through the development sign-in as
@@ -350,4 +366,146 @@ func essay(i int) string {
 		}
 	}
 	return b.String()
+}
+
+// readKind is how a polled read was answered.
+type readKind int
+
+const (
+	readFull        readKind = iota // the whole answer
+	readDelta                       // only what changed since the client's version
+	readNotModified                 // 304: nothing changed
+)
+
+// revalidated is what a page keeps of a polled read, as
+// frontend/src/lib/revalidated-query.ts does: its ETag and version. Merged
+// keeps the answer with every delta applied (only the Monday-morning
+// pollers need it: they read the results' statuses).
+type revalidated struct {
+	etag    string
+	version string
+	merge   bool
+	view    assignmentView
+}
+
+// classAnswer is assignment/get's data as far as a poll reads it.
+type classAnswer struct {
+	assignmentView
+	Version                  string   `json:"version"`
+	Delta                    bool     `json:"delta"`
+	DeletedSubmissionIDs     []string `json:"deletedSubmissionIds"`
+	DeletedFunctionResultIDs []string `json:"deletedFunctionResultIds"`
+}
+
+// revalidate sends a conditional request: the version it holds as
+// If-None-Match (and, with sinceBody, as the body's since), then keeps the
+// answer's ETag and version. A client holding nothing sends a plain request.
+func (t *teacher) revalidate(ctx context.Context, path string, body map[string]any, st *revalidated, sinceBody bool) (readKind, time.Duration, []byte, error) {
+	if st.version != "" && sinceBody {
+		body["since"] = st.version
+	}
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, t.base+"/api/v1/"+path, bytes.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-CSRF-Token", t.csrf)
+	if st.etag != "" {
+		req.Header.Set("If-None-Match", st.etag)
+	}
+	start := time.Now()
+	res, err := t.client.Do(req)
+	if err != nil {
+		return readFull, time.Since(start), nil, err
+	}
+	data, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	took := time.Since(start)
+	if err != nil {
+		return readFull, took, nil, err
+	}
+	switch {
+	case res.StatusCode == http.StatusNotModified:
+		return readNotModified, took, nil, nil
+	case res.StatusCode/100 != 2:
+		return readFull, took, nil, &apiError{Status: res.StatusCode, Body: truncate(string(data), 300)}
+	}
+	st.etag = res.Header.Get("ETag")
+	// The version is the ETag's value (data.version holds the same): read
+	// from the header, so the load generator need not decode 0.6 MB
+	// answers to poll.
+	st.version = strings.Trim(strings.TrimPrefix(st.etag, "W/"), `"`)
+	return readFull, took, data, nil
+}
+
+// pollAssignment is assignment/get as the UI polls it: If-None-Match and
+// since from st; a delta is merged into st.view when st.merge is set.
+func (t *teacher) pollAssignment(ctx context.Context, asgID string, st *revalidated) (readKind, time.Duration, error) {
+	kind, took, body, err := t.revalidate(ctx, "db/assignment/get", map[string]any{"assignmentId": asgID}, st, true)
+	if err != nil || kind == readNotModified {
+		return kind, took, err
+	}
+	if !st.merge {
+		// Only a delta says so in its data; a client that does not merge
+		// learns it from the size it did not download.
+		if bytes.Contains(body, []byte(`"delta":true`)) {
+			kind = readDelta
+		}
+		return kind, took, nil
+	}
+	var env struct {
+		Data classAnswer `json:"data"`
+	}
+	if err := json.Unmarshal(body, &env); err != nil {
+		return kind, took, fmt.Errorf("assignment/get: %w", err)
+	}
+	a := env.Data
+	if a.Version != "" {
+		st.version = a.Version
+	}
+	if !a.Delta {
+		st.view = a.assignmentView
+		return readFull, took, nil
+	}
+	st.view = mergeDelta(st.view, a)
+	return readDelta, took, nil
+}
+
+// mergeDelta applies a delta to the answer it follows: rows replaced by
+// _id, new ones appended, deleted ones dropped.
+func mergeDelta(prev assignmentView, d classAnswer) assignmentView {
+	out := prev
+	out.Assignment = d.Assignment
+	gone := map[string]bool{}
+	for _, id := range d.DeletedSubmissionIDs {
+		gone[id] = true
+	}
+	for _, id := range d.DeletedFunctionResultIDs {
+		gone[id] = true
+	}
+	out.Submissions = mergeRows(prev.Submissions, d.Submissions, gone, func(s submissionView) string { return s.ID })
+	out.FunctionResults = mergeRows(prev.FunctionResults, d.FunctionResults, gone, func(r resultView) string { return r.ID })
+	return out
+}
+
+func mergeRows[T any](prev, changed []T, gone map[string]bool, id func(T) string) []T {
+	byID := map[string]T{}
+	for _, r := range changed {
+		byID[id(r)] = r
+	}
+	out := make([]T, 0, len(prev)+len(changed))
+	for _, r := range prev {
+		if gone[id(r)] {
+			continue
+		}
+		if c, ok := byID[id(r)]; ok {
+			r = c
+			delete(byID, id(r))
+		}
+		out = append(out, r)
+	}
+	for _, r := range changed {
+		if _, ok := byID[id(r)]; ok {
+			out = append(out, r)
+		}
+	}
+	return out
 }

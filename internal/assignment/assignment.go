@@ -215,6 +215,21 @@ func (s *Service) Get(ctx context.Context, a identity.Actor, id uuid.UUID) (Assi
 // caller that derives something from the answers (totals) does so before
 // SignResults.
 func (s *Service) GetUnsigned(ctx context.Context, a identity.Actor, id uuid.UUID) (Assignment, *Function, []FunctionResult, error) {
+	return s.getUnsigned(ctx, a, id, nil)
+}
+
+// GetUnsignedResults is GetUnsigned with only the results named by
+// resultIDs (those of the assignment; none when the list is empty): a
+// poll's delta.
+func (s *Service) GetUnsignedResults(ctx context.Context, a identity.Actor, id uuid.UUID, resultIDs []uuid.UUID) (Assignment, *Function, []FunctionResult, error) {
+	if resultIDs == nil {
+		resultIDs = []uuid.UUID{}
+	}
+	return s.getUnsigned(ctx, a, id, resultIDs)
+}
+
+// getUnsigned reads all the results when only is nil, else those in only.
+func (s *Service) getUnsigned(ctx context.Context, a identity.Actor, id uuid.UUID, only []uuid.UUID) (Assignment, *Function, []FunctionResult, error) {
 	var asg Assignment
 	var fn *Function
 	both, err := store.Q.GetAssignmentWithFunction(ctx, s.Pool, store.GetAssignmentWithFunctionParams{ID: id, TeamID: a.TeamID})
@@ -232,7 +247,12 @@ func (s *Service) GetUnsigned(ctx context.Context, a identity.Actor, id uuid.UUI
 	default:
 		return Assignment{}, nil, nil, fmt.Errorf("load assignment %s: %w", id, err)
 	}
-	rows, err := store.Q.ListAssignmentFunctionResults(ctx, s.Pool, store.ListAssignmentFunctionResultsParams{AssignmentID: id, TeamID: a.TeamID})
+	var rows []store.FunctionResult
+	if only == nil {
+		rows, err = store.Q.ListAssignmentFunctionResults(ctx, s.Pool, store.ListAssignmentFunctionResultsParams{AssignmentID: id, TeamID: a.TeamID})
+	} else if len(only) > 0 {
+		rows, err = store.Q.ListAssignmentFunctionResultsByIDs(ctx, s.Pool, store.ListAssignmentFunctionResultsByIDsParams{AssignmentID: id, TeamID: a.TeamID, Ids: only})
+	}
 	if err != nil {
 		return Assignment{}, nil, nil, fmt.Errorf("list function results of assignment %s: %w", id, err)
 	}

@@ -40,10 +40,21 @@ func ResultFieldsFromRow(r store.FunctionResult) ResultFields {
 // queries that select them without the whole result).
 func DecodeResultFields(feedback, highlighted, overall string, levels, points, criteriaFeedback, answers json.RawMessage) ResultFields {
 	f := ResultFields{Feedback: feedback, HighlightedText: highlighted, OverallComments: overall, Answers: answers}
-	_ = json.Unmarshal(levels, &f.CriteriaLevels)
-	_ = json.Unmarshal(points, &f.CriteriaPoints)
-	_ = json.Unmarshal(criteriaFeedback, &f.CriteriaFeedback)
+	decodeList(levels, &f.CriteriaLevels)
+	decodeList(points, &f.CriteriaPoints)
+	decodeList(criteriaFeedback, &f.CriteriaFeedback)
 	return f
+}
+
+// decodeList decodes a stored list; the empty list, what every result but
+// a rubric-feedback one stores, without json.Unmarshal (a class's read
+// decodes three per result).
+func decodeList[T any](raw json.RawMessage, out *[]T) {
+	if string(raw) == "[]" {
+		*out = []T{}
+		return
+	}
+	_ = json.Unmarshal(raw, out)
 }
 
 // EncodedCriteria are the rubric lists as their jsonb columns store them

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/markwell/markwell/internal/process"
 )
 
 // Versions of a definition (issue 19, item 2). Every question and criterion
@@ -111,12 +113,20 @@ type Part struct {
 	print    string
 }
 
+// fingerprint hashes "len:field|" for each field (stored in results'
+// graded_parts, so the bytes hashed must never change).
 func fingerprint(fields ...string) string {
 	h := sha256.New()
+	var buf []byte
 	for _, f := range fields {
-		fmt.Fprintf(h, "%d:%s|", len(f), f)
+		buf = strconv.AppendInt(buf[:0], int64(len(f)), 10)
+		buf = append(buf, ':')
+		buf = append(buf, f...)
+		buf = append(buf, '|')
+		h.Write(buf)
 	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(h.Sum(sum[:0])[:8])
 }
 
 // Parts lists the fingerprinted parts of f, in the definition's order.
@@ -173,17 +183,57 @@ func Outdated(graded json.RawMessage, f Function) []Part {
 	if isNullJSON(graded) {
 		return nil
 	}
+	return outdatedParts(graded, Parts(f))
+}
+
+// outdatedParts is Outdated with the definition's parts at hand.
+func outdatedParts(graded json.RawMessage, parts []Part) []Part {
+	if isNullJSON(graded) {
+		return nil
+	}
 	var was map[string]string
 	if err := json.Unmarshal(graded, &was); err != nil {
 		return nil
 	}
 	var out []Part
-	for _, p := range Parts(f) {
+	for _, p := range parts {
 		if was[p.Key] != p.print {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// OutdatedMarker marks many results against one definition (a class's
+// read): the definition's parts are fingerprinted once, and the results
+// graded against the same parts, most of a class, are compared once.
+type OutdatedMarker struct {
+	parts []Part
+	seen  map[string][]string // graded_parts as stored → labels (nil: up to date)
+}
+
+// NewOutdatedMarker returns a marker for results of definition f.
+func NewOutdatedMarker(f Function) *OutdatedMarker {
+	return &OutdatedMarker{parts: Parts(f), seen: map[string][]string{}}
+}
+
+// Mark sets Outdated and OutdatedParts of r as r.MarkOutdated(f) does.
+func (m *OutdatedMarker) Mark(r *FunctionResult) {
+	if r.GradedAt == nil || r.Status == "failed" || process.IsInProgress(r.Status) {
+		return
+	}
+	labels, ok := m.seen[string(r.GradedParts)]
+	if !ok {
+		labels = OutdatedLabels(outdatedParts(r.GradedParts, m.parts))
+		if len(labels) == 0 {
+			labels = nil
+		}
+		m.seen[string(r.GradedParts)] = labels
+	}
+	r.Outdated = labels != nil
+	if r.Outdated {
+		r.OutdatedParts = append([]string(nil), labels...)
+	}
 }
 
 // OutdatedLabels names the changed parts once each, in order.

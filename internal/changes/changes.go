@@ -16,11 +16,13 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/markwell/markwell/internal/store"
 )
@@ -94,6 +96,33 @@ func Now(ctx context.Context, db store.DBTX) (Version, error) {
 	return Version{Snapshot: snap, At: time.Now()}, nil
 }
 
+// NowIn is Now for a read of one assignment, with whether the assignment
+// is the actor's team's, in the same round trip: a poll of another team's
+// assignment is 404 whatever version it names.
+func NowIn(ctx context.Context, db store.DBTX, teamID, assignmentID uuid.UUID) (Version, bool, error) {
+	row, err := store.Q.CurrentSnapshotIn(ctx, db, store.CurrentSnapshotInParams{AssignmentID: assignmentID, TeamID: teamID})
+	if err != nil {
+		return Version{}, false, fmt.Errorf("read the current snapshot: %w", err)
+	}
+	return Version{Snapshot: row.Snapshot, At: time.Now()}, row.InTeam, nil
+}
+
+// NowForResult is Now for a read of a submission's result in one of the
+// team's assignments, with the result's id (uuid.Nil when there is none).
+func NowForResult(ctx context.Context, db store.DBTX, teamID, assignmentID, submissionID uuid.UUID) (Version, uuid.UUID, error) {
+	row, err := store.Q.CurrentSnapshotForResult(ctx, db, store.CurrentSnapshotForResultParams{
+		SubmissionID: submissionID, AssignmentID: assignmentID, TeamID: teamID,
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		v, err := Now(ctx, db)
+		return v, uuid.Nil, err
+	}
+	if err != nil {
+		return Version{}, uuid.Nil, fmt.Errorf("read the current snapshot: %w", err)
+	}
+	return Version{Snapshot: row.Snapshot, At: time.Now()}, row.ID, nil
+}
+
 // Set is what changed in one assignment since a version.
 type Set struct {
 	Assignment         bool // the assignment row (name, settings, grading state)
@@ -108,6 +137,15 @@ type Set struct {
 func (s Set) None() bool {
 	return !s.Assignment && !s.Definition && len(s.Submissions) == 0 && len(s.Results) == 0 &&
 		len(s.DeletedSubmissions) == 0 && len(s.DeletedResults) == 0
+}
+
+// Touches says whether the set names the result or its submission (written
+// or deleted), or the assignment or its definition: what a read of that one
+// result depends on.
+func (s Set) Touches(resultID, submissionID uuid.UUID) bool {
+	return s.Assignment || s.Definition || slices.Contains(s.Results, resultID) ||
+		slices.Contains(s.DeletedResults, resultID) || slices.Contains(s.Submissions, submissionID) ||
+		slices.Contains(s.DeletedSubmissions, submissionID)
 }
 
 // Since lists what changed in the assignment since v. The caller has

@@ -49,6 +49,14 @@ var injectionPattern = func() *regexp.Regexp {
 // characters around them, in the order of the text. The result is never
 // nil.
 func DetectInjection(text string) []Flag {
+	if !mayAddressGrader(text) {
+		return []Flag{}
+	}
+	return detectInjection(text)
+}
+
+// detectInjection is DetectInjection without the cheap first look.
+func detectInjection(text string) []Flag {
 	type span struct{ start, end, mStart, mEnd int }
 	var spans []span
 	for _, m := range injectionPattern.FindAllStringIndex(text, -1) {
@@ -154,4 +162,95 @@ func mergeFlags(found []Flag, report InjectionReport) []Flag {
 		}
 	}
 	return append(out, Flag{Kind: FlagInjection, Passage: p, Source: SourceModel})
+}
+
+// mayAddressGrader is false only when injectionPattern cannot match text:
+// every alternative of the pattern needs one of the words below (at a word
+// start, and before whitespace when its alternative says so). The pattern
+// scans an answer at well under 1 MB/s (its counted repeats make a large
+// automaton); this look is a few substring searches, and an ordinary answer
+// holds none of the words, so most grading jobs skip the pattern
+// (BenchmarkDetectInjection). TestMayAddressGraderNeverHidesAMatch holds it
+// to the pattern.
+func mayAddressGrader(text string) bool {
+	// (?i) folds K and S with the Kelvin and long-s signs too; such a text
+	// takes the pattern's own way.
+	if strings.ContainsRune(text, '\u212a') || strings.ContainsRune(text, '\u017f') {
+		return true
+	}
+	lower := asciiLower(text)
+	for _, w := range graderWords {
+		if hasWord(lower, w.word, w.space) {
+			return true
+		}
+	}
+	for _, sub := range graderMarks {
+		if strings.Contains(lower, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// graderWords are the words one of which every alternative of
+// injectionPattern starts with or holds; space: a whitespace must follow.
+var graderWords = []struct {
+	word  string
+	space bool
+}{
+	{"ignore", false}, {"disregard", false}, {"forget", false}, {"override", false}, {"bypass", false},
+	{"give", true}, {"award", true}, {"grant", true}, {"assign", true},
+	{"you're", true}, {"you are", true},
+	{"as an ai", false},
+	{"dear", true}, {"hey", true}, {"hello", true}, {"hi", true}, {"attention", true}, {"note to", false},
+	{"grader", false}, {"marker", false}, {"examiner", false}, {"grading", false},
+	{"system prompt", false},
+	{"end of", false},
+}
+
+// graderMarks are the alternatives' other anchors, anywhere in the text.
+var graderMarks = []string{"instruction", "<", ">>>", "[inst]", "[/inst]", "##"}
+
+// asciiLower lower-cases ASCII letters only: the pattern's words are ASCII,
+// and its \b, \w and \s are ASCII classes.
+func asciiLower(s string) string {
+	i := 0
+	for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	b := []byte(s)
+	for ; i < len(b); i++ {
+		if c := b[i]; 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// hasWord reports whether w occurs in s at a word start (as \b sees one)
+// and, with space, followed by whitespace (\s).
+func hasWord(s, w string, space bool) bool {
+	for off := 0; ; {
+		i := strings.Index(s[off:], w)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(w)
+		if (i == 0 || !isWordByte(s[i-1])) && (!space || end < len(s) && isSpaceByte(s[end])) {
+			return true
+		}
+		off = i + 1
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }

@@ -1,9 +1,11 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 
 	"github.com/markwell/markwell/internal/assignment"
 	"github.com/markwell/markwell/internal/grading"
@@ -22,8 +24,8 @@ type resultHandlers struct {
 func (h *resultHandlers) register(g *gin.RouterGroup) {
 	g.POST("/lambda/runFunctionOnMany", handle(h.runMany))
 	g.POST("/lambda/gradeOnePub", handle(h.gradeOne))
-	g.POST("/db/functionResult/get", handle(h.get))
-	g.POST("/db/functionResult/get-view-only", handle(h.getViewOnly))
+	g.POST("/db/functionResult/get", handleWith(respondPolled, h.get))
+	g.POST("/db/functionResult/get-view-only", handleWith(respondPolled, h.getViewOnly))
 	g.POST("/db/functionResult/update", handle(h.update))
 	g.POST("/db/gradeFunction/toggleCriterion", handle(h.toggle))
 	g.POST("/db/rubricFeedbackFunctionResult/update", handle(h.setBenchmark))
@@ -78,14 +80,25 @@ type resultRef struct {
 	SubmissionID id `json:"submissionId"`
 }
 
-func (h *resultHandlers) get(c *gin.Context, a identity.Actor, in *resultRef) (gin.H, error) {
-	fr, err := h.svc.Get(c, a, in.SubmissionID.UUID(), in.AssignmentID.UUID())
-	return gin.H{"functionResult": fr}, err
+// get and getViewOnly answer 304 to an If-None-Match version under which
+// neither the result, its submission, the assignment nor its definition
+// changed, and carry the read's version as their ETag otherwise.
+func (h *resultHandlers) get(c *gin.Context, a identity.Actor, in *resultRef) (polled, error) {
+	return h.read(c, a, in, h.svc.Get)
 }
 
-func (h *resultHandlers) getViewOnly(c *gin.Context, a identity.Actor, in *resultRef) (gin.H, error) {
-	fr, err := h.svc.GetViewOnly(c, a, in.SubmissionID.UUID(), in.AssignmentID.UUID())
-	return gin.H{"functionResult": fr}, err
+func (h *resultHandlers) getViewOnly(c *gin.Context, a identity.Actor, in *resultRef) (polled, error) {
+	return h.read(c, a, in, h.svc.GetViewOnly)
+}
+
+func (h *resultHandlers) read(c *gin.Context, a identity.Actor, in *resultRef,
+	get func(context.Context, identity.Actor, uuid.UUID, uuid.UUID) (result.FunctionResult, error)) (polled, error) {
+	v, same, err := h.svc.ResultUnchanged(c, a, in.SubmissionID.UUID(), in.AssignmentID.UUID(), c.GetHeader("If-None-Match"))
+	if err != nil || same {
+		return polled{version: v, notModified: same}, err
+	}
+	fr, err := get(c, a, in.SubmissionID.UUID(), in.AssignmentID.UUID())
+	return polled{version: v, data: gin.H{"functionResult": fr, "version": v.String()}}, err
 }
 
 // updateResultBody is functionResult/update's body: the whole result as

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/riverqueue/river"
 
+	"github.com/markwell/markwell/internal/changes"
 	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/store"
 )
@@ -26,14 +27,22 @@ type SweepRunsWorker struct {
 
 // Work implements river.Worker.
 func (w *SweepRunsWorker) Work(ctx context.Context, _ *river.Job[queue.SweepRunsArgs]) error {
-	ids, err := SweepStuckRuns(ctx, w.deps, time.Now().Add(-StuckAfter))
+	return Sweep(ctx, w.deps, time.Now())
+}
+
+// Sweep is the periodic sweep at now: it fails the stuck runs and forgets
+// the tombstones of deleted rows no poll's version can still need
+// (changes.Prune).
+func Sweep(ctx context.Context, d Deps, now time.Time) error {
+	ids, err := SweepStuckRuns(ctx, d, now.Add(-StuckAfter))
 	if err != nil {
 		return err
 	}
 	if len(ids) > 0 {
-		w.deps.logger().Warn("stuck AI runs failed", "results", len(ids))
+		d.logger().Warn("stuck AI runs failed", "results", len(ids))
 	}
-	return nil
+	_, err = changes.Prune(ctx, d.Pool, now)
+	return err
 }
 
 // SweepStuckRuns fails the runs in progress since before cutoff that have

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/changes"
 	"github.com/markwell/markwell/internal/grading"
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
@@ -82,7 +83,8 @@ func TestSweepStuckRunsFailsOnlyRunsThatCanNoLongerFinish(t *testing.T) {
 	require.Empty(t, got.Error)
 }
 
-// The periodic sweep_runs job fails a run stuck for longer than StuckAfter.
+// The periodic sweep_runs job fails a run stuck for longer than StuckAfter,
+// and forgets the tombstones older than changes.TombstoneAge.
 func TestSweepRunsJobFailsAStuckRun(t *testing.T) {
 	t.Parallel()
 	g := setupGrading(t, fakellm.Options{}, llm.Config{})
@@ -91,6 +93,11 @@ func TestSweepRunsJobFailsAStuckRun(t *testing.T) {
 	g.runMany(t, asgID, ids)
 	g.stall(t, ids[0], jobs.StuckAfter+time.Minute, "discarded")
 	g.stall(t, ids[1], jobs.StuckAfter-time.Minute, "discarded")
+	oldTomb, freshTomb := uuid.New(), uuid.New()
+	_, err := g.pool.Exec(context.Background(), `INSERT INTO deleted_rows (assignment_id, row_id, kind, deleted_at)
+		VALUES ($1, $2, 'submission', now() - make_interval(secs => $4)), ($1, $3, 'submission', now())`,
+		asgID, oldTomb, freshTomb, (changes.TombstoneAge + time.Minute).Seconds())
+	require.NoError(t, err)
 
 	res, err := g.insert.Insert(context.Background(), queue.SweepRunsArgs{}, nil)
 	require.NoError(t, err)
@@ -101,4 +108,14 @@ func TestSweepRunsJobFailsAStuckRun(t *testing.T) {
 	require.Equal(t, grading.StatusFailed, s.Status)
 	require.Equal(t, jobs.ReasonGradingUnfinished, s.Error)
 	require.Equal(t, grading.StatusGrading, g.stored(t, ids[1]).Status, "not stuck long enough")
+	var kept []uuid.UUID
+	rows, err := g.pool.Query(context.Background(), `SELECT row_id FROM deleted_rows WHERE assignment_id = $1`, asgID)
+	require.NoError(t, err)
+	for rows.Next() {
+		var id uuid.UUID
+		require.NoError(t, rows.Scan(&id))
+		kept = append(kept, id)
+	}
+	require.NoError(t, rows.Err())
+	require.Equal(t, []uuid.UUID{freshTomb}, kept, "the old tombstone is pruned, the fresh one kept")
 }

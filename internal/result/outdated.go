@@ -37,13 +37,14 @@ func (s *Service) RunOutdated(ctx context.Context, a identity.Actor, assignmentI
 		bySubmission[r.SubmissionID] = r
 	}
 	var outdated []uuid.UUID
+	marker := assignment.NewOutdatedMarker(fn)
 	for _, id := range ids {
 		r, ok := bySubmission[id]
 		if !ok {
 			return nil, apperr.ErrNotFound
 		}
 		fr := assignment.FunctionResultFromRow(r)
-		fr.MarkOutdated(fn)
+		marker.Mark(&fr)
 		if fr.Outdated && !o.skips(fr.Status) {
 			outdated = append(outdated, id)
 		}

@@ -56,14 +56,7 @@ func (s *Service) GetAssignment(ctx context.Context, a identity.Actor, id uuid.U
 	if err != nil {
 		return asg, nil, err
 	}
-	sc := s.scorer(asg.Type, fn)
-	for i := range results {
-		sc.score(&results[i]) // on the answers as stored: signing changes them on every read
-		if fn != nil {
-			results[i].MarkOutdated(*fn)
-		}
-	}
-	if err := s.Assignments.SignResults(ctx, id, results); err != nil {
+	if err := s.presentAll(ctx, asg, fn, results); err != nil {
 		return asg, nil, err
 	}
 	// What the AI has cost the assignment: the sum over the results just
@@ -79,6 +72,23 @@ func (s *Service) GetAssignment(ctx context.Context, a identity.Actor, id uuid.U
 		}
 	}
 	return asg, results, nil
+}
+
+// presentAll turns an assignment's stored results into their API shape, as
+// assignment/get answers them: scored, marked outdated, media signed.
+func (s *Service) presentAll(ctx context.Context, asg assignment.Assignment, fn *assignment.Function, results []FunctionResult) error {
+	sc := s.scorer(asg.Type, fn)
+	var marker *assignment.OutdatedMarker
+	if fn != nil {
+		marker = assignment.NewOutdatedMarker(*fn)
+	}
+	for i := range results {
+		sc.score(&results[i]) // on the answers as stored: signing changes them on every read
+		if marker != nil {
+			marker.Mark(&results[i])
+		}
+	}
+	return s.Assignments.SignResults(ctx, asg.ID, results)
 }
 
 // Get returns the result of a submission of an assignment.

@@ -42,6 +42,44 @@ func (q *Queries) AssignmentSubmissionIDs(ctx context.Context, db DBTX, arg Assi
 	return items, nil
 }
 
+const assignmentUsageTotals = `-- name: AssignmentUsageTotals :one
+SELECT coalesce(sum(model_calls ORDER BY created_at, id), 0)::bigint AS calls,
+       coalesce(sum(prompt_tokens ORDER BY created_at, id), 0)::bigint AS prompt_tokens,
+       coalesce(sum(cached_prompt_tokens ORDER BY created_at, id), 0)::bigint AS cached_prompt_tokens,
+       coalesce(sum(completion_tokens ORDER BY created_at, id), 0)::bigint AS completion_tokens,
+       coalesce(sum(cost_usd ORDER BY created_at, id), 0)::float8 AS cost_usd
+FROM function_results
+WHERE assignment_id = $1 AND team_id = $2
+`
+
+type AssignmentUsageTotalsParams struct {
+	AssignmentID uuid.UUID
+	TeamID       uuid.UUID
+}
+
+type AssignmentUsageTotalsRow struct {
+	Calls              int64
+	PromptTokens       int64
+	CachedPromptTokens int64
+	CompletionTokens   int64
+	CostUsd            float64
+}
+
+// What the AI has cost the assignment, summed in the order assignment/get's
+// full answer sums it (so a delta's totals equal the full answer's).
+func (q *Queries) AssignmentUsageTotals(ctx context.Context, db DBTX, arg AssignmentUsageTotalsParams) (AssignmentUsageTotalsRow, error) {
+	row := db.QueryRow(ctx, assignmentUsageTotals, arg.AssignmentID, arg.TeamID)
+	var i AssignmentUsageTotalsRow
+	err := row.Scan(
+		&i.Calls,
+		&i.PromptTokens,
+		&i.CachedPromptTokens,
+		&i.CompletionTokens,
+		&i.CostUsd,
+	)
+	return i, err
+}
+
 const createAssignment = `-- name: CreateAssignment :one
 INSERT INTO assignments (team_id, name, type, is_hand_written, provide_instant_feedback, created_by)
 VALUES ($1, $2, $3, $4, $5, $6)
@@ -257,6 +295,71 @@ type ListAssignmentFunctionResultsParams struct {
 
 func (q *Queries) ListAssignmentFunctionResults(ctx context.Context, db DBTX, arg ListAssignmentFunctionResultsParams) ([]FunctionResult, error) {
 	rows, err := db.Query(ctx, listAssignmentFunctionResults, arg.AssignmentID, arg.TeamID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []FunctionResult{}
+	for rows.Next() {
+		var i FunctionResult
+		if err := rows.Scan(
+			&i.ID,
+			&i.TeamID,
+			&i.AssignmentID,
+			&i.SubmissionID,
+			&i.FunctionID,
+			&i.Status,
+			&i.Feedback,
+			&i.HighlightedText,
+			&i.CriteriaLevels,
+			&i.CriteriaPoints,
+			&i.CriteriaFeedback,
+			&i.OverallComments,
+			&i.IsBenchmark,
+			&i.Answers,
+			&i.Error,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.Flags,
+			&i.DroppedHighlights,
+			&i.Model,
+			&i.ModelCalls,
+			&i.PromptTokens,
+			&i.CompletionTokens,
+			&i.CostUsd,
+			&i.ResultWrites,
+			&i.GradedAt,
+			&i.ReviewedAt,
+			&i.StatusAt,
+			&i.GradedParts,
+			&i.CachedPromptTokens,
+			&i.ChangedXid,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listAssignmentFunctionResultsByIDs = `-- name: ListAssignmentFunctionResultsByIDs :many
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens, changed_xid FROM function_results
+WHERE assignment_id = $1 AND team_id = $2 AND id = ANY($3::uuid[])
+ORDER BY created_at, id
+`
+
+type ListAssignmentFunctionResultsByIDsParams struct {
+	AssignmentID uuid.UUID
+	TeamID       uuid.UUID
+	Ids          []uuid.UUID
+}
+
+// ListAssignmentFunctionResults restricted to some results: a poll's delta.
+func (q *Queries) ListAssignmentFunctionResultsByIDs(ctx context.Context, db DBTX, arg ListAssignmentFunctionResultsByIDsParams) ([]FunctionResult, error) {
+	rows, err := db.Query(ctx, listAssignmentFunctionResultsByIDs, arg.AssignmentID, arg.TeamID, arg.Ids)
 	if err != nil {
 		return nil, err
 	}

@@ -88,6 +88,57 @@ func (q *Queries) CurrentSnapshot(ctx context.Context, db DBTX) (string, error) 
 	return snapshot, err
 }
 
+const currentSnapshotForResult = `-- name: CurrentSnapshotForResult :one
+SELECT pg_current_snapshot()::text AS snapshot, fr.id
+FROM function_results fr
+WHERE fr.submission_id = $1 AND fr.assignment_id = $2 AND fr.team_id = $3
+`
+
+type CurrentSnapshotForResultParams struct {
+	SubmissionID uuid.UUID
+	AssignmentID uuid.UUID
+	TeamID       uuid.UUID
+}
+
+type CurrentSnapshotForResultRow struct {
+	Snapshot string
+	ID       uuid.UUID
+}
+
+// CurrentSnapshot with the id of a submission's result in the team's
+// assignment (no row when there is none): functionResult/get's 304 check.
+func (q *Queries) CurrentSnapshotForResult(ctx context.Context, db DBTX, arg CurrentSnapshotForResultParams) (CurrentSnapshotForResultRow, error) {
+	row := db.QueryRow(ctx, currentSnapshotForResult, arg.SubmissionID, arg.AssignmentID, arg.TeamID)
+	var i CurrentSnapshotForResultRow
+	err := row.Scan(&i.Snapshot, &i.ID)
+	return i, err
+}
+
+const currentSnapshotIn = `-- name: CurrentSnapshotIn :one
+SELECT pg_current_snapshot()::text AS snapshot,
+       EXISTS (SELECT 1 FROM assignments WHERE id = $1 AND team_id = $2) AS in_team
+`
+
+type CurrentSnapshotInParams struct {
+	AssignmentID uuid.UUID
+	TeamID       uuid.UUID
+}
+
+type CurrentSnapshotInRow struct {
+	Snapshot string
+	InTeam   bool
+}
+
+// CurrentSnapshot with whether the assignment is the team's, in one round
+// trip: a poll answers 404 for another team's assignment before it looks at
+// the version it was sent.
+func (q *Queries) CurrentSnapshotIn(ctx context.Context, db DBTX, arg CurrentSnapshotInParams) (CurrentSnapshotInRow, error) {
+	row := db.QueryRow(ctx, currentSnapshotIn, arg.AssignmentID, arg.TeamID)
+	var i CurrentSnapshotInRow
+	err := row.Scan(&i.Snapshot, &i.InTeam)
+	return i, err
+}
+
 const pruneDeletedRows = `-- name: PruneDeletedRows :execrows
 DELETE FROM deleted_rows WHERE deleted_at < $1
 `

@@ -505,6 +505,86 @@ func (q *Queries) ListSubmissions(ctx context.Context, db DBTX, arg ListSubmissi
 	return items, nil
 }
 
+const listSubmissionsByIDs = `-- name: ListSubmissionsByIDs :many
+SELECT id, assignment_id, name, file_key, role, student_name, student_email, source,
+       extract_status, extract_error, left(coalesce(extracted_text, ''), 200)::text AS preview,
+       page_count, is_hand_written, attempt, previous_submission_id, created_at, updated_at,
+       coalesce(content_sha256, '')::text AS content_sha256, doubtful_pages
+FROM submissions
+WHERE assignment_id = $1 AND team_id = $2 AND id = ANY($3::uuid[])
+ORDER BY created_at, id
+`
+
+type ListSubmissionsByIDsParams struct {
+	AssignmentID uuid.UUID
+	TeamID       uuid.UUID
+	Ids          []uuid.UUID
+}
+
+type ListSubmissionsByIDsRow struct {
+	ID                   uuid.UUID
+	AssignmentID         uuid.UUID
+	Name                 string
+	FileKey              string
+	Role                 SubmissionRole
+	StudentName          string
+	StudentEmail         string
+	Source               string
+	ExtractStatus        string
+	ExtractError         string
+	Preview              string
+	PageCount            int32
+	IsHandWritten        bool
+	Attempt              int32
+	PreviousSubmissionID uuid.NullUUID
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
+	ContentSha256        string
+	DoubtfulPages        []int32
+}
+
+// ListSubmissions restricted to some submissions: a poll's delta. The same
+// columns, so its rows convert to ListSubmissionsRow.
+func (q *Queries) ListSubmissionsByIDs(ctx context.Context, db DBTX, arg ListSubmissionsByIDsParams) ([]ListSubmissionsByIDsRow, error) {
+	rows, err := db.Query(ctx, listSubmissionsByIDs, arg.AssignmentID, arg.TeamID, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListSubmissionsByIDsRow{}
+	for rows.Next() {
+		var i ListSubmissionsByIDsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.AssignmentID,
+			&i.Name,
+			&i.FileKey,
+			&i.Role,
+			&i.StudentName,
+			&i.StudentEmail,
+			&i.Source,
+			&i.ExtractStatus,
+			&i.ExtractError,
+			&i.Preview,
+			&i.PageCount,
+			&i.IsHandWritten,
+			&i.Attempt,
+			&i.PreviousSubmissionID,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.ContentSha256,
+			&i.DoubtfulPages,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const pendingSubmissionJobs = `-- name: PendingSubmissionJobs :many
 SELECT id FROM river_job
 WHERE state IN ('available', 'scheduled', 'retryable', 'running')

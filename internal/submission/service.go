@@ -217,6 +217,28 @@ func (s *Service) ListLoaded(ctx context.Context, a identity.Actor, assignmentID
 	if err != nil {
 		return nil, fmt.Errorf("list submissions of assignment %s: %w", assignmentID, err)
 	}
+	return loaded(rows), nil
+}
+
+// ListLoadedByIDs is ListLoaded restricted to the submissions named by ids
+// (those of the assignment): a poll's delta.
+func (s *Service) ListLoadedByIDs(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, ids []uuid.UUID) ([]Submission, error) {
+	if len(ids) == 0 {
+		return []Submission{}, nil
+	}
+	rows, err := store.Q.ListSubmissionsByIDs(ctx, s.Pool, store.ListSubmissionsByIDsParams{AssignmentID: assignmentID, TeamID: a.TeamID, Ids: ids})
+	if err != nil {
+		return nil, fmt.Errorf("list submissions of assignment %s: %w", assignmentID, err)
+	}
+	same := make([]store.ListSubmissionsRow, len(rows))
+	for i, r := range rows {
+		same[i] = store.ListSubmissionsRow(r)
+	}
+	return loaded(same), nil
+}
+
+// loaded turns the submissions table's rows into their API shape.
+func loaded(rows []store.ListSubmissionsRow) []Submission {
 	out := make([]Submission, len(rows))
 	for i, r := range rows {
 		out[i] = Submission{
@@ -229,7 +251,7 @@ func (s *Service) ListLoaded(ctx context.Context, a identity.Actor, assignmentID
 			CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 		}
 	}
-	return out, nil
+	return out
 }
 
 // Get returns a submission of the actor's team with its text and pages.

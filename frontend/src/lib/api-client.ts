@@ -52,6 +52,12 @@ export interface RequestOptions {
   csrfRetried?: boolean;
 }
 
+/**
+ * What a call resolves to on `304 Not Modified`: the answer the caller already holds is current.
+ * Only a call that sent `If-None-Match` can get one (lib/revalidated-query.ts).
+ */
+export const NOT_MODIFIED: unique symbol = Symbol('not modified');
+
 /** Base URL for every call: the page's own origin. */
 const BASE_URL = '';
 
@@ -159,6 +165,7 @@ async function request<T>(
     throw new ApiError(0, {});
   }
 
+  if (res.status === 304) return NOT_MODIFIED as T;
   const parsed = await readJson(res);
   if (res.status === 403 && method !== 'GET' && !options.csrfRetried && isCsrfRefusal(parsed)) {
     // The token went stale: tokens are bound to the session, so the cookie changed when a

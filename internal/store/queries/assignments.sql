@@ -47,3 +47,20 @@ SELECT sqlc.embed(a),
 FROM assignments a
 JOIN functions f ON f.assignment_id = a.id AND f.team_id = a.team_id
 WHERE a.id = @id AND a.team_id = @team_id;
+
+-- name: ListAssignmentFunctionResultsByIDs :many
+-- ListAssignmentFunctionResults restricted to some results: a poll's delta.
+SELECT * FROM function_results
+WHERE assignment_id = @assignment_id AND team_id = @team_id AND id = ANY(@ids::uuid[])
+ORDER BY created_at, id;
+
+-- name: AssignmentUsageTotals :one
+-- What the AI has cost the assignment, summed in the order assignment/get's
+-- full answer sums it (so a delta's totals equal the full answer's).
+SELECT coalesce(sum(model_calls ORDER BY created_at, id), 0)::bigint AS calls,
+       coalesce(sum(prompt_tokens ORDER BY created_at, id), 0)::bigint AS prompt_tokens,
+       coalesce(sum(cached_prompt_tokens ORDER BY created_at, id), 0)::bigint AS cached_prompt_tokens,
+       coalesce(sum(completion_tokens ORDER BY created_at, id), 0)::bigint AS completion_tokens,
+       coalesce(sum(cost_usd ORDER BY created_at, id), 0)::float8 AS cost_usd
+FROM function_results
+WHERE assignment_id = @assignment_id AND team_id = @team_id;

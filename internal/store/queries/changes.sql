@@ -38,3 +38,17 @@ WHERE d.assignment_id = sqlc.arg(assignment_id)::uuid
 -- name: PruneDeletedRows :execrows
 -- Tombstones older than any version a client may still send (changes.MaxAge).
 DELETE FROM deleted_rows WHERE deleted_at < @before;
+
+-- name: CurrentSnapshotIn :one
+-- CurrentSnapshot with whether the assignment is the team's, in one round
+-- trip: a poll answers 404 for another team's assignment before it looks at
+-- the version it was sent.
+SELECT pg_current_snapshot()::text AS snapshot,
+       EXISTS (SELECT 1 FROM assignments WHERE id = @assignment_id AND team_id = @team_id) AS in_team;
+
+-- name: CurrentSnapshotForResult :one
+-- CurrentSnapshot with the id of a submission's result in the team's
+-- assignment (no row when there is none): functionResult/get's 304 check.
+SELECT pg_current_snapshot()::text AS snapshot, fr.id
+FROM function_results fr
+WHERE fr.submission_id = @submission_id AND fr.assignment_id = @assignment_id AND fr.team_id = @team_id;

@@ -66,6 +66,17 @@ FROM submissions
 WHERE assignment_id = @assignment_id AND team_id = @team_id
 ORDER BY created_at, id;
 
+-- name: ListSubmissionsByIDs :many
+-- ListSubmissions restricted to some submissions: a poll's delta. The same
+-- columns, so its rows convert to ListSubmissionsRow.
+SELECT id, assignment_id, name, file_key, role, student_name, student_email, source,
+       extract_status, extract_error, left(coalesce(extracted_text, ''), 200)::text AS preview,
+       page_count, is_hand_written, attempt, previous_submission_id, created_at, updated_at,
+       coalesce(content_sha256, '')::text AS content_sha256, doubtful_pages
+FROM submissions
+WHERE assignment_id = @assignment_id AND team_id = @team_id AND id = ANY(@ids::uuid[])
+ORDER BY created_at, id;
+
 -- name: GetSubmission :one
 SELECT * FROM submissions WHERE id = @id AND team_id = @team_id;
 

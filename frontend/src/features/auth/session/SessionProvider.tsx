@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient, type Query } from '@tanstack/react-query';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { clearCsrfToken } from '../../../lib/api-client';
+import { forgetRevalidated } from '../../../lib/revalidated-query';
 import { SESSION_QUERY_KEY, sessionQueryOptions } from '../api/get-session';
 import { onSessionChange } from './broadcast';
 
@@ -62,6 +63,7 @@ export function SessionProvider({
     previousUserId.current = userId;
     if (previous === undefined || previous === userId) return;
     clearCsrfToken();
+    forgetRevalidated();
     const otherQueries = { predicate: (query: Query) => !isSessionQuery(query) };
     if (userId === null) queryClient.removeQueries(otherQueries);
     else void queryClient.invalidateQueries(otherQueries);

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { ifNoneMatch, revalidatedFetch, type Revalidated } from '../../../lib/revalidated-query';
 import { isInProgress, normalizeFunctionResult } from '../lib/normalize';
 import { functionResultKeys } from './keys';
 import type { FunctionResult } from './types';
@@ -23,11 +24,27 @@ export async function getFunctionResult(input: GetFunctionResultInput, options: 
   return normalizeFunctionResult(data.functionResult);
 }
 
-/** Query options for one submission's result: fetched again every 2 s while the AI works on it. */
+/**
+ * Query options for one submission's result: fetched again every 2 s while the AI works on it,
+ * each fetch sending the version it holds (a 304 when the result did not change).
+ */
 export function functionResultQueryOptions(input: GetFunctionResultInput) {
+  const queryKey = functionResultKeys.detail(input.submissionId);
   return queryOptions({
-    queryKey: functionResultKeys.detail(input.submissionId),
-    queryFn: ({ signal }) => getFunctionResult(input, { signal }),
+    queryKey,
+    queryFn: ({ signal }) =>
+      revalidatedFetch<{ functionResult?: unknown; version?: string }, FunctionResult>(
+        queryKey,
+        (version) =>
+          api.post<Revalidated<{ functionResult?: unknown; version?: string }>>('/api/v1/db/functionResult/get', input, {
+            signal,
+            headers: ifNoneMatch(version),
+          }),
+        (data) => {
+          if (!data?.functionResult) throw new Error('The server sent no result');
+          return normalizeFunctionResult(data.functionResult);
+        },
+      ),
     refetchInterval: (query) => (query.state.data && isInProgress(query.state.data.status) ? RESULT_POLL_MS : false),
   });
 }

@@ -1,0 +1,57 @@
+package assignment_test
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/markwell/markwell/internal/assignment"
+)
+
+func photosynthesis(criterion string) assignment.Function {
+	return assignment.Function{Type: assignment.TypeGrade, Questions: []assignment.Question{{
+		ID: "q1", QuestionText: "Explain photosynthesis.",
+		Criteria: []assignment.Criterion{{ID: "c1", Description: criterion, Points: 2}},
+	}}}
+}
+
+// Results keep the fingerprints they were graded against in the database,
+// so a fingerprint must come out the same in every release.
+func TestGradedPartsAreTheStoredFingerprints(t *testing.T) {
+	var parts map[string]string
+	require.NoError(t, json.Unmarshal(assignment.GradedParts(photosynthesis("Names chlorophyll")), &parts))
+	require.Equal(t, map[string]string{"q:q1": "b15ecbd02049fc26", "c:q1/c1": "e9c820e04ad8fbcd"}, parts)
+}
+
+// A class's read marks its results with one OutdatedMarker; each result
+// must come out as MarkOutdated alone marks it.
+func TestOutdatedMarkerMarksAsEachResultAlone(t *testing.T) {
+	graded := time.Now()
+	old := assignment.GradedParts(photosynthesis("Names chlorophyll"))
+	current := photosynthesis("Names the pigment chlorophyll")
+	uptodate := assignment.GradedParts(current)
+	results := []assignment.FunctionResult{
+		{Status: "graded", GradedAt: &graded, GradedParts: old},
+		{Status: "graded", GradedAt: &graded, GradedParts: uptodate},
+		{Status: "graded", GradedAt: &graded, GradedParts: old},
+		{Status: "reviewed", GradedAt: &graded, GradedParts: json.RawMessage(`null`)},
+		{Status: "grading", GradedAt: &graded, GradedParts: old},
+		{Status: "failed", GradedAt: &graded, GradedParts: old},
+		{Status: "graded", GradedParts: old},
+	}
+	alone := make([]assignment.FunctionResult, len(results))
+	copy(alone, results)
+	marker := assignment.NewOutdatedMarker(current)
+	for i := range results {
+		marker.Mark(&results[i])
+		alone[i].MarkOutdated(current)
+	}
+	require.Equal(t, alone, results)
+	require.True(t, results[0].Outdated)
+	require.Equal(t, []string{"question 1"}, results[0].OutdatedParts)
+	require.False(t, results[1].Outdated)
+	require.True(t, results[2].Outdated)
+	require.False(t, results[4].Outdated, "a result being graded is not outdated")
+}
