@@ -151,7 +151,7 @@ func (s Set) Touches(resultID, submissionID uuid.UUID) bool {
 // Since lists what changed in the assignment since v. The caller has
 // checked that the actor may read the assignment; v is Usable.
 func Since(ctx context.Context, db store.DBTX, assignmentID uuid.UUID, v Version) (Set, error) {
-	rows, err := store.Q.ChangesSince(ctx, db, store.ChangesSinceParams{Since: v.Snapshot, AssignmentID: assignmentID})
+	rows, err := store.Q.ChangesSince(ctx, db, store.ChangesSinceParams{Since: v.Snapshot, AssignmentID: assignmentID, SinceAt: v.At})
 	if err != nil {
 		return Set{}, fmt.Errorf("changes of assignment %s: %w", assignmentID, err)
 	}

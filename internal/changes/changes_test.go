@@ -143,3 +143,20 @@ func TestPruneForgetsOldTombstones(t *testing.T) {
 	require.NoError(t, err)
 	require.EqualValues(t, 1, n)
 }
+
+// The library rubric a definition embeds (and scores with) is part of the
+// definition: editing it moves the class's version.
+func TestEditingTheEmbeddedRubricChangesTheDefinition(t *testing.T) {
+	ctx := context.Background()
+	c := newClass(t, testdb.Pool(t))
+	var rub uuid.UUID
+	require.NoError(t, c.pool.QueryRow(ctx, `INSERT INTO rubrics (team_id, name) VALUES ($1, 'Essay') RETURNING id`, c.team).Scan(&rub))
+	c.exec(t, `UPDATE functions SET rubric_id = $2 WHERE id = $1`, c.fn, rub)
+	c.exec(t, `UPDATE rubrics SET updated_at = now() - interval '2 minutes' WHERE id = $1`, rub) // edited a while ago
+	v, err := changes.Now(ctx, c.pool)
+	require.NoError(t, err)
+	require.True(t, c.since(t, v).None(), "a rubric edited before the version")
+
+	c.exec(t, `UPDATE rubrics SET name = 'Essay 2', updated_at = now() WHERE id = $1`, rub)
+	require.True(t, c.since(t, v).Definition)
+}

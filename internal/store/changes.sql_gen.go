@@ -22,6 +22,12 @@ SELECT 'function', f.id
 FROM snap, functions f
 WHERE f.assignment_id = $2::uuid AND NOT pg_visible_in_snapshot(f.changed_xid, snap.s)
 UNION ALL
+SELECT 'function', f.id
+FROM functions f
+JOIN rubrics r ON r.id = f.rubric_id AND r.team_id = f.team_id
+WHERE f.assignment_id = $2::uuid
+  AND r.updated_at > $3::timestamptz - interval '1 minute'
+UNION ALL
 SELECT 'submission', s.id
 FROM snap, submissions s
 WHERE s.assignment_id = $2::uuid
@@ -44,6 +50,7 @@ WHERE d.assignment_id = $2::uuid
 type ChangesSinceParams struct {
 	Since        string
 	AssignmentID uuid.UUID
+	SinceAt      time.Time
 }
 
 type ChangesSinceRow struct {
@@ -56,8 +63,13 @@ type ChangesSinceRow struct {
 // deleted). A row's kind says which; rows written in one transaction after
 // @since's xmin are the only candidates, so the submission and result legs
 // read an index range, not the class.
+// The library rubric the definition embeds carries no stamp: an edit of it
+// counts when its updated_at (its transaction's start) is within a minute
+// before the version's time or after it, a margin for transactions that
+// started before the version and committed after it, and for clocks. It
+// costs a few whole answers after a rubric edit, never a missed one.
 func (q *Queries) ChangesSince(ctx context.Context, db DBTX, arg ChangesSinceParams) ([]ChangesSinceRow, error) {
-	rows, err := db.Query(ctx, changesSince, arg.Since, arg.AssignmentID)
+	rows, err := db.Query(ctx, changesSince, arg.Since, arg.AssignmentID, arg.SinceAt)
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,17 @@ SELECT 'function', f.id
 FROM snap, functions f
 WHERE f.assignment_id = sqlc.arg(assignment_id)::uuid AND NOT pg_visible_in_snapshot(f.changed_xid, snap.s)
 UNION ALL
+-- The library rubric the definition embeds carries no stamp: an edit of it
+-- counts when its updated_at (its transaction's start) is within a minute
+-- before the version's time or after it, a margin for transactions that
+-- started before the version and committed after it, and for clocks. It
+-- costs a few whole answers after a rubric edit, never a missed one.
+SELECT 'function', f.id
+FROM functions f
+JOIN rubrics r ON r.id = f.rubric_id AND r.team_id = f.team_id
+WHERE f.assignment_id = sqlc.arg(assignment_id)::uuid
+  AND r.updated_at > sqlc.arg(since_at)::timestamptz - interval '1 minute'
+UNION ALL
 SELECT 'submission', s.id
 FROM snap, submissions s
 WHERE s.assignment_id = sqlc.arg(assignment_id)::uuid
