@@ -132,6 +132,9 @@ type Rows struct {
 	InProgress bool `json:"inProgress"`
 	// SubmissionIDs are every match's ids in order, when asked.
 	SubmissionIDs []uuid.UUID `json:"submissionIds,omitempty"`
+	// ReviewedIDs are those of them the teacher reviewed (grade-all asks
+	// whether to skip them), when ids are asked.
+	ReviewedIDs []uuid.UUID `json:"reviewedIds,omitempty"`
 	// Version is where the read stood (changes.Version), the ETag's value.
 	Version string `json:"version"`
 }
@@ -278,8 +281,12 @@ func BuildRows(subs []submission.Submission, results []RowResult, q RowQuery) Ro
 	out.Total = len(match)
 	if q.IDs {
 		out.SubmissionIDs = make([]uuid.UUID, len(match))
+		out.ReviewedIDs = []uuid.UUID{}
 		for i, r := range match {
 			out.SubmissionIDs[i] = r.ID
+			if r.Bucket == BucketReviewed {
+				out.ReviewedIDs = append(out.ReviewedIDs, r.ID)
+			}
 		}
 	}
 	if q.Offset < len(match) {
