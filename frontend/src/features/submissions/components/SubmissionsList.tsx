@@ -288,7 +288,11 @@ export function SubmissionsList({ assignment, assignmentQueryKey, toolbar, rende
           </Button>
         )}
       </Box>
-      {total === 0 && classSize > 0 && !rowsQuery.isFetching ? (
+      {!page ? (
+        <Typography color="text.secondary" role="status" sx={{ py: 2 }}>
+          {rowsQuery.isError ? errorMessage(rowsQuery.error, "We couldn't load the submissions. Please try again.") : 'Loading submissions…'}
+        </Typography>
+      ) : total === 0 && classSize > 0 ? (
         <Typography color="text.secondary" sx={{ py: 2 }}>
           No submissions match.
         </Typography>
