@@ -115,6 +115,12 @@ export function SubmissionsList({ assignment, assignmentQueryKey, toolbar, rende
   const { showToast } = useToast();
   const [params, setParams] = useTableParams();
   const [searchText, setSearchText] = useState(params.search);
+  // The back button (or a link) may change the search: the box follows it.
+  const shownSearch = useRef(params.search);
+  if (params.search !== shownSearch.current) {
+    shownSearch.current = params.search;
+    if (searchText !== params.search) setSearchText(params.search);
+  }
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [selectingAll, setSelectingAll] = useState(false);
   const [confirmMany, setConfirmMany] = useState(false);
