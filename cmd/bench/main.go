@@ -73,7 +73,7 @@ func run() error {
 	var (
 		quick    = flag.Bool("quick", false, "a short smoke run: small sizes, a few seconds per phase, no Go benchmarks")
 		scale    = flag.String("scale", "scaled", "Monday morning's size: scaled (40 × 30 at LLM_RPM=600, 1 s model latency: about 1 minute of grading) or full (40 × 30 at LLM_RPM=500, 2 s: about 4 minutes)")
-		phases   = flag.String("phases", "cache,firstload,load,lcp,monday,go", "comma-separated phases to run: cache (prompt caching of a class of 30, seconds), firstload (each route's initial JavaScript from frontend/dist's manifest; no stack), load (API under load, idle read, profile), lcp (the library page's Largest Contentful Paint in Chromium at a 4× CPU throttle), monday (Monday morning and polling cost), go (the Go benchmarks)")
+		phases   = flag.String("phases", "cache,firstload,load,lcp,monday,yeargroup,go", "comma-separated phases to run: cache (prompt caching of a class of 30, seconds), firstload (each route's initial JavaScript from frontend/dist's manifest; no stack), load (API under load, idle read, profile), lcp (the library page's Largest Contentful Paint in Chromium at a 4× CPU throttle), monday (Monday morning and polling cost), yeargroup (classes of 1,500 and 10,000 on the assignment page in Chromium), go (the Go benchmarks), scale (make test-scale; not in the default list)")
 		out      = flag.String("out", "bench/results.json", "where to write the figures")
 		apiConns = flag.Int("api-conns", 0, "the API's database pool size for the load phase (0: the API's default, max(4, cores))")
 		adminDB  = flag.String("db", "", "an admin PostgreSQL URL to create the databases from (default: $TEST_DATABASE_URL, then $DATABASE_URL)")
@@ -89,11 +89,11 @@ func run() error {
 	s.apiConns = *apiConns
 	for _, p := range strings.Split(*phases, ",") {
 		switch p = strings.TrimSpace(p); p {
-		case "cache", "firstload", "load", "lcp", "monday", "go", "scale":
+		case "cache", "firstload", "load", "lcp", "monday", "yeargroup", "go", "scale":
 			s.phases[p] = true
 		case "":
 		default:
-			return fmt.Errorf("-phases: unknown phase %q (want cache, firstload, load, lcp, monday, go or scale)", p)
+			return fmt.Errorf("-phases: unknown phase %q (want cache, firstload, load, lcp, monday, yeargroup, go or scale)", p)
 		}
 	}
 	switch *scale {
@@ -119,7 +119,7 @@ func run() error {
 		}
 	}
 	// the prompt-caching phase runs in process: no database, no stack
-	needStack := s.phases["load"] || s.phases["lcp"] || s.phases["monday"] || s.phases["go"] || s.phases["scale"]
+	needStack := s.phases["load"] || s.phases["lcp"] || s.phases["monday"] || s.phases["yeargroup"] || s.phases["go"] || s.phases["scale"]
 	if admin == "" && needStack {
 		return errors.New("no PostgreSQL: pass -db or set TEST_DATABASE_URL (make bench uses scripts/pg.sh url)")
 	}
@@ -177,6 +177,12 @@ func run() error {
 		if err := monday(ctx, root, admin, logDir, filepath.Dir(outPath), s, res); err != nil {
 			failures = append(failures, "monday: "+err.Error())
 			fmt.Fprintln(os.Stderr, "bench: monday:", err)
+		}
+	}
+	if s.phases["yeargroup"] && ctx.Err() == nil {
+		if err := yeargroup(ctx, root, admin, logDir, &s, res); err != nil {
+			failures = append(failures, "yeargroup: "+err.Error())
+			fmt.Fprintln(os.Stderr, "bench: yeargroup:", err)
 		}
 	}
 	if s.phases["go"] && ctx.Err() == nil {

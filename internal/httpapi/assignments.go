@@ -1,9 +1,13 @@
 package httpapi
 
 import (
+	"net/http"
+	"time"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/changes"
 	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/submission"
@@ -21,6 +25,7 @@ func (h *assignmentHandlers) register(g *gin.RouterGroup) {
 	g.POST("/db/assignment/get", handleWith(respondPolled, h.get))
 	g.POST("/db/assignment/get-view-only", handle(h.getViewOnly))
 	g.POST("/db/assignment/history", handle(h.history))
+	g.POST("/db/assignment/submission-rows", handleWith(respondRows, h.rows))
 	g.POST("/db/function/put", handle(h.putFunction))
 	g.POST("/db/function/update", handle(h.updateFunction))
 	g.POST("/db/function/get", handle(h.getFunction))
@@ -49,9 +54,13 @@ func (h *assignmentHandlers) update(c *gin.Context, a identity.Actor, in *update
 
 // getAssignmentBody is assignment/get's body: since is the version the
 // client holds (data.version of its last answer), asking for a delta.
+// Light leaves out the results and submissions of a class larger than
+// result.LightClassSize ("partial": true): the page's table reads them a
+// page at a time (submission-rows).
 type getAssignmentBody struct {
 	assignmentRef
 	Since string `json:"since"`
+	Light bool   `json:"light"`
 }
 
 // get answers the assignment page, which polls it while submissions are
@@ -59,6 +68,15 @@ type getAssignmentBody struct {
 // a 304 when nothing changed since the If-None-Match version, only what
 // changed since the since version otherwise (docs/api-grading.md).
 func (h *assignmentHandlers) get(c *gin.Context, a identity.Actor, in *getAssignmentBody) (polled, error) {
+	if in.Light {
+		asg, err := h.svc.GetViewOnly(c, a, in.AssignmentID.UUID())
+		if err != nil {
+			return polled{}, err
+		}
+		if len(asg.Submissions) > result.LightClassSize {
+			return polled{data: gin.H{"assignment": asg, "functionResults": []result.FunctionResult{}, "submissions": []submission.Submission{}, "partial": true}}, nil
+		}
+	}
 	r, err := h.results.ReadClass(c, a, h.subs, in.AssignmentID.UUID(), result.Poll{
 		IfNoneMatch: c.GetHeader("If-None-Match"), Since: in.Since,
 	})
@@ -115,4 +133,65 @@ type getFunctionBody struct {
 func (h *assignmentHandlers) getFunction(c *gin.Context, a identity.Actor, in *getFunctionBody) (gin.H, error) {
 	fn, err := h.svc.GetFunction(c, a, in.AssignmentID.UUID(), in.Type)
 	return gin.H{"function": fn}, err
+}
+
+// rowsBody asks one page of the submissions table.
+type rowsBody struct {
+	assignmentRef
+	result.RowQuery
+}
+
+// rowsAnswer is a page of the table, or nothing when the client's version
+// is still current.
+type rowsAnswer struct {
+	page        result.Rows
+	etag        string
+	notModified bool
+}
+
+// rows answers submission-rows: one sorted, filtered page of the table,
+// its counts by status and its version (also the ETag); 304 to an
+// If-None-Match naming a version after which nothing in the class changed.
+func (h *assignmentHandlers) rows(c *gin.Context, a identity.Actor, in *rowsBody) (rowsAnswer, error) {
+	if err := in.Normalize(); err != nil {
+		return rowsAnswer{}, err
+	}
+	id := in.AssignmentID.UUID()
+	// Taken before the reads: whatever commits during them shows next time.
+	v, err := changes.Now(c, h.results.Pool)
+	if err != nil {
+		return rowsAnswer{}, err
+	}
+	if old, err := changes.Parse(c.GetHeader("If-None-Match")); err == nil && old.Usable(time.Now()) {
+		if err := h.svc.Check(c, a, id); err != nil { // another team's: 404, never a 304
+			return rowsAnswer{}, err
+		}
+		set, err := changes.Since(c, h.results.Pool, id, old)
+		if err != nil {
+			return rowsAnswer{}, err
+		}
+		if set.None() {
+			return rowsAnswer{etag: old.ETag(), notModified: true}, nil
+		}
+	}
+	results, err := h.results.RowResults(c, a, id)
+	if err != nil {
+		return rowsAnswer{}, err
+	}
+	subs, err := h.subs.ListLoaded(c, a, id)
+	if err != nil {
+		return rowsAnswer{}, err
+	}
+	page := result.BuildRows(subs, results, in.RowQuery)
+	page.Version = v.String()
+	return rowsAnswer{page: page, etag: v.ETag()}, nil
+}
+
+func respondRows(c *gin.Context, out rowsAnswer) {
+	c.Header("ETag", out.etag)
+	if out.notModified {
+		c.Status(http.StatusNotModified)
+		return
+	}
+	ok(c, out.page)
 }

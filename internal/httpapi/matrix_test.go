@@ -119,6 +119,7 @@ var routeMatrix = map[string][numCallers]int{
 	"POST /api/v1/db/assignment/get":                    {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/assignment/export":                 {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/assignment/history":                {allowed, notFound, unauth, unauth, unauth},
+	"POST /api/v1/db/assignment/submission-rows":        {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/assignment/update":                 {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/assignment/duplicate":              {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/team/delete-assignment":            {allowed, notFound, unauth, unauth, unauth},

@@ -128,6 +128,7 @@ func crossTeamProbes(w adaWorld, ownTeam string) map[string]any {
 		"POST /api/v1/db/assignment/get":                    map[string]any{"assignmentId": w.assignmentID},
 		"POST /api/v1/db/assignment/export":                 map[string]any{"assignmentId": w.assignmentID, "format": "xlsx", "submissionIds": []string{w.submissionID}},
 		"POST /api/v1/db/assignment/history":                map[string]any{"assignmentId": w.assignmentID},
+		"POST /api/v1/db/assignment/submission-rows":        map[string]any{"assignmentId": w.assignmentID},
 		"POST /api/v1/db/assignment/get-view-only":          map[string]any{"assignmentId": w.assignmentID},
 		"POST /api/v1/db/assignment/update":                 map[string]any{"id": w.assignmentID, "name": "Mine now", "type": "rubric-feedback"},
 		"POST /api/v1/db/assignment/duplicate":              map[string]any{"assignmentId": w.assignmentID},

@@ -28,17 +28,26 @@ function submission(id: string, name: string, status: string) {
 }
 
 /**
- * Serves one grade assignment whose submissions move one step per `assignment/get`, from the
- * `steps` given; the last step repeats. Returns how many times it was fetched.
+ * Serves one grade assignment whose submissions move one step per read of the table's rows
+ * (`submission-rows`, which the table polls), from the `steps` given; the last step repeats.
+ * Returns when the rows were fetched.
  */
 function serveAssignment(steps: [string, string][][]) {
   const gets: number[] = [];
+  const current = () => steps[Math.min(Math.max(gets.length - 1, 0), steps.length - 1)];
   server.use(
     http.post('/api/v1/db/assignment/history', () => HttpResponse.json({ data: { history: [] } })),
-    http.post('/api/v1/db/assignment/get', () => {
+    http.post('/api/v1/db/assignment/submission-rows', () => {
       const step = steps[Math.min(gets.length, steps.length - 1)];
       gets.push(Date.now());
-      const submissions = step.map(([name, status], i) => submission(`s${i + 1}`, name, status));
+      const rows = step.map(([name, status], i) => ({ ...submission(`s${i + 1}`, name, status), bucket: status === 'ready' ? 'ungraded' : status === 'failed' ? 'failed' : 'reading', result: null }));
+      const reading = rows.filter((r) => r.bucket === 'reading').length;
+      return HttpResponse.json({
+        data: { rows, total: rows.length, classSize: rows.length, inProgress: reading > 0, counts: { reading }, version: '' },
+      });
+    }),
+    http.post('/api/v1/db/assignment/get', () => {
+      const submissions = current().map(([name, status], i) => submission(`s${i + 1}`, name, status));
       return HttpResponse.json({
         data: {
           assignment: {
@@ -108,7 +117,7 @@ describe('assignment page with submissions', { timeout: 30_000 }, () => {
     expect(within(dialog).getByRole('button', { name: 'Connect Google Classroom' })).toBeInTheDocument();
   });
 
-  it('polls the assignment every 2 s while submissions are read, and stops when none is', async () => {
+  it('polls the table every 2 s while submissions are read, and stops when none is', async () => {
     // Only the interval is faked: Testing Library and MSW keep their real timeouts.
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const gets = serveAssignment([

@@ -1,5 +1,10 @@
-import { useMemo } from 'react';
-import type { AssignmentWithResults } from '../../features/assignments/api/get-assignment';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState, type ComponentType } from 'react';
+import { assignmentQueryOptions, type AssignmentWithResults } from '../../features/assignments/api/get-assignment';
 import { useAssignmentFunction } from '../../features/assignments/api/get-function';
 import { assignmentKeys } from '../../features/assignments/api/keys';
 import { AssignmentPage } from '../../features/assignments/components/page/AssignmentPage';
@@ -31,12 +36,11 @@ function Submissions({ data }: { data: AssignmentWithResults }) {
     <SubmissionsPanel
       assignment={assignment}
       submissions={data.submissions}
-      functionResults={data.functionResults}
+      classSize={assignment.submissions?.length ?? 0}
       questions={questions}
       assignmentQueryKey={assignmentKeys.detail(assignment._id)}
       actions={<ClassroomImportButton assignment={assignment} assignmentQueryKey={assignmentKeys.detail(assignment._id)} />}
-      toolbar={({ chosen, submissions, results, clearSelection }) => {
-        const selectedIds = chosen.map((s) => s._id);
+      toolbar={({ chosenIds: selectedIds, submissions, counts, clearSelection }) => {
         return (
           <>
             <ExportMenu assignmentId={assignment._id} selectedIds={selectedIds} />
@@ -44,10 +48,10 @@ function Submissions({ data }: { data: AssignmentWithResults }) {
             <ReleaseButton
               assignmentId={assignment._id}
               selectedIds={selectedIds}
-              reviewedCount={submissions.filter((s) => results.get(s._id)?.status === 'reviewed').length}
+              reviewedCount={counts.reviewed}
               onReleased={clearSelection}
             />
-            <SendGradesButton assignmentId={assignment._id} submissions={data.submissions} selectedIds={selectedIds} />
+            <SendGradesButton assignmentId={assignment._id} submissions={data.partial ? submissions : data.submissions} selectedIds={selectedIds} />
           </>
         );
       }}
@@ -65,6 +69,29 @@ function AnswerBoxes({ data }: { data: AssignmentWithResults }) {
   const ready = data.submissions.filter((s) => (s as { status?: unknown } | null)?.status === 'ready').length;
   if (!definition.data) return null;
   return <AnswerBoxesPanel assignment={assignment} questions={questions} readySubmissions={ready} />;
+}
+
+/**
+ * The class summary of a class too large to load every result on open: collapsed, with a button
+ * that loads them (the full assignment read) and shows the type's summary. Nobody waits seconds
+ * for a panel below the table.
+ */
+function SummaryOnRequest({ data, Summary }: { data: AssignmentWithResults; Summary: ComponentType<{ data: AssignmentWithResults }> }) {
+  const [open, setOpen] = useState(false);
+  const full = useQuery({ ...assignmentQueryOptions(data.assignment._id), enabled: open });
+  if (open && full.data) return <Summary data={full.data} />;
+  return (
+    <Card component="section" aria-label="Class summary">
+      <CardContent sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: 1.5 }}>
+        <Typography color="text.secondary">
+          {`The class summary reads all ${(data.assignment.submissions?.length ?? 0).toLocaleString('en-US')} results.`}
+        </Typography>
+        <Button variant="outlined" size="small" onClick={() => setOpen(true)} loading={open && full.isPending}>
+          Show class summary
+        </Button>
+      </CardContent>
+    </Card>
+  );
 }
 
 /** Polls the assignment every 2 s while submissions are read or graded, or an agreement check or summary runs. */
@@ -90,7 +117,7 @@ export function AssignmentRoute() {
           <>
             <Submissions data={data} />
             {usesAnswerBoxes(data.assignment) && <AnswerBoxes data={data} />}
-            {Summary && <Summary data={data} />}
+            {Summary && (data.partial ? <SummaryOnRequest data={data} Summary={Summary} /> : <Summary data={data} />)}
             <StudentLinkCard assignmentId={data.assignment._id} />
           </>
         );

@@ -22,6 +22,8 @@ export function useUpdateAssignment() {
     onSuccess: (_assignment, input) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: assignmentKeys.detail(input.id), exact: true }),
+        // The assignment page's light read (get-assignment.ts) sits under the same key.
+        queryClient.invalidateQueries({ queryKey: [...assignmentKeys.detail(input.id), 'page'], exact: true }),
         queryClient.invalidateQueries({ queryKey: libraryKeys.all }),
       ]),
   });

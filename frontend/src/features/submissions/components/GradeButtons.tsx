@@ -1,5 +1,6 @@
 import AutoAwesomeRounded from '@mui/icons-material/AutoAwesomeRounded';
 import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { lazyComponent } from '../../../components/lazy-component';
 import { useToast } from '../../../components/toast';
@@ -7,19 +8,25 @@ import { errorMessage } from '../../../lib/api-client';
 import { assignmentTypeInfo } from '../../../lib/assignment-type';
 import type { AssignmentQueryKey } from '../api/keys';
 import { GRADING_STARTED_MESSAGE, useRunFunctionOnMany } from '../api/run-function-on-many';
-import type { Submission, SubmissionsAssignment } from '../api/types';
-import type { ResultsBySubmission } from '../lib/sort';
+import type { SubmissionsAssignment } from '../api/types';
 
 // Loads when first drawn: the page's first load does not carry it (docs/performance.md, "First load").
 const ReviewedRunDialog = lazyComponent(() => import('./ReviewedRunDialog').then((m) => m.ReviewedRunDialog));
 
+/** The most submissions one `runFunctionOnMany` request takes (the server's result.MaxPerRun). */
+export const RUN_BATCH = 1000;
+
 /** Props for {@link GradeButtons}. */
 export interface GradeButtonsProps {
   assignment: SubmissionsAssignment;
-  submissions: Submission[];
-  /** The selected submissions; "Grade selected" shows while there are any. */
-  chosen: Submission[];
-  results: ResultsBySubmission;
+  /** Every submission of the class; "Grade all" is off without any. */
+  classSize: number;
+  /** The selected submissions' ids; "Grade selected" shows while there are any. */
+  chosenIds: string[];
+  /** Those of them the teacher reviewed. */
+  reviewedIds: string[];
+  /** Every submission of the class and those reviewed, asked when "Grade all" is pressed. */
+  everyId: () => Promise<{ ids: string[]; reviewed: string[] }>;
   assignmentQueryKey: AssignmentQueryKey;
   /** Called once grading has started (the selection is cleared). */
   onStarted?: () => void;
@@ -28,22 +35,34 @@ export interface GradeButtonsProps {
 /** What a grade request does with the results the teacher reviewed. */
 type Reviewed = 'skip' | 'overwrite';
 
+/** A choice of submissions to grade. */
+interface Targets {
+  ids: string[];
+  reviewed: Set<string>;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
 /**
- * "Grade all" and "Grade selected" ("Annotate …" for feedback assignments): one request starts the
- * AI on every chosen submission. A result the teacher reviewed (any tick, adjustment or comment of
- * theirs) is theirs: when the choice holds some, a dialog asks whether to skip them (the default;
- * the server skips them too unless told otherwise) or grade them again too.
+ * "Grade all" and "Grade selected" ("Annotate …" for feedback assignments): start the AI on every
+ * chosen submission, in requests of at most {@link RUN_BATCH} one after another (a year group is
+ * more than one), saying how far it got. A result the teacher reviewed (any tick, adjustment or
+ * comment of theirs) is theirs: when the choice holds some, a dialog asks whether to skip them
+ * (the default; the server skips them too unless told otherwise) or grade them again too. A batch
+ * that fails stops the rest; the batches before it stay queued, and pressing again does not queue
+ * them twice (the server skips results already in progress).
  */
-export function GradeButtons({ assignment, submissions, chosen, results, assignmentQueryKey, onStarted }: GradeButtonsProps) {
+export function GradeButtons({ assignment, classSize, chosenIds, reviewedIds, everyId, assignmentQueryKey, onStarted }: GradeButtonsProps) {
   const { showToast } = useToast();
   const run = useRunFunctionOnMany(assignmentQueryKey);
-  const [confirming, setConfirming] = useState<Submission[] | null>(null);
+  const [confirming, setConfirming] = useState<Targets | null>(null);
   const [pending, setPending] = useState<Reviewed | null>(null);
+  const [loadingAll, setLoadingAll] = useState(false);
+  const [progress, setProgress] = useState<string | null>(null);
   const verb = assignmentTypeInfo(assignment.type)?.verbs.run ?? 'Grade';
-  const isReviewed = (s: Submission) => results.get(s._id)?.status === 'reviewed';
 
-  async function start(targets: Submission[], reviewed: Reviewed) {
-    const submissionIds = (reviewed === 'skip' ? targets.filter((s) => !isReviewed(s)) : targets).map((s) => s._id);
+  async function start(targets: Targets, reviewed: Reviewed) {
+    const submissionIds = reviewed === 'skip' ? targets.ids.filter((id) => !targets.reviewed.has(id)) : targets.ids;
     if (submissionIds.length === 0) {
       setConfirming(null);
       showToast({ type: 'warning', message: `Nothing to ${verb.toLowerCase()}: you reviewed every submission you chose.` });
@@ -51,27 +70,56 @@ export function GradeButtons({ assignment, submissions, chosen, results, assignm
       return;
     }
     setPending(reviewed);
+    let queued = 0;
     try {
-      await run.mutateAsync({ assignmentId: assignment._id, submissionIds, ...(reviewed === 'overwrite' ? { overwriteReviewed: true } : {}) });
+      for (let i = 0; i < submissionIds.length; i += RUN_BATCH) {
+        const batch = submissionIds.slice(i, i + RUN_BATCH);
+        await run.mutateAsync({ assignmentId: assignment._id, submissionIds: batch, ...(reviewed === 'overwrite' ? { overwriteReviewed: true } : {}) });
+        queued += batch.length;
+        if (submissionIds.length > RUN_BATCH) setProgress(`Queued ${count(queued)} of ${count(submissionIds.length)}…`);
+      }
       showToast({ type: 'success', message: GRADING_STARTED_MESSAGE });
       onStarted?.();
     } catch (error) {
-      showToast({ type: 'error', message: errorMessage(error, "We couldn't start grading. Please try again.") });
+      const message = errorMessage(error, "We couldn't start grading. Please try again.");
+      showToast({
+        type: 'error',
+        message: queued > 0 ? `${message} ${count(queued)} of ${count(submissionIds.length)} were queued; press again to queue the rest.` : message,
+      });
     } finally {
       setPending(null);
       setConfirming(null);
+      setProgress(null);
     }
   }
 
-  function request(targets: Submission[]) {
-    if (targets.some(isReviewed)) setConfirming(targets);
+  function request(targets: Targets) {
+    if (targets.ids.some((id) => targets.reviewed.has(id))) setConfirming(targets);
     else void start(targets, 'skip');
   }
 
+  async function requestAll() {
+    setLoadingAll(true);
+    try {
+      const all = await everyId();
+      request({ ids: all.ids, reviewed: new Set(all.reviewed) });
+    } catch (error) {
+      showToast({ type: 'error', message: errorMessage(error, "We couldn't start grading. Please try again.") });
+    } finally {
+      setLoadingAll(false);
+    }
+  }
+
+  const busy = run.isPending || pending !== null;
   return (
     <>
-      {chosen.length > 0 && (
-        <Button variant="outlined" size="small" onClick={() => request(chosen)} disabled={run.isPending}>
+      {progress && (
+        <Typography variant="body2" color="text.secondary" role="status" sx={{ alignSelf: 'center' }}>
+          {progress}
+        </Typography>
+      )}
+      {chosenIds.length > 0 && (
+        <Button variant="outlined" size="small" onClick={() => request({ ids: chosenIds, reviewed: new Set(reviewedIds) })} disabled={busy}>
           {verb} selected
         </Button>
       )}
@@ -79,16 +127,16 @@ export function GradeButtons({ assignment, submissions, chosen, results, assignm
         variant="contained"
         size="small"
         startIcon={<AutoAwesomeRounded />}
-        onClick={() => request(submissions)}
-        disabled={submissions.length === 0}
-        loading={run.isPending && confirming === null}
+        onClick={() => void requestAll()}
+        disabled={classSize === 0}
+        loading={loadingAll || (busy && confirming === null)}
       >
         {verb} all
       </Button>
       <ReviewedRunDialog
         open={confirming !== null}
-        total={confirming?.length ?? 0}
-        reviewed={confirming?.filter(isReviewed).length ?? 0}
+        total={confirming?.ids.length ?? 0}
+        reviewed={confirming ? confirming.ids.filter((id) => confirming.reviewed.has(id)).length : 0}
         verb={verb}
         pending={pending}
         onSkip={() => confirming && void start(confirming, 'skip')}

@@ -1,8 +1,12 @@
 import DeleteOutlineRounded from '@mui/icons-material/DeleteOutlineRounded';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
+import TablePagination from '@mui/material/TablePagination';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import { lazyComponent } from '../../../components/lazy-component';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useToast } from '../../../components/toast';
@@ -12,9 +16,9 @@ import { useDeleteSubmission } from '../api/delete-submission';
 import { useDeleteSubmissions } from '../api/delete-submissions';
 import type { AssignmentQueryKey } from '../api/keys';
 import type { Submission, SubmissionsAssignment } from '../api/types';
-import { readResultSummaries, resultIdFor } from '../lib/function-results';
+import { getSubmissionRows, ROW_BUCKETS, useSubmissionRows, type RowBucket, type RowSort, type RowsParams, type SubmissionRow } from '../api/get-submission-rows';
 import { submissionReviewPath } from '../lib/review-path';
-import type { ResultsBySubmission, Sort } from '../lib/sort';
+import type { ResultsBySubmission, Sort, SortColumn } from '../lib/sort';
 import type { SubmissionField } from './EditSubmissionDialog';
 import { GradeButtons } from './GradeButtons';
 import { RegradeChangedButton } from './RegradeChangedButton';
@@ -28,8 +32,6 @@ const SubmissionTextDialog = lazyComponent(() => import('./SubmissionTextDialog'
 /** Props for {@link SubmissionsList}. */
 export interface SubmissionsListProps {
   assignment: SubmissionsAssignment;
-  submissions: Submission[];
-  functionResults: readonly unknown[];
   assignmentQueryKey: AssignmentQueryKey;
   /** More toolbar buttons from other features (e.g. "Release"), given the rows and the selection. */
   toolbar?: (ctx: SubmissionsToolbarContext) => ReactNode;
@@ -39,10 +41,70 @@ export interface SubmissionsListProps {
 
 /** What {@link SubmissionsListProps.toolbar} is given. */
 export interface SubmissionsToolbarContext {
+  /** The rows of the page shown. */
   submissions: Submission[];
+  /** The selected submissions among those seen (the selection may span pages: see chosenIds). */
   chosen: Submission[];
+  /** Every selected submission's id, on any page. */
+  chosenIds: string[];
   results: ResultsBySubmission;
+  /** The whole class by status bucket. */
+  counts: Record<RowBucket, number>;
   clearSelection: () => void;
+}
+
+const BUCKET_LABELS: Record<'all' | RowBucket, string> = {
+  all: 'All',
+  reading: 'Being read',
+  ungraded: 'Not graded',
+  grading: 'Grading',
+  graded: 'Graded',
+  reviewed: 'Reviewed',
+  failed: 'Failed',
+};
+
+const SORTS: readonly SortColumn[] = ['name', 'student', 'status', 'result', 'preview', 'pages'];
+const PER_PAGE = [25, 50, 100];
+
+/** The table's page, sort, filter and search, kept in the URL so the back button and links keep them. */
+function useTableParams(): [RowsParams, (change: Partial<RowsParams>) => void] {
+  const [search, setSearch] = useSearchParams();
+  const sort = SORTS.find((c) => c === search.get('sort')) ?? 'name';
+  const per = PER_PAGE.find((n) => String(n) === search.get('per')) ?? 50;
+  const page = Math.max(0, Number.parseInt(search.get('page') ?? '1', 10) - 1 || 0);
+  const params: RowsParams = {
+    sort: sort as RowSort,
+    order: search.get('order') === 'desc' ? 'desc' : 'asc',
+    status: ROW_BUCKETS.find((b) => b === search.get('status')) ?? 'all',
+    search: search.get('q') ?? '',
+    limit: per,
+    offset: page * per,
+  };
+  const update = (change: Partial<RowsParams>) => {
+    const next = { ...params, ...change };
+    // A new sort, filter or search starts again at the first page.
+    if (!('offset' in change)) next.offset = 0;
+    setSearch(
+      (prev) => {
+        const out = new URLSearchParams(prev);
+        const set = (key: string, value: string, fallback: string) => (value === fallback ? out.delete(key) : out.set(key, value));
+        set('sort', next.sort, 'name');
+        set('order', next.order, 'asc');
+        set('status', next.status, 'all');
+        set('q', next.search, '');
+        set('per', String(next.limit), '50');
+        set('page', String(Math.floor(next.offset / next.limit) + 1), '1');
+        return out;
+      },
+      // Typing in the search box replaces the entry; a page, sort or filter is a step back can undo.
+      { replace: 'search' in change },
+    );
+  };
+  return [params, update];
+}
+
+function emptyCounts(): Record<RowBucket, number> {
+  return Object.fromEntries(ROW_BUCKETS.map((b) => [b, 0])) as Record<RowBucket, number>;
 }
 
 function plural(n: number): string {
@@ -53,10 +115,18 @@ function plural(n: number): string {
  * The submissions table with what acts on it: grading all or the selected, selecting many and
  * deleting them after a confirmation, and each row's rename, student email, text and delete.
  */
-export function SubmissionsList({ assignment, submissions, functionResults, assignmentQueryKey, toolbar, renderResultExtra }: SubmissionsListProps) {
+export function SubmissionsList({ assignment, assignmentQueryKey, toolbar, renderResultExtra }: SubmissionsListProps) {
   const { showToast } = useToast();
-  const [sort, setSort] = useState<Sort>({ column: 'name', direction: 'asc' });
+  const [params, setParams] = useTableParams();
+  const [searchText, setSearchText] = useState(params.search);
+  // The back button (or a link) may change the search: the box follows it.
+  const shownSearch = useRef(params.search);
+  if (params.search !== shownSearch.current) {
+    shownSearch.current = params.search;
+    if (searchText !== params.search) setSearchText(params.search);
+  }
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [selectingAll, setSelectingAll] = useState(false);
   const [confirmMany, setConfirmMany] = useState(false);
   const [editing, setEditing] = useState<{ submission: Submission; field: SubmissionField } | null>(null);
   const [viewing, setViewing] = useState<Submission | null>(null);
@@ -65,10 +135,51 @@ export function SubmissionsList({ assignment, submissions, functionResults, assi
   const [confirmOne, setConfirmOne] = useState(false);
   const deleteOne = useDeleteSubmission(assignmentQueryKey);
   const deleteMany = useDeleteSubmissions(assignmentQueryKey);
-  const results = useMemo(() => readResultSummaries(functionResults), [functionResults]);
+  const rowsQuery = useSubmissionRows(assignment._id, assignmentQueryKey, params);
+  const page = rowsQuery.data;
+  const rows: SubmissionRow[] = useMemo(() => page?.rows ?? [], [page]);
+  const submissions = useMemo(() => rows.map((r) => r.submission), [rows]);
+  // Rows seen on any page, by id: the selection may span pages.
+  const seen = useRef(new Map<string, SubmissionRow>());
+  for (const r of rows) seen.current.set(r.submission._id, r);
+  const results: ResultsBySubmission = useMemo(() => {
+    const out = new Map();
+    for (const r of rows) if (r.result) out.set(r.submission._id, r.result);
+    return out;
+  }, [rows]);
+  const total = page?.total ?? 0;
+  const classSize = page?.classSize ?? 0;
 
-  // Only rows still listed count as selected (others were deleted, here or elsewhere).
-  const chosen = submissions.filter((s) => selected.has(s._id));
+  // The search box asks the server once typing pauses.
+  const setSearchRef = useRef(setParams);
+  setSearchRef.current = setParams;
+  useEffect(() => {
+    if (searchText === params.search) return;
+    const timer = setTimeout(() => setSearchRef.current({ search: searchText }), 300);
+    return () => clearTimeout(timer);
+  }, [searchText, params.search]);
+
+  const chosenIds = [...selected];
+  const chosen = chosenIds.map((id) => seen.current.get(id)?.submission).filter((s): s is Submission => s !== undefined);
+  const resultIdFor = (id: string) => seen.current.get(id)?.result?._id ?? null;
+
+  async function selectAllMatching() {
+    setSelectingAll(true);
+    try {
+      const all = await getSubmissionRows(assignment._id, { ...params, offset: 0, limit: 1, ids: true });
+      setSelected(new Set(all.submissionIds ?? []));
+    } catch (error) {
+      showToast({ type: 'error', message: errorMessage(error, "We couldn't select them. Please try again.") });
+    } finally {
+      setSelectingAll(false);
+    }
+  }
+
+  /** Every submission of the class, for "Grade all", with the ones the teacher reviewed. */
+  const everyId = async () => {
+    const all = await getSubmissionRows(assignment._id, { offset: 0, limit: 1, ids: true });
+    return { ids: all.submissionIds ?? [], reviewed: all.reviewedIds ?? [] };
+  };
 
   const onAction = (submission: Submission, action: SubmissionAction) => {
     if (action === 'rename') setEditing({ submission, field: 'name' });
@@ -86,12 +197,12 @@ export function SubmissionsList({ assignment, submissions, functionResults, assi
   };
 
   async function removeMany() {
-    const ids = chosen.map((s) => s._id);
+    const ids = chosenIds;
     try {
       const deleted = await deleteMany.mutateAsync({
         assignmentId: assignment._id,
         submissionIds: ids,
-        frIds: ids.map((id) => resultIdFor(functionResults, id)).filter((id): id is string => id !== null),
+        frIds: ids.map((id) => resultIdFor(id)).filter((id): id is string => id !== null),
         type: assignment.type,
       });
       showToast({ type: 'success', message: `Deleted ${plural(deleted || ids.length)}.` });
@@ -110,7 +221,7 @@ export function SubmissionsList({ assignment, submissions, functionResults, assi
         assignmentId: assignment._id,
         submissionId: submission._id,
         type: assignment.type,
-        frId: resultIdFor(functionResults, submission._id),
+        frId: resultIdFor(submission._id),
       });
       showToast({ type: 'success', message: `Deleted ${submission.name}.` });
       setConfirmOne(false);
@@ -120,6 +231,9 @@ export function SubmissionsList({ assignment, submissions, functionResults, assi
     }
   }
 
+  const sort: Sort = { column: params.sort as SortColumn, direction: params.order };
+  const pageAllSelected = submissions.length > 0 && submissions.every((s) => selected.has(s._id));
+
   return (
     <>
       <Box
@@ -128,15 +242,15 @@ export function SubmissionsList({ assignment, submissions, functionResults, assi
         sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, minHeight: 40, mb: 1, flexWrap: 'wrap' }}
       >
         <Typography color="text.secondary" aria-live="polite">
-          {chosen.length > 0 ? `${chosen.length} selected` : plural(submissions.length)}
+          {selected.size > 0 ? `${selected.size} selected` : plural(classSize)}
         </Typography>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
-          {chosen.length > 0 && (
+          {selected.size > 0 && (
             <Button color="error" variant="outlined" size="small" startIcon={<DeleteOutlineRounded />} onClick={() => setConfirmMany(true)}>
               Delete selected
             </Button>
           )}
-          {toolbar?.({ submissions, chosen, results, clearSelection: () => setSelected(new Set()) })}
+          {toolbar?.({ submissions, chosen, chosenIds, results, counts: page?.counts ?? emptyCounts(), clearSelection: () => setSelected(new Set()) })}
           <RegradeChangedButton
             assignment={assignment}
             submissions={submissions}
@@ -145,30 +259,83 @@ export function SubmissionsList({ assignment, submissions, functionResults, assi
           />
           <GradeButtons
             assignment={assignment}
-            submissions={submissions}
-            chosen={chosen}
-            results={results}
+            classSize={classSize}
+            chosenIds={chosenIds}
+            reviewedIds={chosenIds.filter((id) => seen.current.get(id)?.bucket === 'reviewed')}
+            everyId={everyId}
             assignmentQueryKey={assignmentQueryKey}
             onStarted={() => setSelected(new Set())}
           />
         </Box>
       </Box>
-      <SubmissionsTable
-        submissions={submissions}
-        sort={sort}
-        onSort={setSort}
-        selected={selected}
-        onSelectedChange={setSelected}
-        renderActions={(s) => <SubmissionActionsMenu submission={s} onAction={(action) => onAction(s, action)} />}
-        results={results}
-        type={assignment.type}
-        reviewPath={(s) => submissionReviewPath(assignment._id, s._id)}
-        renderResultExtra={renderResultExtra}
-      />
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, mb: 1, alignItems: 'center' }}>
+        <TextField
+          size="small"
+          type="search"
+          label="Search"
+          placeholder="Name or email"
+          value={searchText}
+          onChange={(e) => setSearchText(e.target.value)}
+          sx={{ minWidth: 220 }}
+        />
+        <TextField
+          select
+          size="small"
+          label="Status"
+          value={params.status}
+          onChange={(e) => setParams({ status: e.target.value as RowsParams['status'] })}
+          sx={{ minWidth: 180 }}
+        >
+          {(['all', ...ROW_BUCKETS] as const).map((b) => (
+            <MenuItem key={b} value={b}>
+              {b === 'all' ? `All (${classSize})` : `${BUCKET_LABELS[b]} (${page?.counts[b] ?? 0})`}
+            </MenuItem>
+          ))}
+        </TextField>
+        {pageAllSelected && selected.size < total && (
+          <Button size="small" onClick={() => void selectAllMatching()} loading={selectingAll}>
+            {`Select all ${total} matching`}
+          </Button>
+        )}
+      </Box>
+      {!page ? (
+        <Typography color="text.secondary" role="status" sx={{ py: 2 }}>
+          {rowsQuery.isError ? errorMessage(rowsQuery.error, "We couldn't load the submissions. Please try again.") : 'Loading submissions…'}
+        </Typography>
+      ) : total === 0 && classSize > 0 ? (
+        <Typography color="text.secondary" sx={{ py: 2 }}>
+          No submissions match.
+        </Typography>
+      ) : (
+        <SubmissionsTable
+          submissions={submissions}
+          sorted
+          sort={sort}
+          onSort={(next) => setParams({ sort: next.column as RowSort, order: next.direction })}
+          selected={selected}
+          onSelectedChange={setSelected}
+          renderActions={(s) => <SubmissionActionsMenu submission={s} onAction={(action) => onAction(s, action)} />}
+          results={results}
+          type={assignment.type}
+          reviewPath={(s) => submissionReviewPath(assignment._id, s._id)}
+          renderResultExtra={renderResultExtra}
+        />
+      )}
+      {total > PER_PAGE[0] && (
+        <TablePagination
+          component="div"
+          count={total}
+          page={Math.floor(params.offset / params.limit)}
+          rowsPerPage={params.limit}
+          rowsPerPageOptions={PER_PAGE}
+          onPageChange={(_, p) => setParams({ offset: p * params.limit })}
+          onRowsPerPageChange={(e) => setParams({ limit: Number(e.target.value), offset: 0 })}
+        />
+      )}
 
       <ConfirmDialog
         open={confirmMany}
-        title={`Delete ${plural(chosen.length)}?`}
+        title={`Delete ${plural(selected.size)}?`}
         description="Their files and any results will be deleted. This can't be undone."
         confirmLabel="Delete"
         pending={deleteMany.isPending}

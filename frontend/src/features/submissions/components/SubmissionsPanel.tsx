@@ -24,8 +24,8 @@ export interface SubmissionsPanelProps {
   assignment: SubmissionsAssignment;
   /** The submissions as `db/assignment/get` lists them (read leniently). */
   submissions: unknown;
-  /** The assignment's function results, to delete a submission's result with it. */
-  functionResults?: readonly unknown[];
+  /** How many submissions the class has (the table reads them a page at a time). */
+  classSize?: number;
   /** The assignment's top-level questions, for mapping CSV columns (grade assignments). */
   questions?: string[];
   /**
@@ -107,7 +107,7 @@ function NoSubmissions() {
 export function SubmissionsPanel({
   assignment,
   submissions: raw,
-  functionResults = [],
+  classSize = 0,
   questions = [],
   assignmentQueryKey,
   actions,
@@ -117,6 +117,8 @@ export function SubmissionsPanel({
   const headingId = useId();
   const submissions = useMemo(() => normalizeSubmissions(raw), [raw]);
   const upload = useFileUpload(assignment, assignmentQueryKey, submissions);
+  // A large class arrives without its list (classSize says how many): its table reads it by page.
+  const empty = submissions.length === 0 && classSize === 0;
 
   return (
     <Card component="section" aria-labelledby={headingId}>
@@ -135,14 +137,12 @@ export function SubmissionsPanel({
           <RefusedAlert refused={upload.refused} onClose={upload.clearRefused} />
           <DuplicatesAlert files={upload.duplicates} onAdd={upload.addDuplicates} onClose={upload.clearDuplicates} disabled={upload.running} />
           <UploadProgressPanel progress={upload.progress} onRetrySave={upload.retrySave} onDismiss={upload.dismiss} />
-          {submissions.length === 0 ? (
+          {empty ? (
             <NoSubmissions />
           ) : (
             <Box>
               <SubmissionsList
                 assignment={assignment}
-                submissions={submissions}
-                functionResults={functionResults}
                 assignmentQueryKey={assignmentQueryKey}
                 toolbar={toolbar}
                 renderResultExtra={renderResultExtra}

@@ -59,6 +59,8 @@ function isOwnControl(event: MouseEvent<HTMLElement>): boolean {
 /** Props for {@link SubmissionsTable}. */
 export interface SubmissionsTableProps {
   submissions: Submission[];
+  /** The rows come sorted (by the server): shown in their order, `sort` only marks the header. */
+  sorted?: boolean;
   sort: Sort;
   onSort: (sort: Sort) => void;
   selected: ReadonlySet<string>;
@@ -134,6 +136,7 @@ function AttemptLine({
  */
 export function SubmissionsTable({
   submissions,
+  sorted = false,
   sort,
   onSort,
   selected,
@@ -149,7 +152,7 @@ export function SubmissionsTable({
   // while the submission is not ready. (Without matchMedia, e.g. in tests, the wide table.)
   const wide = useMediaQuery((theme: Theme) => theme.breakpoints.up('sm'), { defaultMatches: true });
   const columns = wide ? COLUMNS : COLUMNS.filter((c) => c.id !== 'status');
-  const rows = sortSubmissions(submissions, sort, results);
+  const rows = sorted ? submissions : sortSubmissions(submissions, sort, results);
   const byId = new Map(submissions.map((s) => [s._id, s]));
   const earlier = new Set(submissions.map((s) => s.previousSubmissionId).filter((id): id is string => id !== null));
   const selectedCount = submissions.filter((s) => selected.has(s._id)).length;
@@ -174,7 +177,15 @@ export function SubmissionsTable({
               <Checkbox
                 checked={allSelected}
                 indeterminate={selectedCount > 0 && !allSelected}
-                onChange={() => onSelectedChange(allSelected ? new Set() : new Set(submissions.map((s) => s._id)))}
+                onChange={() => {
+                  // The rows shown join or leave the selection; rows of other pages stay as they are.
+                  const next = new Set(selected);
+                  for (const s of submissions) {
+                    if (allSelected) next.delete(s._id);
+                    else next.add(s._id);
+                  }
+                  onSelectedChange(next);
+                }}
                 slotProps={{ input: { 'aria-label': 'Select all submissions' } }}
               />
             </TableCell>

@@ -1,6 +1,22 @@
 import { delay, http, HttpResponse } from 'msw';
 import { server } from '../../../testing/server';
 import type { CsvPreview, Submission, SubmissionsAssignment, SubmissionStatus } from '../api/types';
+import { readResultSummaries } from '../lib/function-results';
+import { sortSubmissions, type SortColumn } from '../lib/sort';
+
+const IN_PROGRESS_STATUSES = ['grading', 'rubric-grading', 'annotating'];
+
+/** A submission's status bucket, as the server's result.Bucket. */
+function bucket(s: Submission, status: string | undefined): string {
+  if (s.status === 'failed') return 'failed';
+  if (s.status !== 'ready') return 'reading';
+  if (status === undefined) return 'ungraded';
+  if (status === 'failed') return 'failed';
+  if (IN_PROGRESS_STATUSES.includes(status)) return 'grading';
+  if (status === 'reviewed') return 'reviewed';
+  if (status === 'graded' || status === 'annotated') return 'graded';
+  return 'ungraded';
+}
 
 /** The assignment the fake backend serves unless told otherwise. */
 export const ASSIGNMENT_ID = 'a1111111-1111-4111-8111-111111111111';
@@ -113,6 +129,38 @@ export function fakeBackend(options: FakeOptions = {}) {
         assignment: { ...assignment, submissions: state.submissions.map((s) => ({ _id: s._id })) },
         functionResults: structuredClone(state.functionResults),
         submissions: structuredClone(state.submissions),
+      };
+    }),
+    post('db/assignment/submission-rows', (body) => {
+      const results = readResultSummaries(state.functionResults);
+      const counts: Record<string, number> = { reading: 0, ungraded: 0, grading: 0, graded: 0, reviewed: 0, failed: 0 };
+      const search = String(body.search ?? '').trim().toLowerCase();
+      const status = String(body.status ?? 'all');
+      const matching = state.submissions.filter((s) => {
+        const b = bucket(s, results.get(s._id)?.status);
+        counts[b]++;
+        if (status !== 'all' && b !== status) return false;
+        return !search || [s.name, s.studentName, s.studentEmail].some((t) => t.toLowerCase().includes(search));
+      });
+      const column = String(body.sort ?? 'submitted');
+      const sorted =
+        column === 'submitted'
+          ? body.order === 'desc' ? [...matching].reverse() : matching
+          : sortSubmissions(matching, { column: column as SortColumn, direction: body.order === 'desc' ? 'desc' : 'asc' }, results);
+      const offset = Number(body.offset ?? 0);
+      const limit = Number(body.limit ?? 50);
+      return {
+        rows: sorted.slice(offset, offset + limit).map((s) => ({
+          ...structuredClone(s),
+          bucket: bucket(s, results.get(s._id)?.status),
+          result: structuredClone(state.functionResults.find((fr) => fr.submission === s._id) ?? null),
+        })),
+        total: sorted.length,
+        counts,
+        classSize: state.submissions.length,
+        inProgress: counts.reading + counts.grading > 0,
+        ...(body.ids ? { submissionIds: sorted.map((s) => s._id), reviewedIds: sorted.filter((s) => results.get(s._id)?.status === 'reviewed').map((s) => s._id) } : {}),
+        version: '',
       };
     }),
     post('lambda/runFunctionOnMany', (body) => {

@@ -17,7 +17,7 @@ export function renderSubmissions(path: string, { questions = [] as string[] } =
       <SubmissionsPanel
         assignment={data.assignment}
         submissions={data.submissions}
-        functionResults={data.functionResults}
+        classSize={Array.isArray((data.assignment as { submissions?: unknown }).submissions) ? ((data.assignment as { submissions?: unknown[] }).submissions ?? []).length : 0}
         questions={questions}
         assignmentQueryKey={queryKey}
       />

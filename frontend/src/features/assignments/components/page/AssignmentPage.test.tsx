@@ -53,7 +53,7 @@ describe('assignment page', { timeout: 60_000 }, () => {
     // Purple 300 behind purple 900 text, darkened as far as WCAG AA's 4.5:1 needs.
     expect(within(highlighters).getByText('Grammar')).toHaveStyle({ backgroundColor: 'rgb(186, 104, 200)', color: 'rgb(46, 12, 87)' });
     expect(within(highlighters).getByText('Facts that back the argument.')).toBeInTheDocument();
-    expect(calls.map((c) => c.body)).toEqual([{ assignmentId: ID }, { type: 'feedback', assignmentId: ID }]);
+    expect(calls.map((c) => c.body)).toEqual([{ assignmentId: ID, light: true }, { type: 'feedback', assignmentId: ID }]);
     expect(document.title).toBe('Uniform essay · Markwell');
   });
 

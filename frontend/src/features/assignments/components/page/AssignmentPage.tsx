@@ -17,7 +17,7 @@ import { lazyComponent } from '../../../../components/lazy-component';
 import { PageSpinner } from '../../../../components/PageSpinner';
 import { ApiError } from '../../../../lib/api-client';
 import { useDocumentTitle } from '../../../../lib/use-document-title';
-import { assignmentQueryOptions, type AssignmentWithResults } from '../../api/get-assignment';
+import { assignmentPageQueryOptions, type AssignmentWithResults } from '../../api/get-assignment';
 import type { AssignmentUsage } from '../../api/types';
 import { assignmentTypeInfo, assignmentTypeLabel } from '../../../../lib/assignment-type';
 import type { DefinitionProps } from './definition-props';
@@ -190,7 +190,7 @@ function AssignmentView({
 export function AssignmentPage({ panels, refetchInterval, definitionFor }: AssignmentPageProps = {}) {
   const { assignmentId = '' } = useParams();
   const query = useQuery({
-    ...assignmentQueryOptions(assignmentId),
+    ...assignmentPageQueryOptions(assignmentId),
     refetchInterval: refetchInterval ? (q) => refetchInterval(q.state.data) : false,
   });
 

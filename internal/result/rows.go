@@ -1,0 +1,323 @@
+package result
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
+
+	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/grading"
+	"github.com/markwell/markwell/internal/identity"
+	"github.com/markwell/markwell/internal/submission"
+)
+
+// A page of the submissions table (submission-rows): a class of 1,500
+// sent whole with every result's answers was 1.8 MB per poll and 37,000
+// DOM nodes; the table now asks for one sorted, filtered page of light rows.
+
+// LightClassSize is the largest class whose every result the assignment
+// page loads on open (assignment/get with light); a larger one is read a
+// page at a time and its class summary on request.
+const LightClassSize = 300
+
+// Row limits of one page.
+const (
+	DefaultRowLimit = 50
+	MaxRowLimit     = 200
+)
+
+// Sort keys of submission-rows: the table's columns, and when it arrived.
+var rowSorts = []string{"name", "student", "email", "status", "result", "score", "preview", "pages", "submitted"}
+
+// Status buckets, each submission in exactly one (the table's chips: its
+// reading status while it is not ready, else its result's).
+const (
+	BucketReading  = "reading"  // queued or being read
+	BucketUngraded = "ungraded" // ready, never graded (or ready to grade)
+	BucketGrading  = "grading"  // the AI is working on it
+	BucketGraded   = "graded"   // graded or annotated, not reviewed
+	BucketReviewed = "reviewed" // reviewed by the teacher
+	BucketFailed   = "failed"   // reading or grading failed
+)
+
+// RowBuckets are the buckets in the order the UI lists them.
+var RowBuckets = []string{BucketReading, BucketUngraded, BucketGrading, BucketGraded, BucketReviewed, BucketFailed}
+
+// RowQuery is what one page of the table asks for.
+type RowQuery struct {
+	Offset int    `json:"offset"`
+	Limit  int    `json:"limit"`
+	Sort   string `json:"sort"`
+	Order  string `json:"order"`
+	Status string `json:"status"`
+	Search string `json:"search"`
+	// IDs asks for every matching submission's id (select all, grade all).
+	IDs bool `json:"ids"`
+}
+
+// Normalize fills defaults and refuses what the table cannot ask.
+func (q *RowQuery) Normalize() error {
+	if q.Offset < 0 {
+		return apperr.Invalidf("offset must be 0 or more.")
+	}
+	switch {
+	case q.Limit == 0:
+		q.Limit = DefaultRowLimit
+	case q.Limit < 0 || q.Limit > MaxRowLimit:
+		return apperr.Invalidf("limit must be between 1 and %d.", MaxRowLimit)
+	}
+	if q.Sort == "" {
+		q.Sort = "submitted"
+	}
+	if !slices.Contains(rowSorts, q.Sort) {
+		return apperr.Invalidf("sort must be one of %s.", strings.Join(rowSorts, ", "))
+	}
+	if q.Order == "" {
+		q.Order = "asc"
+	}
+	if q.Order != "asc" && q.Order != "desc" {
+		return apperr.Invalidf("order must be asc or desc.")
+	}
+	if q.Status == "" {
+		q.Status = "all"
+	}
+	if q.Status != "all" && !slices.Contains(RowBuckets, q.Status) {
+		return apperr.Invalidf("status must be all or one of %s.", strings.Join(RowBuckets, ", "))
+	}
+	q.Search = strings.TrimSpace(q.Search)
+	return nil
+}
+
+// RowResult is what the table shows of a submission's result.
+type RowResult struct {
+	ID            uuid.UUID       `json:"_id"`
+	Submission    uuid.UUID       `json:"submission"`
+	Status        string          `json:"status"`
+	Error         string          `json:"error"`
+	TotalPoints   *float64        `json:"totalPoints"`
+	MaxPoints     *float64        `json:"maxPoints"`
+	Flags         json.RawMessage `json:"flags,omitempty"`
+	IsBenchmark   bool            `json:"isBenchmark"`
+	Reviewed      bool            `json:"reviewed"`
+	Outdated      bool            `json:"outdated"`
+	OutdatedParts []string        `json:"outdatedParts,omitempty"`
+	GradedAt      *time.Time      `json:"gradedAt"`
+	ReviewedAt    *time.Time      `json:"reviewedAt"`
+}
+
+// Row is one line of the table: the submission without its text, its
+// bucket and its result (nil when it has none).
+type Row struct {
+	submission.Submission
+	Bucket string     `json:"bucket"`
+	Result *RowResult `json:"result"`
+}
+
+// Rows is one page of the table.
+type Rows struct {
+	Rows []Row `json:"rows"`
+	// Total is how many submissions match the filter and search.
+	Total int `json:"total"`
+	// Counts is the whole class by bucket, whatever the filter.
+	Counts map[string]int `json:"counts"`
+	// ClassSize is every submission of the assignment.
+	ClassSize int `json:"classSize"`
+	// InProgress says something is still being read or graded: poll.
+	InProgress bool `json:"inProgress"`
+	// SubmissionIDs are every match's ids in order, when asked.
+	SubmissionIDs []uuid.UUID `json:"submissionIds,omitempty"`
+	// ReviewedIDs are those of them the teacher reviewed (grade-all asks
+	// whether to skip them), when ids are asked.
+	ReviewedIDs []uuid.UUID `json:"reviewedIds,omitempty"`
+	// Version is where the read stood (changes.Version), the ETag's value.
+	Version string `json:"version"`
+}
+
+// Bucket is the status bucket of a submission with its result (nil: none).
+func Bucket(s submission.Submission, r *RowResult) string {
+	switch {
+	case s.Status == "failed":
+		return BucketFailed
+	case s.Status != "ready":
+		return BucketReading
+	case r == nil:
+		return BucketUngraded
+	case r.Status == "failed":
+		return BucketFailed
+	case grading.IsInProgress(r.Status):
+		return BucketGrading
+	case r.Status == "reviewed":
+		return BucketReviewed
+	case r.Status == "graded" || r.Status == "annotated":
+		return BucketGraded
+	}
+	return BucketUngraded
+}
+
+// resultOrder puts failures first, then work in progress, then by points
+// (the table's own order, lib/sort.ts).
+func resultOrder(r *RowResult) int {
+	if r == nil {
+		return 2
+	}
+	switch {
+	case r.Status == "failed":
+		return 0
+	case grading.IsInProgress(r.Status):
+		return 1
+	case r.Status == "ready-to-grade":
+		return 3
+	case r.Status == "graded" || r.Status == "annotated":
+		return 4
+	case r.Status == "reviewed":
+		return 5
+	}
+	return 2
+}
+
+var statusOrder = map[string]int{"failed": 0, "queued": 1, "extracting": 2, "ready": 3}
+
+func points(r *RowResult) float64 {
+	if r == nil || r.TotalPoints == nil {
+		return -1
+	}
+	return *r.TotalPoints
+}
+
+func studentLabel(s submission.Submission) string {
+	if s.StudentName != "" {
+		return s.StudentName
+	}
+	return s.StudentEmail
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// BuildRows is the page q asks of a class: its submissions (in upload
+// order) and their results.
+func BuildRows(subs []submission.Submission, results []RowResult, q RowQuery) Rows {
+	bySub := make(map[uuid.UUID]*RowResult, len(results))
+	for i := range results {
+		bySub[results[i].Submission] = &results[i]
+	}
+	out := Rows{Counts: make(map[string]int, len(RowBuckets)), ClassSize: len(subs), Rows: []Row{}}
+	for _, b := range RowBuckets {
+		out.Counts[b] = 0
+	}
+	search := strings.ToLower(q.Search)
+	match := make([]Row, 0, len(subs))
+	for _, s := range subs {
+		r := bySub[s.ID]
+		b := Bucket(s, r)
+		out.Counts[b]++
+		if b == BucketReading || b == BucketGrading {
+			out.InProgress = true
+		}
+		if q.Status != "all" && q.Status != "" && b != q.Status {
+			continue
+		}
+		if search != "" && !strings.Contains(strings.ToLower(s.Name), search) &&
+			!strings.Contains(strings.ToLower(s.StudentName), search) &&
+			!strings.Contains(strings.ToLower(s.StudentEmail), search) {
+			continue
+		}
+		match = append(match, Row{Submission: s, Bucket: b, Result: r})
+	}
+	// Numbers in names sort as numbers ("Essay 2" before "Essay 10"), case
+	// and accents aside, as the table sorted in the browser.
+	col := collate.New(language.Und, collate.Numeric, collate.Loose)
+	var cmp func(a, b *Row) int
+	switch q.Sort {
+	case "name":
+		cmp = func(a, b *Row) int { return col.CompareString(a.Name, b.Name) }
+	case "student":
+		cmp = func(a, b *Row) int { return col.CompareString(studentLabel(a.Submission), studentLabel(b.Submission)) }
+	case "email":
+		cmp = func(a, b *Row) int { return col.CompareString(a.StudentEmail, b.StudentEmail) }
+	case "status":
+		cmp = func(a, b *Row) int { return statusOrder[a.Status] - statusOrder[b.Status] }
+	case "result":
+		cmp = func(a, b *Row) int {
+			if d := resultOrder(a.Result) - resultOrder(b.Result); d != 0 {
+				return d
+			}
+			return cmpFloat(points(a.Result), points(b.Result))
+		}
+	case "score":
+		cmp = func(a, b *Row) int { return cmpFloat(points(a.Result), points(b.Result)) }
+	case "preview":
+		cmp = func(a, b *Row) int { return col.CompareString(a.Preview, b.Preview) }
+	case "pages":
+		cmp = func(a, b *Row) int { return a.PageCount - b.PageCount }
+	default: // submitted: upload order, as listed
+		cmp = func(a, b *Row) int { return 0 }
+	}
+	sign := 1
+	if q.Order == "desc" {
+		sign = -1
+	}
+	// Stable: ties keep upload order, whichever way the column runs.
+	slices.SortStableFunc(match, func(a, b Row) int {
+		c := cmp(&a, &b)
+		if c == 0 && q.Sort == "submitted" {
+			c = a.CreatedAt.Compare(b.CreatedAt)
+		}
+		return sign * c
+	})
+	out.Total = len(match)
+	if q.IDs {
+		out.SubmissionIDs = make([]uuid.UUID, len(match))
+		out.ReviewedIDs = []uuid.UUID{}
+		for i, r := range match {
+			out.SubmissionIDs[i] = r.ID
+			if r.Bucket == BucketReviewed {
+				out.ReviewedIDs = append(out.ReviewedIDs, r.ID)
+			}
+		}
+	}
+	if q.Offset < len(match) {
+		out.Rows = match[q.Offset:min(len(match), q.Offset+q.Limit)]
+	}
+	return out
+}
+
+// RowResults are the assignment's results as the table shows them, with
+// their totals (the scorer's memo makes a poll of an unchanged class cheap)
+// and whether they are outdated. Another team's assignment is not found.
+func (s *Service) RowResults(ctx context.Context, a identity.Actor, assignmentID uuid.UUID) ([]RowResult, error) {
+	asg, fn, results, err := s.Assignments.GetUnsigned(ctx, a, assignmentID)
+	if err != nil {
+		return nil, err
+	}
+	sc := s.scorer(asg.Type, fn)
+	out := make([]RowResult, len(results))
+	for i := range results {
+		fr := &results[i]
+		sc.score(fr)
+		if fn != nil {
+			fr.MarkOutdated(*fn)
+		}
+		out[i] = RowResult{
+			ID: fr.ID, Submission: fr.Submission, Status: fr.Status, Error: fr.Error,
+			TotalPoints: fr.TotalPoints, MaxPoints: fr.MaxPoints, Flags: fr.Flags,
+			IsBenchmark: fr.IsBenchmark, Reviewed: fr.Status == "reviewed",
+			Outdated: fr.Outdated, OutdatedParts: fr.OutdatedParts,
+			GradedAt: fr.GradedAt, ReviewedAt: fr.ReviewedAt,
+		}
+	}
+	return out, nil
+}
