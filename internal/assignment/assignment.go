@@ -324,13 +324,6 @@ func (s *Service) GetViewOnly(ctx context.Context, a identity.Actor, id uuid.UUI
 	return FromRow(row.Assignment, row.SubmissionIds), nil
 }
 
-// Check says whether the assignment is the actor's team's (not found
-// otherwise), reading nothing else.
-func (s *Service) Check(ctx context.Context, a identity.Actor, id uuid.UUID) error {
-	_, err := s.load(ctx, a, id)
-	return err
-}
-
 func (s *Service) load(ctx context.Context, a identity.Actor, id uuid.UUID) (store.Assignment, error) {
 	row, err := store.Q.GetAssignment(ctx, s.Pool, store.GetAssignmentParams{ID: id, TeamID: a.TeamID})
 	if err != nil {

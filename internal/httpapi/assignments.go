@@ -1,13 +1,10 @@
 package httpapi
 
 import (
-	"net/http"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/assignment"
-	"github.com/markwell/markwell/internal/changes"
 	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/submission"
@@ -25,7 +22,7 @@ func (h *assignmentHandlers) register(g *gin.RouterGroup) {
 	g.POST("/db/assignment/get", handleWith(respondPolled, h.get))
 	g.POST("/db/assignment/get-view-only", handle(h.getViewOnly))
 	g.POST("/db/assignment/history", handle(h.history))
-	g.POST("/db/assignment/submission-rows", handleWith(respondRows, h.rows))
+	g.POST("/db/assignment/submission-rows", handleWith(respondPolled, h.rows))
 	g.POST("/db/function/put", handle(h.putFunction))
 	g.POST("/db/function/update", handle(h.updateFunction))
 	g.POST("/db/function/get", handle(h.getFunction))
@@ -141,57 +138,13 @@ type rowsBody struct {
 	result.RowQuery
 }
 
-// rowsAnswer is a page of the table, or nothing when the client's version
-// is still current.
-type rowsAnswer struct {
-	page        result.Rows
-	etag        string
-	notModified bool
-}
-
 // rows answers submission-rows: one sorted, filtered page of the table,
 // its counts by status and its version (also the ETag); 304 to an
 // If-None-Match naming a version after which nothing in the class changed.
-func (h *assignmentHandlers) rows(c *gin.Context, a identity.Actor, in *rowsBody) (rowsAnswer, error) {
+func (h *assignmentHandlers) rows(c *gin.Context, a identity.Actor, in *rowsBody) (polled, error) {
 	if err := in.Normalize(); err != nil {
-		return rowsAnswer{}, err
+		return polled{}, err
 	}
-	id := in.AssignmentID.UUID()
-	// Taken before the reads: whatever commits during them shows next time.
-	v, err := changes.Now(c, h.results.Pool)
-	if err != nil {
-		return rowsAnswer{}, err
-	}
-	if old, err := changes.Parse(c.GetHeader("If-None-Match")); err == nil && old.Usable(time.Now()) {
-		if err := h.svc.Check(c, a, id); err != nil { // another team's: 404, never a 304
-			return rowsAnswer{}, err
-		}
-		set, err := changes.Since(c, h.results.Pool, id, old)
-		if err != nil {
-			return rowsAnswer{}, err
-		}
-		if set.None() {
-			return rowsAnswer{etag: old.ETag(), notModified: true}, nil
-		}
-	}
-	results, err := h.results.RowResults(c, a, id)
-	if err != nil {
-		return rowsAnswer{}, err
-	}
-	subs, err := h.subs.ListLoaded(c, a, id)
-	if err != nil {
-		return rowsAnswer{}, err
-	}
-	page := result.BuildRows(subs, results, in.RowQuery)
-	page.Version = v.String()
-	return rowsAnswer{page: page, etag: v.ETag()}, nil
-}
-
-func respondRows(c *gin.Context, out rowsAnswer) {
-	c.Header("ETag", out.etag)
-	if out.notModified {
-		c.Status(http.StatusNotModified)
-		return
-	}
-	ok(c, out.page)
+	r, err := h.results.ReadRows(c, a, h.subs, in.AssignmentID.UUID(), c.GetHeader("If-None-Match"), in.RowQuery)
+	return polled{version: r.Version, notModified: r.NotModified, data: r.Page}, err
 }

@@ -13,7 +13,7 @@ import (
 type polled struct {
 	version     changes.Version
 	notModified bool
-	data        gin.H
+	data        any
 }
 
 // respondPolled answers a polled read with its version as the ETag. The

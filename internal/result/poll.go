@@ -134,3 +134,48 @@ func orEmpty(ids []uuid.UUID) []uuid.UUID {
 	}
 	return ids
 }
+
+// RowsRead is submission-rows' answer to a poll: one page of the table, or
+// nothing (NotModified) when the client's version is still current.
+type RowsRead struct {
+	// Version is where this read stood; for a 304, the client's own.
+	Version     changes.Version
+	NotModified bool
+	Page        Rows
+}
+
+// ReadRows answers submission-rows: the page q asks for (BuildRows), or a
+// 304 when nothing in the class changed since the If-None-Match version
+// (changes.Plan). Another team's assignment is not found whatever version
+// is sent.
+func (s *Service) ReadRows(ctx context.Context, a identity.Actor, subs *submission.Service, id uuid.UUID, ifNoneMatch string, q RowQuery) (RowsRead, error) {
+	now, inTeam, err := changes.NowIn(ctx, s.Pool, a.TeamID, id) // before the read's own queries
+	if err != nil {
+		return RowsRead{}, err
+	}
+	if !inTeam {
+		return RowsRead{}, apperr.ErrNotFound
+	}
+	var client changes.Version
+	answer, _, err := changes.Plan(time.Now(), ifNoneMatch, "", func(v changes.Version) (changes.Set, error) {
+		client = v
+		return changes.Since(ctx, s.Pool, id, v)
+	})
+	if err != nil {
+		return RowsRead{}, err
+	}
+	if answer == changes.NotModified {
+		return RowsRead{Version: client, NotModified: true}, nil
+	}
+	results, err := s.RowResults(ctx, a, id)
+	if err != nil {
+		return RowsRead{}, err
+	}
+	list, err := subs.ListLoaded(ctx, a, id)
+	if err != nil {
+		return RowsRead{}, err
+	}
+	page := BuildRows(list, results, q)
+	page.Version = now.String()
+	return RowsRead{Version: now, Page: page}, nil
+}
