@@ -257,16 +257,33 @@ func LoadFunction(ctx context.Context, db store.DBTX, teamID, assignmentID uuid.
 	if err != nil {
 		return Function{}, nil, err
 	}
+	rubrics, err := EmbedRubrics(ctx, db, teamID, &f, RubricIDs(f))
+	if err != nil {
+		return Function{}, nil, err
+	}
+	return f, rubrics, nil
+}
+
+// RubricIDs are the rubrics a definition uses: its questions' and, for a
+// type whose definition has one, its own.
+func RubricIDs(f Function) []uuid.UUID {
 	ids := questionRubricIDs(f.Questions)
 	if f.RubricID != nil && process.Uses(f.Type, process.PartRubric) {
 		ids = append(ids, *f.RubricID)
 	}
+	return ids
+}
+
+// EmbedRubrics reads the team's rubrics among ids (RubricIDs(*f)) through
+// db and embeds f's own by the one rule of LoadFunction; it returns them
+// by id.
+func EmbedRubrics(ctx context.Context, db store.DBTX, teamID uuid.UUID, f *Function, ids []uuid.UUID) (map[uuid.UUID]rubric.Rubric, error) {
 	rubrics, err := loadRubrics(ctx, db, teamID, ids)
 	if err != nil {
-		return Function{}, nil, err
+		return nil, err
 	}
-	embedRubric(&f, rubrics)
-	return f, rubrics, nil
+	embedRubric(f, rubrics)
+	return rubrics, nil
 }
 
 // embedRubric is the one rule for a definition's rubric: a type whose

@@ -42,6 +42,7 @@ const (
 type GradeSubmissionWorker struct {
 	river.WorkerDefaults[queue.GradeSubmissionArgs]
 	deps Deps
+	defs definitions
 }
 
 // NewGradeSubmissionWorker returns the worker of grade_submission jobs over d.
@@ -79,7 +80,7 @@ func (w *GradeSubmissionWorker) Work(ctx context.Context, job *river.Job[queue.G
 	if w.deps.LLM == nil {
 		return w.fail(ctx, id, ReasonModelUnavailable, llm.Usage{})
 	}
-	in, err := w.input(ctx, t)
+	in, graded, err := w.input(ctx, t)
 	if errors.Is(err, errNoDefinition) {
 		return w.fail(ctx, id, ReasonNoDefinition, llm.Usage{})
 	}
@@ -96,7 +97,7 @@ func (w *GradeSubmissionWorker) Work(ctx context.Context, job *river.Job[queue.G
 			return err
 		}
 	}
-	return w.save(ctx, t, res, usage, assignment.GradedParts(in.Function))
+	return w.save(ctx, t, res, usage, graded)
 }
 
 // keepUnchanged is a targeted regrade's answers: when only questions
@@ -223,17 +224,19 @@ var errNoDefinition = errors.New("assignment has no function")
 // input gathers what the process needs: the definition, the rubrics of its
 // questions, the teacher's benchmarks and, for handwritten answers, their
 // crops. Never a student's name or email.
-func (w *GradeSubmissionWorker) input(ctx context.Context, t store.RunTargetRow) (grading.Input, error) {
-	fn, qr, err := LoadFunction(ctx, w.deps.Pool, t.TeamID, t.AssignmentID)
+// It also returns the fingerprints of the definition (GradedParts) the
+// result will store.
+func (w *GradeSubmissionWorker) input(ctx context.Context, t store.RunTargetRow) (grading.Input, json.RawMessage, error) {
+	fn, qr, graded, err := w.defs.load(ctx, w.deps.Pool, t)
 	if err != nil {
-		return grading.Input{}, err
+		return grading.Input{}, nil, err
 	}
 	in := grading.Input{Function: fn, QuestionRubrics: qr, Text: t.Text, Answers: t.Answers, FenceKey: w.deps.FenceKey}
 	var bench []store.ListBenchmarksRow
 	if t.HasBenchmarks { // most assignments have none: no query for them
 		bench, err = store.Q.ListBenchmarks(ctx, w.deps.Pool, store.ListBenchmarksParams{AssignmentID: t.AssignmentID, TeamID: t.TeamID})
 		if err != nil {
-			return in, fmt.Errorf("load benchmarks of assignment %s: %w", t.AssignmentID, err)
+			return in, nil, fmt.Errorf("load benchmarks of assignment %s: %w", t.AssignmentID, err)
 		}
 	}
 	for _, b := range bench {
@@ -243,10 +246,10 @@ func (w *GradeSubmissionWorker) input(ctx context.Context, t store.RunTargetRow)
 	}
 	if process.AnswerBoxes(fn.Type, t.IsHandWritten || t.AssignmentHandWritten) {
 		if in.AnswerImages, err = w.answerImages(ctx, t.Answers); err != nil {
-			return in, err
+			return in, nil, err
 		}
 	}
-	return in, nil
+	return in, graded, nil
 }
 
 // LoadFunction loads an assignment's definition by ids the caller has

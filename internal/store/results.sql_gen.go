@@ -556,10 +556,14 @@ SELECT s.id, s.team_id, s.assignment_id, s.extract_status, s.extract_error,
        a.type, a.is_hand_written AS assignment_hand_written,
        fr.id AS result_id, fr.status, fr.answers, fr.graded_parts,
        EXISTS (SELECT 1 FROM function_results b
-               WHERE b.assignment_id = s.assignment_id AND b.is_benchmark)::boolean AS has_benchmarks
+               WHERE b.assignment_id = s.assignment_id AND b.is_benchmark)::boolean AS has_benchmarks,
+       -- the definition's version (its row's changed_xid; '' without one):
+       -- the worker's decoded definitions are cached under it
+       COALESCE(fn.changed_xid::text, '')::text AS definition_version
 FROM submissions s
 JOIN assignments a ON a.id = s.assignment_id
 JOIN function_results fr ON fr.submission_id = s.id
+LEFT JOIN functions fn ON fn.assignment_id = s.assignment_id AND fn.team_id = s.team_id
 WHERE s.id = $1
 `
 
@@ -578,6 +582,7 @@ type RunTargetRow struct {
 	Answers               json.RawMessage
 	GradedParts           json.RawMessage
 	HasBenchmarks         bool
+	DefinitionVersion     string
 }
 
 // What a grading job needs to know about its submission, by id alone (the
@@ -600,6 +605,7 @@ func (q *Queries) RunTarget(ctx context.Context, db DBTX, id uuid.UUID) (RunTarg
 		&i.Answers,
 		&i.GradedParts,
 		&i.HasBenchmarks,
+		&i.DefinitionVersion,
 	)
 	return i, err
 }
