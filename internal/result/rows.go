@@ -135,6 +135,13 @@ type Rows struct {
 	// ReviewedIDs are those of them the teacher reviewed (grade-all asks
 	// whether to skip them), when ids are asked.
 	ReviewedIDs []uuid.UUID `json:"reviewedIds,omitempty"`
+	// OutdatedIDs are the whole class's submissions (whatever the filter,
+	// search and page) whose result was graded against an earlier version
+	// of the definition, in upload order: "Grade changed questions again"
+	// grades those.
+	OutdatedIDs []uuid.UUID `json:"outdatedIds"`
+	// OutdatedReviewed is how many of them the teacher reviewed (skipped).
+	OutdatedReviewed int `json:"outdatedReviewed"`
 	// Version is where the read stood (changes.Version), the ETag's value.
 	Version string `json:"version"`
 }
@@ -214,7 +221,7 @@ func BuildRows(subs []submission.Submission, results []RowResult, q RowQuery) Ro
 	for i := range results {
 		bySub[results[i].Submission] = &results[i]
 	}
-	out := Rows{Counts: make(map[string]int, len(RowBuckets)), ClassSize: len(subs), Rows: []Row{}}
+	out := Rows{Counts: make(map[string]int, len(RowBuckets)), ClassSize: len(subs), Rows: []Row{}, OutdatedIDs: []uuid.UUID{}}
 	for _, b := range RowBuckets {
 		out.Counts[b] = 0
 	}
@@ -226,6 +233,12 @@ func BuildRows(subs []submission.Submission, results []RowResult, q RowQuery) Ro
 		out.Counts[b]++
 		if b == BucketReading || b == BucketGrading {
 			out.InProgress = true
+		}
+		if r != nil && r.Outdated {
+			out.OutdatedIDs = append(out.OutdatedIDs, s.ID)
+			if r.Reviewed {
+				out.OutdatedReviewed++
+			}
 		}
 		if q.Status != "all" && q.Status != "" && b != q.Status {
 			continue

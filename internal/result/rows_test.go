@@ -113,3 +113,42 @@ func TestRowQueryRefusesWhatTheTableCannotAsk(t *testing.T) {
 	require.NoError(t, q.Normalize())
 	require.Equal(t, result.RowQuery{Limit: 50, Sort: "submitted", Order: "asc", Status: "all"}, q)
 }
+
+// A class of 120 read a page of 25 at a time: "Grade changed questions
+// again" is given every outdated result of the class, not the page's, and
+// how many of them the teacher reviewed, whatever the page, filter or
+// search.
+func TestRowsListEveryOutdatedResultOfAClassBiggerThanAPage(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	var subs []submission.Submission
+	var results []result.RowResult
+	var outdated []uuid.UUID
+	for i := range 120 {
+		s := submission.Submission{ID: uuid.New(), Name: "Essay " + string(rune('A'+i%26)), Status: "ready", CreatedAt: t0.Add(time.Duration(i) * time.Second)}
+		subs = append(subs, s)
+		r := result.RowResult{ID: uuid.New(), Submission: s.ID, Status: "graded"}
+		if i%3 == 0 { // 40 graded before the definition changed
+			r.Outdated = true
+			outdated = append(outdated, s.ID)
+			if i%5 == 0 { // 8 of them reviewed
+				r.Status, r.Reviewed = "reviewed", true
+			}
+		}
+		results = append(results, r)
+	}
+	for _, q := range []result.RowQuery{
+		{Limit: 25},
+		{Limit: 25, Offset: 100},
+		{Limit: 25, Status: result.BucketReviewed},
+		{Limit: 25, Search: "Essay B"},
+	} {
+		page := result.BuildRows(subs, results, query(q))
+		require.LessOrEqual(t, len(page.Rows), 25)
+		require.Equal(t, outdated, page.OutdatedIDs, "the whole class's outdated results, in upload order: %+v", q)
+		require.Equal(t, 8, page.OutdatedReviewed)
+	}
+	subs, results = class()
+	page := result.BuildRows(subs, results, query(result.RowQuery{}))
+	require.NotNil(t, page.OutdatedIDs, "none is an empty list, not null")
+	require.Empty(t, page.OutdatedIDs)
+}

@@ -41,6 +41,10 @@ export interface RowsPage {
   inProgress: boolean;
   submissionIds?: string[];
   reviewedIds?: string[];
+  /** The whole class's submissions whose result was graded against an earlier definition. */
+  outdatedIds: string[];
+  /** How many of those the teacher reviewed. */
+  outdatedReviewed: number;
   version: string;
 }
 
@@ -61,6 +65,8 @@ function read(raw: unknown): RowsPage {
     inProgress: data.inProgress === true,
     ...(Array.isArray(data.submissionIds) ? { submissionIds: data.submissionIds as string[] } : {}),
     ...(Array.isArray(data.submissionIds) ? { reviewedIds: Array.isArray(data.reviewedIds) ? (data.reviewedIds as string[]) : [] } : {}),
+    outdatedIds: Array.isArray(data.outdatedIds) ? (data.outdatedIds as string[]) : [],
+    outdatedReviewed: typeof data.outdatedReviewed === 'number' ? data.outdatedReviewed : 0,
     version: typeof data.version === 'string' ? data.version : '',
   };
 }

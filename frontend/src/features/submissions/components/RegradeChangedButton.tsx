@@ -3,34 +3,34 @@ import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import type { AssignmentQueryKey } from '../api/keys';
 import { useRunFunctionOnMany } from '../api/run-function-on-many';
-import type { Submission, SubmissionsAssignment } from '../api/types';
-import type { ResultsBySubmission } from '../lib/sort';
+import type { SubmissionsAssignment } from '../api/types';
 
 /** Props for {@link RegradeChangedButton}. */
 export interface RegradeChangedButtonProps {
   assignment: SubmissionsAssignment;
-  submissions: Submission[];
-  results: ResultsBySubmission;
+  /** Every submission of the class whose result is outdated, on any page (submission-rows' outdatedIds). */
+  outdatedIds: string[];
+  /** How many of them the teacher reviewed (they are skipped). */
+  reviewed: number;
   assignmentQueryKey: AssignmentQueryKey;
 }
 
 /**
- * "Grade changed questions again": shown while some results were graded against an earlier
- * version of the assignment; grades only those again (`onlyOutdated`), keeping the picks of the
- * questions that did not change. Results the teacher reviewed are skipped.
+ * "Grade changed questions again": shown while some results of the class were graded against an
+ * earlier version of the assignment; grades only those again (`onlyOutdated`), keeping the picks
+ * of the questions that did not change. Results the teacher reviewed are skipped. The ids are the
+ * whole class's, from the server, not the page's.
  */
-export function RegradeChangedButton({ assignment, submissions, results, assignmentQueryKey }: RegradeChangedButtonProps) {
+export function RegradeChangedButton({ assignment, outdatedIds, reviewed, assignmentQueryKey }: RegradeChangedButtonProps) {
   const { showToast } = useToast();
   const run = useRunFunctionOnMany(assignmentQueryKey);
-  const outdated = submissions.filter((s) => results.get(s._id)?.outdated);
-  if (outdated.length === 0) return null;
-  const reviewed = outdated.filter((s) => results.get(s._id)?.status === 'reviewed').length;
+  if (outdatedIds.length === 0) return null;
 
   async function start() {
     try {
       const started = await run.mutateAsync({
         assignmentId: assignment._id,
-        submissionIds: outdated.map((s) => s._id),
+        submissionIds: outdatedIds,
         onlyOutdated: true,
       });
       const n = started.length;

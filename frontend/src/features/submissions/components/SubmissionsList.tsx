@@ -253,8 +253,8 @@ export function SubmissionsList({ assignment, assignmentQueryKey, toolbar, rende
           {toolbar?.({ submissions, chosen, chosenIds, results, counts: page?.counts ?? emptyCounts(), clearSelection: () => setSelected(new Set()) })}
           <RegradeChangedButton
             assignment={assignment}
-            submissions={submissions}
-            results={results}
+            outdatedIds={page?.outdatedIds ?? []}
+            reviewed={page?.outdatedReviewed ?? 0}
             assignmentQueryKey={assignmentQueryKey}
           />
           <GradeButtons

@@ -70,3 +70,30 @@ describe('a year group on one page', { timeout: 60_000 }, () => {
     expect(backend.bodies('lambda/runFunctionOnMany')).toHaveLength(1);
   });
 });
+
+describe('a class bigger than a page', { timeout: 60_000 }, () => {
+  it('grades the changed questions of every outdated result of the class, not only the page shown', async () => {
+    const subs = yearGroup(120);
+    // 40 results graded before the definition changed, spread over every page; 8 of them reviewed.
+    const functionResults = subs.map((s, i) => ({
+      _id: `fr-${s._id}`,
+      submission: s._id,
+      status: i % 3 === 0 && i % 5 === 0 ? 'reviewed' : 'graded',
+      error: '',
+      outdated: i % 3 === 0,
+    }));
+    const backend = fakeBackend({ submissions: subs, functionResults });
+    const user = userEvent.setup();
+    renderSubmissions(`${PAGE}?per=25&page=2`);
+    await screen.findByText('student-0026.pdf');
+
+    await user.click(screen.getByRole('button', { name: 'Grade changed questions again' }));
+    await waitFor(() => expect(backend.bodies('lambda/runFunctionOnMany')).toHaveLength(1));
+    const [run] = backend.bodies('lambda/runFunctionOnMany') as { submissionIds: string[]; onlyOutdated: boolean }[];
+    expect(run.onlyOutdated).toBe(true);
+    expect(run.submissionIds).toHaveLength(40);
+    expect(run.submissionIds).toContain('s1'); // on page 1
+    expect(run.submissionIds).toContain('s118'); // on page 5
+    expect(await screen.findByText(/8 you reviewed were skipped\./)).toBeInTheDocument();
+  });
+});
