@@ -142,6 +142,10 @@ type Rows struct {
 	OutdatedIDs []uuid.UUID `json:"outdatedIds"`
 	// OutdatedReviewed is how many of them the teacher reviewed (skipped).
 	OutdatedReviewed int `json:"outdatedReviewed"`
+	// ClassroomSubmissions is how many of the whole class were imported
+	// from Google Classroom ("Send grades to Classroom" is shown when one
+	// is, on any page).
+	ClassroomSubmissions int `json:"classroomSubmissions"`
 	// Version is where the read stood (changes.Version), the ETag's value.
 	Version string `json:"version"`
 }
@@ -233,6 +237,9 @@ func BuildRows(subs []submission.Submission, results []RowResult, q RowQuery) Ro
 		out.Counts[b]++
 		if b == BucketReading || b == BucketGrading {
 			out.InProgress = true
+		}
+		if s.Source == submission.SourceGoogle {
+			out.ClassroomSubmissions++
 		}
 		if r != nil && r.Outdated {
 			out.OutdatedIDs = append(out.OutdatedIDs, s.ID)

@@ -116,15 +116,18 @@ func TestRowQueryRefusesWhatTheTableCannotAsk(t *testing.T) {
 
 // A class of 120 read a page of 25 at a time: "Grade changed questions
 // again" is given every outdated result of the class, not the page's, and
-// how many of them the teacher reviewed, whatever the page, filter or
-// search.
+// how many of them the teacher reviewed, and "Send grades to Classroom"
+// how many came from Google Classroom, whatever the page, filter or search.
 func TestRowsListEveryOutdatedResultOfAClassBiggerThanAPage(t *testing.T) {
 	t0 := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
 	var subs []submission.Submission
 	var results []result.RowResult
 	var outdated []uuid.UUID
 	for i := range 120 {
-		s := submission.Submission{ID: uuid.New(), Name: "Essay " + string(rune('A'+i%26)), Status: "ready", CreatedAt: t0.Add(time.Duration(i) * time.Second)}
+		s := submission.Submission{ID: uuid.New(), Name: "Essay " + string(rune('A'+i%26)), Status: "ready", Source: submission.SourceCSV, CreatedAt: t0.Add(time.Duration(i) * time.Second)}
+		if i >= 110 { // the last page's 10 came from Google Classroom
+			s.Source = submission.SourceGoogle
+		}
 		subs = append(subs, s)
 		r := result.RowResult{ID: uuid.New(), Submission: s.ID, Status: "graded"}
 		if i%3 == 0 { // 40 graded before the definition changed
@@ -146,6 +149,7 @@ func TestRowsListEveryOutdatedResultOfAClassBiggerThanAPage(t *testing.T) {
 		require.LessOrEqual(t, len(page.Rows), 25)
 		require.Equal(t, outdated, page.OutdatedIDs, "the whole class's outdated results, in upload order: %+v", q)
 		require.Equal(t, 8, page.OutdatedReviewed)
+		require.Equal(t, 10, page.ClassroomSubmissions, "the whole class's, whatever the page shows")
 	}
 	subs, results = class()
 	page := result.BuildRows(subs, results, query(result.RowQuery{}))

@@ -40,7 +40,7 @@ function Submissions({ data }: { data: AssignmentWithResults }) {
       questions={questions}
       assignmentQueryKey={assignmentKeys.detail(assignment._id)}
       actions={<ClassroomImportButton assignment={assignment} assignmentQueryKey={assignmentKeys.detail(assignment._id)} />}
-      toolbar={({ chosenIds: selectedIds, submissions, counts, clearSelection }) => {
+      toolbar={({ chosenIds: selectedIds, submissions, counts, classroomSubmissions, clearSelection }) => {
         return (
           <>
             <ExportMenu assignmentId={assignment._id} selectedIds={selectedIds} />
@@ -51,7 +51,12 @@ function Submissions({ data }: { data: AssignmentWithResults }) {
               reviewedCount={counts.reviewed}
               onReleased={clearSelection}
             />
-            <SendGradesButton assignmentId={assignment._id} submissions={data.partial ? submissions : data.submissions} selectedIds={selectedIds} />
+            <SendGradesButton
+              assignmentId={assignment._id}
+              submissions={data.partial ? submissions : data.submissions}
+              selectedIds={selectedIds}
+              classroomSubmissions={classroomSubmissions}
+            />
           </>
         );
       }}

@@ -87,6 +87,15 @@ describe('Send grades to Google Classroom', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Send grades to Classroom' })).not.toBeInTheDocument();
   });
 
+  it('is offered for a class bigger than a page whose Classroom work is on another page', async () => {
+    // The page shown holds uploads only; the server counts 10 of the class from Classroom.
+    fakeBackend({ submissions: [{ _id: 'u1', name: 'essay.pdf', studentName: 'Cy', source: 'upload' }] });
+    renderOnAssignmentPage<{ submissions: unknown }>(PAGE, (data) => (
+      <SendGradesButton assignmentId={ASSIGNMENT_ID} submissions={data.submissions} selectedIds={[]} classroomSubmissions={10} />
+    ));
+    expect(await screen.findByRole('button', { name: 'Send grades to Classroom' })).toBeInTheDocument();
+  });
+
   it('sends assigned grades of the selected rows, returns them, and shows each student’s outcome', async () => {
     const backend = fakeBackend();
     const user = userEvent.setup();

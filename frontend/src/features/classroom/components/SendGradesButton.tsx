@@ -14,6 +14,11 @@ export interface SendGradesButtonProps {
   submissions: unknown;
   /** The rows selected in the submissions table. */
   selectedIds: string[];
+  /**
+   * How many of the whole class came from Google Classroom (submission-rows' classroomSubmissions):
+   * a class bigger than a page shows the button though the page shown has none of them.
+   */
+  classroomSubmissions?: number;
 }
 
 /** Whether any of the submissions was imported from Google Classroom. */
@@ -28,10 +33,10 @@ export function hasClassroomSubmissions(submissions: unknown): boolean {
  * "Send grades to Classroom" in the submissions toolbar, shown only for an assignment with work
  * imported from Google Classroom; it opens {@link SendGradesDialog}.
  */
-export function SendGradesButton({ assignmentId, submissions, selectedIds }: SendGradesButtonProps) {
+export function SendGradesButton({ assignmentId, submissions, selectedIds, classroomSubmissions = 0 }: SendGradesButtonProps) {
   const [open, setOpen] = useState(false);
   const { pathname, search } = useLocation();
-  if (!hasClassroomSubmissions(submissions)) return null;
+  if (classroomSubmissions === 0 && !hasClassroomSubmissions(submissions)) return null;
   return (
     <>
       <Button variant="outlined" size="small" startIcon={<SchoolOutlined />} aria-haspopup="dialog" onClick={() => setOpen(true)}>

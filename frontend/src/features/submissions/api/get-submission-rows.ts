@@ -45,6 +45,8 @@ export interface RowsPage {
   outdatedIds: string[];
   /** How many of those the teacher reviewed. */
   outdatedReviewed: number;
+  /** How many of the whole class were imported from Google Classroom. */
+  classroomSubmissions: number;
   version: string;
 }
 
@@ -67,6 +69,7 @@ function read(raw: unknown): RowsPage {
     ...(Array.isArray(data.submissionIds) ? { reviewedIds: Array.isArray(data.reviewedIds) ? (data.reviewedIds as string[]) : [] } : {}),
     outdatedIds: Array.isArray(data.outdatedIds) ? (data.outdatedIds as string[]) : [],
     outdatedReviewed: typeof data.outdatedReviewed === 'number' ? data.outdatedReviewed : 0,
+    classroomSubmissions: typeof data.classroomSubmissions === 'number' ? data.classroomSubmissions : 0,
     version: typeof data.version === 'string' ? data.version : '',
   };
 }

@@ -50,6 +50,8 @@ export interface SubmissionsToolbarContext {
   results: ResultsBySubmission;
   /** The whole class by status bucket. */
   counts: Record<RowBucket, number>;
+  /** How many of the whole class were imported from Google Classroom. */
+  classroomSubmissions: number;
   clearSelection: () => void;
 }
 
@@ -250,7 +252,7 @@ export function SubmissionsList({ assignment, assignmentQueryKey, toolbar, rende
               Delete selected
             </Button>
           )}
-          {toolbar?.({ submissions, chosen, chosenIds, results, counts: page?.counts ?? emptyCounts(), clearSelection: () => setSelected(new Set()) })}
+          {toolbar?.({ submissions, chosen, chosenIds, results, counts: page?.counts ?? emptyCounts(), classroomSubmissions: page?.classroomSubmissions ?? 0, clearSelection: () => setSelected(new Set()) })}
           <RegradeChangedButton
             assignment={assignment}
             outdatedIds={page?.outdatedIds ?? []}

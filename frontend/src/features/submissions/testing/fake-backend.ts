@@ -161,6 +161,7 @@ export function fakeBackend(options: FakeOptions = {}) {
         inProgress: counts.reading + counts.grading > 0,
         // As the server: the whole class's outdated results, whatever the page, filter and search.
         outdatedIds: state.submissions.filter((s) => results.get(s._id)?.outdated).map((s) => s._id),
+        classroomSubmissions: state.submissions.filter((s) => s.source === 'google').length,
         outdatedReviewed: state.submissions.filter((s) => results.get(s._id)?.outdated && results.get(s._id)?.status === 'reviewed').length,
         ...(body.ids ? { submissionIds: sorted.map((s) => s._id), reviewedIds: sorted.filter((s) => results.get(s._id)?.status === 'reviewed').map((s) => s._id) } : {}),
         version: '',
