@@ -79,7 +79,7 @@ test('a class of 120 read 25 at a time: "Grade changed questions again" regrades
 
     // Page 2 of 5 shows 25 rows; the button grades all 120 again.
     await page.goto(`${baseURL}/assignment/${id}?per=25&page=2`);
-    await page.getByRole('table', { name: 'Submissions' }).getByText('Pupil 026').waitFor();
+    await page.getByRole('table', { name: 'Submissions' }).getByRole('link', { name: 'Pupil 026' }).waitFor();
     await page.getByRole('button', { name: 'Grade changed questions again' }).click();
     await toast(page, `Grading the changed questions of ${CLASS} submissions again.`);
     await until(async () => (await rows(page, id)).outdatedIds.length === 0 && (await rows(page, id)).counts.graded === CLASS, 'the class to be graded again');
