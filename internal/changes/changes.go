@@ -74,10 +74,36 @@ func Parse(s string) (Version, error) {
 		return Version{}, ErrBadVersion
 	}
 	unix, err := strconv.ParseInt(at, 10, 64)
-	if err != nil || unix <= 0 {
+	if err != nil || unix <= 0 || !validSnapshot(snap) {
 		return Version{}, ErrBadVersion
 	}
 	return Version{Snapshot: snap, At: time.Unix(unix, 0)}, nil
+}
+
+// validSnapshot says whether PostgreSQL reads snap (xmin:xmax:xip,...,
+// already of snapshotSyntax) as a pg_snapshot: xmin and xmax valid
+// transaction ids, xmin <= xmax, every xip in [xmin, xmax) and in
+// ascending order. What it would refuse is no version: the whole answer,
+// not an error (nor a 500 where another team's assignment is a 404).
+func validSnapshot(snap string) bool {
+	parts := strings.SplitN(snap, ":", 3)
+	xmin, err1 := strconv.ParseUint(parts[0], 10, 64)
+	xmax, err2 := strconv.ParseUint(parts[1], 10, 64)
+	if err1 != nil || err2 != nil || uint32(xmin) == 0 || uint32(xmax) == 0 || xmax < xmin {
+		return false
+	}
+	if parts[2] == "" {
+		return true
+	}
+	last := xmin
+	for _, s := range strings.Split(parts[2], ",") {
+		x, err := strconv.ParseUint(s, 10, 64)
+		if err != nil || x < last || x >= xmax {
+			return false
+		}
+		last = x
+	}
+	return true
 }
 
 // Usable says whether a version may be answered with a delta or a 304 now:
@@ -150,29 +176,98 @@ func (s Set) Touches(resultID, submissionID uuid.UUID) bool {
 
 // Since lists what changed in the assignment since v. The caller has
 // checked that the actor may read the assignment; v is Usable.
-func Since(ctx context.Context, db store.DBTX, assignmentID uuid.UUID, v Version) (Set, error) {
-	rows, err := store.Q.ChangesSince(ctx, db, store.ChangesSinceParams{Since: v.Snapshot, AssignmentID: assignmentID, SinceAt: v.At})
-	if err != nil {
-		return Set{}, fmt.Errorf("changes of assignment %s: %w", assignmentID, err)
+func Since(ctx context.Context, db store.DBTX, teamID, assignmentID uuid.UUID, v Version) (Set, error) {
+	r, err := Start(ctx, db, teamID, assignmentID, uuid.Nil, v)
+	return r.Changes, err
+}
+
+// Read is where a polled read of one assignment starts (Start).
+type Read struct {
+	// Now is the read's own version, taken before its own queries.
+	Now Version
+	// InTeam says the assignment is the team's: otherwise the read is not
+	// found, and nothing else here is filled in. (Asked about a submission
+	// without a version to compare with, it is whether the result is.)
+	InTeam bool
+	// ResultID is the team's result of the submission Start was asked
+	// about, uuid.Nil when there is none (or none was asked).
+	ResultID uuid.UUID
+	// Since is the client's version Changes are counted from; zero when
+	// Start was given none.
+	Since Version
+	// Changes is what changed in the assignment between Since and Now.
+	Changes Set
+}
+
+// Start begins a polled read of an assignment of the team, and of the
+// team's result of submissionID in it (uuid.Nil for none): its version,
+// whether the assignment is the team's and, given a Usable version since,
+// what changed from since to now. All of it in one round trip
+// (PollChanges), which for a poll of a class nobody touched is the 304's
+// only query. An unusable since (the zero Version) is not asked about.
+func Start(ctx context.Context, db store.DBTX, teamID, assignmentID, submissionID uuid.UUID, since Version) (Read, error) {
+	if since.Snapshot == "" {
+		return startFresh(ctx, db, teamID, assignmentID, submissionID)
 	}
-	var s Set
-	for _, r := range rows {
-		switch r.Kind {
-		case "assignment":
-			s.Assignment = true
-		case "function":
-			s.Definition = true
-		case "submission":
-			s.Submissions = append(s.Submissions, r.RowID)
-		case "function_result":
-			s.Results = append(s.Results, r.RowID)
-		case "deleted_submission":
-			s.DeletedSubmissions = append(s.DeletedSubmissions, r.RowID)
-		case "deleted_function_result":
-			s.DeletedResults = append(s.DeletedResults, r.RowID)
+	rows, err := store.Q.PollChanges(ctx, db, store.PollChangesParams{
+		Since: since.Snapshot, AssignmentID: assignmentID, TeamID: teamID, SubmissionID: submissionID, SinceAt: since.At,
+	})
+	if err != nil {
+		return Read{}, fmt.Errorf("changes of assignment %s: %w", assignmentID, err)
+	}
+	if len(rows) == 0 { // the statement always has a row; be safe
+		return Read{}, fmt.Errorf("changes of assignment %s: no row", assignmentID)
+	}
+	r := Read{Now: Version{Snapshot: rows[0].Snapshot, At: time.Now()}, InTeam: rows[0].InTeam}
+	if !r.InTeam {
+		return Read{Now: r.Now}, nil
+	}
+	r.ResultID, r.Since = rows[0].ResultID, since
+	for _, row := range rows {
+		r.Changes.add(row.Kind, row.RowID)
+	}
+	return r, nil
+}
+
+// startFresh is Start without a version to compare with.
+func startFresh(ctx context.Context, db store.DBTX, teamID, assignmentID, submissionID uuid.UUID) (Read, error) {
+	if submissionID == uuid.Nil {
+		now, inTeam, err := NowIn(ctx, db, teamID, assignmentID)
+		return Read{Now: now, InTeam: inTeam}, err
+	}
+	now, resultID, err := NowForResult(ctx, db, teamID, assignmentID, submissionID)
+	// a result of the team's is in one of its assignments
+	return Read{Now: now, InTeam: resultID != uuid.Nil, ResultID: resultID}, err
+}
+
+// add notes one changed row of kind (PollChanges' kinds; "" is none).
+func (s *Set) add(kind string, id uuid.UUID) {
+	switch kind {
+	case "assignment":
+		s.Assignment = true
+	case "function":
+		s.Definition = true
+	case "submission":
+		s.Submissions = append(s.Submissions, id)
+	case "function_result":
+		s.Results = append(s.Results, id)
+	case "deleted_submission":
+		s.DeletedSubmissions = append(s.DeletedSubmissions, id)
+	case "deleted_function_result":
+		s.DeletedResults = append(s.DeletedResults, id)
+	}
+}
+
+// Pick is the first of the versions a client sent (an If-None-Match
+// header, a since field) that parses and is Usable at now; the zero
+// Version when none is.
+func Pick(now time.Time, sent ...string) Version {
+	for _, s := range sent {
+		if v, err := Parse(s); err == nil && v.Usable(now) {
+			return v
 		}
 	}
-	return s, nil
+	return Version{}
 }
 
 // Prune forgets tombstones older than TombstoneAge.

@@ -45,7 +45,7 @@ func newClass(t *testing.T, pool *pgxpool.Pool) class {
 
 func (c class) since(t *testing.T, v changes.Version) changes.Set {
 	t.Helper()
-	s, err := changes.Since(context.Background(), c.pool, c.asg, v)
+	s, err := changes.Since(context.Background(), c.pool, c.team, c.asg, v)
 	require.NoError(t, err)
 	return s
 }
@@ -123,7 +123,9 @@ func TestVersionRoundTripsAndRefusesJunk(t *testing.T) {
 		require.NoError(t, err, s)
 		require.Equal(t, v, got)
 	}
-	for _, s := range []string{"", `""`, "730:735:", "1790000000-730:735:x", "x-730:735:", "0-730:735:", "1790000000-'; DROP TABLE x;--"} {
+	for _, s := range []string{"", `""`, "730:735:", "1790000000-730:735:x", "x-730:735:", "0-730:735:", "1790000000-'; DROP TABLE x;--",
+		// the syntax of a snapshot, but none PostgreSQL reads
+		"1790000000-5:3:", "1790000000-3:9:2", "1790000000-3:9:5,4", "1790000000-3:9:9", "1790000000-4294967296:4294967297:"} {
 		_, err := changes.Parse(s)
 		require.ErrorIs(t, err, changes.ErrBadVersion, s)
 	}
@@ -159,4 +161,45 @@ func TestEditingTheEmbeddedRubricChangesTheDefinition(t *testing.T) {
 
 	c.exec(t, `UPDATE rubrics SET name = 'Essay 2', updated_at = now() WHERE id = $1`, rub)
 	require.True(t, c.since(t, v).Definition)
+}
+
+// Start answers a poll's questions in one statement: the read's version,
+// whether the assignment is the team's, the team's result of a submission,
+// and what changed since the client's version; another team learns nothing.
+func TestStartAnswersAPollInOneGo(t *testing.T) {
+	ctx := context.Background()
+	c := newClass(t, testdb.Pool(t))
+	v, err := changes.Now(ctx, c.pool)
+	require.NoError(t, err)
+
+	r, err := changes.Start(ctx, c.pool, c.team, c.asg, c.sub, v)
+	require.NoError(t, err)
+	require.True(t, r.InTeam)
+	require.Equal(t, c.result, r.ResultID)
+	require.Equal(t, v, r.Since)
+	require.True(t, r.Changes.None())
+	require.NotEmpty(t, r.Now.Snapshot)
+
+	c.exec(t, `UPDATE function_results SET overall_comments = 'Good' WHERE id = $1`, c.result)
+	r, err = changes.Start(ctx, c.pool, c.team, c.asg, uuid.Nil, v)
+	require.NoError(t, err)
+	require.Equal(t, uuid.Nil, r.ResultID, "no submission asked about")
+	require.Equal(t, changes.Set{Results: []uuid.UUID{c.result}}, r.Changes)
+	require.True(t, c.since(t, r.Now).None(), "the read's own version has seen the write")
+
+	var stranger uuid.UUID
+	require.NoError(t, c.pool.QueryRow(ctx, `INSERT INTO teams (name) VALUES ('Stranger') RETURNING id`).Scan(&stranger))
+	r, err = changes.Start(ctx, c.pool, stranger, c.asg, c.sub, v)
+	require.NoError(t, err)
+	require.Equal(t, changes.Read{Now: r.Now}, r, "another team's assignment: not in the team, nothing listed")
+
+	// Without a version: the read's version and the team's result only.
+	r, err = changes.Start(ctx, c.pool, c.team, c.asg, c.sub, changes.Pick(time.Now(), "", "junk"))
+	require.NoError(t, err)
+	require.True(t, r.InTeam)
+	require.Equal(t, c.result, r.ResultID)
+	require.Equal(t, changes.Version{}, r.Since)
+	r, err = changes.Start(ctx, c.pool, stranger, c.asg, uuid.Nil, changes.Version{})
+	require.NoError(t, err)
+	require.False(t, r.InTeam)
 }

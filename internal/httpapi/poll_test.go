@@ -3,7 +3,9 @@ package httpapi_test
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -95,12 +97,18 @@ func TestAPollIsNotModifiedUntilTheClassChanges(t *testing.T) {
 	res, _ = eves.get(t, ada, eves.version(t))
 	require.Equal(t, 404, res.StatusCode)
 
-	// Junk or no version: the whole answer, never an error.
-	for _, junk := range []string{"junk", "1-2:3:", "9999999999-1:2:"} {
+	// Junk or no version: the whole answer, never an error; another team's
+	// assignment stays not found. The last three look like versions but
+	// are no snapshot PostgreSQL would read (xmin after xmax, an
+	// in-progress id outside them, an invalid transaction id).
+	now := strconv.FormatInt(time.Now().Unix(), 10)
+	for _, junk := range []string{"junk", "1-2:3:", "9999999999-1:2:", now + "-5:3:", now + "-3:9:2", now + "-4294967296:4294967296:"} {
 		res, data := c.get(t, ada, junk)
 		require.Equal(t, 200, res.StatusCode, junk)
 		require.Len(t, data["functionResults"], 2, junk)
 		require.NotContains(t, data, "delta")
+		res, _ = c.get(t, eve, junk)
+		require.Equal(t, 404, res.StatusCode, junk)
 	}
 
 	// Each kind of write moves the version.

@@ -5,22 +5,19 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/llm/fakellm"
+	"github.com/markwell/markwell/internal/result"
 )
 
 // BenchmarkGetAssignment300 is assignment/get's service call on a graded
 // class of 300: what the status poll and the submission list cost the
 // API per request (cmd/bench measures the route under load).
 func BenchmarkGetAssignment300(b *testing.B) {
-	bn := setup(b, false, fakellm.Options{})
-	a := bn.teacher(b)
-	asgID := bn.define(b, a, assignment.TypeGrade, false)
-	texts := make([]string, 300)
-	for i := range texts {
-		texts[i] = fmt.Sprintf("Essay %d: %s", i, photosynthesisText)
-	}
-	bn.gradeNow(b, a, asgID, bn.submit(b, a, asgID, texts...)...)
+	bn, a, asgID := gradedClass(b, 300)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -34,14 +31,7 @@ func BenchmarkGetAssignment300(b *testing.B) {
 // class of 300 besides the HTTP layer: the results, the submission list
 // and their JSON answer, encoded as the route's {"data": …} wrapper.
 func BenchmarkAssignmentGet300JSON(b *testing.B) {
-	bn := setup(b, false, fakellm.Options{})
-	a := bn.teacher(b)
-	asgID := bn.define(b, a, assignment.TypeGrade, false)
-	texts := make([]string, 300)
-	for i := range texts {
-		texts[i] = fmt.Sprintf("Essay %d: %s", i, photosynthesisText)
-	}
-	bn.gradeNow(b, a, asgID, bn.submit(b, a, asgID, texts...)...)
+	bn, a, asgID := gradedClass(b, 300)
 	b.ReportAllocs()
 	b.ResetTimer()
 	size := 0
@@ -61,4 +51,37 @@ func BenchmarkAssignmentGet300JSON(b *testing.B) {
 		size = len(out)
 	}
 	b.ReportMetric(float64(size), "bytes/answer")
+}
+
+// BenchmarkPollNotModified is assignment/get's service call as a page
+// polls a graded class of 30 nobody touched: with the version it holds as
+// If-None-Match and since, answered 304 (the status poll's usual answer).
+func BenchmarkPollNotModified(b *testing.B) {
+	bn, a, asgID := gradedClass(b, 30)
+	whole, err := bn.svc.ReadClass(bn.ctx, a, bn.subs, asgID, result.Poll{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := whole.Version.String()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		r, err := bn.svc.ReadClass(bn.ctx, a, bn.subs, asgID, result.Poll{IfNoneMatch: `"` + v + `"`, Since: v})
+		if err != nil || !r.NotModified {
+			b.Fatal("not a 304", err)
+		}
+	}
+}
+
+// gradedClass is a grade assignment of n essays, every one graded.
+func gradedClass(b *testing.B, n int) (*bundle, identity.Actor, uuid.UUID) {
+	bn := setup(b, false, fakellm.Options{})
+	a := bn.teacher(b)
+	asgID := bn.define(b, a, assignment.TypeGrade, false)
+	texts := make([]string, n)
+	for i := range texts {
+		texts[i] = fmt.Sprintf("Essay %d: %s", i, photosynthesisText)
+	}
+	bn.gradeNow(b, a, asgID, bn.submit(b, a, asgID, texts...)...)
+	return bn, a, asgID
 }

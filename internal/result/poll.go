@@ -44,17 +44,18 @@ type Poll struct {
 // submissions, or less when the client's version allows (changes.Plan).
 // Another team's assignment is not found whatever version is sent.
 func (s *Service) ReadClass(ctx context.Context, a identity.Actor, subs *submission.Service, id uuid.UUID, p Poll) (ClassRead, error) {
-	now, inTeam, err := changes.NowIn(ctx, s.Pool, a.TeamID, id) // before the read's own queries
+	start, err := s.startPoll(ctx, a, id, uuid.Nil, p.IfNoneMatch, p.Since) // before the read's own queries
 	if err != nil {
 		return ClassRead{}, err
 	}
-	if !inTeam {
+	if !start.InTeam {
 		return ClassRead{}, apperr.ErrNotFound
 	}
+	now := start.Now
 	var client changes.Version
 	answer, set, err := changes.Plan(time.Now(), p.IfNoneMatch, p.Since, func(v changes.Version) (changes.Set, error) {
 		client = v
-		return changes.Since(ctx, s.Pool, id, v)
+		return s.changedSince(ctx, a, id, start, v)
 	})
 	if err != nil {
 		return ClassRead{}, err
@@ -110,22 +111,31 @@ func (s *Service) readDelta(ctx context.Context, a identity.Actor, subs *submiss
 // It returns the version of a read starting now (before the read's own
 // queries).
 func (s *Service) ResultUnchanged(ctx context.Context, a identity.Actor, submissionID, assignmentID uuid.UUID, ifNoneMatch string) (changes.Version, bool, error) {
-	now, resultID, err := changes.NowForResult(ctx, s.Pool, a.TeamID, assignmentID, submissionID)
-	if err != nil || resultID == uuid.Nil { // no result of the team's: the read says not found
-		return now, false, err
+	start, err := s.startPoll(ctx, a, assignmentID, submissionID, ifNoneMatch)
+	if err != nil || start.ResultID == uuid.Nil { // no result of the team's: the read says not found
+		return start.Now, false, err
 	}
-	v, err := changes.Parse(ifNoneMatch)
-	if err != nil || !v.Usable(time.Now()) {
-		return now, false, nil
+	if start.Since.Snapshot == "" || start.Changes.Touches(start.ResultID, submissionID) {
+		return start.Now, false, nil
 	}
-	set, err := changes.Since(ctx, s.Pool, assignmentID, v)
-	if err != nil {
-		return now, false, err
+	return start.Since, true, nil
+}
+
+// startPoll begins a polled read (changes.Start) with the first usable
+// version the client sent: for a poll whose versions agree, as the UI's
+// do, the 304 or the delta's list of rows costs this one round trip.
+func (s *Service) startPoll(ctx context.Context, a identity.Actor, assignmentID, submissionID uuid.UUID, sent ...string) (changes.Read, error) {
+	return changes.Start(ctx, s.Pool, a.TeamID, assignmentID, submissionID, changes.Pick(time.Now(), sent...))
+}
+
+// changedSince is changes.Plan's question for a poll begun with start:
+// what it already knows when v is the version start was given, another
+// round trip otherwise.
+func (s *Service) changedSince(ctx context.Context, a identity.Actor, id uuid.UUID, start changes.Read, v changes.Version) (changes.Set, error) {
+	if v == start.Since {
+		return start.Changes, nil
 	}
-	if set.Touches(resultID, submissionID) {
-		return now, false, nil
-	}
-	return v, true, nil
+	return changes.Since(ctx, s.Pool, a.TeamID, id, v)
 }
 
 func orEmpty(ids []uuid.UUID) []uuid.UUID {
@@ -149,17 +159,18 @@ type RowsRead struct {
 // (changes.Plan). Another team's assignment is not found whatever version
 // is sent.
 func (s *Service) ReadRows(ctx context.Context, a identity.Actor, subs *submission.Service, id uuid.UUID, ifNoneMatch string, q RowQuery) (RowsRead, error) {
-	now, inTeam, err := changes.NowIn(ctx, s.Pool, a.TeamID, id) // before the read's own queries
+	start, err := s.startPoll(ctx, a, id, uuid.Nil, ifNoneMatch) // before the read's own queries
 	if err != nil {
 		return RowsRead{}, err
 	}
-	if !inTeam {
+	if !start.InTeam {
 		return RowsRead{}, apperr.ErrNotFound
 	}
+	now := start.Now
 	var client changes.Version
 	answer, _, err := changes.Plan(time.Now(), ifNoneMatch, "", func(v changes.Version) (changes.Set, error) {
 		client = v
-		return changes.Since(ctx, s.Pool, id, v)
+		return s.changedSince(ctx, a, id, start, v)
 	})
 	if err != nil {
 		return RowsRead{}, err

@@ -12,82 +12,6 @@ import (
 	"github.com/google/uuid"
 )
 
-const changesSince = `-- name: ChangesSince :many
-WITH snap AS (SELECT CAST($1::text AS pg_snapshot) AS s)
-SELECT 'assignment'::text AS kind, a.id AS row_id
-FROM snap, assignments a
-WHERE a.id = $2::uuid AND NOT pg_visible_in_snapshot(a.changed_xid, snap.s)
-UNION ALL
-SELECT 'function', f.id
-FROM snap, functions f
-WHERE f.assignment_id = $2::uuid AND NOT pg_visible_in_snapshot(f.changed_xid, snap.s)
-UNION ALL
-SELECT 'function', f.id
-FROM functions f
-JOIN rubrics r ON r.id = f.rubric_id AND r.team_id = f.team_id
-WHERE f.assignment_id = $2::uuid
-  AND r.updated_at > $3::timestamptz - interval '1 minute'
-UNION ALL
-SELECT 'submission', s.id
-FROM snap, submissions s
-WHERE s.assignment_id = $2::uuid
-  AND s.changed_xid >= pg_snapshot_xmin(snap.s)
-  AND NOT pg_visible_in_snapshot(s.changed_xid, snap.s)
-UNION ALL
-SELECT 'function_result', r.id
-FROM snap, function_results r
-WHERE r.assignment_id = $2::uuid
-  AND r.changed_xid >= pg_snapshot_xmin(snap.s)
-  AND NOT pg_visible_in_snapshot(r.changed_xid, snap.s)
-UNION ALL
-SELECT 'deleted_' || d.kind, d.row_id
-FROM snap, deleted_rows d
-WHERE d.assignment_id = $2::uuid
-  AND d.deleted_xid >= pg_snapshot_xmin(snap.s)
-  AND NOT pg_visible_in_snapshot(d.deleted_xid, snap.s)
-`
-
-type ChangesSinceParams struct {
-	Since        string
-	AssignmentID uuid.UUID
-	SinceAt      time.Time
-}
-
-type ChangesSinceRow struct {
-	Kind  string
-	RowID uuid.UUID
-}
-
-// What changed in an assignment that snapshot @since could not see: the
-// assignment row, its definition, its submissions and results (written or
-// deleted). A row's kind says which; rows written in one transaction after
-// @since's xmin are the only candidates, so the submission and result legs
-// read an index range, not the class.
-// The library rubric the definition embeds carries no stamp: an edit of it
-// counts when its updated_at (its transaction's start) is within a minute
-// before the version's time or after it, a margin for transactions that
-// started before the version and committed after it, and for clocks. It
-// costs a few whole answers after a rubric edit, never a missed one.
-func (q *Queries) ChangesSince(ctx context.Context, db DBTX, arg ChangesSinceParams) ([]ChangesSinceRow, error) {
-	rows, err := db.Query(ctx, changesSince, arg.Since, arg.AssignmentID, arg.SinceAt)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ChangesSinceRow{}
-	for rows.Next() {
-		var i ChangesSinceRow
-		if err := rows.Scan(&i.Kind, &i.RowID); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const currentSnapshot = `-- name: CurrentSnapshot :one
 SELECT pg_current_snapshot()::text AS snapshot
 `
@@ -149,6 +73,123 @@ func (q *Queries) CurrentSnapshotIn(ctx context.Context, db DBTX, arg CurrentSna
 	var i CurrentSnapshotInRow
 	err := row.Scan(&i.Snapshot, &i.InTeam)
 	return i, err
+}
+
+const pollChanges = `-- name: PollChanges :many
+WITH snap AS (SELECT CAST($1::text AS pg_snapshot) AS s),
+here AS (
+  SELECT pg_current_snapshot()::text AS snapshot,
+         EXISTS (SELECT 1 FROM assignments
+                 WHERE id = $2::uuid AND team_id = $3::uuid) AS in_team,
+         COALESCE((SELECT fr.id FROM function_results fr
+                   WHERE fr.submission_id = $4::uuid
+                     AND fr.assignment_id = $2::uuid
+                     AND fr.team_id = $3::uuid),
+                  '00000000-0000-0000-0000-000000000000'::uuid)::uuid AS result_id
+),
+changed AS (
+  SELECT 'assignment'::text AS kind, a.id AS row_id
+  FROM snap, assignments a
+  WHERE a.id = $2::uuid AND NOT pg_visible_in_snapshot(a.changed_xid, snap.s)
+  UNION ALL
+  SELECT 'function', f.id
+  FROM snap, functions f
+  WHERE f.assignment_id = $2::uuid AND NOT pg_visible_in_snapshot(f.changed_xid, snap.s)
+  UNION ALL
+  -- The library rubric the definition embeds carries no stamp: an edit of it
+  -- counts when its updated_at (its transaction's start) is within a minute
+  -- before the version's time or after it, a margin for transactions that
+  -- started before the version and committed after it, and for clocks. It
+  -- costs a few whole answers after a rubric edit, never a missed one.
+  SELECT 'function', f.id
+  FROM functions f
+  JOIN rubrics r ON r.id = f.rubric_id AND r.team_id = f.team_id
+  WHERE f.assignment_id = $2::uuid
+    AND r.updated_at > $5::timestamptz - interval '1 minute'
+  UNION ALL
+  SELECT 'submission', s.id
+  FROM snap, submissions s
+  WHERE s.assignment_id = $2::uuid
+    AND s.changed_xid >= pg_snapshot_xmin(snap.s)
+    AND NOT pg_visible_in_snapshot(s.changed_xid, snap.s)
+  UNION ALL
+  SELECT 'function_result', r.id
+  FROM snap, function_results r
+  WHERE r.assignment_id = $2::uuid
+    AND r.changed_xid >= pg_snapshot_xmin(snap.s)
+    AND NOT pg_visible_in_snapshot(r.changed_xid, snap.s)
+  UNION ALL
+  SELECT 'deleted_' || d.kind, d.row_id
+  FROM snap, deleted_rows d
+  WHERE d.assignment_id = $2::uuid
+    AND d.deleted_xid >= pg_snapshot_xmin(snap.s)
+    AND NOT pg_visible_in_snapshot(d.deleted_xid, snap.s)
+)
+SELECT here.snapshot, here.in_team, here.result_id,
+       COALESCE(changed.kind, '')::text AS kind,
+       COALESCE(changed.row_id, '00000000-0000-0000-0000-000000000000'::uuid)::uuid AS row_id
+FROM here LEFT JOIN changed ON here.in_team
+`
+
+type PollChangesParams struct {
+	Since        string
+	AssignmentID uuid.UUID
+	TeamID       uuid.UUID
+	SubmissionID uuid.UUID
+	SinceAt      time.Time
+}
+
+type PollChangesRow struct {
+	Snapshot string
+	InTeam   bool
+	ResultID uuid.UUID
+	Kind     string
+	RowID    uuid.UUID
+}
+
+// A polled read's first round trip, and a 304's only one: the snapshot the
+// read starts from (its own version), whether the assignment is the
+// team's, the team's result of @submission_id in it (functionResult/get;
+// the nil id when there is none or none was asked), and what changed in
+// the assignment that snapshot @since (the client's version) could not
+// see: the assignment row, its definition, its submissions and results
+// (written or deleted). One row per change, with kind and row_id; a row
+// with an empty kind when nothing changed or the assignment is not the team's
+// (nothing of it is listed then). The changes are computed in the same
+// statement, so under the statement's own snapshot: exactly what happened
+// between the two versions. Rows written in one transaction after @since's
+// xmin are the only candidates, so the submission and result legs read an
+// index range, not the class.
+func (q *Queries) PollChanges(ctx context.Context, db DBTX, arg PollChangesParams) ([]PollChangesRow, error) {
+	rows, err := db.Query(ctx, pollChanges,
+		arg.Since,
+		arg.AssignmentID,
+		arg.TeamID,
+		arg.SubmissionID,
+		arg.SinceAt,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []PollChangesRow{}
+	for rows.Next() {
+		var i PollChangesRow
+		if err := rows.Scan(
+			&i.Snapshot,
+			&i.InTeam,
+			&i.ResultID,
+			&i.Kind,
+			&i.RowID,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const pruneDeletedRows = `-- name: PruneDeletedRows :execrows
