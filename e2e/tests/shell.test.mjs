@@ -90,7 +90,7 @@ test('a file goes up through a signed URL and comes back through another', async
     });
     assert.equal(signedOut.status, 401, 'teacher uploads need a session');
 
-    await signInByAPI(page, 'Uma Upload', 'uma.upload@school.test');
+    await signInByAPI(page, 'Cora Chatfile', 'cora.chatfile@school.test');
     const up = await apiCall(page, 'POST', '/api/v1/s3-upload', { fileName: 'chats/My essay (final).txt', fileType: 'text/plain' });
     assert.equal(up.status, 200);
     const result = await page.evaluate(async (signedUrl) => {
