@@ -16,13 +16,22 @@ if (!adminURL) {
   process.exit(2);
 }
 
-// E2E_ONLY=submissions runs only the test files whose name contains it.
+// E2E_ONLY=submissions runs only the test files whose name contains it (E2E_ONLY=auth,csp: either).
+// E2E_CONCURRENCY=1 runs one test file at a time (the default runs two at once: each file signs
+// up teachers of its own, so files do not see each other's data; docs/performance.md, "How long make test takes").
 const only = process.env.E2E_ONLY ?? '';
+const wanted = only.split(',');
 const files = readdirSync(join(here, 'tests'))
-  .filter((f) => f.endsWith('.test.mjs') && f.includes(only))
+  .filter((f) => f.endsWith('.test.mjs') && wanted.some((w) => f.includes(w)))
   .map((f) => join(here, 'tests', f));
 if (files.length === 0) {
   console.error(`e2e: no test file matches E2E_ONLY=${only}`);
+  process.exit(2);
+}
+
+const concurrency = Number(process.env.E2E_CONCURRENCY ?? 2);
+if (!Number.isInteger(concurrency) || concurrency < 1) {
+  console.error(`e2e: E2E_CONCURRENCY=${process.env.E2E_CONCURRENCY} is not a whole number of at least 1`);
   process.exit(2);
 }
 
@@ -30,7 +39,16 @@ const stack = await startStack({ adminURL, outDir });
 let code = 1;
 try {
   code = await new Promise((ok) => {
-    const p = spawn(process.execPath, ['--test', '--test-concurrency=1', ...files], {
+    const p = spawn(process.execPath, [
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      // Besides the usual report on stdout, each test's duration in e2e/output/results.tap.
+      '--test-reporter=tap',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${join(outDir, 'results.tap')}`,
+      ...files,
+    ], {
       stdio: 'inherit',
       env: { ...process.env, BASE_URL: stack.baseURL, METRICS_URL: stack.metricsURL, E2E_OUTPUT: outDir },
     });

@@ -26,7 +26,11 @@ scripts/fuzz_test.sh
 echo "== go vet"
 go vet ./...
 echo "== go test"
-go test -count=1 -timeout 10m ./...
+# The binaries the fault suite and the browser suite run, built once: the
+# worker's crash test runs this worker rather than linking one of its own.
+mkdir -p .data/bin
+go build -o .data/bin/ ./cmd/api ./cmd/worker ./cmd/fakellm
+WORKER_BIN="$PWD/.data/bin/worker" go test -count=1 -timeout 10m ./...
 echo "== fuzz: every target for a few seconds (about a minute)"
 scripts/fuzz.sh
 echo "== dependency audits (skipped, with one line, when offline)"
@@ -35,8 +39,6 @@ echo "== frontend unit tests"
 npm --prefix frontend test
 echo "== browser suite"
 npm --prefix frontend run build --silent >/dev/null
-mkdir -p .data/bin
-go build -o .data/bin/ ./cmd/api ./cmd/worker ./cmd/fakellm
 echo "== fault suite, short form (make test-faults runs the full one; docs/faults.md)"
 FAULTS_BIN="$PWD/.data/bin" go test -tags faults -count=1 -parallel 5 -timeout 5m ./internal/faults/
 node e2e/run.mjs

@@ -60,6 +60,9 @@ test('the sign-in page and a team assignment list are styled with no CSP violati
     const page = await ctx.newPage();
     let res = await page.goto(`${baseURL}/signin`);
     await page.getByRole('heading', { name: /markwell/i }).first().waitFor();
+    // The form comes once the providers are read: on a loaded machine the heading is drawn well
+    // before it, with fewer of MUI's styles in the page (seen: 43 rules).
+    await page.getByRole('form', { name: 'Development sign-in' }).waitFor();
     await expectStyled(page, res);
     await shot(page, 'csp-signin-1280');
 
