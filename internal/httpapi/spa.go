@@ -105,10 +105,12 @@ func newNonce() string {
 
 // spa serves the built frontend: real files as they are, any other page path
 // (and /index.html) as index.html, with a fresh nonce in the page and in its
-// CSP, so the client router handles it. Unknown API paths get a JSON 404; a
+// CSP and modulepreload tags for the route's chunks, so the client router
+// handles it. Unknown API paths get a JSON 404; a
 // missing file under /assets/ and any path with a segment starting with '.'
 // a plain 404.
 func spa(dir string, csp cspPolicy) gin.HandlerFunc {
+	pl := newPreloads(dir)
 	return func(c *gin.Context) {
 		p := c.Request.URL.Path
 		if strings.HasPrefix(p, "/api/") || strings.HasPrefix(p, "/admin/") && p != ModelCheckPage || strings.HasPrefix(p, "/files/") {
@@ -150,7 +152,12 @@ func spa(dir string, csp cspPolicy) gin.HandlerFunc {
 		nonce := newNonce()
 		c.Header("Cache-Control", "no-store")
 		c.Header("Content-Security-Policy", csp.header(nonce))
-		c.Data(http.StatusOK, "text/html; charset=utf-8", bytes.ReplaceAll(page, []byte(NoncePlaceholder), []byte(nonce)))
+		page = bytes.ReplaceAll(page, []byte(NoncePlaceholder), []byte(nonce))
+		// The page's own chunks, fetched alongside the entry rather than after it (preload.go).
+		if tags := pl.tags(clean); tags != "" {
+			page = bytes.Replace(page, []byte("</head>"), []byte(tags+"</head>"), 1)
+		}
+		c.Data(http.StatusOK, "text/html; charset=utf-8", page)
 	}
 }
 

@@ -1,54 +1,19 @@
 import Box from '@mui/material/Box';
-import type { ComponentProps } from 'react';
-import ReactMarkdown, { defaultUrlTransform, type Components, type UrlTransform } from 'react-markdown';
-import remarkGfm from 'remark-gfm';
+import { lazy, Suspense } from 'react';
+import { loadChunk, registerLoader } from '../../../lib/lazy-page';
+import type { MarkdownBody } from './MarkdownBody';
 
-/** True for an image address the page may load: a `data:` image or a file of this origin. */
-export function isAllowedImage(src: string): boolean {
-  const trimmed = src.trim();
-  if (/^data:image\//i.test(trimmed)) return true;
-  try {
-    const url = new URL(trimmed, window.location.href);
-    return url.origin === window.location.origin && (url.protocol === 'http:' || url.protocol === 'https:');
-  } catch {
-    return false;
-  }
-}
-
-/** Link addresses go through react-markdown's safe-protocol filter; images keep `data:` too. */
-const urlTransform: UrlTransform = (url, key) => {
-  if (key === 'src' && /^data:image\//i.test(url.trim())) return url;
-  return defaultUrlTransform(url);
-};
-
-function Link({ node: _node, ...props }: ComponentProps<'a'> & { node?: unknown }) {
-  return <a {...props} target="_blank" rel="noopener noreferrer" />;
-}
-
-/** An image of this origin or a `data:` image; any other address shows as its alt text, never fetched. */
-function Image({ node: _node, src, alt, ...props }: ComponentProps<'img'> & { node?: unknown }) {
-  if (typeof src === 'string' && src !== '' && isAllowedImage(src)) {
-    return <img {...props} src={src} alt={alt ?? ''} />;
-  }
-  return alt ? <span className="markdown-image-alt">[{alt}]</span> : null;
-}
-
-function Table({ node: _node, ...props }: ComponentProps<'table'> & { node?: unknown }) {
-  return (
-    <Box sx={{ overflowX: 'auto', maxWidth: '100%' }}>
-      <table {...props} />
-    </Box>
-  );
-}
-
-const components: Components = { a: Link, img: Image, table: Table };
-
-const remarkPlugins = [remarkGfm];
+let loading: Promise<{ default: typeof MarkdownBody }> | undefined;
+const loadBody = () => (loading ??= loadChunk(() => import('./MarkdownBody')).then((m) => ({ default: m.MarkdownBody })));
+registerLoader(loadBody);
+const Body = lazy(loadBody);
 
 /**
  * Renders markdown written by the teacher or the model (GitHub flavour: tables, task lists,
  * strikethrough). Raw HTML is dropped, never rendered; links open in a new tab without access to
- * this page; images from other sites are not loaded.
+ * this page; images from other sites are not loaded. The renderer loads from its own chunk the
+ * first time markdown is drawn, so the chat's first load does not wait for it; until then the text
+ * shows as it is (plain text, escaped by React).
  */
 export function Markdown({ children }: { children: string }) {
   return (
@@ -74,9 +39,9 @@ export function Markdown({ children }: { children: string }) {
         '& a': { color: 'primary.main' },
       }}
     >
-      <ReactMarkdown remarkPlugins={remarkPlugins} skipHtml urlTransform={urlTransform} components={components}>
-        {children}
-      </ReactMarkdown>
+      <Suspense fallback={<Box sx={{ whiteSpace: 'pre-wrap' }}>{children}</Box>}>
+        <Body>{children}</Body>
+      </Suspense>
     </Box>
   );
 }

@@ -9,8 +9,6 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState, type FormEvent } from 'react';
 import { Link as RouterLink, useBlocker, useNavigate } from 'react-router';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { ShareDialog } from '../../../components/ShareDialog';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -30,6 +28,11 @@ import {
 } from '../rubric-draft';
 import type { Rubric } from '../types';
 import { controlId, CriterionCard } from './CriterionCard';
+import { lazyComponent } from '../../../components/lazy-component';
+
+// The dialogs are closed when the editor opens: they load after it has drawn (docs/performance.md, "First load").
+const ConfirmDialog = lazyComponent(() => import('../../../components/ConfirmDialog').then((m) => m.ConfirmDialog));
+const ShareDialog = lazyComponent(() => import('../../../components/ShareDialog').then((m) => m.ShareDialog));
 
 /** Props for {@link RubricEditor}. */
 export interface RubricEditorProps {
