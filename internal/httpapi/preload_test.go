@@ -52,3 +52,14 @@ func TestAppPageNamesItsRouteChunksForPreload(t *testing.T) {
 		require.Equal(t, page, get(p), p)
 	}
 }
+
+// Every module the route table names is a file of the frontend: a page
+// renamed or moved without this table would silently lose its preload.
+func TestPreloadTableNamesModulesThatExist(t *testing.T) {
+	for _, page := range pageModules {
+		for _, m := range page.modules {
+			_, err := os.Stat(filepath.Join("..", "..", "frontend", m))
+			require.NoError(t, err, "route %s names %s", page.pattern, m)
+		}
+	}
+}
