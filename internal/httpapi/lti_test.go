@@ -345,7 +345,7 @@ func TestLTIPlatformEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(dest.Path, "/submit/"), dest.String())
 	linkToken := strings.TrimPrefix(dest.Path, "/submit/")
-	launchToken := dest.Query().Get("lti")
+	launchToken := dest.Query().Get("ltiLaunch")
 	status, data, e = pupil.call(t, "/api/v1/lti/learner", map[string]any{"assignmentId": asgID, "token": launchToken})
 	require.Equal(t, 200, status, e)
 	require.Equal(t, map[string]any{"name": "Sam Pupil", "email": "sam@pupils.test"}, data["learner"])

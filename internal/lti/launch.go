@@ -442,7 +442,7 @@ func (s *Service) learnerLaunch(ctx context.Context, p Platform, c Claims) (Laun
 		hashOf(token), asg, name, strings.TrimSpace(c.Email), details, s.now().Add(LearnerTTL)); err != nil {
 		return Launched{}, fmt.Errorf("store learner launch: %w", err)
 	}
-	return Launched{Redirect: "/submit/" + url.PathEscape(link.Token) + "?lti=" + token}, nil
+	return Launched{Redirect: "/submit/" + url.PathEscape(link.Token) + "?ltiLaunch=" + token}, nil
 }
 
 // Learner returns the pupil's launch of token for assignmentID, or not
