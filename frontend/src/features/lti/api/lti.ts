@@ -95,3 +95,26 @@ export function postToPlatform(r: DeepLinkResponse): void {
   document.body.appendChild(form);
   form.submit();
 }
+
+/** One pupil's score sent to the LMS gradebook. */
+export interface LtiScore {
+  submissionId: string;
+  studentName: string;
+  score: number;
+  maxScore: number;
+  state: 'pending' | 'sent' | 'failed' | 'skipped';
+  error?: string;
+}
+
+/** An assignment's LTI side (`POST lti/assignment/status`). */
+export interface LtiStatus {
+  linked: boolean;
+  scores: LtiScore[];
+  roster?: { name: string; email: string; submitted: boolean }[];
+  rosterError?: string;
+}
+
+export async function getLtiStatus(assignmentId: string, roster: boolean): Promise<LtiStatus> {
+  const data = await api.post<{ lti: LtiStatus }>('/api/v1/lti/assignment/status', { assignmentId, roster });
+  return data.lti;
+}
