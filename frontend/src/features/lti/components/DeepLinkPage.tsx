@@ -1,6 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
@@ -51,9 +52,11 @@ export function DeepLinkPage() {
       ) : (
         <List aria-label="Your team's assignments">
           {list.map((a) => (
-            <ListItemButton key={a._id} disabled={sending} onClick={() => void pick(a._id)}>
-              <ListItemText primary={a.name} />
-            </ListItemButton>
+            <ListItem key={a._id} disablePadding>
+              <ListItemButton disabled={sending} onClick={() => void pick(a._id)}>
+                <ListItemText primary={a.name} />
+              </ListItemButton>
+            </ListItem>
           ))}
         </List>
       )}
