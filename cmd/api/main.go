@@ -42,6 +42,7 @@ import (
 	"github.com/markwell/markwell/internal/library"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/logging"
+	"github.com/markwell/markwell/internal/lti"
 	"github.com/markwell/markwell/internal/migrate"
 	"github.com/markwell/markwell/internal/modelcheck"
 	"github.com/markwell/markwell/internal/office"
@@ -177,6 +178,10 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	// Markwell as an LTI 1.3 tool (docs/lti.md); pupils' launches submit
+	// through the student link.
+	ltiTool := lti.New(pool, cfg.SecretKey, cfg.PublicURL, cfg.LTIAllowInsecureURLs, authSvc, studentLinks, jobClient)
+	studentLinks.LTI = ltiTool
 	router := httpapi.NewRouter(httpapi.Deps{
 		Config: cfg, Pool: pool, Log: log, Registry: reg, Limiter: limiter,
 		Files:       fileSvc,
@@ -207,6 +212,7 @@ func run() error {
 			Reports: &report.Service{Pool: pool, Blob: blobs, TTL: cfg.SignedURLTTL, Jobs: jobClient,
 				Office: office.LibreOffice{Path: cfg.SofficePath}},
 			Releases: &release.Service{Pool: pool, Jobs: jobClient, Links: releaseLinks, EmailEnabled: cfg.EmailEnabled()},
+			LTI:      ltiTool,
 		},
 	})
 	srv := &http.Server{

@@ -36,6 +36,7 @@ import (
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/logging"
+	"github.com/markwell/markwell/internal/lti"
 	"github.com/markwell/markwell/internal/migrate"
 	"github.com/markwell/markwell/internal/office"
 	"github.com/markwell/markwell/internal/queue"
@@ -121,8 +122,10 @@ func run() error {
 	}
 	workers := jobs.NewWorkers(jobs.Deps{
 		Classroom: googleClassroom,
-		Mailer:    mailer,
-		Pool:      pool, Blob: blobs, OCR: ocrPool, LLM: model, Prices: cfg.LLMPrices, Log: log,
+		// Posts released scores to LMS gradebooks (docs/lti.md).
+		LTI:    lti.New(pool, cfg.SecretKey, cfg.PublicURL, cfg.LTIAllowInsecureURLs, nil, nil, nil),
+		Mailer: mailer,
+		Pool:   pool, Blob: blobs, OCR: ocrPool, LLM: model, Prices: cfg.LLMPrices, Log: log,
 		FenceKey: grading.FenceKey(cfg.SecretKey), GradeTimeout: cfg.GradeJobTimeout,
 		Budget: cfg.AIBudget(&ratelimit.Limiter{Pool: pool}),
 		ReadOptions: extract.Options{

@@ -124,6 +124,9 @@ type Config struct {
 	InviteLinkTTL time.Duration
 	// DevSignIn turns on the development sign-in: a name and an email, no password.
 	DevSignIn bool
+	// LTIAllowInsecureURLs lets registered LTI platforms use http:// URLs
+	// (LTI_ALLOW_INSECURE_URLS; tests and local platforms only).
+	LTIAllowInsecureURLs bool
 	// GoogleClientID and GoogleClientSecret enable "Sign in with Google" when both are set.
 	GoogleClientID     string
 	GoogleClientSecret string
@@ -393,18 +396,19 @@ func load(lookup func(string) (string, bool)) (Config, error) {
 		StudentLimitSubmitter: r.rule("STUDENT_RATE_LIMIT_SUBMITTER", "100/1h"),
 		StudentLimitStudent:   r.rule("STUDENT_RATE_LIMIT_STUDENT", "10/1h"),
 
-		AuthBasePath:       strings.TrimRight(r.str("AUTH_BASE_PATH", "/api/auth"), "/"),
-		SessionMaxAge:      r.duration("SESSION_MAX_AGE", 30*24*time.Hour),
-		SessionUpdateAge:   r.duration("SESSION_UPDATE_AGE", 24*time.Hour),
-		InviteLinkTTL:      r.duration("INVITE_LINK_TTL", 7*24*time.Hour),
-		DevSignIn:          r.boolean("DEV_SIGNIN", false),
-		GoogleClientID:     r.str("GOOGLE_CLIENT_ID", ""),
-		GoogleClientSecret: r.str("GOOGLE_CLIENT_SECRET", ""),
-		GoogleIssuer:       strings.TrimRight(r.str("GOOGLE_ISSUER", "https://accounts.google.com"), "/"),
-		OIDCIssuer:         strings.TrimRight(r.str("OIDC_ISSUER", ""), "/"),
-		OIDCClientID:       r.str("OIDC_CLIENT_ID", ""),
-		OIDCClientSecret:   r.str("OIDC_CLIENT_SECRET", ""),
-		OIDCName:           r.str("OIDC_NAME", "Single sign-on"),
+		AuthBasePath:         strings.TrimRight(r.str("AUTH_BASE_PATH", "/api/auth"), "/"),
+		SessionMaxAge:        r.duration("SESSION_MAX_AGE", 30*24*time.Hour),
+		SessionUpdateAge:     r.duration("SESSION_UPDATE_AGE", 24*time.Hour),
+		InviteLinkTTL:        r.duration("INVITE_LINK_TTL", 7*24*time.Hour),
+		DevSignIn:            r.boolean("DEV_SIGNIN", false),
+		LTIAllowInsecureURLs: r.boolean("LTI_ALLOW_INSECURE_URLS", false),
+		GoogleClientID:       r.str("GOOGLE_CLIENT_ID", ""),
+		GoogleClientSecret:   r.str("GOOGLE_CLIENT_SECRET", ""),
+		GoogleIssuer:         strings.TrimRight(r.str("GOOGLE_ISSUER", "https://accounts.google.com"), "/"),
+		OIDCIssuer:           strings.TrimRight(r.str("OIDC_ISSUER", ""), "/"),
+		OIDCClientID:         r.str("OIDC_CLIENT_ID", ""),
+		OIDCClientSecret:     r.str("OIDC_CLIENT_SECRET", ""),
+		OIDCName:             r.str("OIDC_NAME", "Single sign-on"),
 
 		GoogleClassroomEnabled: r.boolean("GOOGLE_CLASSROOM_ENABLED", true),
 		GoogleAPIBaseURL:       strings.TrimRight(r.str("GOOGLE_API_BASE_URL", ""), "/"),

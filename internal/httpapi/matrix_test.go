@@ -57,6 +57,30 @@ var routeMatrix = map[string][numCallers]int{
 	// caller gets 404, as for /admin/jobs (modelcheck_test.go signs one in).
 	"GET /api/v1/operator/model-check":  {notFound, notFound, notFound, notFound, notFound},
 	"POST /api/v1/operator/model-check": {notFound, notFound, notFound, notFound, notFound},
+	// LTI's operator routes: the same (lti_test.go signs an operator in).
+	"GET /api/v1/operator/lti":                   {notFound, notFound, notFound, notFound, notFound},
+	"POST /api/v1/operator/lti/platforms":        {notFound, notFound, notFound, notFound, notFound},
+	"POST /api/v1/operator/lti/platforms/delete": {notFound, notFound, notFound, notFound, notFound},
+	"POST /api/v1/operator/lti/rotate-key":       {notFound, notFound, notFound, notFound, notFound},
+
+	// LTI's platform-facing routes (docs/lti.md): the public JWKS and
+	// Canvas configuration; the login and the launch refuse anything but
+	// a registered platform's messages with an HTML page (400), for every
+	// caller alike; no session, CSRF token or link token opens them.
+	"GET /api/lti/jwks":    {allowed, allowed, allowed, allowed, allowed},
+	"GET /api/lti/config":  {allowed, allowed, allowed, allowed, allowed},
+	"GET /api/lti/login":   {invalid, invalid, invalid, invalid, invalid},
+	"POST /api/lti/login":  {invalid, invalid, invalid, invalid, invalid},
+	"POST /api/lti/launch": {invalid, invalid, invalid, invalid, invalid},
+	// A pupil's launch token opens their name and email; a made-up one
+	// nothing, for anyone.
+	"POST /api/v1/lti/learner": {notFound, notFound, notFound, notFound, notFound},
+	// A teacher's own deep-linking request: Ada has none, so any id is
+	// not found, for her as for another team.
+	"POST /api/v1/lti/deep-link/get":     {notFound, notFound, unauth, unauth, unauth},
+	"POST /api/v1/lti/deep-link/respond": {notFound, notFound, unauth, unauth, unauth},
+	// An assignment's LTI status: team-scoped.
+	"POST /api/v1/lti/assignment/status": {allowed, notFound, unauth, unauth, unauth},
 
 	// A student's calls by link: only the link token opens them (a teacher's
 	// session is no link token).

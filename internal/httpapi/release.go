@@ -6,7 +6,9 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/identity"
+	"github.com/markwell/markwell/internal/lti"
 	"github.com/markwell/markwell/internal/release"
+	"github.com/markwell/markwell/internal/result"
 )
 
 // releaseHandlers release an assignment's results to their students by
@@ -14,6 +16,10 @@ import (
 // "Releasing results to students").
 type releaseHandlers struct {
 	svc *release.Service
+	// lti, when set, posts the released scores of pupils who came from an
+	// LMS to its gradebook (lti_score); results gives their totals.
+	lti     *lti.Service
+	results *result.Service
 }
 
 func (h *releaseHandlers) register(g *gin.RouterGroup) {
@@ -30,9 +36,15 @@ type releaseBody struct {
 }
 
 func (h *releaseHandlers) release(c *gin.Context, a identity.Actor, in *releaseBody) (release.Outcome, error) {
-	return h.svc.Release(c, a, release.Input{
+	out, err := h.svc.Release(c, a, release.Input{
 		AssignmentID: in.AssignmentID.UUID(), SubmissionIDs: uuids(in.SubmissionIDs), SendEmail: in.SendEmail,
 	})
+	if err == nil && h.lti != nil && h.results != nil {
+		if qerr := queueLTIScores(c, h.lti, h.results, a, in.AssignmentID.UUID(), out.Releases); qerr != nil {
+			logger(c).Error("lti scores not queued", "assignment_id", in.AssignmentID.UUID(), "err", qerr)
+		}
+	}
+	return out, err
 }
 
 func (h *releaseHandlers) list(c *gin.Context, a identity.Actor, in *assignmentRef) (gin.H, error) {

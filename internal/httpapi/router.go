@@ -100,12 +100,16 @@ func NewRouter(d Deps) *gin.Engine {
 	v1.POST("/s3-public-asset-upload", requireUser(), fh.upload(files.PublicAsset))
 	v1.POST("/getSignedURL", requireUser(), handle(fh.signedURL))
 	registerModelCheck(v1, d)
+	registerLTI(r, v1, d, ah)
 	signedInRoutes(v1.Group("", signedInOrViewToken(d.Services)), d.Services, d.Auth)
 
 	app := spa(d.Config.StaticDir, contentSecurityPolicy(d.Config, fileStoreOrigin(d)))
 	if d.ModelCheck != nil {
 		// The provider check's page is the app's, served to operators only.
 		r.GET(ModelCheckPage, operatorOnly(d), app)
+	}
+	if d.Services.LTI != nil {
+		r.GET(LTIPage, operatorOnly(d), app)
 	}
 	r.NoRoute(app)
 	return r

@@ -35,6 +35,7 @@ import (
 	"github.com/markwell/markwell/internal/library"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
+	"github.com/markwell/markwell/internal/lti"
 	"github.com/markwell/markwell/internal/original"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/report"
@@ -58,6 +59,9 @@ type bundle struct {
 	// chats is the router's chat service; a test may swap its Model before
 	// its first request.
 	chats *chat.Service
+	// lti is the router's LTI tool (http platform URLs allowed); a test
+	// works its lti_score jobs by calling SendScores.
+	lti *lti.Service
 	// The bundle is also its first browser: b.do and b.signIn use it.
 	*browser
 }
@@ -99,6 +103,9 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 	budget := cfg.AIBudget(&ratelimit.Limiter{Pool: testdb.Pool(t)})
 	model := budget.Meter(b.demoModel(t))
 	b.chats = &chat.Service{Pool: testdb.Pool(t), Blob: blobs, Model: model}
+	links := studentLinkService(t, cfg, blobs)
+	b.lti = lti.New(testdb.Pool(t), cfg.SecretKey, b.srv.URL, true, authSvc, links, insertClient(t))
+	links.LTI = b.lti
 	b.router = httpapi.NewRouter(httpapi.Deps{
 		Config: cfg, Pool: testdb.Pool(t), Log: log,
 		Registry:    prometheus.NewRegistry(),
@@ -118,7 +125,7 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 			Originals:   &original.Service{Pool: testdb.Pool(t), Blob: blobs, TTL: time.Minute},
 			Assist:      &assist.Service{LLM: model},
 			AIBudget:    budget,
-			StudentLink: studentLinkService(t, cfg, blobs),
+			StudentLink: links,
 			Submissions: submissionService(t, blobs),
 			Classroom:   classroomService(t, cfg, blobs),
 			Attachments: &attachment.Service{Files: &files.Service{Blob: blobs, TTL: time.Minute, Pool: testdb.Pool(t)}, Blob: blobs},
@@ -126,6 +133,7 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 			Chats:       b.chats,
 			Reports:     &report.Service{Pool: testdb.Pool(t), Blob: blobs, TTL: time.Minute, Jobs: insertClient(t)},
 			Releases:    releaseService(t, cfg),
+			LTI:         b.lti,
 		},
 	})
 	router = b.router

@@ -13,6 +13,7 @@ import (
 	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/export"
 	"github.com/markwell/markwell/internal/library"
+	"github.com/markwell/markwell/internal/lti"
 	"github.com/markwell/markwell/internal/original"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/release"
@@ -65,6 +66,9 @@ type Services struct {
 	// Releases publish finished results to their students by private link
 	// and email.
 	Releases *release.Service
+	// LTI is Markwell as an LTI 1.3 tool (launches, deep linking, scores
+	// back to the LMS); nil turns its routes off.
+	LTI *lti.Service
 }
 
 // signedInRoutes registers every /api/v1 route that needs a signed-in
@@ -92,6 +96,6 @@ func signedInRoutes(g *gin.RouterGroup, s Services, sessions *auth.Service) {
 	(&assistantHandlers{svc: s.Assistants}).register(g)
 	(&chatHandlers{svc: s.Chats, budget: s.AIBudget}).register(g)
 	(&reportHandlers{svc: s.Reports}).register(g)
-	(&releaseHandlers{svc: s.Releases}).register(g)
+	(&releaseHandlers{svc: s.Releases, lti: s.LTI, results: s.Results}).register(g)
 	catalogHandlers{}.register(g)
 }

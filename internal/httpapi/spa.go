@@ -113,7 +113,7 @@ func spa(dir string, csp cspPolicy) gin.HandlerFunc {
 	pl := newPreloads(dir)
 	return func(c *gin.Context) {
 		p := c.Request.URL.Path
-		if strings.HasPrefix(p, "/api/") || strings.HasPrefix(p, "/admin/") && p != ModelCheckPage || strings.HasPrefix(p, "/files/") {
+		if strings.HasPrefix(p, "/api/") || strings.HasPrefix(p, "/admin/") && p != ModelCheckPage && p != LTIPage || strings.HasPrefix(p, "/files/") {
 			notFound(c)
 			return
 		}

@@ -86,6 +86,8 @@ type studentSubmitBody struct {
 	StudentName                 string          `json:"studentName"`
 	StudentEmail                string          `json:"studentEmail"`
 	StudentSubmissionLTIDetails json.RawMessage `json:"studentSubmissionLTIDetails"`
+	// LTILaunch is the pupil's launch token from an LMS (docs/lti.md).
+	LTILaunch string `json:"ltiLaunch"`
 }
 
 func (h *studentHandlers) submit(c *gin.Context, _ identity.Actor, in *studentSubmitBody) (studentlink.Submitted, error) {
@@ -93,6 +95,7 @@ func (h *studentHandlers) submit(c *gin.Context, _ identity.Actor, in *studentSu
 		LinkToken: in.LinkToken, AssignmentID: in.AssignmentID.UUID(), Files: in.Submissions,
 		Role: in.SubmissionRole, Type: in.Type, Readers: in.Readers,
 		StudentName: in.StudentName, StudentEmail: in.StudentEmail, LTI: in.StudentSubmissionLTIDetails,
+		LTILaunch: in.LTILaunch,
 	})
 }
 

@@ -120,7 +120,19 @@ func crossTeamProbes(w adaWorld, ownTeam string) map[string]any {
 		"POST /api/v1/getSignedURL": map[string]any{"link": w.fileURL},
 		// The operators' provider check names no team: every teacher gets
 		// 404, as for /admin/jobs (TestModelCheckIsForOperators).
-		"GET /api/v1/operator/model-check":                  map[string]any{},
+		"GET /api/v1/operator/model-check": map[string]any{},
+		// The LTI operators' routes, the same (lti_test.go signs one in).
+		"GET /api/v1/operator/lti":                   map[string]any{},
+		"POST /api/v1/operator/lti/platforms":        map[string]any{"issuer": "https://lms.example", "clientId": "c"},
+		"POST /api/v1/operator/lti/platforms/delete": map[string]any{"id": w.assignmentID},
+		"POST /api/v1/operator/lti/rotate-key":       map[string]any{},
+		// An assignment's LTI status; a deep-linking request is only its
+		// teacher's (Ada has none: any id is not found); a pupil's launch
+		// token opens only its own launch.
+		"POST /api/v1/lti/assignment/status":                map[string]any{"assignmentId": w.assignmentID, "roster": true},
+		"POST /api/v1/lti/deep-link/get":                    map[string]any{"id": w.assignmentID},
+		"POST /api/v1/lti/deep-link/respond":                map[string]any{"id": w.assignmentID, "assignmentId": w.assignmentID},
+		"POST /api/v1/lti/learner":                          map[string]any{"assignmentId": w.assignmentID, "token": "not-a-launch"},
 		"POST /api/v1/operator/model-check":                 map[string]any{},
 		"POST /api/v1/s3-upload":                            map[string]any{"fileName": "assignments/" + w.assignmentID + "/submissions/x.txt", "fileType": "text/plain"},
 		"POST /api/v1/db/rubric/get":                        map[string]any{"rubricId": w.rubricID},

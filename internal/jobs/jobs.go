@@ -18,6 +18,7 @@ import (
 	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/extract"
 	"github.com/markwell/markwell/internal/llm"
+	"github.com/markwell/markwell/internal/lti"
 	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/ratelimit"
 	"github.com/markwell/markwell/internal/release"
@@ -72,6 +73,9 @@ type Deps struct {
 	// Classroom sends grades back to Google Classroom (pass_back_grades);
 	// nil cancels those jobs.
 	Classroom *classroom.Service
+	// LTI posts released scores to LMS gradebooks (lti_score); nil
+	// cancels those jobs.
+	LTI *lti.Service
 	// Mailer sends released results' emails (send_result_email); nil
 	// leaves those jobs waiting for a worker that has one.
 	Mailer *release.Mailer
@@ -92,6 +96,7 @@ func NewWorkers(d Deps) *river.Workers {
 	river.AddWorker(w, &PassBackGradesWorker{deps: d})
 	river.AddWorker(w, &BuildReportsWorker{deps: d})
 	river.AddWorker(w, &SendResultEmailWorker{deps: d})
+	river.AddWorker(w, &LTIScoreWorker{deps: d})
 	return w
 }
 

@@ -54,6 +54,9 @@ type Service struct {
 	Submissions *submission.Service
 	// Limits bound what one link and one client address may send.
 	Limits Limits
+	// LTI resolves pupils' LTI launches (SubmitInput.LTILaunch); nil
+	// refuses them.
+	LTI LTILearners
 }
 
 // Limits are the student routes' rate limits. Uploads and submissions are

@@ -47,6 +47,26 @@ type SubmitInput struct {
 	StudentName, StudentEmail string
 	// LTI is stored as given (JSON, at most MaxLTI bytes); null or empty is none.
 	LTI json.RawMessage
+	// LTILaunch is a pupil's LTI launch token (internal/lti): when set, the
+	// name, email and LTI details come from the verified launch, not from
+	// the client.
+	LTILaunch string
+}
+
+// MsgLTILaunch answers a submission whose LTI launch is unknown or expired.
+const MsgLTILaunch = "Your launch from the course has expired. Please open the activity again from your course."
+
+// LTILearner is a pupil's verified LTI launch.
+type LTILearner struct {
+	Name    string          `json:"name"`
+	Email   string          `json:"email"`
+	Details json.RawMessage `json:"-"`
+}
+
+// LTILearners resolves a pupil's launch token for an assignment
+// (lti.Service).
+type LTILearners interface {
+	Learner(ctx context.Context, assignmentID uuid.UUID, token string) (LTILearner, error)
 }
 
 // Submitted is the answer to a student's submission: the assignment, and the
@@ -74,6 +94,16 @@ func (s *Service) Submit(ctx context.Context, addr string, in SubmitInput) (Subm
 	}
 	if asg.ID != in.AssignmentID {
 		return Submitted{}, apperr.New(apperr.NotFound, MsgLinkOff)
+	}
+	if in.LTILaunch != "" {
+		if s.LTI == nil {
+			return Submitted{}, apperr.New(apperr.NotFound, MsgLTILaunch)
+		}
+		l, err := s.LTI.Learner(ctx, asg.ID, in.LTILaunch)
+		if err != nil {
+			return Submitted{}, apperr.Wrap(apperr.NotFound, MsgLTILaunch, err)
+		}
+		in.StudentName, in.StudentEmail, in.LTI = l.Name, l.Email, l.Details
 	}
 	sub, err := newSubmission(asg, in)
 	if err != nil {

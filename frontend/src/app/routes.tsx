@@ -3,6 +3,7 @@ import { PageSpinner } from '../components/PageSpinner';
 import { assistantRoutes } from '../features/assistants/routes';
 import { RequireAuth } from '../features/auth/components/RequireAuth';
 import { chatRoutes } from '../features/chat/routes';
+import { ltiRoutes } from '../features/lti/routes';
 import { operatorRoutes } from '../features/operator/routes';
 import { lazyPage } from '../lib/lazy-page';
 import { assignmentRoutes } from './processes/routes';
@@ -57,6 +58,7 @@ export const routes: RouteObject[] = [
                   { path: 'team', lazy: lazyPage(() => import('../features/team/components/TeamPage'), (m) => m.TeamPage) },
                   { path: 'invite/:token', lazy: lazyPage(() => import('../features/team/components/AcceptInvitePage'), (m) => m.AcceptInvitePage) },
                   ...operatorRoutes,
+                  ...ltiRoutes,
                 ],
               },
             ],

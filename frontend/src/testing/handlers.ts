@@ -66,6 +66,8 @@ export const handlers = [
   http.post('/api/v1/db/assignment/student-link/get', () =>
     HttpResponse.json({ data: { enabled: true, token: 'test-link-token' } }),
   ),
+  // Every assignment page asks for its LMS side (docs/lti.md); no LMS links these assignments.
+  http.post('/api/v1/lti/assignment/status', () => HttpResponse.json({ data: { lti: { linked: false, scores: [] } } })),
   // Every assignment page shows its Google Classroom button; this server has no Google client.
   http.post('/api/v1/google/classroom/status', () =>
     HttpResponse.json({ data: { configured: false, connected: false, reason: 'Google sign-in is not configured on this server' } }),

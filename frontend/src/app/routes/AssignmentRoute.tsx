@@ -26,6 +26,7 @@ import { processes } from '../processes';
 
 // The student link sits last on the page: it loads after the page has drawn.
 const StudentLinkCard = lazyComponent(() => import('../../features/student/components/StudentLinkCard').then((m) => m.StudentLinkCard));
+const LtiStatusCard = lazyComponent(() => import('../../features/lti/components/LtiStatusCard').then((m) => m.LtiStatusCard));
 
 function Submissions({ data }: { data: AssignmentWithResults }) {
   const { assignment } = data;
@@ -125,6 +126,7 @@ export function AssignmentRoute() {
             {usesAnswerBoxes(data.assignment) && <AnswerBoxes data={data} />}
             {Summary && (data.partial ? <SummaryOnRequest data={data} Summary={Summary} /> : <Summary data={data} />)}
             <StudentLinkCard assignmentId={data.assignment._id} />
+            <LtiStatusCard assignmentId={data.assignment._id} />
           </>
         );
       }}

@@ -13,6 +13,8 @@ export interface StudentSubmissionInput extends ReaderFlags {
   studentName: string;
   studentEmail: string;
   studentSubmissionLTIDetails?: Record<string, unknown>;
+  /** A pupil's LTI launch token: the server takes name, email and LTI details from the launch. */
+  ltiLaunch?: string;
 }
 
 /** The new submission, and the token that lets this browser read it on the result page. */

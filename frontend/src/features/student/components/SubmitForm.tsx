@@ -7,11 +7,12 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useToast } from '../../../components/toast';
 import { ACCEPTED_TYPES_TEXT, submissionFileType } from '../../../lib/submission-files';
 import { isValidEmail } from '../../../lib/validation';
+import { getLtiLearner } from '../api/get-lti-learner';
 import type { LinkAssignment } from '../api/types';
 import { submitErrorMessage, useSubmitWork, type SubmitStage } from '../hooks/use-submit-work';
 import { ltiDetailsFrom } from '../lib/lti';
@@ -78,6 +79,25 @@ export function SubmitForm({ linkToken, assignment }: SubmitFormProps) {
   const nameRef = useRef<HTMLInputElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const fileButtonRef = useRef<HTMLButtonElement>(null);
+  // A pupil launched from their course: name and email come from the launch and cannot be edited.
+  const ltiLaunch = searchParams.get('ltiLaunch') ?? undefined;
+  const [launched, setLaunched] = useState(false);
+  useEffect(() => {
+    if (!ltiLaunch) return;
+    let live = true;
+    getLtiLearner(assignment._id, ltiLaunch).then(
+      (learner) => {
+        if (!live) return;
+        setName(learner.name);
+        setEmail(learner.email);
+        setLaunched(true);
+      },
+      () => showToast({ type: 'error', message: 'Your launch from the course has expired. Please open the activity again from your course.' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [assignment._id, ltiLaunch, showToast]);
 
   const errors = checked ? validate(name, email, file) : {};
   const pending = submit.isPending;
@@ -101,7 +121,7 @@ export function SubmitForm({ linkToken, assignment }: SubmitFormProps) {
     if (found.file || !file) return fileButtonRef.current?.focus();
 
     submit.mutate(
-      { linkToken, assignment, studentName: name, studentEmail: email, file, ltiDetails: ltiDetailsFrom(searchParams) },
+      { linkToken, assignment, studentName: name, studentEmail: email, file, ltiDetails: ltiDetailsFrom(searchParams), ltiLaunch },
       {
         onSuccess: (result) => {
           const instant = result.assignment?.provideInstantFeedback ?? assignment.provideInstantFeedback;
@@ -128,7 +148,7 @@ export function SubmitForm({ linkToken, assignment }: SubmitFormProps) {
               onChange={(event) => setName(event.target.value)}
               required
               autoComplete="name"
-              disabled={pending}
+              disabled={pending || launched}
               error={Boolean(errors.name)}
               helperText={errors.name}
               inputRef={nameRef}
@@ -141,7 +161,7 @@ export function SubmitForm({ linkToken, assignment }: SubmitFormProps) {
               onChange={(event) => setEmail(event.target.value)}
               required
               autoComplete="email"
-              disabled={pending}
+              disabled={pending || launched}
               error={Boolean(errors.email)}
               helperText={errors.email}
               inputRef={emailRef}

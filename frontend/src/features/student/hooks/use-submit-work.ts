@@ -20,6 +20,8 @@ export interface StudentWork {
   file: File;
   /** LTI launch details passed on the link's query string, sent as given. */
   ltiDetails?: Record<string, unknown>;
+  /** The pupil's LTI launch token (`?ltiLaunch=`), when they came from their course. */
+  ltiLaunch?: string;
 }
 
 /** Where a submission is: uploading the file (with its progress) or recording it. */
@@ -67,6 +69,7 @@ export function useSubmitWork() {
         studentName: work.studentName.trim(),
         studentEmail: work.studentEmail.trim(),
         ...(work.ltiDetails ? { studentSubmissionLTIDetails: work.ltiDetails } : {}),
+        ...(work.ltiLaunch ? { ltiLaunch: work.ltiLaunch } : {}),
       });
       if (submitted.viewToken) saveViewToken(submitted.submissionId, submitted.viewToken);
       return submitted;

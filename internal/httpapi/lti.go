@@ -1,0 +1,270 @@
+package httpapi
+
+import (
+	"errors"
+	"html/template"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/identity"
+	"github.com/markwell/markwell/internal/lti"
+	"github.com/markwell/markwell/internal/release"
+	"github.com/markwell/markwell/internal/result"
+)
+
+// LTIPage is the operators' page of LTI registrations (the app's, served to
+// operators only, as ModelCheckPage).
+const LTIPage = "/admin/lti"
+
+// LTIStateCookie binds an LTI login to the browser that the platform sent
+// through it; the launch must come back to the same browser.
+const LTIStateCookie = "markwell.lti-state"
+
+// ltiBodyLimit caps the platform's form posts (an id_token is a few KB).
+const ltiBodyLimit = 64 << 10
+
+// ltiHandlers serve Markwell as an LTI 1.3 tool (docs/lti.md): the
+// platform-facing login, launch and JWKS, the operators' registrations, the
+// teacher's deep-linking pick and an assignment's LTI status, and the
+// pupil's launch details for the student page.
+type ltiHandlers struct {
+	svc *lti.Service
+	ah  *authHandlers
+}
+
+// registerLTI adds the LTI routes. The platform-facing ones live outside
+// /api/v1 and its CSRF check: the launch is a cross-site form post from the
+// platform, which a CSRF token cannot protect; it is trusted because it
+// carries an id_token signed by the registered platform whose nonce is the
+// one this browser's login stored, and a state equal to the cookie set on
+// this browser at login (see docs/lti.md, "Why the launch needs no CSRF
+// token").
+func registerLTI(r *gin.Engine, v1 *gin.RouterGroup, d Deps, ah *authHandlers) {
+	svc := d.Services.LTI
+	if svc == nil || d.Auth == nil {
+		return
+	}
+	h := &ltiHandlers{svc: svc, ah: ah}
+	p := r.Group("/api/lti", limitBody(ltiBodyLimit), noStore)
+	p.GET("/jwks", h.jwks)
+	p.GET("/config", h.canvasConfig)
+	p.GET("/login", h.login)
+	p.POST("/login", h.login)
+	p.POST("/launch", h.launch)
+
+	op := v1.Group("/operator/lti", operatorOnly(d))
+	op.GET("", handle(h.operatorView))
+	op.POST("/platforms", handle(h.savePlatform))
+	op.POST("/platforms/delete", handle(h.deletePlatform))
+	op.POST("/rotate-key", handle(h.rotateKey))
+
+	v1.POST("/lti/learner", handle(h.learner))
+	t := v1.Group("/lti", requireUser())
+	t.POST("/deep-link/get", handle(h.deepLink))
+	t.POST("/deep-link/respond", handle(h.respondDeepLink))
+	t.POST("/assignment/status", handle(h.status))
+}
+
+func (h *ltiHandlers) jwks(c *gin.Context) {
+	set, err := h.svc.JWKS(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.Header("Cache-Control", "public, max-age=300")
+	c.JSON(http.StatusOK, set)
+}
+
+func (h *ltiHandlers) canvasConfig(c *gin.Context) {
+	c.Data(http.StatusOK, "application/json; charset=utf-8", h.svc.Config().Canvas)
+}
+
+// login is the platform's third-party initiated login (GET or POST).
+func (h *ltiHandlers) login(c *gin.Context) {
+	param := func(k string) string {
+		if v := c.PostForm(k); v != "" {
+			return v
+		}
+		return c.Query(k)
+	}
+	redirect, state, err := h.svc.Login(c, lti.LoginRequest{
+		Issuer: param("iss"), LoginHint: param("login_hint"), TargetLinkURI: param("target_link_uri"),
+		MessageHint: param("lti_message_hint"), ClientID: param("client_id"), DeploymentID: param("lti_deployment_id"),
+	})
+	if err != nil {
+		h.errorPage(c, err)
+		return
+	}
+	h.setState(c, state, int(lti.LoginTTL.Seconds()))
+	c.Redirect(http.StatusFound, redirect)
+}
+
+// setState sets (or with maxAge < 0 clears) the state cookie. Over https
+// it is SameSite=None: the launch that must carry it is a cross-site POST.
+func (h *ltiHandlers) setState(c *gin.Context, state string, maxAge int) {
+	ck := &http.Cookie{Name: LTIStateCookie, Value: state, Path: "/api/lti", MaxAge: maxAge, HttpOnly: true, Secure: h.ah.secure, SameSite: http.SameSiteLaxMode}
+	if h.ah.secure {
+		ck.SameSite = http.SameSiteNoneMode
+	}
+	http.SetCookie(c.Writer, ck)
+}
+
+// launch is the redirect URI: the platform's form post of the id_token.
+func (h *ltiHandlers) launch(c *gin.Context) {
+	cookie, _ := c.Cookie(LTIStateCookie)
+	out, err := h.svc.Launch(c, cookie, c.PostForm("state"), c.PostForm("id_token"))
+	h.setState(c, "", -1)
+	if err != nil {
+		h.errorPage(c, err)
+		return
+	}
+	if out.Teacher != nil {
+		if err := h.ah.startSession(c, *out.Teacher); err != nil {
+			h.errorPage(c, err)
+			return
+		}
+	}
+	c.Redirect(http.StatusSeeOther, out.Redirect)
+}
+
+var ltiErrorPage = template.Must(template.New("lti-error").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Markwell could not open this launch</title>
+<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1f2937}h1{font-size:1.4rem}</style>
+</head><body><main><h1>Markwell could not open this launch</h1><p>{{.}}</p>
+<p>If this keeps happening, give your Markwell administrator the time of this attempt.</p></main></body></html>`))
+
+// errorPage answers a refused login or launch with a page a person reads
+// (the platform opened it in their browser), never JSON or a stack.
+func (h *ltiHandlers) errorPage(c *gin.Context, err error) {
+	msg, status := "Something went wrong on Markwell's side. Please try again in a moment.", http.StatusInternalServerError
+	var le *lti.LaunchError
+	if errors.As(err, &le) {
+		msg, status = le.Message, http.StatusBadRequest
+		logger(c).Warn("lti launch refused", "reason", le.Reason)
+	} else {
+		logger(c).Error("lti launch failed", "err", err)
+	}
+	c.Header("Content-Type", "text/html; charset=utf-8")
+	c.Status(status)
+	_ = ltiErrorPage.Execute(c.Writer, msg)
+	c.Abort()
+}
+
+// ---- operators ---------------------------------------------------------------
+
+func (h *ltiHandlers) operatorView(c *gin.Context, _ identity.Actor, _ *struct{}) (gin.H, error) {
+	ps, err := h.svc.Platforms(c)
+	if err != nil {
+		return nil, err
+	}
+	set, err := h.svc.JWKS(c)
+	if err != nil {
+		return nil, err
+	}
+	kids := make([]string, len(set.Keys))
+	for i, k := range set.Keys {
+		kids[i] = k.KeyID
+	}
+	return gin.H{"tool": h.svc.Config(), "platforms": ps, "keyIds": kids}, nil
+}
+
+type platformBody struct {
+	ID            optionalID `json:"id"`
+	Name          string     `json:"name"`
+	Issuer        string     `json:"issuer"`
+	ClientID      string     `json:"clientId"`
+	DeploymentIDs []string   `json:"deploymentIds"`
+	AuthLoginURL  string     `json:"authLoginUrl"`
+	TokenURL      string     `json:"tokenUrl"`
+	JWKSURL       string     `json:"jwksUrl"`
+}
+
+func (h *ltiHandlers) savePlatform(c *gin.Context, _ identity.Actor, in *platformBody) (gin.H, error) {
+	p, err := h.svc.SavePlatform(c, lti.Platform{ID: in.ID.UUID(), Name: in.Name, Issuer: in.Issuer, ClientID: in.ClientID,
+		DeploymentIDs: in.DeploymentIDs, AuthLoginURL: in.AuthLoginURL, TokenURL: in.TokenURL, JWKSURL: in.JWKSURL})
+	return gin.H{"platform": p}, err
+}
+
+type platformRef struct {
+	ID id `json:"id"`
+}
+
+func (h *ltiHandlers) deletePlatform(c *gin.Context, _ identity.Actor, in *platformRef) (gin.H, error) {
+	return success(h.svc.DeletePlatform(c, in.ID.UUID()))
+}
+
+func (h *ltiHandlers) rotateKey(c *gin.Context, _ identity.Actor, _ *struct{}) (gin.H, error) {
+	kid, err := h.svc.RotateKey(c)
+	return gin.H{"keyId": kid}, err
+}
+
+// ---- pupils and teachers -----------------------------------------------------
+
+type learnerBody struct {
+	AssignmentID id     `json:"assignmentId"`
+	Token        string `json:"token"`
+}
+
+// learner is the pupil's name and email from their launch, for the student
+// page (the submission takes them from the launch again, not from here).
+func (h *ltiHandlers) learner(c *gin.Context, _ identity.Actor, in *learnerBody) (gin.H, error) {
+	if strings.TrimSpace(in.Token) == "" {
+		return nil, apperr.ErrNotFound
+	}
+	l, err := h.svc.Learner(c, in.AssignmentID.UUID(), in.Token)
+	return gin.H{"learner": l}, err
+}
+
+type deepLinkBody struct {
+	ID id `json:"id"`
+}
+
+func (h *ltiHandlers) deepLink(c *gin.Context, a identity.Actor, in *deepLinkBody) (gin.H, error) {
+	r, err := h.svc.DeepLink(c, a, in.ID.UUID())
+	return gin.H{"request": r}, err
+}
+
+type respondDeepLinkBody struct {
+	ID           id `json:"id"`
+	AssignmentID id `json:"assignmentId"`
+}
+
+func (h *ltiHandlers) respondDeepLink(c *gin.Context, a identity.Actor, in *respondDeepLinkBody) (gin.H, error) {
+	r, err := h.svc.RespondDeepLink(c, a, in.ID.UUID(), in.AssignmentID.UUID())
+	return gin.H{"response": r}, err
+}
+
+type ltiStatusBody struct {
+	assignmentRef
+	Roster bool `json:"roster"`
+}
+
+func (h *ltiHandlers) status(c *gin.Context, a identity.Actor, in *ltiStatusBody) (gin.H, error) {
+	st, err := h.svc.Status(c, a, in.AssignmentID.UUID(), in.Roster)
+	return gin.H{"lti": st}, err
+}
+
+// queueLTIScores hands the released rows' totals (as the results table
+// shows them) to the LTI tool, which posts those of pupils who came from an
+// LMS.
+func queueLTIScores(c *gin.Context, svc *lti.Service, results *result.Service, a identity.Actor, assignmentID uuid.UUID, rs []release.Release) error {
+	_, rows, err := results.GetAssignment(c, a, assignmentID)
+	if err != nil {
+		return err
+	}
+	byID := make(map[uuid.UUID]result.FunctionResult, len(rows))
+	for _, r := range rows {
+		byID[r.Submission] = r
+	}
+	out := make([]lti.Released, 0, len(rs))
+	for _, r := range rs {
+		fr := byID[r.SubmissionID]
+		out = append(out, lti.Released{SubmissionID: r.SubmissionID, StudentName: r.StudentName, Points: fr.TotalPoints, Max: fr.MaxPoints, Link: r.Link})
+	}
+	return svc.QueueScores(c, a, assignmentID, out)
+}

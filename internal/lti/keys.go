@@ -1,0 +1,180 @@
+package lti
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/markwell/markwell/internal/store"
+)
+
+// signingKey is Markwell's current key.
+type signingKey struct {
+	kid string
+	key *rsa.PrivateKey
+}
+
+// currentKey returns the newest unretired key, generating the first one
+// (once, under an advisory lock, so two processes agree).
+func (s *Service) currentKey(ctx context.Context) (signingKey, error) {
+	var out signingKey
+	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		var kid string
+		var sealed []byte
+		err := tx.QueryRow(ctx, `SELECT kid, private_sealed FROM lti_keys WHERE retired_at IS NULL ORDER BY created_at DESC LIMIT 1`).Scan(&kid, &sealed)
+		if err == pgx.ErrNoRows {
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('lti_keys'))`); err != nil {
+				return err
+			}
+			err = tx.QueryRow(ctx, `SELECT kid, private_sealed FROM lti_keys WHERE retired_at IS NULL ORDER BY created_at DESC LIMIT 1`).Scan(&kid, &sealed)
+			if err == pgx.ErrNoRows {
+				out, err = s.newKey(ctx, tx)
+				return err
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("read signing key: %w", err)
+		}
+		plain, err := s.open(sealed, kid)
+		if err != nil {
+			return err
+		}
+		k, err := x509.ParsePKCS8PrivateKey(plain)
+		if err != nil {
+			return fmt.Errorf("parse signing key %s: %w", kid, err)
+		}
+		rk, ok := k.(*rsa.PrivateKey)
+		if !ok {
+			return fmt.Errorf("signing key %s is not RSA", kid)
+		}
+		out = signingKey{kid: kid, key: rk}
+		return nil
+	})
+	return out, err
+}
+
+// newKey generates, seals and stores a new current key.
+func (s *Service) newKey(ctx context.Context, tx pgx.Tx) (signingKey, error) {
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		return signingKey{}, fmt.Errorf("generate signing key: %w", err)
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(k)
+	if err != nil {
+		return signingKey{}, err
+	}
+	kid := s.now().UTC().Format("20060102T150405") + "-" + randomToken()[:8]
+	sealed, err := s.seal(der, kid)
+	if err != nil {
+		return signingKey{}, err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO lti_keys (kid, private_sealed, created_at) VALUES ($1, $2, $3)`, kid, sealed, s.now()); err != nil {
+		return signingKey{}, fmt.Errorf("store signing key: %w", err)
+	}
+	return signingKey{kid: kid, key: k}, nil
+}
+
+// RotateKey retires the current key and makes a new one; the old key stays
+// in the JWKS for KeyOverlap. It returns the new key's id.
+func (s *Service) RotateKey(ctx context.Context) (string, error) {
+	var kid string
+	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('lti_keys'))`); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE lti_keys SET retired_at = $1 WHERE retired_at IS NULL`, s.now()); err != nil {
+			return fmt.Errorf("retire signing key: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM lti_keys WHERE retired_at < $1`, s.now().Add(-KeyOverlap)); err != nil {
+			return fmt.Errorf("drop old signing keys: %w", err)
+		}
+		k, err := s.newKey(ctx, tx)
+		kid = k.kid
+		return err
+	})
+	return kid, err
+}
+
+// JWKS is Markwell's public key set: the current key and those retired
+// less than KeyOverlap ago.
+func (s *Service) JWKS(ctx context.Context) (jose.JSONWebKeySet, error) {
+	if _, err := s.currentKey(ctx); err != nil {
+		return jose.JSONWebKeySet{}, err
+	}
+	rows, err := s.Pool.Query(ctx, `SELECT kid, private_sealed FROM lti_keys WHERE retired_at IS NULL OR retired_at > $1 ORDER BY created_at DESC`, s.now().Add(-KeyOverlap))
+	if err != nil {
+		return jose.JSONWebKeySet{}, fmt.Errorf("list signing keys: %w", err)
+	}
+	defer rows.Close()
+	set := jose.JSONWebKeySet{Keys: []jose.JSONWebKey{}}
+	for rows.Next() {
+		var kid string
+		var sealed []byte
+		if err := rows.Scan(&kid, &sealed); err != nil {
+			return set, err
+		}
+		plain, err := s.open(sealed, kid)
+		if err != nil {
+			return set, err
+		}
+		k, err := x509.ParsePKCS8PrivateKey(plain)
+		if err != nil {
+			return set, err
+		}
+		set.Keys = append(set.Keys, jose.JSONWebKey{Key: &k.(*rsa.PrivateKey).PublicKey, KeyID: kid, Algorithm: string(jose.RS256), Use: "sig"})
+	}
+	return set, rows.Err()
+}
+
+// sign makes a JWT of claims signed with the current key.
+func (s *Service) sign(ctx context.Context, claims map[string]any) (string, error) {
+	k, err := s.currentKey(ctx)
+	if err != nil {
+		return "", err
+	}
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: jose.JSONWebKey{Key: k.key, KeyID: k.kid}},
+		(&jose.SignerOptions{}).WithType("JWT"))
+	if err != nil {
+		return "", err
+	}
+	return jwt.Signed(signer).Claims(claims).Serialize()
+}
+
+// ToolConfig is what an operator copies into a platform.
+type ToolConfig struct {
+	LoginURL    string          `json:"loginUrl"`
+	RedirectURI string          `json:"redirectUri"`
+	JWKSURL     string          `json:"jwksUrl"`
+	Canvas      json.RawMessage `json:"canvas"`
+}
+
+// Config is Markwell's tool configuration, with a Canvas "Paste JSON"
+// developer key configuration.
+func (s *Service) Config() ToolConfig {
+	canvas, _ := json.MarshalIndent(map[string]any{
+		"title":               "Markwell",
+		"description":         "Grading and feedback for teacher teams",
+		"oidc_initiation_url": s.LoginURL(),
+		"target_link_uri":     s.LaunchURL(),
+		"public_jwk_url":      s.JWKSURL(),
+		"scopes":              Scopes,
+		"extensions": []map[string]any{{
+			"platform": "canvas.instructure.com", "privacy_level": "public",
+			"settings": map[string]any{"placements": []map[string]any{
+				{"placement": "link_selection", "message_type": MsgDeepLinking, "target_link_uri": s.LaunchURL()},
+				{"placement": "assignment_selection", "message_type": MsgDeepLinking, "target_link_uri": s.LaunchURL()},
+			}},
+		}},
+		"custom_fields": map[string]string{},
+	}, "", "  ")
+	_ = time.Second
+	return ToolConfig{LoginURL: s.LoginURL(), RedirectURI: s.LaunchURL(), JWKSURL: s.JWKSURL(), Canvas: canvas}
+}
