@@ -60,6 +60,12 @@ func TestEveryURLFieldIsProbedForSSRF(t *testing.T) {
 		if r.Method == http.MethodGet || !strings.HasPrefix(r.Path, "/api/v1/") {
 			continue
 		}
+		if strings.HasPrefix(r.Path, "/api/v1/operator/lti/") {
+			// An operator registers the LMS's own endpoints, which Markwell
+			// calls by design (https only, time and size limits; lti_test.go);
+			// everyone else gets 404 there (the route matrix).
+			continue
+		}
 		typ := httpapi.BodyType(r.HandlerFunc)
 		if typ == nil {
 			continue // TestNULInEveryTextFieldOfEveryRouteIs400 insists on a body type
