@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
@@ -18,11 +19,17 @@ import (
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertest"
+	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/httpapi"
 	"github.com/markwell/markwell/internal/identity"
+	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/lti"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -427,14 +434,26 @@ func TestLTIPlatformEndToEnd(t *testing.T) {
 	require.NoError(t, b.lti.QueueScores(t.Context(), actorTeam, uuidOf(t, asgID), []lti.Released{{
 		SubmissionID: uuidOf(t, subID), StudentName: "Sam Pupil", Points: &seven, Max: &ten, Link: b.srv.URL + "/results/abc"}}))
 	p.failScores = 1
-	require.Error(t, b.lti.SendScores(t.Context(), actorTeam.TeamID, uuidOf(t, asgID)), "a failure makes the job retry")
+	// The lti_score job itself works it (River's test worker, in a
+	// transaction of its own): the failure makes River retry the job.
+	worker := rivertest.NewWorker(t, riverpgxv5.New(b.lti.Pool), &river.Config{}, jobs.NewLTIScoreWorker(jobs.Deps{LTI: b.lti}))
+	jobTx, err := b.lti.Pool.Begin(t.Context())
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = jobTx.Rollback(context.Background()) })
+	args := queue.LTIScoreArgs{TeamID: actorTeam.TeamID, AssignmentID: uuidOf(t, asgID)}
+	run, err := worker.Work(t.Context(), t, jobTx, args, nil)
+	require.Error(t, err, "a failure makes the job retry")
+	require.Equal(t, river.EventKindJobFailed, run.EventKind)
+	require.Equal(t, rivertype.JobStateRetryable, run.Job.State)
 	status, data, e = teacher.call(t, "/api/v1/lti/assignment/status", map[string]any{"assignmentId": asgID})
 	require.Equal(t, 200, status, e)
 	row := data["lti"].(map[string]any)["scores"].([]any)[0].(map[string]any)
 	require.Equal(t, "failed", row["state"])
 	require.Equal(t, "The platform refused the score (HTTP 503). It will be tried again.", row["error"])
 
-	require.NoError(t, b.lti.SendScores(t.Context(), actorTeam.TeamID, uuidOf(t, asgID)), "the retry goes through")
+	run, err = worker.Work(t.Context(), t, jobTx, args, nil)
+	require.NoError(t, err, "the retry goes through")
+	require.Equal(t, river.EventKindJobCompleted, run.EventKind)
 	status, data, e = teacher.call(t, "/api/v1/lti/assignment/status", map[string]any{"assignmentId": asgID})
 	require.Equal(t, 200, status, e)
 	row = data["lti"].(map[string]any)["scores"].([]any)[0].(map[string]any)
