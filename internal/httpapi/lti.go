@@ -5,6 +5,7 @@ import (
 	"errors"
 	"html/template"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -231,6 +232,13 @@ func (h *ltiHandlers) deepLink(c *gin.Context, a identity.Actor, in *deepLinkBod
 	return gin.H{"request": r}, err
 }
 
+// respondDeepLinkBody is the pick: the deep-linking request and the
+// assignment chosen.
+type respondDeepLinkBody struct {
+	ID           id `json:"id"`
+	AssignmentID id `json:"assignmentId"`
+}
+
 // postDeepLink is the picker's form post (same origin, with its CSRF token
 // as a field): it answers with Markwell's own small page that form-posts
 // the signed deep-linking response to the platform. The form's action is
@@ -238,13 +246,29 @@ func (h *ltiHandlers) deepLink(c *gin.Context, a identity.Actor, in *deepLinkBod
 // never a URL from this request; the page's CSP lets forms post only to
 // that URL's origin and runs only its own nonce'd one-line auto-submit.
 func (h *ltiHandlers) postDeepLink(c *gin.Context) {
-	id, err1 := uuid.Parse(c.PostForm("id"))
-	asg, err2 := uuid.Parse(c.PostForm("assignmentId"))
-	if err1 != nil || err2 != nil {
-		h.deepLinkError(c, apperr.ErrNotFound)
+	var in respondDeepLinkBody
+	if t, ok := c.Get(bodyTypeKey); ok { // a test asks what the route reads
+		*t.(*reflect.Type) = reflect.TypeOf(in)
 		return
 	}
-	r, err := h.svc.RespondDeepLink(c, actor(c), id, asg)
+	var reqID, asg uuid.UUID
+	if isForm(c.Request) {
+		var err1, err2 error
+		reqID, err1 = uuid.Parse(c.PostForm("id"))
+		asg, err2 = uuid.Parse(c.PostForm("assignmentId"))
+		if err1 != nil || err2 != nil {
+			h.deepLinkError(c, apperr.ErrNotFound)
+			return
+		}
+	} else {
+		// Not the picker's form (an API client): the API's JSON body and
+		// errors.
+		if !bind(c, &in) {
+			return
+		}
+		reqID, asg = in.ID.UUID(), in.AssignmentID.UUID()
+	}
+	r, err := h.svc.RespondDeepLink(c, actor(c), reqID, asg)
 	if err != nil {
 		h.deepLinkError(c, err)
 		return
@@ -294,8 +318,13 @@ var ltiReturnPage = template.Must(template.New("lti-return").Parse(`<!doctype ht
 <script nonce="{{.Nonce}}">document.getElementById("lti-return").submit()</script></body></html>`))
 
 // deepLinkError answers a failed pick with a page a person reads (the
-// picker's form post replaced the app with this answer).
+// picker's form post replaced the app with this answer); a request that is
+// not a form (no browser's) gets the API's JSON error.
 func (h *ltiHandlers) deepLinkError(c *gin.Context, err error) {
+	if !isForm(c.Request) {
+		fail(c, err)
+		return
+	}
 	msg, status := "Something went wrong on Markwell's side. Please try again in a moment.", http.StatusInternalServerError
 	if errors.Is(err, apperr.ErrNotFound) {
 		msg, status = "This request to add an assignment has expired or was already used. Add Markwell to the course again from your course.", http.StatusNotFound
