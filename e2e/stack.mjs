@@ -85,6 +85,8 @@ export async function startStack({ adminURL, outDir }) {
     STUDENT_RATE_LIMIT_SUBMITTER: 'off',
     STUDENT_RATE_LIMIT_STUDENT: 'off',
     LOG_LEVEL: 'info',
+    // The LTI test's platform (lti.test.mjs) is a local http:// server.
+    LTI_ALLOW_INSECURE_URLS: 'true',
   };
   const procs = [];
   const run = async (name, args, readyURL) => {

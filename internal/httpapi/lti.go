@@ -1,13 +1,16 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"html/template"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/identity"
@@ -65,7 +68,7 @@ func registerLTI(r *gin.Engine, v1 *gin.RouterGroup, d Deps, ah *authHandlers) {
 	v1.POST("/lti/learner", handle(h.learner))
 	t := v1.Group("/lti", requireUser())
 	t.POST("/deep-link/get", handle(h.deepLink))
-	t.POST("/deep-link/respond", handle(h.respondDeepLink))
+	t.POST("/deep-link/post", limitBody(ltiBodyLimit), h.postDeepLink)
 	t.POST("/assignment/status", handle(h.status))
 }
 
@@ -229,14 +232,109 @@ func (h *ltiHandlers) deepLink(c *gin.Context, a identity.Actor, in *deepLinkBod
 	return gin.H{"request": r}, err
 }
 
+// respondDeepLinkBody is the pick: the deep-linking request and the
+// assignment chosen.
 type respondDeepLinkBody struct {
 	ID           id `json:"id"`
 	AssignmentID id `json:"assignmentId"`
 }
 
-func (h *ltiHandlers) respondDeepLink(c *gin.Context, a identity.Actor, in *respondDeepLinkBody) (gin.H, error) {
-	r, err := h.svc.RespondDeepLink(c, a, in.ID.UUID(), in.AssignmentID.UUID())
-	return gin.H{"response": r}, err
+// postDeepLink is the picker's form post (same origin, with its CSRF token
+// as a field): it answers with Markwell's own small page that form-posts
+// the signed deep-linking response to the platform. The form's action is
+// the deep_link_return_url of the verified launch, stored with the request,
+// never a URL from this request; the page's CSP lets forms post only to
+// that URL's origin and runs only its own nonce'd one-line auto-submit.
+func (h *ltiHandlers) postDeepLink(c *gin.Context) {
+	var in respondDeepLinkBody
+	if t, ok := c.Get(bodyTypeKey); ok { // a test asks what the route reads
+		*t.(*reflect.Type) = reflect.TypeOf(in)
+		return
+	}
+	var reqID, asg uuid.UUID
+	if isForm(c.Request) {
+		var err1, err2 error
+		reqID, err1 = uuid.Parse(c.PostForm("id"))
+		asg, err2 = uuid.Parse(c.PostForm("assignmentId"))
+		if err1 != nil || err2 != nil {
+			h.deepLinkError(c, apperr.ErrNotFound)
+			return
+		}
+	} else {
+		// Not the picker's form (an API client): the API's JSON body and
+		// errors.
+		if !bind(c, &in) {
+			return
+		}
+		reqID, asg = in.ID.UUID(), in.AssignmentID.UUID()
+	}
+	r, err := h.svc.RespondDeepLink(c, actor(c), reqID, asg)
+	if err != nil {
+		h.deepLinkError(c, err)
+		return
+	}
+	target := origin(r.ReturnURL)
+	if !safeOrigin(target) {
+		h.deepLinkError(c, errors.New("lti: unusable deep_link_return_url"))
+		return
+	}
+	nonce := newNonce()
+	c.Header("Cache-Control", "no-store")
+	c.Header("Content-Security-Policy", "default-src 'none'; script-src 'nonce-"+nonce+"'; style-src 'nonce-"+nonce+
+		"'; form-action "+target+"; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
+	c.Header("Content-Type", "text/html; charset=utf-8")
+	c.Status(http.StatusOK)
+	_ = ltiReturnPage.Execute(c.Writer, map[string]string{"Action": r.ReturnURL, "JWT": r.JWT, "Nonce": nonce})
+}
+
+// safeOrigin reports whether o (from origin) can stand in a CSP source
+// list as it is: an http(s) scheme and a host of letters, digits, dots,
+// hyphens, a port or an IPv6 literal.
+func safeOrigin(o string) bool {
+	rest, ok := strings.CutPrefix(o, "https://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(o, "http://"); !ok {
+			return false
+		}
+	}
+	if rest == "" {
+		return false
+	}
+	for _, r := range rest {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(".-:[]", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+var ltiReturnPage = template.Must(template.New("lti-return").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Returning to your course</title>
+<style nonce="{{.Nonce}}">body{font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1f2937}h1{font-size:1.4rem}</style>
+</head><body><main><h1>Returning to your course</h1>
+<form id="lti-return" method="post" action="{{.Action}}"><input type="hidden" name="JWT" value="{{.JWT}}">
+<p>If your course does not open by itself, press Continue.</p><button type="submit">Continue</button></form></main>
+<script nonce="{{.Nonce}}">document.getElementById("lti-return").submit()</script></body></html>`))
+
+// deepLinkError answers a failed pick with a page a person reads (the
+// picker's form post replaced the app with this answer); a request that is
+// not a form (no browser's) gets the API's JSON error.
+func (h *ltiHandlers) deepLinkError(c *gin.Context, err error) {
+	if !isForm(c.Request) {
+		fail(c, err)
+		return
+	}
+	msg, status := "Something went wrong on Markwell's side. Please try again in a moment.", http.StatusInternalServerError
+	if errors.Is(err, apperr.ErrNotFound) {
+		msg, status = "This request to add an assignment has expired or was already used. Add Markwell to the course again from your course.", http.StatusNotFound
+	} else {
+		logger(c).Error("lti deep link failed", "err", err)
+	}
+	c.Header("Content-Type", "text/html; charset=utf-8")
+	c.Status(status)
+	_ = ltiErrorPage.Execute(c.Writer, msg)
+	c.Abort()
 }
 
 type ltiStatusBody struct {
@@ -249,22 +347,25 @@ func (h *ltiHandlers) status(c *gin.Context, a identity.Actor, in *ltiStatusBody
 	return gin.H{"lti": st}, err
 }
 
-// queueLTIScores hands the released rows' totals (as the results table
-// shows them) to the LTI tool, which posts those of pupils who came from an
-// LMS.
-func queueLTIScores(c *gin.Context, svc *lti.Service, results *result.Service, a identity.Actor, assignmentID uuid.UUID, rs []release.Release) error {
+// ltiScoreQueuer reads the assignment's totals (as the results table shows
+// them) and returns the release's in-transaction step that hands the
+// released rows' scores to the LTI tool, which records and queues those of
+// pupils who came from an LMS: a release and its scores commit together.
+func ltiScoreQueuer(c *gin.Context, svc *lti.Service, results *result.Service, a identity.Actor, assignmentID uuid.UUID) (func(context.Context, pgx.Tx, []release.Release) error, error) {
 	_, rows, err := results.GetAssignment(c, a, assignmentID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	byID := make(map[uuid.UUID]result.FunctionResult, len(rows))
 	for _, r := range rows {
 		byID[r.Submission] = r
 	}
-	out := make([]lti.Released, 0, len(rs))
-	for _, r := range rs {
-		fr := byID[r.SubmissionID]
-		out = append(out, lti.Released{SubmissionID: r.SubmissionID, StudentName: r.StudentName, Points: fr.TotalPoints, Max: fr.MaxPoints, Link: r.Link})
-	}
-	return svc.QueueScores(c, a, assignmentID, out)
+	return func(ctx context.Context, tx pgx.Tx, rs []release.Release) error {
+		out := make([]lti.Released, 0, len(rs))
+		for _, r := range rs {
+			fr := byID[r.SubmissionID]
+			out = append(out, lti.Released{SubmissionID: r.SubmissionID, StudentName: r.StudentName, Points: fr.TotalPoints, Max: fr.MaxPoints, Link: r.Link})
+		}
+		return svc.QueueScoresTx(ctx, tx, a, assignmentID, out)
+	}, nil
 }

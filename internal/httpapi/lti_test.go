@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -17,11 +19,17 @@ import (
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertest"
+	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/httpapi"
 	"github.com/markwell/markwell/internal/identity"
+	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/lti"
+	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -291,11 +299,28 @@ func TestLTIPlatformEndToEnd(t *testing.T) {
 	asgID := data["assignment"].(map[string]any)["_id"].(string)
 	status, _, e = teacher.call(t, "/api/v1/db/function/put", map[string]any{"assignmentId": asgID, "prompt": "Be kind"})
 	require.Equal(t, 200, status, e)
-	status, data, e = teacher.call(t, "/api/v1/lti/deep-link/respond", map[string]any{"id": deepLinkID, "assignmentId": asgID})
-	require.Equal(t, 200, status, e)
-	resp := data["response"].(map[string]any)
-	require.Equal(t, p.srv.URL+"/deep-return", resp["returnUrl"])
-	dl := p.verifyMarkwell(resp["jwt"].(string))
+	// A pick without the CSRF token is refused.
+	res, _ = teacher.send(t, "POST", "/api/v1/lti/deep-link/post", []byte(url.Values{"id": {deepLinkID}, "assignmentId": {asgID}}.Encode()), "application/x-www-form-urlencoded")
+	require.Equal(t, http.StatusForbidden, res.StatusCode)
+	// The pick answers with Markwell's own page that form-posts the signed
+	// response to the return URL of the verified launch (a returnUrl the
+	// request names is ignored), under a CSP that lets forms go to that
+	// origin only.
+	res, page := postDeepLinkPick(t, teacher, url.Values{"id": {deepLinkID}, "assignmentId": {asgID}, "returnUrl": {"https://evil.test/steal"}})
+	require.Equal(t, http.StatusOK, res.StatusCode, page)
+	csp := res.Header.Get("Content-Security-Policy")
+	require.Contains(t, csp, "form-action "+p.srv.URL+";")
+	require.NotContains(t, csp, "evil.test")
+	require.NotContains(t, csp, "'self'")
+	require.NotContains(t, csp, "unsafe-inline")
+	require.Contains(t, page, `action="`+p.srv.URL+`/deep-return"`)
+	require.NotContains(t, page, "evil.test")
+	m := regexp.MustCompile(`<input type="hidden" name="JWT" value="([^"]+)">`).FindStringSubmatch(page)
+	require.Len(t, m, 2, page)
+	nonce := regexp.MustCompile(`script-src 'nonce-([A-Za-z0-9_-]+)'`).FindStringSubmatch(csp)
+	require.Len(t, nonce, 2, csp)
+	require.Contains(t, page, `<script nonce="`+nonce[1]+`">`)
+	dl := p.verifyMarkwell(m[1])
 	require.Equal(t, p.clientID, dl["iss"])
 	require.Equal(t, p.srv.URL, dl["aud"])
 	require.Equal(t, "LtiDeepLinkingResponse", dl["https://purl.imsglobal.org/spec/lti/claim/message_type"])
@@ -310,7 +335,10 @@ func TestLTIPlatformEndToEnd(t *testing.T) {
 	require.Equal(t, "Causes of WW1", item["lineItem"].(map[string]any)["label"])
 	custom := item["custom"].(map[string]any)
 	// The request is used up.
-	teacher.missing(t, "/api/v1/lti/deep-link/respond", map[string]any{"id": deepLinkID, "assignmentId": asgID})
+	res, page = postDeepLinkPick(t, teacher, url.Values{"id": {deepLinkID}, "assignmentId": {asgID}})
+	require.Equal(t, http.StatusNotFound, res.StatusCode)
+	require.Contains(t, page, "expired or was already used")
+	require.NotContains(t, page, "JWT")
 
 	// A course editor who points the custom parameter at another
 	// assignment (its MAC no longer matches) links nothing.
@@ -406,14 +434,26 @@ func TestLTIPlatformEndToEnd(t *testing.T) {
 	require.NoError(t, b.lti.QueueScores(t.Context(), actorTeam, uuidOf(t, asgID), []lti.Released{{
 		SubmissionID: uuidOf(t, subID), StudentName: "Sam Pupil", Points: &seven, Max: &ten, Link: b.srv.URL + "/results/abc"}}))
 	p.failScores = 1
-	require.Error(t, b.lti.SendScores(t.Context(), actorTeam.TeamID, uuidOf(t, asgID)), "a failure makes the job retry")
+	// The lti_score job itself works it (River's test worker, in a
+	// transaction of its own): the failure makes River retry the job.
+	worker := rivertest.NewWorker(t, riverpgxv5.New(b.lti.Pool), &river.Config{}, jobs.NewLTIScoreWorker(jobs.Deps{LTI: b.lti}))
+	jobTx, err := b.lti.Pool.Begin(t.Context())
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = jobTx.Rollback(context.Background()) })
+	args := queue.LTIScoreArgs{TeamID: actorTeam.TeamID, AssignmentID: uuidOf(t, asgID)}
+	run, err := worker.Work(t.Context(), t, jobTx, args, nil)
+	require.Error(t, err, "a failure makes the job retry")
+	require.Equal(t, river.EventKindJobFailed, run.EventKind)
+	require.Equal(t, rivertype.JobStateRetryable, run.Job.State)
 	status, data, e = teacher.call(t, "/api/v1/lti/assignment/status", map[string]any{"assignmentId": asgID})
 	require.Equal(t, 200, status, e)
 	row := data["lti"].(map[string]any)["scores"].([]any)[0].(map[string]any)
 	require.Equal(t, "failed", row["state"])
 	require.Equal(t, "The platform refused the score (HTTP 503). It will be tried again.", row["error"])
 
-	require.NoError(t, b.lti.SendScores(t.Context(), actorTeam.TeamID, uuidOf(t, asgID)), "the retry goes through")
+	run, err = worker.Work(t.Context(), t, jobTx, args, nil)
+	require.NoError(t, err, "the retry goes through")
+	require.Equal(t, river.EventKindJobCompleted, run.EventKind)
 	status, data, e = teacher.call(t, "/api/v1/lti/assignment/status", map[string]any{"assignmentId": asgID})
 	require.Equal(t, 200, status, e)
 	row = data["lti"].(map[string]any)["scores"].([]any)[0].(map[string]any)
@@ -579,4 +619,20 @@ func uuidOf(t *testing.T, s string) uuid.UUID {
 func testdbRow(t *testing.T, query, arg string, dst any) error {
 	t.Helper()
 	return testdb.Pool(t).QueryRow(t.Context(), query, arg).Scan(dst)
+}
+
+// postDeepLinkPick posts the picker's form (with the browser's CSRF token
+// as a field, as the page does) and returns the HTML answer.
+func postDeepLinkPick(t *testing.T, br *browser, f url.Values) (*http.Response, string) {
+	t.Helper()
+	f.Set("csrfToken", br.csrfToken(t))
+	req, err := http.NewRequest("POST", br.b.srv.URL+"/api/v1/lti/deep-link/post", strings.NewReader(f.Encode()))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	res, err := br.client.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return res, string(body)
 }

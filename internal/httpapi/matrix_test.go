@@ -77,8 +77,8 @@ var routeMatrix = map[string][numCallers]int{
 	"POST /api/v1/lti/learner": {notFound, notFound, notFound, notFound, notFound},
 	// A teacher's own deep-linking request: Ada has none, so any id is
 	// not found, for her as for another team.
-	"POST /api/v1/lti/deep-link/get":     {notFound, notFound, unauth, unauth, unauth},
-	"POST /api/v1/lti/deep-link/respond": {notFound, notFound, unauth, unauth, unauth},
+	"POST /api/v1/lti/deep-link/get":  {notFound, notFound, unauth, unauth, unauth},
+	"POST /api/v1/lti/deep-link/post": {notFound, notFound, unauth, unauth, unauth},
 	// An assignment's LTI status: team-scoped.
 	"POST /api/v1/lti/assignment/status": {allowed, notFound, unauth, unauth, unauth},
 

@@ -36,15 +36,15 @@ type releaseBody struct {
 }
 
 func (h *releaseHandlers) release(c *gin.Context, a identity.Actor, in *releaseBody) (release.Outcome, error) {
-	out, err := h.svc.Release(c, a, release.Input{
-		AssignmentID: in.AssignmentID.UUID(), SubmissionIDs: uuids(in.SubmissionIDs), SendEmail: in.SendEmail,
-	})
-	if err == nil && h.lti != nil && h.results != nil {
-		if qerr := queueLTIScores(c, h.lti, h.results, a, in.AssignmentID.UUID(), out.Releases); qerr != nil {
-			logger(c).Error("lti scores not queued", "assignment_id", in.AssignmentID.UUID(), "err", qerr)
+	rin := release.Input{AssignmentID: in.AssignmentID.UUID(), SubmissionIDs: uuids(in.SubmissionIDs), SendEmail: in.SendEmail}
+	if h.lti != nil && h.results != nil {
+		queue, err := ltiScoreQueuer(c, h.lti, h.results, a, rin.AssignmentID)
+		if err != nil {
+			return release.Outcome{}, err
 		}
+		rin.InTx = queue
 	}
-	return out, err
+	return h.svc.Release(c, a, rin)
 }
 
 func (h *releaseHandlers) list(c *gin.Context, a identity.Actor, in *assignmentRef) (gin.H, error) {

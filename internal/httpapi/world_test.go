@@ -131,7 +131,7 @@ func crossTeamProbes(w adaWorld, ownTeam string) map[string]any {
 		// token opens only its own launch.
 		"POST /api/v1/lti/assignment/status":                map[string]any{"assignmentId": w.assignmentID, "roster": true},
 		"POST /api/v1/lti/deep-link/get":                    map[string]any{"id": w.assignmentID},
-		"POST /api/v1/lti/deep-link/respond":                map[string]any{"id": w.assignmentID, "assignmentId": w.assignmentID},
+		"POST /api/v1/lti/deep-link/post":                   map[string]any{"id": w.assignmentID, "assignmentId": w.assignmentID},
 		"POST /api/v1/lti/learner":                          map[string]any{"assignmentId": w.assignmentID, "token": "not-a-launch"},
 		"POST /api/v1/operator/model-check":                 map[string]any{},
 		"POST /api/v1/s3-upload":                            map[string]any{"fileName": "assignments/" + w.assignmentID + "/submissions/x.txt", "fileType": "text/plain"},

@@ -48,50 +48,56 @@ func (s *Service) QueueScores(ctx context.Context, a identity.Actor, assignmentI
 		return nil
 	}
 	return store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
-		queued := false
-		for _, r := range released {
-			var raw []byte
-			err := tx.QueryRow(ctx, `SELECT lti FROM submissions WHERE id = $1 AND assignment_id = $2 AND team_id = $3`, r.SubmissionID, assignmentID, a.TeamID).Scan(&raw)
-			if errors.Is(err, pgx.ErrNoRows) {
-				continue
-			}
-			if err != nil {
-				return fmt.Errorf("read lti details: %w", err)
-			}
-			var d LearnerDetails
-			if len(raw) == 0 || json.Unmarshal(raw, &d) != nil || d.PlatformID == uuid.Nil || d.Subject == "" {
-				continue
-			}
-			state, why, score, max := ScorePending, "", 0.0, 100.0
-			switch {
-			case r.Points == nil || math.IsNaN(*r.Points) || math.IsInf(*r.Points, 0):
-				state, why = ScoreSkipped, MsgNoPoints
-			default:
-				score = *r.Points
-				if r.Max != nil && *r.Max > 0 {
-					max = *r.Max
-				}
-			}
-			comment := ""
-			if r.Link != "" {
-				comment = "Your feedback: " + r.Link
-			}
-			_, err = tx.Exec(ctx, `INSERT INTO lti_scores (submission_id, team_id, assignment_id, platform_id, resource_link_id, user_sub, student_name, score, max_score, comment, state, error, updated_at)
-				SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 WHERE EXISTS (SELECT 1 FROM lti_platforms WHERE id = $4)
-				ON CONFLICT (submission_id) DO UPDATE SET score = EXCLUDED.score, max_score = EXCLUDED.max_score, comment = EXCLUDED.comment,
-					state = EXCLUDED.state, error = EXCLUDED.error, updated_at = EXCLUDED.updated_at`,
-				r.SubmissionID, a.TeamID, assignmentID, d.PlatformID, d.ResourceLinkID, d.Subject, r.StudentName, score, max, comment, state, why, s.now())
-			if err != nil {
-				return fmt.Errorf("record score: %w", err)
-			}
-			queued = queued || state == ScorePending
-		}
-		if !queued {
-			return nil
-		}
-		_, err := s.Jobs.InsertTx(ctx, tx, queue.LTIScoreArgs{TeamID: a.TeamID, AssignmentID: assignmentID}, nil)
-		return err
+		return s.QueueScoresTx(ctx, tx, a, assignmentID, released)
 	})
+}
+
+// QueueScoresTx is QueueScores in the caller's transaction (the release's,
+// so that a release and its scores commit together).
+func (s *Service) QueueScoresTx(ctx context.Context, tx pgx.Tx, a identity.Actor, assignmentID uuid.UUID, released []Released) error {
+	queued := false
+	for _, r := range released {
+		var raw []byte
+		err := tx.QueryRow(ctx, `SELECT lti FROM submissions WHERE id = $1 AND assignment_id = $2 AND team_id = $3`, r.SubmissionID, assignmentID, a.TeamID).Scan(&raw)
+		if errors.Is(err, pgx.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("read lti details: %w", err)
+		}
+		var d LearnerDetails
+		if len(raw) == 0 || json.Unmarshal(raw, &d) != nil || d.PlatformID == uuid.Nil || d.Subject == "" {
+			continue
+		}
+		state, why, score, max := ScorePending, "", 0.0, 100.0
+		switch {
+		case r.Points == nil || math.IsNaN(*r.Points) || math.IsInf(*r.Points, 0):
+			state, why = ScoreSkipped, MsgNoPoints
+		default:
+			score = *r.Points
+			if r.Max != nil && *r.Max > 0 {
+				max = *r.Max
+			}
+		}
+		comment := ""
+		if r.Link != "" {
+			comment = "Your feedback: " + r.Link
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO lti_scores (submission_id, team_id, assignment_id, platform_id, resource_link_id, user_sub, student_name, score, max_score, comment, state, error, updated_at)
+			SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 WHERE EXISTS (SELECT 1 FROM lti_platforms WHERE id = $4)
+			ON CONFLICT (submission_id) DO UPDATE SET score = EXCLUDED.score, max_score = EXCLUDED.max_score, comment = EXCLUDED.comment,
+				state = EXCLUDED.state, error = EXCLUDED.error, updated_at = EXCLUDED.updated_at`,
+			r.SubmissionID, a.TeamID, assignmentID, d.PlatformID, d.ResourceLinkID, d.Subject, r.StudentName, score, max, comment, state, why, s.now())
+		if err != nil {
+			return fmt.Errorf("record score: %w", err)
+		}
+		queued = queued || state == ScorePending
+	}
+	if !queued {
+		return nil
+	}
+	_, err := s.Jobs.InsertTx(ctx, tx, queue.LTIScoreArgs{TeamID: a.TeamID, AssignmentID: assignmentID}, nil)
+	return err
 }
 
 type scoreRow struct {

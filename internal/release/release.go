@@ -84,6 +84,10 @@ type Input struct {
 	AssignmentID  uuid.UUID
 	SubmissionIDs []uuid.UUID
 	SendEmail     bool
+	// InTx, when set, runs in the release's transaction after the rows are
+	// released, with their releases (links included): work queued there
+	// (the LTI scores) commits with the release or not at all.
+	InTx func(ctx context.Context, tx pgx.Tx, released []Release) error
 }
 
 // Outcome is what a release did: the releases of the rows it released and
@@ -150,8 +154,9 @@ func studentName(student, submission string) string {
 // A row released already keeps its link; a revoked one gets a new link.
 // Only finished results (graded, annotated, reviewed) are released; the
 // others are skipped and counted. Ids not of the assignment (another
-// team's) are not found, and nothing is released. The email jobs are
-// queued in the same transaction as the releases.
+// team's) are not found, and nothing is released. The email jobs, and
+// whatever in.InTx queues, are queued in the same transaction as the
+// releases.
 func (s *Service) Release(ctx context.Context, a identity.Actor, in Input) (Outcome, error) {
 	if in.SendEmail && !s.EmailEnabled {
 		return Outcome{}, apperr.New(apperr.Invalid, MsgEmailOff)
@@ -195,7 +200,18 @@ func (s *Service) Release(ctx context.Context, a identity.Actor, in Input) (Outc
 				}
 			}
 		}
-		return nil
+		if in.InTx == nil || len(released) == 0 {
+			return nil
+		}
+		rows, err = s.rows(ctx, tx, a, in.AssignmentID)
+		if err != nil {
+			return err
+		}
+		views := make([]Release, len(rows))
+		for i, r := range rows {
+			views[i] = s.view(r)
+		}
+		return in.InTx(ctx, tx, only(views, released))
 	})
 	if err != nil {
 		return Outcome{}, err

@@ -2,6 +2,7 @@ package release_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
@@ -376,4 +378,40 @@ func TestParseSMTP(t *testing.T) {
 	require.ErrorContains(t, err, "SMTP_FROM")
 	_, err = release.ParseSMTP("", "no-reply@school.example")
 	require.ErrorContains(t, err, "SMTP_URL: required")
+}
+
+// What a release queues in its transaction (the LTI scores) commits with
+// it: the step sees the released rows with their links, and when the step
+// fails nothing is released, so a release never loses its scores.
+func TestReleaseRunsItsStepInTheSameTransaction(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, false, false)
+	a := w.teacher
+	ada := w.submit(t, a, w.asg, "Ada", "ada@pupils.test", "reviewed")
+	w.submit(t, a, w.asg, "Ben", "ben@pupils.test", "grading")
+
+	_, err := w.svc.Release(w.ctx, a, release.Input{AssignmentID: w.asg, InTx: func(context.Context, pgx.Tx, []release.Release) error {
+		return errors.New("queue down")
+	}})
+	require.ErrorContains(t, err, "queue down")
+	list, err := w.svc.List(w.ctx, a, w.asg)
+	require.NoError(t, err)
+	require.Equal(t, release.StateNotReleased, byID(list)[ada].State, "a failed step releases nothing")
+
+	var seen []release.Release
+	out, err := w.svc.Release(w.ctx, a, release.Input{AssignmentID: w.asg, InTx: func(ctx context.Context, tx pgx.Tx, rs []release.Release) error {
+		seen = rs
+		// The step writes in the release's transaction: the release is
+		// visible there.
+		var n int
+		require.NoError(t, tx.QueryRow(ctx, `SELECT count(*) FROM releases WHERE submission_id = $1 AND revoked_at IS NULL`, ada).Scan(&n))
+		require.Equal(t, 1, n)
+		return nil
+	}})
+	require.NoError(t, err)
+	require.Len(t, seen, 1)
+	require.Equal(t, ada, seen[0].SubmissionID)
+	require.Equal(t, release.StateReleased, seen[0].State)
+	require.Equal(t, out.Releases[0].Link, seen[0].Link)
+	require.NotEmpty(t, seen[0].Link)
 }

@@ -1,4 +1,4 @@
-import { api } from '../../../lib/api-client';
+import { api, getCsrfToken } from '../../../lib/api-client';
 
 /** Markwell's tool configuration, to copy into an LMS. */
 export interface ToolConfig {
@@ -56,17 +56,6 @@ export async function getDeepLink(id: string): Promise<DeepLinkRequest> {
   return data.request;
 }
 
-/** The signed answer the browser form-posts back to the LMS. */
-export interface DeepLinkResponse {
-  returnUrl: string;
-  jwt: string;
-}
-
-export async function respondDeepLink(id: string, assignmentId: string): Promise<DeepLinkResponse> {
-  const data = await api.post<{ response: DeepLinkResponse }>('/api/v1/lti/deep-link/respond', { id, assignmentId });
-  return data.response;
-}
-
 /** One of the team's assignments, as the picker lists it. */
 export interface PickableAssignment {
   _id: string;
@@ -82,16 +71,24 @@ export async function getTeamAssignments(): Promise<PickableAssignment[]> {
   return all.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Posts the signed deep-linking answer to the LMS, as a form (the LMS expects a browser POST). */
-export function postToPlatform(r: DeepLinkResponse): void {
+/**
+ * Answers the LMS with the picked assignment. The browser form-posts the pick to Markwell, which
+ * answers with its own page that posts the signed response to the LMS's registered return URL (the
+ * app's CSP lets its own forms post only to Markwell).
+ */
+export async function pickForPlatform(id: string, assignmentId: string): Promise<void> {
+  const token = await getCsrfToken();
+  if (!token) throw new Error('The link could not be made. Please reload the page and try again.');
   const form = document.createElement('form');
   form.method = 'POST';
-  form.action = r.returnUrl;
-  const field = document.createElement('input');
-  field.type = 'hidden';
-  field.name = 'JWT';
-  field.value = r.jwt;
-  form.appendChild(field);
+  form.action = '/api/v1/lti/deep-link/post';
+  for (const [name, value] of Object.entries({ id, assignmentId, csrfToken: token })) {
+    const field = document.createElement('input');
+    field.type = 'hidden';
+    field.name = name;
+    field.value = value;
+    form.appendChild(field);
+  }
   document.body.appendChild(form);
   form.submit();
 }

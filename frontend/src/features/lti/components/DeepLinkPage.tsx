@@ -12,7 +12,7 @@ import { Link as RouterLink, useParams } from 'react-router';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { errorMessage } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { getDeepLink, getTeamAssignments, postToPlatform, respondDeepLink } from '../api/lti';
+import { getDeepLink, getTeamAssignments, pickForPlatform } from '../api/lti';
 
 /** `/lti/deep-link/:id`: a teacher adding Markwell to a course picks the assignment the LMS links to. */
 export function DeepLinkPage() {
@@ -31,7 +31,7 @@ export function DeepLinkPage() {
     setSending(true);
     setError(undefined);
     try {
-      postToPlatform(await respondDeepLink(id, assignmentId));
+      await pickForPlatform(id, assignmentId);
     } catch (e) {
       setError(errorMessage(e, 'The link could not be made. Please try again.'));
       setSending(false);
