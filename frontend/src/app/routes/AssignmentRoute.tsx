@@ -40,7 +40,6 @@ function Submissions({ data }: { data: AssignmentWithResults }) {
       classSize={assignment.submissions?.length ?? 0}
       questions={questions}
       assignmentQueryKey={assignmentKeys.detail(assignment._id)}
-      classVersion={data.partial ? undefined : data.version}
       actions={<ClassroomImportButton assignment={assignment} assignmentQueryKey={assignmentKeys.detail(assignment._id)} />}
       toolbar={({ chosenIds: selectedIds, submissions, counts, classroomSubmissions, clearSelection }) => {
         return (

@@ -15,12 +15,11 @@ export interface AssignmentWithResults {
    * its table reads them a page at a time and its summary on request.
    */
   partial?: boolean;
-  /** The read's version (moves whenever the class changes; a 304 keeps it). */
-  version?: string;
 }
 
 /** `db/assignment/get`'s answer: the whole class, or with `delta` only what changed since `since`. */
 interface AssignmentAnswer extends Partial<AssignmentWithResults> {
+  version?: string;
   delta?: boolean;
   deletedSubmissionIds?: string[];
   deletedFunctionResultIds?: string[];
@@ -35,11 +34,9 @@ const list = (rows: unknown): unknown[] => (Array.isArray(rows) ? rows : []);
 export function assignmentFromAnswer(data: AssignmentAnswer | undefined, previous?: AssignmentWithResults): AssignmentWithResults {
   if (!data?.assignment) throw new Error('The server sent no assignment');
   const assignment = { ...data.assignment, submissions: data.assignment.submissions ?? [] };
-  const version = typeof data.version === 'string' && data.version !== '' ? { version: data.version } : {};
   if (data.delta && previous) {
     return {
       assignment,
-      ...version,
       functionResults: mergeRows(previous.functionResults, list(data.functionResults), data.deletedFunctionResultIds ?? []),
       submissions: mergeRows(previous.submissions, list(data.submissions), data.deletedSubmissionIds ?? []),
     };
@@ -49,7 +46,6 @@ export function assignmentFromAnswer(data: AssignmentAnswer | undefined, previou
     functionResults: data.functionResults ?? [],
     submissions: list(data.submissions),
     ...(data.partial === true ? { partial: true } : {}),
-    ...version,
   };
 }
 

@@ -1,5 +1,4 @@
 import { keepPreviousData, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
 import { ApiError, api } from '../../../lib/api-client';
 import { readResultSummary } from '../lib/function-results';
 import { POLL_INTERVAL_MS } from '../lib/polling';
@@ -105,27 +104,17 @@ export function rowsKey(assignmentQueryKey: QueryKey, params?: RowsParams): Quer
 }
 
 /**
- * A page of the table; the last page stays shown while the next one loads. With `classVersion`
- * (the version of the page's own full read of the class, which the page polls) the table is read
- * again when that version moves, so a class that fits the page is polled once, not twice;
- * without it (a class too big for one read) the table polls every 2 s while anything is read or
- * graded.
+ * A page of the table, polled every 2 s while anything is read or graded; the last page stays
+ * shown while the next one loads.
  */
-export function useSubmissionRows(assignmentId: string, assignmentQueryKey: QueryKey, params: RowsParams, classVersion?: string) {
+export function useSubmissionRows(assignmentId: string, assignmentQueryKey: QueryKey, params: RowsParams) {
   const queryClient = useQueryClient();
   const queryKey = rowsKey(assignmentQueryKey, params);
-  const driven = classVersion !== undefined;
-  const seenVersion = useRef(classVersion);
-  useEffect(() => {
-    if (classVersion === undefined || classVersion === seenVersion.current) return;
-    seenVersion.current = classVersion;
-    void queryClient.invalidateQueries({ queryKey: rowsKey(assignmentQueryKey), refetchType: 'active' });
-  }, [classVersion, queryClient, assignmentQueryKey]);
   return useQuery({
     queryKey,
     queryFn: ({ signal }) =>
       getSubmissionRows(assignmentId, params, { signal, previous: queryClient.getQueryData<RowsPage>(queryKey) }),
     placeholderData: keepPreviousData,
-    refetchInterval: (q) => (!driven && q.state.data?.inProgress ? POLL_INTERVAL_MS : false),
+    refetchInterval: (q) => (q.state.data?.inProgress ? POLL_INTERVAL_MS : false),
   });
 }

@@ -33,8 +33,6 @@ const SubmissionTextDialog = lazyComponent(() => import('./SubmissionTextDialog'
 export interface SubmissionsListProps {
   assignment: SubmissionsAssignment;
   assignmentQueryKey: AssignmentQueryKey;
-  /** The version of the page's polled full read of the class: the table is read again when it moves (see useSubmissionRows). */
-  classVersion?: string;
   /** More toolbar buttons from other features (e.g. "Release"), given the rows and the selection. */
   toolbar?: (ctx: SubmissionsToolbarContext) => ReactNode;
   /** More about a row under its result (e.g. the release's chip). */
@@ -119,7 +117,7 @@ function plural(n: number): string {
  * The submissions table with what acts on it: grading all or the selected, selecting many and
  * deleting them after a confirmation, and each row's rename, student email, text and delete.
  */
-export function SubmissionsList({ assignment, assignmentQueryKey, classVersion, toolbar, renderResultExtra }: SubmissionsListProps) {
+export function SubmissionsList({ assignment, assignmentQueryKey, toolbar, renderResultExtra }: SubmissionsListProps) {
   const { showToast } = useToast();
   const [params, setParams] = useTableParams();
   const [searchText, setSearchText] = useState(params.search);
@@ -139,7 +137,7 @@ export function SubmissionsList({ assignment, assignmentQueryKey, classVersion, 
   const [confirmOne, setConfirmOne] = useState(false);
   const deleteOne = useDeleteSubmission(assignmentQueryKey);
   const deleteMany = useDeleteSubmissions(assignmentQueryKey);
-  const rowsQuery = useSubmissionRows(assignment._id, assignmentQueryKey, params, classVersion);
+  const rowsQuery = useSubmissionRows(assignment._id, assignmentQueryKey, params);
   const page = rowsQuery.data;
   const rows: SubmissionRow[] = useMemo(() => page?.rows ?? [], [page]);
   const submissions = useMemo(() => rows.map((r) => r.submission), [rows]);

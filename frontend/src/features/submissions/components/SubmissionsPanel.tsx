@@ -33,8 +33,6 @@ export interface SubmissionsPanelProps {
    * it is refetched after every change here.
    */
   assignmentQueryKey: AssignmentQueryKey;
-  /** The version of that query's full read of the class, when it reads the whole class (the table then follows it instead of polling). */
-  classVersion?: string;
   /** More ways to add submissions, shown beside "Import CSV" (the page composes other features' buttons). */
   actions?: ReactNode;
   /** More buttons of the table's toolbar (other features', e.g. "Release"). */
@@ -112,7 +110,6 @@ export function SubmissionsPanel({
   classSize = 0,
   questions = [],
   assignmentQueryKey,
-  classVersion,
   actions,
   toolbar,
   renderResultExtra,
@@ -147,7 +144,6 @@ export function SubmissionsPanel({
               <SubmissionsList
                 assignment={assignment}
                 assignmentQueryKey={assignmentQueryKey}
-                classVersion={classVersion}
                 toolbar={toolbar}
                 renderResultExtra={renderResultExtra}
               />
