@@ -62,7 +62,7 @@ export function DeepLinkPage() {
       )}
       <div>
         <Button component={RouterLink} to="/library" variant="outlined">
-          Create an assignment first
+          Create an assignment in the library (then add it from the course again)
         </Button>
       </div>
     </Stack>
