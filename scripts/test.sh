@@ -4,6 +4,9 @@
 # a database of its own), the frontend unit tests and the browser suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each phase prints the seconds since make test began, so a slow run says
+# where its time went.
+phase() { echo "== $* (at ${SECONDS}s)"; }
 
 scripts/bootstrap.sh
 [ -x .data/go/bin/go ] && export PATH="$PWD/.data/go/bin:$PATH"
@@ -20,25 +23,26 @@ fi
 # versitygw: the S3-compatible server the storage tests start on loopback.
 scripts/versitygw.sh
 
-echo "== bootstrap scripts (Node check, Go toolchain fetch; ~4 s)"
+phase "bootstrap scripts (Node check, Go toolchain fetch; ~4 s)"
 scripts/bootstrap_test.sh
 scripts/fuzz_test.sh
-echo "== go vet"
+phase "go vet"
 go vet ./...
-echo "== go test"
+phase "go test"
 # The binaries the fault suite and the browser suite run, built once: the
 # worker's crash test runs this worker rather than linking one of its own.
 mkdir -p .data/bin
 go build -o .data/bin/ ./cmd/api ./cmd/worker ./cmd/fakellm
 WORKER_BIN="$PWD/.data/bin/worker" go test -count=1 -timeout 10m ./...
-echo "== fuzz: every target for a few seconds (about a minute)"
+phase "fuzz: every target for a few seconds (about a minute)"
 scripts/fuzz.sh
-echo "== dependency audits (skipped, with one line, when offline)"
+phase "dependency audits (skipped, with one line, when offline)"
 scripts/audit.sh
-echo "== frontend unit tests"
+phase "frontend unit tests"
 npm --prefix frontend test
-echo "== browser suite"
+phase "browser suite"
 npm --prefix frontend run build --silent >/dev/null
-echo "== fault suite, short form (make test-faults runs the full one; docs/faults.md)"
+phase "fault suite, short form (make test-faults runs the full one; docs/faults.md)"
 FAULTS_BIN="$PWD/.data/bin" go test -tags faults -count=1 -parallel 5 -timeout 5m ./internal/faults/
 node e2e/run.mjs
+phase "done"
