@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -235,9 +236,9 @@ func runWorker(t *testing.T, pool *pgxpool.Pool, m *release.Mailer) {
 
 func TestReleaseEmailsEachStudentTheirLink(t *testing.T) {
 	t.Parallel()
-	// Mailpit accepts only pupils.test: any other recipient is refused
+	// The server accepts only pupils.test: any other recipient is refused
 	// at RCPT with a 5xx, which is a bounce.
-	mp := startMailpit(t, `--smtp-allowed-recipients=@pupils\.test$`)
+	mp := startSMTP(t, serverOptions{AllowTo: regexp.MustCompile(`@pupils\.test$`)})
 	w := newWorld(t, true, true)
 	a := w.teacher
 	ada := w.submit(t, a, w.asg, "Ada <i>Lovelace</i>", "ada@pupils.test", "reviewed")
@@ -261,7 +262,7 @@ func TestReleaseEmailsEachStudentTheirLink(t *testing.T) {
 	_, err = w.svc.Revoke(w.ctx, a, w.asg, []uuid.UUID{fay})
 	require.NoError(t, err)
 
-	smtpCfg, err := release.ParseSMTP("smtp://"+mp.SMTP+"?tls=none", "Markwell <no-reply@school.test>")
+	smtpCfg, err := release.ParseSMTP("smtp://"+mp.Addr+"?tls=none", "Markwell <no-reply@school.test>")
 	require.NoError(t, err)
 	runWorker(t, w.pool, &release.Mailer{Pool: w.pool, SMTP: smtpCfg, Links: w.links,
 		Limiter: &ratelimit.Limiter{Pool: w.pool}, PerTeam: ratelimit.Rule{Limit: 60, Window: time.Minute}})

@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
@@ -54,14 +55,16 @@ func testCert(t *testing.T) (certFile, keyFile string, roots *x509.CertPool) {
 func TestSMTPRequiresSTARTTLS(t *testing.T) {
 	t.Parallel()
 	certFile, keyFile, roots := testCert(t)
-	mp := startMailpit(t, "--smtp-tls-cert", certFile, "--smtp-tls-key", keyFile, "--smtp-require-starttls")
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	require.NoError(t, err)
+	mp := startSMTP(t, serverOptions{TLS: "starttls", Cert: cert})
 	msg, err := release.Letter{StudentName: "Ada", StudentEmail: "ada@pupils.test", AssignmentName: "Essay",
 		TeacherName: "Ms Lee", TeacherEmail: "lee@school.test", Link: "https://markwell.test/results/x"}.
 		Message(mail.Address{Address: "no-reply@school.test"}, time.Now())
 	require.NoError(t, err)
 	env := release.Envelope{From: "no-reply@school.test", To: "ada@pupils.test"}
 
-	s, err := release.ParseSMTP("smtp://user:secret@"+mp.SMTP, "no-reply@school.test")
+	s, err := release.ParseSMTP("smtp://user:secret@"+mp.Addr, "no-reply@school.test")
 	require.NoError(t, err)
 	require.Error(t, s.Send(context.Background(), env, msg), "the test certificate is not trusted by the system")
 	s.RootCAs = roots
@@ -69,15 +72,15 @@ func TestSMTPRequiresSTARTTLS(t *testing.T) {
 	require.Len(t, mp.messages(t), 1)
 
 	// smtps:// is TLS from the first byte.
-	implicit := startMailpit(t, "--smtp-tls-cert", certFile, "--smtp-tls-key", keyFile, "--smtp-require-tls")
-	s, err = release.ParseSMTP("smtps://user:secret@"+implicit.SMTP, "no-reply@school.test")
+	implicit := startSMTP(t, serverOptions{TLS: "implicit", Cert: cert})
+	s, err = release.ParseSMTP("smtps://user:secret@"+implicit.Addr, "no-reply@school.test")
 	require.NoError(t, err)
 	s.RootCAs = roots
 	require.NoError(t, s.Send(context.Background(), env, msg))
 	require.Len(t, implicit.messages(t), 1)
 
-	plain := startMailpit(t)
-	s, err = release.ParseSMTP("smtp://"+plain.SMTP, "no-reply@school.test")
+	plain := startSMTP(t, serverOptions{})
+	s, err = release.ParseSMTP("smtp://"+plain.Addr, "no-reply@school.test")
 	require.NoError(t, err)
 	err = s.Send(context.Background(), env, msg)
 	require.ErrorContains(t, err, "does not offer STARTTLS")
