@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -222,17 +223,24 @@ func create(ctx context.Context) (string, error) {
 }
 
 func buildTemplate(ctx context.Context, conn *pgx.Conn, admin, tmpl string) error {
-	// Drop templates of older migration sets.
-	rows, err := conn.Query(ctx, "SELECT datname FROM pg_database WHERE datname LIKE 'markwell_tmpl_%'")
+	// Drop templates of other migration sets that nobody has built for a
+	// day: another checkout (a branch with a new migration) may be testing
+	// against its own template on the same server right now.
+	rows, err := conn.Query(ctx, `SELECT datname, coalesce(shobj_description(oid, 'pg_database'), '')
+		FROM pg_database WHERE datname LIKE 'markwell_tmpl_%'`)
 	if err != nil {
 		return fmt.Errorf("list templates: %w", err)
 	}
-	old, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	type tmplRow struct{ Name, Comment string }
+	old, err := pgx.CollectRows(rows, pgx.RowToStructByPos[tmplRow])
 	if err != nil {
 		return fmt.Errorf("list templates: %w", err)
 	}
 	for _, o := range old {
-		_, _ = conn.Exec(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", o))
+		if built, ok := builtAt(o.Comment); ok && time.Since(built) < templateKeep {
+			continue
+		}
+		_, _ = conn.Exec(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", o.Name))
 	}
 
 	building := tmpl + "_build"
@@ -253,10 +261,28 @@ func buildTemplate(ctx context.Context, conn *pgx.Conn, admin, tmpl string) erro
 	if err != nil {
 		return fmt.Errorf("migrate template: %w", err)
 	}
+	if _, err := conn.Exec(ctx, fmt.Sprintf("COMMENT ON DATABASE %s IS '%s%s'", building, builtPrefix, time.Now().UTC().Format(time.RFC3339))); err != nil {
+		return fmt.Errorf("date template: %w", err)
+	}
 	if _, err := conn.Exec(ctx, fmt.Sprintf("ALTER DATABASE %s RENAME TO %s", building, tmpl)); err != nil {
 		return fmt.Errorf("rename template: %w", err)
 	}
 	return nil
+}
+
+// templateKeep is how long a template of another migration set is kept.
+const templateKeep = 24 * time.Hour
+
+const builtPrefix = "markwell test template built "
+
+// builtAt reads the time a template's comment says it was built.
+func builtAt(comment string) (time.Time, bool) {
+	rest, ok := strings.CutPrefix(comment, builtPrefix)
+	if !ok {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339, rest)
+	return t, err == nil
 }
 
 func drop(ctx context.Context, name string) error {
