@@ -176,20 +176,16 @@ func (h *ltiHandlers) operatorView(c *gin.Context, _ identity.Actor, _ *struct{}
 	return gin.H{"tool": h.svc.Config(), "platforms": ps, "keyIds": kids}, nil
 }
 
+// platformBody is a registration: lti.Platform's own fields, with the id
+// read as the API reads ids (absent: a new platform; malformed: 404).
 type platformBody struct {
-	ID            optionalID `json:"id"`
-	Name          string     `json:"name"`
-	Issuer        string     `json:"issuer"`
-	ClientID      string     `json:"clientId"`
-	DeploymentIDs []string   `json:"deploymentIds"`
-	AuthLoginURL  string     `json:"authLoginUrl"`
-	TokenURL      string     `json:"tokenUrl"`
-	JWKSURL       string     `json:"jwksUrl"`
+	lti.Platform
+	ID optionalID `json:"id"`
 }
 
 func (h *ltiHandlers) savePlatform(c *gin.Context, _ identity.Actor, in *platformBody) (gin.H, error) {
-	p, err := h.svc.SavePlatform(c, lti.Platform{ID: in.ID.UUID(), Name: in.Name, Issuer: in.Issuer, ClientID: in.ClientID,
-		DeploymentIDs: in.DeploymentIDs, AuthLoginURL: in.AuthLoginURL, TokenURL: in.TokenURL, JWKSURL: in.JWKSURL})
+	in.Platform.ID = in.ID.UUID()
+	p, err := h.svc.SavePlatform(c, in.Platform)
 	return gin.H{"platform": p}, err
 }
 
