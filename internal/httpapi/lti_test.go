@@ -451,6 +451,18 @@ func TestLTIPlatformEndToEnd(t *testing.T) {
 	require.Equal(t, "failed", row["state"])
 	require.Equal(t, "The platform refused the score (HTTP 503). It will be tried again.", row["error"])
 
+	// A job whose last attempt fails gives up: the score says Markwell
+	// stopped trying (not that it will try again).
+	p.failScores = 1
+	run, _ = worker.Work(t.Context(), t, jobTx, args, &river.InsertOpts{MaxAttempts: 1})
+	require.Equal(t, rivertype.JobStateCancelled, run.Job.State, "the last attempt ends the job")
+	status, data, e = teacher.call(t, "/api/v1/lti/assignment/status", map[string]any{"assignmentId": asgID})
+	require.Equal(t, 200, status, e)
+	row = data["lti"].(map[string]any)["scores"].([]any)[0].(map[string]any)
+	require.Equal(t, "failed", row["state"])
+	require.Equal(t, lti.MsgScoresAbandoned, row["error"])
+
+	// Releasing again queues the job again, and this time it goes through.
 	run, err = worker.Work(t.Context(), t, jobTx, args, nil)
 	require.NoError(t, err, "the retry goes through")
 	require.Equal(t, river.EventKindJobCompleted, run.EventKind)
