@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"errors"
 	"html/template"
 	"net/http"
@@ -10,13 +9,10 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/lti"
-	"github.com/markwell/markwell/internal/release"
-	"github.com/markwell/markwell/internal/result"
 )
 
 // LTIPage is the operators' page of LTI registrations (the app's, served to
@@ -341,27 +337,4 @@ type ltiStatusBody struct {
 func (h *ltiHandlers) status(c *gin.Context, a identity.Actor, in *ltiStatusBody) (gin.H, error) {
 	st, err := h.svc.Status(c, a, in.AssignmentID.UUID(), in.Roster)
 	return gin.H{"lti": st}, err
-}
-
-// ltiScoreQueuer reads the assignment's totals (as the results table shows
-// them) and returns the release's in-transaction step that hands the
-// released rows' scores to the LTI tool, which records and queues those of
-// pupils who came from an LMS: a release and its scores commit together.
-func ltiScoreQueuer(c *gin.Context, svc *lti.Service, results *result.Service, a identity.Actor, assignmentID uuid.UUID) (func(context.Context, pgx.Tx, []release.Release) error, error) {
-	_, rows, err := results.GetAssignment(c, a, assignmentID)
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[uuid.UUID]result.FunctionResult, len(rows))
-	for _, r := range rows {
-		byID[r.Submission] = r
-	}
-	return func(ctx context.Context, tx pgx.Tx, rs []release.Release) error {
-		out := make([]lti.Released, 0, len(rs))
-		for _, r := range rs {
-			fr := byID[r.SubmissionID]
-			out = append(out, lti.Released{SubmissionID: r.SubmissionID, StudentName: r.StudentName, Points: fr.TotalPoints, Max: fr.MaxPoints, Link: r.Link})
-		}
-		return svc.QueueScoresTx(ctx, tx, a, assignmentID, out)
-	}, nil
 }
