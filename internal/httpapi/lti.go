@@ -4,6 +4,7 @@ import (
 	"errors"
 	"html/template"
 	"net/http"
+	"net/url"
 	"reflect"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/lti"
 )
@@ -22,6 +24,15 @@ const LTIPage = "/admin/lti"
 // LTIStateCookie binds an LTI login to the browser that the platform sent
 // through it; the launch must come back to the same browser.
 const LTIStateCookie = "markwell.lti-state"
+
+// LTILinkCookie holds a teacher launch waiting to be linked to the Markwell
+// account of its email (lti.Launched.LinkToken) on the browser that
+// launched, for the link page.
+const LTILinkCookie = "markwell.lti-link"
+
+// LTILinkPage is where such a launch goes on (GET, so that the browser's
+// own SameSite=Lax session comes with it).
+const LTILinkPage = "/api/lti/link"
 
 // ltiBodyLimit caps the platform's form posts (an id_token is a few KB).
 const ltiBodyLimit = 64 << 10
@@ -54,6 +65,7 @@ func registerLTI(r *gin.Engine, v1 *gin.RouterGroup, d Deps, ah *authHandlers) {
 	p.GET("/login", h.login)
 	p.POST("/login", h.login)
 	p.POST("/launch", h.launch)
+	p.GET("/link", h.accountLink)
 
 	op := v1.Group("/operator/lti", operatorOnly(d))
 	op.GET("", handle(h.operatorView))
@@ -117,8 +129,35 @@ func (h *ltiHandlers) launch(c *gin.Context) {
 	cookie, _ := c.Cookie(LTIStateCookie)
 	out, err := h.svc.Launch(c, cookie, c.PostForm("state"), c.PostForm("id_token"))
 	h.setState(c, "", -1)
+	h.opened(c, out, err)
+}
+
+// accountLink goes on with a teacher launch waiting for the Markwell
+// account of its email: linked when this browser is signed in as that
+// account, else a page that offers to sign in and come back here.
+func (h *ltiHandlers) accountLink(c *gin.Context) {
+	token, _ := c.Cookie(LTILinkCookie)
+	var signedIn *auth.User
+	if u, ok := currentUser(c); ok {
+		signedIn = &u
+	}
+	out, err := h.svc.AccountLink(c, token, signedIn)
+	if err == nil {
+		h.ah.clearCookie(c, LTILinkCookie, "/api/lti")
+	}
+	h.opened(c, out, err)
+}
+
+// opened answers a launch: its error page, or the teacher signed in (or
+// sent on to link their account) and the browser sent where it goes.
+func (h *ltiHandlers) opened(c *gin.Context, out lti.Launched, err error) {
 	if err != nil {
 		h.errorPage(c, err)
+		return
+	}
+	if out.LinkToken != "" {
+		h.ah.setCookie(c, &http.Cookie{Name: LTILinkCookie, Value: out.LinkToken, Path: "/api/lti", MaxAge: int(lti.LinkTTL.Seconds())})
+		c.Redirect(http.StatusSeeOther, LTILinkPage)
 		return
 	}
 	if out.Teacher != nil {
@@ -134,23 +173,34 @@ var ltiErrorPage = template.Must(template.New("lti-error").Parse(`<!doctype html
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Markwell could not open this launch</title>
 <style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1f2937}h1{font-size:1.4rem}</style>
-</head><body><main><h1>Markwell could not open this launch</h1><p>{{.}}</p>
-<p>If this keeps happening, give your Markwell administrator the time of this attempt.</p></main></body></html>`))
+</head><body><main><h1>Markwell could not open this launch</h1><p>{{.Message}}</p>
+{{if .SignIn}}<p><a href="{{.SignIn}}">Sign in to Markwell</a> (you come back here afterwards).</p>
+{{else}}<p>If this keeps happening, give your Markwell administrator the time of this attempt.</p>{{end}}</main></body></html>`))
+
+// errorPageData is what the error page shows: the sentence, and a sign-in
+// link that comes back to the launch, when signing in is the way on.
+type errorPageData struct {
+	Message string
+	SignIn  string
+}
 
 // errorPage answers a refused login or launch with a page a person reads
 // (the platform opened it in their browser), never JSON or a stack.
 func (h *ltiHandlers) errorPage(c *gin.Context, err error) {
-	msg, status := "Something went wrong on Markwell's side. Please try again in a moment.", http.StatusInternalServerError
+	page, status := errorPageData{Message: "Something went wrong on Markwell's side. Please try again in a moment."}, http.StatusInternalServerError
 	var le *lti.LaunchError
 	if errors.As(err, &le) {
-		msg, status = le.Message, http.StatusBadRequest
+		page.Message, status = le.Message, http.StatusBadRequest
+		if le.SignIn {
+			page.SignIn, status = h.ah.signInPage(url.Values{"callbackUrl": {LTILinkPage}}), http.StatusUnauthorized
+		}
 		logger(c).Warn("lti launch refused", "reason", le.Reason)
 	} else {
 		logger(c).Error("lti launch failed", "err", err)
 	}
 	c.Header("Content-Type", "text/html; charset=utf-8")
 	c.Status(status)
-	_ = ltiErrorPage.Execute(c.Writer, msg)
+	_ = ltiErrorPage.Execute(c.Writer, page)
 	c.Abort()
 }
 
@@ -325,7 +375,7 @@ func (h *ltiHandlers) deepLinkError(c *gin.Context, err error) {
 	}
 	c.Header("Content-Type", "text/html; charset=utf-8")
 	c.Status(status)
-	_ = ltiErrorPage.Execute(c.Writer, msg)
+	_ = ltiErrorPage.Execute(c.Writer, errorPageData{Message: msg})
 	c.Abort()
 }
 

@@ -46,6 +46,9 @@ var Scopes = []string{ScopeLineItem, ScopeLineItemRead, ScopeScore, ScopeNRPS}
 type LaunchError struct {
 	Message string
 	Reason  string
+	// SignIn: the page offers to sign in to Markwell and come back (a
+	// launch waiting to be linked to an account, AccountLink).
+	SignIn bool
 }
 
 func (e *LaunchError) Error() string { return e.Message + " (" + e.Reason + ")" }
@@ -71,6 +74,9 @@ const (
 	MsgNoRole          = "Markwell opens for teachers and pupils; your role in this course is neither."
 	MsgNotLinked       = "Your teacher has not set up this activity in Markwell yet."
 	MsgLinkOff         = "Submissions for this assignment are turned off."
+	MsgSignInToLink    = "Your course gave Markwell an email that already has a Markwell account. Sign in to Markwell in this browser once, then launch again from your course: Markwell links the two and opens directly from then on."
+	MsgLinkedToOther   = "Your account on this learning platform is linked to another Markwell account already. Ask your Markwell administrator for help."
+	MsgSignedInAsOther = "You are signed in to Markwell with a different email than the one your course gave. Sign in to Markwell in this browser with the account of your course's email once, then launch again from your course."
 )
 
 // LoginRequest is the platform's third-party initiated login.
@@ -230,6 +236,12 @@ type Launched struct {
 	Redirect string
 	// Teacher, when set, is signed in on this browser.
 	Teacher *auth.User
+	// LinkToken, when set, is a teacher launch waiting for the Markwell
+	// account that has its email (AccountLink): the caller keeps it in a
+	// cookie of this browser and sends the browser to the link page, where
+	// the browser's own Markwell session (which a cross-site launch post
+	// does not carry) says who it is.
+	LinkToken string
 }
 
 // Launch verifies a launch (the form's state and id_token, and the state
@@ -272,11 +284,11 @@ func (s *Service) teacherLaunch(ctx context.Context, p Platform, c Claims) (Laun
 	if strings.TrimSpace(c.Email) == "" {
 		return Launched{}, refuse(MsgNoEmail, "no email claim")
 	}
-	u, err := s.Auth.SignIn(ctx, auth.Identity{Provider: "lti:" + p.ID.String(), Subject: c.Subject, Email: c.Email, Name: c.displayName()})
+	u, err := s.Auth.SignIn(ctx, auth.Identity{Provider: provider(p), Subject: c.Subject, Email: c.Email, Name: c.displayName()})
 	if err != nil {
 		var se *apperr.SignInError
 		if errors.As(err, &se) && se.Code == apperr.SignInAccountNotLinked {
-			return Launched{}, refuse("An account with your email already exists in Markwell. Sign in to Markwell once the usual way, then ask your administrator to link it.", "%v", err)
+			return s.awaitAccountLink(ctx, p, c)
 		}
 		return Launched{}, err
 	}
@@ -309,6 +321,73 @@ func (s *Service) teacherLaunch(ctx context.Context, p Platform, c Claims) (Laun
 		out.Redirect = "/assignment/" + asg.String()
 	}
 	return out, nil
+}
+
+// provider is the auth provider of a platform's accounts.
+func provider(p Platform) string { return "lti:" + p.ID.String() }
+
+// awaitAccountLink keeps a teacher launch whose email belongs to a Markwell
+// account made another way until the browser shows who it is (AccountLink):
+// the LMS's word about an email is never proof of owning the account.
+func (s *Service) awaitAccountLink(ctx context.Context, p Platform, c Claims) (Launched, error) {
+	claims, err := json.Marshal(c)
+	if err != nil {
+		return Launched{}, err
+	}
+	token := randomToken()
+	if err := store.Q.LtiDeleteExpiredAccountLinks(ctx, s.Pool, s.now()); err != nil {
+		return Launched{}, fmt.Errorf("purge account links: %w", err)
+	}
+	if err := store.Q.LtiInsertAccountLink(ctx, s.Pool, store.LtiInsertAccountLinkParams{TokenHash: hashOf(token), PlatformID: p.ID,
+		Claims: claims, ExpiresAt: s.now().Add(LinkTTL)}); err != nil {
+		return Launched{}, fmt.Errorf("store account link: %w", err)
+	}
+	return Launched{LinkToken: token}, nil
+}
+
+// AccountLink goes on with a teacher launch that waits for its account
+// (token, from Launched.LinkToken, kept by the browser that launched). When
+// that browser is signed in to Markwell (signedIn) as the user with the
+// launch's email, the launch's account (platform, sub) is linked to them
+// and the launch goes on as any teacher's; else a LaunchError that offers
+// to sign in and come back. Only the launching browser holds the token, so
+// nobody can make another person's browser link their LMS account.
+func (s *Service) AccountLink(ctx context.Context, token string, signedIn *auth.User) (Launched, error) {
+	if token == "" {
+		return Launched{}, refuse(MsgLoginExpired, "no account link token")
+	}
+	row, err := store.Q.LtiGetAccountLink(ctx, s.Pool, store.LtiGetAccountLinkParams{TokenHash: hashOf(token), Now: s.now()})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Launched{}, refuse(MsgLoginExpired, "no live account link")
+	}
+	if err != nil {
+		return Launched{}, fmt.Errorf("find account link: %w", err)
+	}
+	var c Claims
+	if err := json.Unmarshal(row.Claims, &c); err != nil {
+		return Launched{}, fmt.Errorf("read account link: %w", err)
+	}
+	switch {
+	case signedIn == nil:
+		return Launched{}, &LaunchError{Message: MsgSignInToLink, Reason: "account link: not signed in", SignIn: true}
+	case !strings.EqualFold(strings.TrimSpace(signedIn.Email), strings.TrimSpace(c.Email)):
+		return Launched{}, &LaunchError{Message: MsgSignedInAsOther, Reason: fmt.Sprintf("account link: signed in as user %s", signedIn.ID), SignIn: true}
+	}
+	p, err := s.platform(ctx, row.PlatformID)
+	if err != nil {
+		return Launched{}, fmt.Errorf("load platform: %w", err)
+	}
+	if err := s.Auth.LinkAccount(ctx, signedIn.ID, provider(p), c.Subject); err != nil {
+		var se *apperr.SignInError
+		if errors.As(err, &se) && se.Code == apperr.SignInAccountNotLinked {
+			return Launched{}, refuse(MsgLinkedToOther, "%v", err)
+		}
+		return Launched{}, err
+	}
+	if err := store.Q.LtiDeleteAccountLink(ctx, s.Pool, hashOf(token)); err != nil {
+		return Launched{}, fmt.Errorf("use account link: %w", err)
+	}
+	return s.teacherLaunch(ctx, p, c)
 }
 
 // joinCourse puts u in the team of the course, or links the course to u's

@@ -36,6 +36,9 @@ const (
 	// LearnerTTL is how long a pupil's launch lets the student page submit
 	// as them.
 	LearnerTTL = 12 * time.Hour
+	// LinkTTL is how long a teacher whose email has a Markwell account may
+	// take to sign in to it and come back to their launch.
+	LinkTTL = 30 * time.Minute
 	// DeepLinkTTL is how long a teacher may take to pick an assignment.
 	DeepLinkTTL = time.Hour
 	// KeyOverlap is how long a rotated-out key stays in the JWKS.

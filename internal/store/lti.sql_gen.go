@@ -84,12 +84,30 @@ func (q *Queries) LtiCurrentKey(ctx context.Context, db DBTX) (LtiCurrentKeyRow,
 	return i, err
 }
 
+const ltiDeleteAccountLink = `-- name: LtiDeleteAccountLink :exec
+DELETE FROM lti_account_links WHERE token_hash = $1
+`
+
+func (q *Queries) LtiDeleteAccountLink(ctx context.Context, db DBTX, tokenHash []byte) error {
+	_, err := db.Exec(ctx, ltiDeleteAccountLink, tokenHash)
+	return err
+}
+
 const ltiDeleteDeepLink = `-- name: LtiDeleteDeepLink :exec
 DELETE FROM lti_deep_links WHERE id = $1
 `
 
 func (q *Queries) LtiDeleteDeepLink(ctx context.Context, db DBTX, id uuid.UUID) error {
 	_, err := db.Exec(ctx, ltiDeleteDeepLink, id)
+	return err
+}
+
+const ltiDeleteExpiredAccountLinks = `-- name: LtiDeleteExpiredAccountLinks :exec
+DELETE FROM lti_account_links WHERE expires_at < $1
+`
+
+func (q *Queries) LtiDeleteExpiredAccountLinks(ctx context.Context, db DBTX, now time.Time) error {
+	_, err := db.Exec(ctx, ltiDeleteExpiredAccountLinks, now)
 	return err
 }
 
@@ -170,6 +188,27 @@ func (q *Queries) LtiFindPlatforms(ctx context.Context, db DBTX, arg LtiFindPlat
 		return nil, err
 	}
 	return items, nil
+}
+
+const ltiGetAccountLink = `-- name: LtiGetAccountLink :one
+SELECT platform_id, claims FROM lti_account_links WHERE token_hash = $1 AND expires_at > $2
+`
+
+type LtiGetAccountLinkParams struct {
+	TokenHash []byte
+	Now       time.Time
+}
+
+type LtiGetAccountLinkRow struct {
+	PlatformID uuid.UUID
+	Claims     json.RawMessage
+}
+
+func (q *Queries) LtiGetAccountLink(ctx context.Context, db DBTX, arg LtiGetAccountLinkParams) (LtiGetAccountLinkRow, error) {
+	row := db.QueryRow(ctx, ltiGetAccountLink, arg.TokenHash, arg.Now)
+	var i LtiGetAccountLinkRow
+	err := row.Scan(&i.PlatformID, &i.Claims)
+	return i, err
 }
 
 const ltiGetDeepLink = `-- name: LtiGetDeepLink :one
@@ -261,6 +300,28 @@ func (q *Queries) LtiGetPlatform(ctx context.Context, db DBTX, id uuid.UUID) (Lt
 		&i.CreatedAt,
 	)
 	return i, err
+}
+
+const ltiInsertAccountLink = `-- name: LtiInsertAccountLink :exec
+INSERT INTO lti_account_links (token_hash, platform_id, claims, expires_at)
+VALUES ($1, $2, $3, $4)
+`
+
+type LtiInsertAccountLinkParams struct {
+	TokenHash  []byte
+	PlatformID uuid.UUID
+	Claims     json.RawMessage
+	ExpiresAt  time.Time
+}
+
+func (q *Queries) LtiInsertAccountLink(ctx context.Context, db DBTX, arg LtiInsertAccountLinkParams) error {
+	_, err := db.Exec(ctx, ltiInsertAccountLink,
+		arg.TokenHash,
+		arg.PlatformID,
+		arg.Claims,
+		arg.ExpiresAt,
+	)
+	return err
 }
 
 const ltiInsertDeepLink = `-- name: LtiInsertDeepLink :one

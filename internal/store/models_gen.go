@@ -292,6 +292,13 @@ type LinkUpload struct {
 	CreatedAt      time.Time
 }
 
+type LtiAccountLink struct {
+	TokenHash  []byte
+	PlatformID uuid.UUID
+	Claims     json.RawMessage
+	ExpiresAt  time.Time
+}
+
 type LtiContext struct {
 	PlatformID uuid.UUID
 	ContextID  string

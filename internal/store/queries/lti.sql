@@ -163,3 +163,16 @@ ORDER BY student_name, submission_id;
 -- Who submitted the assignment: LTI subject (empty when none) and email.
 SELECT coalesce(lti->>'sub', '')::text AS sub, lower(student_email)::text AS email
 FROM submissions WHERE assignment_id = @assignment_id AND team_id = @team_id;
+
+-- name: LtiDeleteExpiredAccountLinks :exec
+DELETE FROM lti_account_links WHERE expires_at < @now;
+
+-- name: LtiInsertAccountLink :exec
+INSERT INTO lti_account_links (token_hash, platform_id, claims, expires_at)
+VALUES (@token_hash, @platform_id, @claims, @expires_at);
+
+-- name: LtiGetAccountLink :one
+SELECT platform_id, claims FROM lti_account_links WHERE token_hash = @token_hash AND expires_at > @now;
+
+-- name: LtiDeleteAccountLink :exec
+DELETE FROM lti_account_links WHERE token_hash = @token_hash;
