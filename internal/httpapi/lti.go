@@ -94,6 +94,9 @@ func (h *ltiHandlers) canvasConfig(c *gin.Context) {
 	c.Data(http.StatusOK, "application/json; charset=utf-8", h.svc.Config().Canvas)
 }
 
+// loginParams are the login request's parameters Markwell reads.
+var loginParams = []string{"iss", "login_hint", "target_link_uri", "lti_message_hint", "client_id", "lti_deployment_id"}
+
 // login is the platform's third-party initiated login (GET or POST).
 func (h *ltiHandlers) login(c *gin.Context) {
 	param := func(k string) string {
@@ -101,6 +104,16 @@ func (h *ltiHandlers) login(c *gin.Context) {
 			return v
 		}
 		return c.Query(k)
+	}
+	if framed(c.Request) {
+		q := url.Values{}
+		for _, k := range loginParams {
+			if v := param(k); v != "" {
+				q.Set(k, v)
+			}
+		}
+		newTabPage(c, "/api/lti/login?"+q.Encode())
+		return
 	}
 	redirect, state, err := h.svc.Login(c, lti.LoginRequest{
 		Issuer: param("iss"), LoginHint: param("login_hint"), TargetLinkURI: param("target_link_uri"),
@@ -112,6 +125,40 @@ func (h *ltiHandlers) login(c *gin.Context) {
 	}
 	h.setState(c, state, int(lti.LoginTTL.Seconds()))
 	c.Redirect(http.StatusFound, redirect)
+}
+
+// framed reports that the browser loads r inside a frame (the LMS embeds
+// the tool in an iframe): Sec-Fetch-Dest, which current browsers send on
+// every navigation.
+func framed(r *http.Request) bool {
+	d := r.Header.Get("Sec-Fetch-Dest")
+	return d == "iframe" || d == "frame"
+}
+
+var ltiNewTabPage = template.Must(template.New("lti-new-tab").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Open Markwell in a new tab</title>
+<style nonce="{{.Nonce}}">body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1f2937}h1{font-size:1.3rem}
+a.button{display:inline-block;padding:.6rem 1.1rem;border-radius:6px;background:#1d4ed8;color:#fff;text-decoration:none;font-weight:600}</style>
+</head><body><main><h1>Markwell opens in its own tab</h1>
+<p>For your security Markwell does not run inside another site's page.</p>
+<p><a class="button" href="{{.Login}}" target="_blank" rel="noopener">Open Markwell in a new tab</a></p></main></body></html>`))
+
+// newTabPage answers a launch the LMS loads in a frame: Markwell's pages
+// refuse to be framed (X-Frame-Options DENY, frame-ancestors 'none'), so
+// the frame would stay blank. Instead it shows one button that opens the
+// same login (login: its path and query) in a new tab, where the launch
+// runs as usual. This page alone may be framed, by any site: it stores
+// nothing, sets no cookie and holds nothing but that link, which starts
+// the person's own launch, so there is nothing to trick anyone into.
+func newTabPage(c *gin.Context, login string) {
+	nonce := newNonce()
+	h := c.Writer.Header()
+	h.Del("X-Frame-Options")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'nonce-"+nonce+"'; frame-ancestors *; base-uri 'none'; form-action 'none'; object-src 'none'")
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	c.Status(http.StatusOK)
+	_ = ltiNewTabPage.Execute(c.Writer, map[string]string{"Login": login, "Nonce": nonce})
 }
 
 // setState sets (or with maxAge < 0 clears) the state cookie. Over https
