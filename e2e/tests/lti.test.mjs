@@ -49,7 +49,7 @@ async function startPlatform() {
     if (req.method === 'GET' && url.pathname === '/course') {
       // A course page that embeds the tool in an iframe, as many LMSs do.
       res.writeHead(200, { 'Content-Type': 'text/html' });
-      return res.end('<!doctype html><h1>Year 8 Science</h1><iframe title="Markwell" src="/start" width="800" height="500"></iframe>');
+      return res.end('<!doctype html><html lang="en"><title>Year 8 Science</title><h1>Year 8 Science</h1><iframe title="Markwell" src="/start" width="800" height="500"></iframe>');
     }
     if (req.method === 'GET' && url.pathname === '/auth') {
       // The platform's OIDC auth endpoint: an auto-submitting form post of the id_token.
