@@ -739,8 +739,9 @@ func TestLTITeacherWithAnAccountIsAskedToSignInFirst(t *testing.T) {
 	res, _, _ = p.launch(t, eve, teacher, nil)
 	require.Equal(t, httpapi.LTILinkPage, res.Header.Get("Location"))
 	res, body = page(t, eve, httpapi.LTILinkPage)
-	require.Equal(t, http.StatusUnauthorized, res.StatusCode)
+	require.Equal(t, http.StatusBadRequest, res.StatusCode)
 	require.Contains(t, body, lti.MsgSignedInAsOther)
+	require.NotContains(t, body, "/signin?", "signed in already: she must sign out first")
 	require.Equal(t, eveID, sessionUserID(t, eve))
 	require.False(t, linked())
 

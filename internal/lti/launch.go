@@ -76,7 +76,7 @@ const (
 	MsgLinkOff         = "Submissions for this assignment are turned off."
 	MsgSignInToLink    = "Your course gave Markwell an email that already has a Markwell account. Sign in to Markwell in this browser once, then launch again from your course: Markwell links the two and opens directly from then on."
 	MsgLinkedToOther   = "Your account on this learning platform is linked to another Markwell account already. Ask your Markwell administrator for help."
-	MsgSignedInAsOther = "You are signed in to Markwell with a different email than the one your course gave. Sign in to Markwell in this browser with the account of your course's email once, then launch again from your course."
+	MsgSignedInAsOther = "You are signed in to Markwell with a different email than the one your course gave. Sign out of Markwell in this browser, sign in with the Markwell account of your course's email once, then launch again from your course."
 )
 
 // LoginRequest is the platform's third-party initiated login.
@@ -371,7 +371,9 @@ func (s *Service) AccountLink(ctx context.Context, token string, signedIn *auth.
 	case signedIn == nil:
 		return Launched{}, &LaunchError{Message: MsgSignInToLink, Reason: "account link: not signed in", SignIn: true}
 	case !strings.EqualFold(strings.TrimSpace(signedIn.Email), strings.TrimSpace(c.Email)):
-		return Launched{}, &LaunchError{Message: MsgSignedInAsOther, Reason: fmt.Sprintf("account link: signed in as user %s", signedIn.ID), SignIn: true}
+		// No sign-in link: the sign-in page sends a signed-in visitor on
+		// without signing them in again.
+		return Launched{}, refuse(MsgSignedInAsOther, "account link: signed in as user %s", signedIn.ID)
 	}
 	p, err := s.platform(ctx, row.PlatformID)
 	if err != nil {
