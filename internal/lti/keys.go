@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
@@ -173,6 +172,5 @@ func (s *Service) Config() ToolConfig {
 		}},
 		"custom_fields": map[string]string{},
 	}, "", "  ")
-	_ = time.Second
 	return ToolConfig{LoginURL: s.LoginURL(), RedirectURI: s.LaunchURL(), JWKSURL: s.JWKSURL(), Canvas: canvas}
 }
