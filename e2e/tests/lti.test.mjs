@@ -46,6 +46,11 @@ async function startPlatform() {
       res.writeHead(302, { Location: `${baseURL}/api/lti/login?${q}` });
       return res.end();
     }
+    if (req.method === 'GET' && url.pathname === '/course') {
+      // A course page that embeds the tool in an iframe, as many LMSs do.
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      return res.end('<!doctype html><html lang="en"><title>Year 8 Science</title><h1>Year 8 Science</h1><iframe title="Markwell" src="/start" width="800" height="500"></iframe>');
+    }
     if (req.method === 'GET' && url.pathname === '/auth') {
       // The platform's OIDC auth endpoint: an auto-submitting form post of the id_token.
       const now = Math.floor(Date.now() / 1000);
@@ -164,6 +169,19 @@ test('a pupil launched from the LMS submits; the teacher grades and releases; th
   await shot(pupil, 'lti-pupil-submit');
   await pupil.getByRole('button', { name: 'Submit' }).click();
   await pupil.waitForURL(/\/success$/);
+
+  // Another pupil's LMS embeds the activity in an iframe: Markwell does not
+  // run framed, so the frame offers a new tab, where the launch goes on.
+  const framedCtx = await browser.newContext({ viewport: DESKTOP });
+  const course = await framedCtx.newPage();
+  platform.nextLaunch = { ...platform.nextLaunch, sub: 'pupil-e2e-2', name: 'Ivo Inframe', email: 'ivo@pupils.test' };
+  await course.goto(`${platform.url}/course`);
+  const open = course.frameLocator('iframe').getByRole('link', { name: 'Open Markwell in a new tab' });
+  await open.waitFor();
+  await shot(course, 'lti-framed-new-tab');
+  const [tab] = await Promise.all([framedCtx.waitForEvent('page'), open.click()]);
+  await tab.getByRole('heading', { name: 'Plants quiz' }).waitFor();
+  await tab.waitForFunction(() => document.querySelector('input[autocomplete="name"]')?.value === 'Ivo Inframe');
 
   // The teacher grades and releases.
   let sub;

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"golang.org/x/oauth2"
@@ -173,6 +174,31 @@ func (s *Service) placeInTeam(ctx context.Context, tx pgx.Tx, u store.User, id I
 	}
 	s.log.InfoContext(ctx, "team created", "user_id", u.ID, "team_id", teamID)
 	return store.Q.GetUser(ctx, tx, u.ID)
+}
+
+// LinkAccount links the account (provider, subject) to the user userID,
+// so that signing in with it signs them in. The caller has established that
+// the person holds both (internal/lti: the browser that launched from the
+// LMS is signed in as this user, whose email the launch names); an email
+// alone never links. An account linked to someone else already is refused
+// with apperr.SignInAccountNotLinked.
+func (s *Service) LinkAccount(ctx context.Context, userID uuid.UUID, provider, subject string) error {
+	n, err := store.Q.AuthLinkAccount(ctx, s.pool, store.AuthLinkAccountParams{UserID: userID, Provider: provider, ProviderAccountID: subject})
+	if err != nil {
+		return fmt.Errorf("link account: %w", err)
+	}
+	if n == 0 {
+		u, err := store.Q.AuthUserByAccount(ctx, s.pool, store.AuthUserByAccountParams{Provider: provider, ProviderAccountID: subject})
+		if err != nil {
+			return fmt.Errorf("find linked account: %w", err)
+		}
+		if u.ID != userID {
+			return fail(apperr.SignInAccountNotLinked, "%s account is linked to user %s, not %s", provider, u.ID, userID)
+		}
+		return nil
+	}
+	s.log.InfoContext(ctx, "account linked by its signed-in user", "user_id", userID, "provider", provider)
+	return nil
 }
 
 // SignInWithCredentials is the development sign-in: it checks name and email

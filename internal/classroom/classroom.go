@@ -31,6 +31,7 @@ import (
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/queue"
+	"github.com/markwell/markwell/internal/seal"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/submission"
 )
@@ -162,8 +163,8 @@ type Config struct {
 // Service connects teachers' Google accounts and imports from Classroom.
 type Service struct {
 	cfg    Config
-	tokens *sealer // google_tokens.encrypted_token
-	flows  *sealer // the consent flow cookie
+	tokens *seal.Sealer // google_tokens.encrypted_token
+	flows  *seal.Sealer // the consent flow cookie
 	log    *slog.Logger
 	now    func() time.Time
 }
@@ -193,11 +194,11 @@ func New(c Config) (*Service, error) {
 	if c.RetryBase <= 0 {
 		c.RetryBase = time.Second
 	}
-	tokens, err := newSealer(c.Secret, "markwell google_tokens v1")
+	tokens, err := seal.New(c.Secret, "markwell google_tokens v1")
 	if err != nil {
 		return nil, err
 	}
-	flows, err := newSealer(c.Secret, "markwell classroom consent flow v1")
+	flows, err := seal.New(c.Secret, "markwell classroom consent flow v1")
 	if err != nil {
 		return nil, err
 	}

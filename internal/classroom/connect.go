@@ -130,7 +130,7 @@ func (s *Service) Begin(t Teacher, returnTo string) (authURL, sealedFlow string,
 	if t.Email != "" {
 		opts = append(opts, oauth2.SetAuthURLParam("login_hint", t.Email))
 	}
-	return s.oauth2().AuthCodeURL(f.State, opts...), base64.RawURLEncoding.EncodeToString(s.flows.seal(plain, flowAAD)), nil
+	return s.oauth2().AuthCodeURL(f.State, opts...), base64.RawURLEncoding.EncodeToString(s.flows.Seal(plain, flowAAD)), nil
 }
 
 // Callback is what Google sent back: the query parameters of the same names.
@@ -152,7 +152,7 @@ func (s *Service) Finish(ctx context.Context, t Teacher, sealedFlow string, cb C
 	if err != nil || sealedFlow == "" {
 		return "/", connectFail(OutcomeFailed, "no consent flow in this browser")
 	}
-	plain, err := s.flows.open(raw, flowAAD)
+	plain, err := s.flows.Open(raw, flowAAD)
 	if err != nil {
 		return "/", connectFail(OutcomeFailed, "flow: %w", err)
 	}
@@ -234,7 +234,7 @@ func (s *Service) saveToken(ctx context.Context, user uuid.UUID, tok *oauth2.Tok
 		return fmt.Errorf("encode token: %w", err)
 	}
 	if err := store.Q.UpsertGoogleToken(ctx, s.cfg.Pool, store.UpsertGoogleTokenParams{
-		UserID: user, EncryptedToken: s.tokens.seal(plain, tokenAAD(user)), Scopes: scopes,
+		UserID: user, EncryptedToken: s.tokens.Seal(plain, tokenAAD(user)), Scopes: scopes,
 	}); err != nil {
 		return fmt.Errorf("store google token of user %s: %w", user, err)
 	}
@@ -255,7 +255,7 @@ func (s *Service) loadToken(ctx context.Context, user uuid.UUID) (*oauth2.Token,
 	if len(missingScopes(row.Scopes)) > 0 {
 		return nil, "", apperr.New(apperr.Conflict, MsgMissingScopes)
 	}
-	plain, err := s.tokens.open(row.EncryptedToken, tokenAAD(user))
+	plain, err := s.tokens.Open(row.EncryptedToken, tokenAAD(user))
 	var tok oauth2.Token
 	if err == nil {
 		err = json.Unmarshal(plain, &tok)

@@ -1,22 +1,20 @@
 package httpapi
 
 import (
-	"context"
 	"errors"
 	"html/template"
 	"net/http"
+	"net/url"
 	"reflect"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/lti"
-	"github.com/markwell/markwell/internal/release"
-	"github.com/markwell/markwell/internal/result"
 )
 
 // LTIPage is the operators' page of LTI registrations (the app's, served to
@@ -26,6 +24,15 @@ const LTIPage = "/admin/lti"
 // LTIStateCookie binds an LTI login to the browser that the platform sent
 // through it; the launch must come back to the same browser.
 const LTIStateCookie = "markwell.lti-state"
+
+// LTILinkCookie holds a teacher launch waiting to be linked to the Markwell
+// account of its email (lti.Launched.LinkToken) on the browser that
+// launched, for the link page.
+const LTILinkCookie = "markwell.lti-link"
+
+// LTILinkPage is where such a launch goes on (GET, so that the browser's
+// own SameSite=Lax session comes with it).
+const LTILinkPage = "/api/lti/link"
 
 // ltiBodyLimit caps the platform's form posts (an id_token is a few KB).
 const ltiBodyLimit = 64 << 10
@@ -58,6 +65,7 @@ func registerLTI(r *gin.Engine, v1 *gin.RouterGroup, d Deps, ah *authHandlers) {
 	p.GET("/login", h.login)
 	p.POST("/login", h.login)
 	p.POST("/launch", h.launch)
+	p.GET("/link", h.accountLink)
 
 	op := v1.Group("/operator/lti", operatorOnly(d))
 	op.GET("", handle(h.operatorView))
@@ -86,6 +94,9 @@ func (h *ltiHandlers) canvasConfig(c *gin.Context) {
 	c.Data(http.StatusOK, "application/json; charset=utf-8", h.svc.Config().Canvas)
 }
 
+// loginParams are the login request's parameters Markwell reads.
+var loginParams = []string{"iss", "login_hint", "target_link_uri", "lti_message_hint", "client_id", "lti_deployment_id"}
+
 // login is the platform's third-party initiated login (GET or POST).
 func (h *ltiHandlers) login(c *gin.Context) {
 	param := func(k string) string {
@@ -93,6 +104,16 @@ func (h *ltiHandlers) login(c *gin.Context) {
 			return v
 		}
 		return c.Query(k)
+	}
+	if framed(c.Request) {
+		q := url.Values{}
+		for _, k := range loginParams {
+			if v := param(k); v != "" {
+				q.Set(k, v)
+			}
+		}
+		newTabPage(c, "/api/lti/login?"+q.Encode())
+		return
 	}
 	redirect, state, err := h.svc.Login(c, lti.LoginRequest{
 		Issuer: param("iss"), LoginHint: param("login_hint"), TargetLinkURI: param("target_link_uri"),
@@ -104,6 +125,40 @@ func (h *ltiHandlers) login(c *gin.Context) {
 	}
 	h.setState(c, state, int(lti.LoginTTL.Seconds()))
 	c.Redirect(http.StatusFound, redirect)
+}
+
+// framed reports that the browser loads r inside a frame (the LMS embeds
+// the tool in an iframe): Sec-Fetch-Dest, which current browsers send on
+// every navigation.
+func framed(r *http.Request) bool {
+	d := r.Header.Get("Sec-Fetch-Dest")
+	return d == "iframe" || d == "frame"
+}
+
+var ltiNewTabPage = template.Must(template.New("lti-new-tab").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Open Markwell in a new tab</title>
+<style nonce="{{.Nonce}}">body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1f2937}h1{font-size:1.3rem}
+a.button{display:inline-block;padding:.6rem 1.1rem;border-radius:6px;background:#1d4ed8;color:#fff;text-decoration:none;font-weight:600}</style>
+</head><body><main><h1>Markwell opens in its own tab</h1>
+<p>For your security Markwell does not run inside another site's page.</p>
+<p><a class="button" href="{{.Login}}" target="_blank" rel="noopener">Open Markwell in a new tab</a></p></main></body></html>`))
+
+// newTabPage answers a launch the LMS loads in a frame: Markwell's pages
+// refuse to be framed (X-Frame-Options DENY, frame-ancestors 'none'), so
+// the frame would stay blank. Instead it shows one button that opens the
+// same login (login: its path and query) in a new tab, where the launch
+// runs as usual. This page alone may be framed, by any site: it stores
+// nothing, sets no cookie and holds nothing but that link, which starts
+// the person's own launch, so there is nothing to trick anyone into.
+func newTabPage(c *gin.Context, login string) {
+	nonce := newNonce()
+	h := c.Writer.Header()
+	h.Del("X-Frame-Options")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'nonce-"+nonce+"'; frame-ancestors *; base-uri 'none'; form-action 'none'; object-src 'none'")
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	c.Status(http.StatusOK)
+	_ = ltiNewTabPage.Execute(c.Writer, map[string]string{"Login": login, "Nonce": nonce})
 }
 
 // setState sets (or with maxAge < 0 clears) the state cookie. Over https
@@ -121,8 +176,35 @@ func (h *ltiHandlers) launch(c *gin.Context) {
 	cookie, _ := c.Cookie(LTIStateCookie)
 	out, err := h.svc.Launch(c, cookie, c.PostForm("state"), c.PostForm("id_token"))
 	h.setState(c, "", -1)
+	h.opened(c, out, err)
+}
+
+// accountLink goes on with a teacher launch waiting for the Markwell
+// account of its email: linked when this browser is signed in as that
+// account, else a page that offers to sign in and come back here.
+func (h *ltiHandlers) accountLink(c *gin.Context) {
+	token, _ := c.Cookie(LTILinkCookie)
+	var signedIn *auth.User
+	if u, ok := currentUser(c); ok {
+		signedIn = &u
+	}
+	out, err := h.svc.AccountLink(c, token, signedIn)
+	if err == nil {
+		h.ah.clearCookie(c, LTILinkCookie, "/api/lti")
+	}
+	h.opened(c, out, err)
+}
+
+// opened answers a launch: its error page, or the teacher signed in (or
+// sent on to link their account) and the browser sent where it goes.
+func (h *ltiHandlers) opened(c *gin.Context, out lti.Launched, err error) {
 	if err != nil {
 		h.errorPage(c, err)
+		return
+	}
+	if out.LinkToken != "" {
+		h.ah.setCookie(c, &http.Cookie{Name: LTILinkCookie, Value: out.LinkToken, Path: "/api/lti", MaxAge: int(lti.LinkTTL.Seconds())})
+		c.Redirect(http.StatusSeeOther, LTILinkPage)
 		return
 	}
 	if out.Teacher != nil {
@@ -138,23 +220,34 @@ var ltiErrorPage = template.Must(template.New("lti-error").Parse(`<!doctype html
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Markwell could not open this launch</title>
 <style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1f2937}h1{font-size:1.4rem}</style>
-</head><body><main><h1>Markwell could not open this launch</h1><p>{{.}}</p>
-<p>If this keeps happening, give your Markwell administrator the time of this attempt.</p></main></body></html>`))
+</head><body><main><h1>Markwell could not open this launch</h1><p>{{.Message}}</p>
+{{if .SignIn}}<p><a href="{{.SignIn}}">Sign in to Markwell</a> (you come back here afterwards).</p>
+{{else}}<p>If this keeps happening, give your Markwell administrator the time of this attempt.</p>{{end}}</main></body></html>`))
+
+// errorPageData is what the error page shows: the sentence, and a sign-in
+// link that comes back to the launch, when signing in is the way on.
+type errorPageData struct {
+	Message string
+	SignIn  string
+}
 
 // errorPage answers a refused login or launch with a page a person reads
 // (the platform opened it in their browser), never JSON or a stack.
 func (h *ltiHandlers) errorPage(c *gin.Context, err error) {
-	msg, status := "Something went wrong on Markwell's side. Please try again in a moment.", http.StatusInternalServerError
+	page, status := errorPageData{Message: "Something went wrong on Markwell's side. Please try again in a moment."}, http.StatusInternalServerError
 	var le *lti.LaunchError
 	if errors.As(err, &le) {
-		msg, status = le.Message, http.StatusBadRequest
+		page.Message, status = le.Message, http.StatusBadRequest
+		if le.SignIn {
+			page.SignIn, status = h.ah.signInPage(url.Values{"callbackUrl": {LTILinkPage}}), http.StatusUnauthorized
+		}
 		logger(c).Warn("lti launch refused", "reason", le.Reason)
 	} else {
 		logger(c).Error("lti launch failed", "err", err)
 	}
 	c.Header("Content-Type", "text/html; charset=utf-8")
 	c.Status(status)
-	_ = ltiErrorPage.Execute(c.Writer, msg)
+	_ = ltiErrorPage.Execute(c.Writer, page)
 	c.Abort()
 }
 
@@ -176,20 +269,16 @@ func (h *ltiHandlers) operatorView(c *gin.Context, _ identity.Actor, _ *struct{}
 	return gin.H{"tool": h.svc.Config(), "platforms": ps, "keyIds": kids}, nil
 }
 
+// platformBody is a registration: lti.Platform's own fields, with the id
+// read as the API reads ids (absent: a new platform; malformed: 404).
 type platformBody struct {
-	ID            optionalID `json:"id"`
-	Name          string     `json:"name"`
-	Issuer        string     `json:"issuer"`
-	ClientID      string     `json:"clientId"`
-	DeploymentIDs []string   `json:"deploymentIds"`
-	AuthLoginURL  string     `json:"authLoginUrl"`
-	TokenURL      string     `json:"tokenUrl"`
-	JWKSURL       string     `json:"jwksUrl"`
+	lti.Platform
+	ID optionalID `json:"id"`
 }
 
 func (h *ltiHandlers) savePlatform(c *gin.Context, _ identity.Actor, in *platformBody) (gin.H, error) {
-	p, err := h.svc.SavePlatform(c, lti.Platform{ID: in.ID.UUID(), Name: in.Name, Issuer: in.Issuer, ClientID: in.ClientID,
-		DeploymentIDs: in.DeploymentIDs, AuthLoginURL: in.AuthLoginURL, TokenURL: in.TokenURL, JWKSURL: in.JWKSURL})
+	in.Platform.ID = in.ID.UUID()
+	p, err := h.svc.SavePlatform(c, in.Platform)
 	return gin.H{"platform": p}, err
 }
 
@@ -333,7 +422,7 @@ func (h *ltiHandlers) deepLinkError(c *gin.Context, err error) {
 	}
 	c.Header("Content-Type", "text/html; charset=utf-8")
 	c.Status(status)
-	_ = ltiErrorPage.Execute(c.Writer, msg)
+	_ = ltiErrorPage.Execute(c.Writer, errorPageData{Message: msg})
 	c.Abort()
 }
 
@@ -345,27 +434,4 @@ type ltiStatusBody struct {
 func (h *ltiHandlers) status(c *gin.Context, a identity.Actor, in *ltiStatusBody) (gin.H, error) {
 	st, err := h.svc.Status(c, a, in.AssignmentID.UUID(), in.Roster)
 	return gin.H{"lti": st}, err
-}
-
-// ltiScoreQueuer reads the assignment's totals (as the results table shows
-// them) and returns the release's in-transaction step that hands the
-// released rows' scores to the LTI tool, which records and queues those of
-// pupils who came from an LMS: a release and its scores commit together.
-func ltiScoreQueuer(c *gin.Context, svc *lti.Service, results *result.Service, a identity.Actor, assignmentID uuid.UUID) (func(context.Context, pgx.Tx, []release.Release) error, error) {
-	_, rows, err := results.GetAssignment(c, a, assignmentID)
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[uuid.UUID]result.FunctionResult, len(rows))
-	for _, r := range rows {
-		byID[r.Submission] = r
-	}
-	return func(ctx context.Context, tx pgx.Tx, rs []release.Release) error {
-		out := make([]lti.Released, 0, len(rs))
-		for _, r := range rs {
-			fr := byID[r.SubmissionID]
-			out = append(out, lti.Released{SubmissionID: r.SubmissionID, StudentName: r.StudentName, Points: fr.TotalPoints, Max: fr.MaxPoints, Link: r.Link})
-		}
-		return svc.QueueScoresTx(ctx, tx, a, assignmentID, out)
-	}, nil
 }

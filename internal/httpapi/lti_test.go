@@ -451,6 +451,18 @@ func TestLTIPlatformEndToEnd(t *testing.T) {
 	require.Equal(t, "failed", row["state"])
 	require.Equal(t, "The platform refused the score (HTTP 503). It will be tried again.", row["error"])
 
+	// A job whose last attempt fails gives up: the score says Markwell
+	// stopped trying (not that it will try again).
+	p.failScores = 1
+	run, _ = worker.Work(t.Context(), t, jobTx, args, &river.InsertOpts{MaxAttempts: 1})
+	require.Equal(t, rivertype.JobStateCancelled, run.Job.State, "the last attempt ends the job")
+	status, data, e = teacher.call(t, "/api/v1/lti/assignment/status", map[string]any{"assignmentId": asgID})
+	require.Equal(t, 200, status, e)
+	row = data["lti"].(map[string]any)["scores"].([]any)[0].(map[string]any)
+	require.Equal(t, "failed", row["state"])
+	require.Equal(t, lti.MsgScoresAbandoned, row["error"])
+
+	// Releasing again queues the job again, and this time it goes through.
 	run, err = worker.Work(t.Context(), t, jobTx, args, nil)
 	require.NoError(t, err, "the retry goes through")
 	require.Equal(t, river.EventKindJobCompleted, run.EventKind)
@@ -635,4 +647,112 @@ func postDeepLinkPick(t *testing.T, br *browser, f url.Values) (*http.Response, 
 	body, err := io.ReadAll(res.Body)
 	require.NoError(t, err)
 	return res, string(body)
+}
+
+// page GETs path in br without following redirects and returns the answer
+// and its body as a person reads it.
+func page(t *testing.T, br *browser, path string) (*http.Response, string) {
+	t.Helper()
+	res, err := br.client.Get(br.b.srv.URL + path)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return res, html.UnescapeString(string(raw))
+}
+
+// sessionUserID is the id of the user br is signed in as ("" for none).
+func sessionUserID(t *testing.T, br *browser) string {
+	t.Helper()
+	_, session := br.send(t, "GET", "/api/auth/session", nil, "")
+	u, _ := session["user"].(map[string]any)
+	id, _ := u["id"].(string)
+	return id
+}
+
+// A teacher whose email has a Markwell account made another way: a launch
+// from the browser where she is signed in to it links her LMS account and
+// opens; from then on every launch opens directly.
+func TestLTITeacherWithAnAccountIsLinkedFromHerSignedInBrowser(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	p := newTestPlatform(t, b)
+	p.register(t)
+	ada := b.newBrowser(t)
+	ada.signIn(t, "Ada Lovelace", "ada.lti@school.test")
+	adaID := sessionUserID(t, ada)
+	require.NotEmpty(t, adaID)
+	teacher := person{sub: "teacher-ada", name: "Ada L.", email: "Ada.LTI@school.test", roles: teacherRole}
+
+	res, _, _ := p.launch(t, ada, teacher, nil)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	require.Equal(t, httpapi.LTILinkPage, res.Header.Get("Location"), "the launch post cannot see her Lax session: it goes on at the link page")
+	res, body := page(t, ada, httpapi.LTILinkPage)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, body)
+	require.Equal(t, "/library", res.Header.Get("Location"))
+	require.Equal(t, adaID, sessionUserID(t, ada), "signed in as the account she had, not a new one")
+
+	// Any browser now: the launch opens directly as her.
+	fresh := b.newBrowser(t)
+	res, body, _ = p.launch(t, fresh, teacher, nil)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, body)
+	require.Equal(t, "/library", res.Header.Get("Location"))
+	require.Equal(t, adaID, sessionUserID(t, fresh))
+}
+
+// The same teacher launching from a browser that is not signed in is asked
+// to sign in once, and comes back to her launch; nobody else's browser can
+// finish the link, and the email alone links nothing.
+func TestLTITeacherWithAnAccountIsAskedToSignInFirst(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	p := newTestPlatform(t, b)
+	p.register(t)
+	b.newBrowser(t).signIn(t, "Ada Lovelace", "ada.lti2@school.test")
+	teacher := person{sub: "teacher-ada2", name: "Ada L.", email: "ada.lti2@school.test", roles: teacherRole}
+	linked := func() bool {
+		var n int
+		require.NoError(t, testdbRow(t, `SELECT count(*) FROM accounts WHERE provider_account_id = $1`, teacher.sub, &n))
+		return n == 1
+	}
+
+	fresh := b.newBrowser(t)
+	res, _, _ := p.launch(t, fresh, teacher, nil)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	require.Equal(t, httpapi.LTILinkPage, res.Header.Get("Location"))
+	res, body := page(t, fresh, httpapi.LTILinkPage)
+	require.Equal(t, http.StatusUnauthorized, res.StatusCode)
+	require.Contains(t, body, lti.MsgSignInToLink)
+	require.Contains(t, body, `href="`+b.srv.URL+`/signin?callbackUrl=%2Fapi%2Flti%2Flink"`, "a sign-in link that comes back")
+	require.Empty(t, sessionUserID(t, fresh), "the email alone signs nobody in")
+	require.False(t, linked())
+
+	// Someone signed in elsewhere cannot finish her link: the launch waits
+	// on her browser only.
+	eve := b.newBrowser(t)
+	eve.signIn(t, "Eve", "eve.lti2@school.test")
+	eveID := sessionUserID(t, eve)
+	res, body = page(t, eve, httpapi.LTILinkPage)
+	require.Equal(t, http.StatusBadRequest, res.StatusCode)
+	require.Contains(t, body, lti.MsgLoginExpired)
+	// A launch with Ada's email in Eve's signed-in browser links nothing.
+	res, _, _ = p.launch(t, eve, teacher, nil)
+	require.Equal(t, httpapi.LTILinkPage, res.Header.Get("Location"))
+	res, body = page(t, eve, httpapi.LTILinkPage)
+	require.Equal(t, http.StatusBadRequest, res.StatusCode)
+	require.Contains(t, body, lti.MsgSignedInAsOther)
+	require.NotContains(t, body, "/signin?", "signed in already: she must sign out first")
+	require.Equal(t, eveID, sessionUserID(t, eve))
+	require.False(t, linked())
+
+	// She signs in (the sign-in comes back to the link page) and goes on.
+	fresh.signIn(t, "Ada Lovelace", "ada.lti2@school.test")
+	adaID := sessionUserID(t, fresh)
+	res, body = page(t, fresh, httpapi.LTILinkPage)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, body)
+	require.Equal(t, "/library", res.Header.Get("Location"))
+	require.Equal(t, adaID, sessionUserID(t, fresh))
+	require.True(t, linked())
+	res, body = page(t, fresh, httpapi.LTILinkPage)
+	require.Contains(t, body, lti.MsgLoginExpired, "the waiting launch is used once")
 }

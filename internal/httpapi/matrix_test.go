@@ -72,6 +72,10 @@ var routeMatrix = map[string][numCallers]int{
 	"GET /api/lti/login":   {invalid, invalid, invalid, invalid, invalid},
 	"POST /api/lti/login":  {invalid, invalid, invalid, invalid, invalid},
 	"POST /api/lti/launch": {invalid, invalid, invalid, invalid, invalid},
+	// A teacher launch waiting for its account: only the launching
+	// browser's cookie finds it (lti_test.go), so every caller here is told
+	// the launch expired.
+	"GET /api/lti/link": {invalid, invalid, invalid, invalid, invalid},
 	// A pupil's launch token opens their name and email; a made-up one
 	// nothing, for anyone.
 	"POST /api/v1/lti/learner": {notFound, notFound, notFound, notFound, notFound},

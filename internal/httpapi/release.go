@@ -38,11 +38,11 @@ type releaseBody struct {
 func (h *releaseHandlers) release(c *gin.Context, a identity.Actor, in *releaseBody) (release.Outcome, error) {
 	rin := release.Input{AssignmentID: in.AssignmentID.UUID(), SubmissionIDs: uuids(in.SubmissionIDs), SendEmail: in.SendEmail}
 	if h.lti != nil && h.results != nil {
-		queue, err := ltiScoreQueuer(c, h.lti, h.results, a, rin.AssignmentID)
+		step, err := h.lti.ReleaseStep(c, h.results, a, rin.AssignmentID)
 		if err != nil {
 			return release.Outcome{}, err
 		}
-		rin.InTx = queue
+		rin.InTx = step
 	}
 	return h.svc.Release(c, a, rin)
 }

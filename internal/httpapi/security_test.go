@@ -11,6 +11,8 @@ import (
 	"bytes"
 	"compress/flate"
 	"fmt"
+	"html"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -22,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/config"
@@ -515,5 +518,54 @@ func TestOIDCSignInReturnsOnlyToMarkwell(t *testing.T) {
 		require.Equal(t, 302, res.StatusCode)
 		loc := br.finish(t, res.Header.Get("Location"))
 		require.Equal(t, b.srv.URL+"/", loc.String(), evil)
+	}
+}
+
+// TestOnlyTheLTINewTabPageMayBeFramed: an LMS that loads the launch in an
+// iframe gets the one page that may be framed, with a button opening the
+// same login in a new tab; nothing else (the login in a tab of its own,
+// the app's pages even when framed) drops X-Frame-Options DENY.
+func TestOnlyTheLTINewTabPageMayBeFramed(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	login := "/api/lti/login?" + url.Values{"iss": {"https://lms.example"}, "login_hint": {"u-1"}, "lti_message_hint": {"m&x"},
+		"client_id": {"c-1"}, "target_link_uri": {b.srv.URL + "/api/lti/launch"}}.Encode()
+	get := func(path string, frame bool) (*http.Response, string) {
+		t.Helper()
+		req, err := http.NewRequest("GET", b.srv.URL+path, nil)
+		require.NoError(t, err)
+		if frame {
+			req.Header.Set("Sec-Fetch-Dest", "iframe")
+		}
+		res, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		raw, err := io.ReadAll(res.Body)
+		require.NoError(t, err)
+		return res, string(raw)
+	}
+
+	res, body := get(login, true)
+	require.Equal(t, 200, res.StatusCode, body)
+	require.Empty(t, res.Header.Get("X-Frame-Options"))
+	require.Contains(t, res.Header.Get("Content-Security-Policy"), "frame-ancestors *;")
+	require.Contains(t, res.Header.Get("Content-Security-Policy"), "default-src 'none'")
+	require.Empty(t, res.Header.Values("Set-Cookie"), "the framed page starts nothing: no state cookie")
+	require.Contains(t, body, "Open Markwell in a new tab")
+	m := regexp.MustCompile(`<a class="button" href="([^"]+)" target="_blank" rel="noopener">`).FindStringSubmatch(body)
+	require.NotNil(t, m, body)
+	again, err := url.Parse(html.UnescapeString(m[1]))
+	require.NoError(t, err)
+	require.Equal(t, "/api/lti/login", again.Path)
+	want, _ := url.Parse(login)
+	require.Equal(t, want.Query(), again.Query(), "the new tab runs the same login")
+
+	for _, c := range []struct {
+		path  string
+		frame bool
+	}{{login, false}, {"/library", true}, {"/lti/deep-link/" + uuid.NewString(), true}, {"/submit/some-token", true}, {"/api/lti/jwks", true}} {
+		res, _ := get(c.path, c.frame)
+		require.Equal(t, "DENY", res.Header.Get("X-Frame-Options"), c.path)
+		require.NotContains(t, res.Header.Get("Content-Security-Policy"), "frame-ancestors *", c.path)
 	}
 }

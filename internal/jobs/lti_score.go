@@ -27,18 +27,29 @@ func (w *LTIScoreWorker) Timeout(*river.Job[queue.LTIScoreArgs]) time.Duration {
 
 // NextRetry waits a minute, then longer: the platform was down or refused.
 func (w *LTIScoreWorker) NextRetry(job *river.Job[queue.LTIScoreArgs]) time.Time {
-	return time.Now().Add(time.Duration(job.Attempt) * time.Minute)
+	return passbackRetry(job.Attempt)
 }
 
 // Work implements river.Worker. Scores that fail stay "failed" with the
-// platform's answer as a sentence; the job is retried for them.
+// platform's answer as a sentence and the job is retried for them; after
+// the last attempt they say that Markwell stopped trying.
 func (w *LTIScoreWorker) Work(ctx context.Context, job *river.Job[queue.LTIScoreArgs]) error {
+	a := job.Args
+	p := passback{
+		name:  "lti scores",
+		attrs: []any{"assignment_id", a.AssignmentID},
+		send: func(ctx context.Context, _ bool) error {
+			return w.deps.LTI.SendScores(ctx, a.TeamID, a.AssignmentID)
+		},
+		abandon: func(ctx context.Context) error {
+			if w.deps.LTI == nil {
+				return nil
+			}
+			return w.deps.LTI.AbandonScores(ctx, a.TeamID, a.AssignmentID)
+		},
+	}
 	if w.deps.LTI == nil {
-		return river.JobCancel(errors.New("lti_score: this worker has no LTI service"))
+		p.unavailable = errors.New("lti_score: this worker has no LTI service")
 	}
-	err := w.deps.LTI.SendScores(ctx, job.Args.TeamID, job.Args.AssignmentID)
-	if err != nil {
-		w.deps.logger().Warn("lti scores not all sent; will retry", "assignment_id", job.Args.AssignmentID, "attempt", job.Attempt, "err", err)
-	}
-	return err
+	return p.run(ctx, w.deps.logger(), job.JobRow)
 }

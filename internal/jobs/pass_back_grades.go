@@ -29,33 +29,25 @@ func (w *PassBackGradesWorker) Timeout(*river.Job[queue.PassBackGradesArgs]) tim
 
 // NextRetry waits a minute, then longer: Google said it was busy or down.
 func (w *PassBackGradesWorker) NextRetry(job *river.Job[queue.PassBackGradesArgs]) time.Time {
-	return time.Now().Add(time.Duration(job.Attempt) * time.Minute)
+	return passbackRetry(job.Attempt)
 }
 
-// Work implements river.Worker.
+// Work implements river.Worker: the students still pending are sent; on
+// the last failed attempt they fail with classroom.MsgPassbackAbandoned.
 func (w *PassBackGradesWorker) Work(ctx context.Context, job *river.Job[queue.PassBackGradesArgs]) error {
 	a := job.Args
+	p := passback{
+		name:  "google classroom grades",
+		attrs: []any{"passback_id", a.PassbackID},
+		send: func(ctx context.Context, last bool) error {
+			return w.deps.Classroom.RunPassback(ctx, a.TeamID, a.PassbackID, last)
+		},
+		abandon: func(ctx context.Context) error {
+			return classroom.AbandonPassback(ctx, w.deps.Pool, a.TeamID, a.PassbackID)
+		},
+	}
 	if w.deps.Classroom == nil {
-		err := errors.New("pass_back_grades: this worker has no Google Classroom service")
-		// The run must end, or it would keep the assignment from sending again.
-		if aerr := classroom.AbandonPassback(ctx, w.deps.Pool, a.TeamID, a.PassbackID); aerr != nil {
-			return errors.Join(err, aerr)
-		}
-		return river.JobCancel(err)
+		p.unavailable = errors.New("pass_back_grades: this worker has no Google Classroom service")
 	}
-	last := job.Attempt >= job.MaxAttempts
-	err := w.deps.Classroom.RunPassback(ctx, a.TeamID, a.PassbackID, last)
-	switch {
-	case err == nil:
-		return nil
-	case last:
-		w.deps.logger().Error("passback failed for good; abandoning what is pending", "passback_id", a.PassbackID, "err", err)
-		if aerr := classroom.AbandonPassback(ctx, w.deps.Pool, a.TeamID, a.PassbackID); aerr != nil {
-			return errors.Join(err, aerr)
-		}
-		return river.JobCancel(err)
-	case errors.Is(err, classroom.ErrRetry):
-		w.deps.logger().Warn("google classroom busy; passback will be retried", "passback_id", a.PassbackID, "attempt", job.Attempt, "err", err)
-	}
-	return err
+	return p.run(ctx, w.deps.logger(), job.JobRow)
 }

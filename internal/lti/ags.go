@@ -57,8 +57,7 @@ func (s *Service) QueueScores(ctx context.Context, a identity.Actor, assignmentI
 func (s *Service) QueueScoresTx(ctx context.Context, tx pgx.Tx, a identity.Actor, assignmentID uuid.UUID, released []Released) error {
 	queued := false
 	for _, r := range released {
-		var raw []byte
-		err := tx.QueryRow(ctx, `SELECT lti FROM submissions WHERE id = $1 AND assignment_id = $2 AND team_id = $3`, r.SubmissionID, assignmentID, a.TeamID).Scan(&raw)
+		raw, err := store.Q.LtiSubmissionDetails(ctx, tx, store.LtiSubmissionDetailsParams{ID: r.SubmissionID, AssignmentID: assignmentID, TeamID: a.TeamID})
 		if errors.Is(err, pgx.ErrNoRows) {
 			continue
 		}
@@ -83,11 +82,9 @@ func (s *Service) QueueScoresTx(ctx context.Context, tx pgx.Tx, a identity.Actor
 		if r.Link != "" {
 			comment = "Your feedback: " + r.Link
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO lti_scores (submission_id, team_id, assignment_id, platform_id, resource_link_id, user_sub, student_name, score, max_score, comment, state, error, updated_at)
-			SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 WHERE EXISTS (SELECT 1 FROM lti_platforms WHERE id = $4)
-			ON CONFLICT (submission_id) DO UPDATE SET score = EXCLUDED.score, max_score = EXCLUDED.max_score, comment = EXCLUDED.comment,
-				state = EXCLUDED.state, error = EXCLUDED.error, updated_at = EXCLUDED.updated_at`,
-			r.SubmissionID, a.TeamID, assignmentID, d.PlatformID, d.ResourceLinkID, d.Subject, r.StudentName, score, max, comment, state, why, s.now())
+		err = store.Q.LtiRecordScore(ctx, tx, store.LtiRecordScoreParams{SubmissionID: r.SubmissionID, TeamID: a.TeamID, AssignmentID: assignmentID,
+			PlatformID: d.PlatformID, ResourceLinkID: d.ResourceLinkID, UserSub: d.Subject, StudentName: r.StudentName, Score: score, MaxScore: max,
+			Comment: comment, State: state, Error: why, UpdatedAt: s.now()})
 		if err != nil {
 			return fmt.Errorf("record score: %w", err)
 		}
@@ -100,30 +97,13 @@ func (s *Service) QueueScoresTx(ctx context.Context, tx pgx.Tx, a identity.Actor
 	return err
 }
 
-type scoreRow struct {
-	submissionID   uuid.UUID
-	platformID     uuid.UUID
-	resourceLinkID string
-	sub, comment   string
-	score, max     float64
-}
-
 // SendScores posts the assignment's pending and failed scores. Each one's
 // outcome is stored; it returns an error when any failed, so the job tries
 // again.
 func (s *Service) SendScores(ctx context.Context, teamID, assignmentID uuid.UUID) error {
-	rows, err := s.Pool.Query(ctx, `SELECT submission_id, platform_id, resource_link_id, user_sub, comment, score, max_score FROM lti_scores
-		WHERE team_id = $1 AND assignment_id = $2 AND state IN ('pending', 'failed') ORDER BY student_name`, teamID, assignmentID)
+	todo, err := store.Q.LtiScoresToSend(ctx, s.Pool, store.LtiScoresToSendParams{TeamID: teamID, AssignmentID: assignmentID})
 	if err != nil {
 		return fmt.Errorf("list scores: %w", err)
-	}
-	todo, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (scoreRow, error) {
-		var x scoreRow
-		err := r.Scan(&x.submissionID, &x.platformID, &x.resourceLinkID, &x.sub, &x.comment, &x.score, &x.max)
-		return x, err
-	})
-	if err != nil {
-		return err
 	}
 	tokens := map[uuid.UUID]string{}
 	failed := 0
@@ -134,12 +114,26 @@ func (s *Service) SendScores(ctx context.Context, teamID, assignmentID uuid.UUID
 			failed++
 			state, why = ScoreFailed, sentence(err)
 		}
-		if _, err := s.Pool.Exec(ctx, `UPDATE lti_scores SET state = $2, error = $3, updated_at = $4 WHERE submission_id = $1`, r.submissionID, state, why, s.now()); err != nil {
+		if err := store.Q.LtiSetScoreOutcome(ctx, s.Pool, store.LtiSetScoreOutcomeParams{SubmissionID: r.SubmissionID, State: state, Error: why, UpdatedAt: s.now()}); err != nil {
 			return fmt.Errorf("store score outcome: %w", err)
 		}
 	}
 	if failed > 0 {
 		return fmt.Errorf("lti: %d of %d scores not sent", failed, len(todo))
+	}
+	return nil
+}
+
+// MsgScoresAbandoned is every score still unsent when the job gave up.
+const MsgScoresAbandoned = "The platform kept refusing or could not be reached, so Markwell stopped trying. Release the results again to send it."
+
+// AbandonScores marks the assignment's unsent scores failed for good (the
+// lti_score job's last attempt failed): they no longer say they will be
+// tried again.
+func (s *Service) AbandonScores(ctx context.Context, teamID, assignmentID uuid.UUID) error {
+	err := store.Q.LtiAbandonScores(ctx, s.Pool, store.LtiAbandonScoresParams{TeamID: teamID, AssignmentID: assignmentID, Error: MsgScoresAbandoned, UpdatedAt: s.now()})
+	if err != nil {
+		return fmt.Errorf("abandon scores: %w", err)
 	}
 	return nil
 }
@@ -158,8 +152,8 @@ func sentence(err error) string {
 	return "The platform could not be reached. It will be tried again."
 }
 
-func (s *Service) sendScore(ctx context.Context, r scoreRow, tokens map[uuid.UUID]string) error {
-	p, err := s.platform(ctx, r.platformID)
+func (s *Service) sendScore(ctx context.Context, r store.LtiScoresToSendRow, tokens map[uuid.UUID]string) error {
+	p, err := s.platform(ctx, r.PlatformID)
 	if err != nil {
 		return err
 	}
@@ -170,12 +164,12 @@ func (s *Service) sendScore(ctx context.Context, r scoreRow, tokens map[uuid.UUI
 		}
 		tokens[p.ID] = token
 	}
-	lineItem, err := s.lineItem(ctx, p, r.resourceLinkID, token)
+	lineItem, err := s.lineItem(ctx, p, r.ResourceLinkID, token)
 	if err != nil {
 		return err
 	}
 	body, _ := json.Marshal(map[string]any{
-		"userId": r.sub, "scoreGiven": r.score, "scoreMaximum": r.max, "comment": r.comment,
+		"userId": r.UserSub, "scoreGiven": r.Score, "scoreMaximum": r.MaxScore, "comment": r.Comment,
 		"timestamp":        s.now().UTC().Format("2006-01-02T15:04:05.000Z07:00"),
 		"activityProgress": "Completed", "gradingProgress": "FullyGraded",
 	})
@@ -198,13 +192,11 @@ func withPath(u, suffix string) string {
 // else found (by resource id) or created in its lineitems container and
 // remembered.
 func (s *Service) lineItem(ctx context.Context, p Platform, resourceLinkID, token string) (string, error) {
-	var asg uuid.UUID
-	var lineitems, lineitem, name string
-	err := s.Pool.QueryRow(ctx, `SELECT l.assignment_id, l.lineitems_url, l.lineitem_url, a.name FROM lti_links l JOIN assignments a ON a.id = l.assignment_id
-		WHERE l.platform_id = $1 AND l.resource_link_id = $2`, p.ID, resourceLinkID).Scan(&asg, &lineitems, &lineitem, &name)
+	link, err := store.Q.LtiLinkForLineItem(ctx, s.Pool, store.LtiLinkForLineItemParams{PlatformID: p.ID, ResourceLinkID: resourceLinkID})
 	if err != nil {
 		return "", fmt.Errorf("find link: %w", err)
 	}
+	asg, lineitems, lineitem, name := link.AssignmentID, link.LineitemsUrl, link.LineitemUrl, link.Name
 	if lineitem != "" {
 		return lineitem, nil
 	}
@@ -248,7 +240,7 @@ func (s *Service) lineItem(ctx context.Context, p Platform, resourceLinkID, toke
 		}
 		lineitem = made.ID
 	}
-	if _, err := s.Pool.Exec(ctx, `UPDATE lti_links SET lineitem_url = $3 WHERE platform_id = $1 AND resource_link_id = $2`, p.ID, resourceLinkID, lineitem); err != nil {
+	if err := store.Q.LtiSetLineItem(ctx, s.Pool, store.LtiSetLineItemParams{PlatformID: p.ID, ResourceLinkID: resourceLinkID, LineitemUrl: lineitem}); err != nil {
 		return "", fmt.Errorf("remember line item: %w", err)
 	}
 	return lineitem, nil
@@ -314,29 +306,23 @@ type Status struct {
 // Status returns the LTI side of one of the actor's team's assignments
 // (another team's is not found).
 func (s *Service) Status(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, roster bool) (Status, error) {
-	var ok bool
-	if err := s.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM assignments WHERE id = $1 AND team_id = $2)`, assignmentID, a.TeamID).Scan(&ok); err != nil {
+	ok, err := store.Q.LtiTeamHasAssignment(ctx, s.Pool, store.LtiTeamHasAssignmentParams{ID: assignmentID, TeamID: a.TeamID})
+	if err != nil {
 		return Status{}, err
 	}
 	if !ok {
 		return Status{}, apperr.ErrNotFound
 	}
 	out := Status{Scores: []ScoreStatus{}}
-	if err := s.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM lti_links WHERE assignment_id = $1 AND team_id = $2)`, assignmentID, a.TeamID).Scan(&out.Linked); err != nil {
+	if out.Linked, err = store.Q.LtiAssignmentLinked(ctx, s.Pool, store.LtiAssignmentLinkedParams{AssignmentID: assignmentID, TeamID: a.TeamID}); err != nil {
 		return Status{}, err
 	}
-	rows, err := s.Pool.Query(ctx, `SELECT submission_id, student_name, score, max_score, state, error, updated_at FROM lti_scores
-		WHERE assignment_id = $1 AND team_id = $2 ORDER BY student_name, submission_id`, assignmentID, a.TeamID)
+	scores, err := store.Q.LtiListScores(ctx, s.Pool, store.LtiListScoresParams{AssignmentID: assignmentID, TeamID: a.TeamID})
 	if err != nil {
 		return Status{}, err
 	}
-	out.Scores, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (ScoreStatus, error) {
-		var x ScoreStatus
-		err := r.Scan(&x.SubmissionID, &x.StudentName, &x.Score, &x.MaxScore, &x.State, &x.Error, &x.UpdatedAt)
-		return x, err
-	})
-	if err != nil {
-		return Status{}, err
+	for _, x := range scores {
+		out.Scores = append(out.Scores, ScoreStatus(x))
 	}
 	if roster && out.Linked {
 		out.Roster, err = s.roster(ctx, a.TeamID, assignmentID)
@@ -350,10 +336,8 @@ func (s *Service) Status(ctx context.Context, a identity.Actor, assignmentID uui
 // roster reads the course's members through Names and Roles and marks the
 // pupils who submitted (by their LTI subject or their email).
 func (s *Service) roster(ctx context.Context, teamID, assignmentID uuid.UUID) ([]Member, error) {
-	var platformID uuid.UUID
-	var nrps string
-	err := s.Pool.QueryRow(ctx, `SELECT platform_id, nrps_url FROM lti_links WHERE assignment_id = $1 AND team_id = $2 AND nrps_url <> ''
-		ORDER BY updated_at DESC LIMIT 1`, assignmentID, teamID).Scan(&platformID, &nrps)
+	link, err := store.Q.LtiRosterLink(ctx, s.Pool, store.LtiRosterLinkParams{AssignmentID: assignmentID, TeamID: teamID})
+	platformID, nrps := link.PlatformID, link.NrpsUrl
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
@@ -385,20 +369,14 @@ func (s *Service) roster(ctx context.Context, teamID, assignmentID uuid.UUID) ([
 	if err := json.Unmarshal(raw, &body); err != nil {
 		return nil, fmt.Errorf("roster: %w", err)
 	}
-	rows, err := s.Pool.Query(ctx, `SELECT coalesce(lti->>'sub', ''), lower(student_email) FROM submissions WHERE assignment_id = $1 AND team_id = $2`, assignmentID, teamID)
+	submitters, err := store.Q.LtiSubmitters(ctx, s.Pool, store.LtiSubmittersParams{AssignmentID: assignmentID, TeamID: teamID})
 	if err != nil {
 		return nil, err
 	}
 	done := map[string]bool{}
-	for rows.Next() {
-		var sub, email string
-		if err := rows.Scan(&sub, &email); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		done["sub:"+sub], done["email:"+email] = true, true
+	for _, x := range submitters {
+		done["sub:"+x.Sub], done["email:"+x.Email] = true, true
 	}
-	rows.Close()
 	out := []Member{}
 	for _, m := range body.Members {
 		if !hasRole(m.Roles, "Learner", "Student") || (m.Status != "" && m.Status != "Active") {

@@ -29,23 +29,11 @@ type DeepLinkResponse struct {
 	JWT       string `json:"jwt"`
 }
 
-type deepLinkRow struct {
-	platformID                    uuid.UUID
-	platformName, issuer, client  string
-	deploymentID, returnURL, data string
-	lineItem                      bool
-}
-
-func (s *Service) deepLinkRow(ctx context.Context, db store.DBTX, a identity.Actor, id uuid.UUID) (deepLinkRow, error) {
-	var r deepLinkRow
-	err := db.QueryRow(ctx, `SELECT d.platform_id, p.name, p.issuer, p.client_id, d.deployment_id, d.return_url, d.data, d.line_item
-		FROM lti_deep_links d JOIN lti_platforms p ON p.id = d.platform_id
-		WHERE d.id = $1 AND d.user_id = $2 AND d.team_id = $3 AND d.expires_at > $4`, id, a.UserID, a.TeamID, s.now()).
-		Scan(&r.platformID, &r.platformName, &r.issuer, &r.client, &r.deploymentID, &r.returnURL, &r.data, &r.lineItem)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return r, apperr.ErrNotFound
-	}
-	return r, err
+// deepLinkRow is the actor's own live request (anyone else's, or an
+// expired one, is not found).
+func (s *Service) deepLinkRow(ctx context.Context, db store.DBTX, a identity.Actor, id uuid.UUID) (store.LtiGetDeepLinkRow, error) {
+	r, err := store.Q.LtiGetDeepLink(ctx, db, store.LtiGetDeepLinkParams{ID: id, UserID: a.UserID, TeamID: a.TeamID, Now: s.now()})
+	return r, store.NotFound(err)
 }
 
 // DeepLink returns the actor's own deep-linking request (anyone else's, or
@@ -55,11 +43,11 @@ func (s *Service) DeepLink(ctx context.Context, a identity.Actor, id uuid.UUID) 
 	if err != nil {
 		return DeepLinkRequest{}, err
 	}
-	name := r.platformName
+	name := r.PlatformName
 	if name == "" {
-		name = r.issuer
+		name = r.Issuer
 	}
-	return DeepLinkRequest{ID: id, Platform: name, LineItem: r.lineItem}, nil
+	return DeepLinkRequest{ID: id, Platform: name, LineItem: r.LineItem}, nil
 }
 
 // RespondDeepLink answers the request with one of the actor's team's
@@ -73,8 +61,7 @@ func (s *Service) RespondDeepLink(ctx context.Context, a identity.Actor, id, ass
 		if err != nil {
 			return err
 		}
-		var name string
-		err = tx.QueryRow(ctx, `SELECT name FROM assignments WHERE id = $1 AND team_id = $2`, assignmentID, a.TeamID).Scan(&name)
+		name, err := store.Q.LtiTeamAssignmentName(ctx, tx, store.LtiTeamAssignmentNameParams{ID: assignmentID, TeamID: a.TeamID})
 		if errors.Is(err, pgx.ErrNoRows) {
 			return apperr.ErrNotFound
 		}
@@ -85,29 +72,29 @@ func (s *Service) RespondDeepLink(ctx context.Context, a identity.Actor, id, ass
 			"type": "ltiResourceLink", "title": name, "url": s.LaunchURL(),
 			"custom": map[string]string{customLink: s.linkRef(assignmentID)},
 		}
-		if r.lineItem {
+		if r.LineItem {
 			item["lineItem"] = map[string]any{"scoreMaximum": 100, "label": name, "resourceId": assignmentID.String()}
 		}
 		now := s.now()
 		claims := map[string]any{
-			"iss": r.client, "aud": r.issuer, "azp": r.client, "iat": now.Unix(), "exp": now.Add(5 * 60e9).Unix(),
+			"iss": r.ClientID, "aud": r.Issuer, "azp": r.ClientID, "iat": now.Unix(), "exp": now.Add(5 * 60e9).Unix(),
 			"nonce":                       randomToken(),
 			claimPrefix + "message_type":  MsgDeepLinkingRes,
 			claimPrefix + "version":       "1.3.0",
-			claimPrefix + "deployment_id": r.deploymentID,
+			claimPrefix + "deployment_id": r.DeploymentID,
 			"https://purl.imsglobal.org/spec/lti-dl/claim/content_items": []any{item},
 		}
-		if r.data != "" {
-			claims["https://purl.imsglobal.org/spec/lti-dl/claim/data"] = r.data
+		if r.Data != "" {
+			claims["https://purl.imsglobal.org/spec/lti-dl/claim/data"] = r.Data
 		}
 		jwt, err := s.sign(ctx, claims)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM lti_deep_links WHERE id = $1`, id); err != nil {
+		if err := store.Q.LtiDeleteDeepLink(ctx, tx, id); err != nil {
 			return fmt.Errorf("use deep link request: %w", err)
 		}
-		out = DeepLinkResponse{ReturnURL: r.returnURL, JWT: jwt}
+		out = DeepLinkResponse{ReturnURL: r.ReturnUrl, JWT: jwt}
 		return nil
 	})
 	return out, err

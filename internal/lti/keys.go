@@ -6,8 +6,8 @@ import (
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"time"
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
@@ -27,15 +27,13 @@ type signingKey struct {
 func (s *Service) currentKey(ctx context.Context) (signingKey, error) {
 	var out signingKey
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
-		var kid string
-		var sealed []byte
-		err := tx.QueryRow(ctx, `SELECT kid, private_sealed FROM lti_keys WHERE retired_at IS NULL ORDER BY created_at DESC LIMIT 1`).Scan(&kid, &sealed)
-		if err == pgx.ErrNoRows {
-			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('lti_keys'))`); err != nil {
+		row, err := store.Q.LtiCurrentKey(ctx, tx)
+		if errors.Is(err, pgx.ErrNoRows) {
+			if err := store.Q.LtiLockKeys(ctx, tx); err != nil {
 				return err
 			}
-			err = tx.QueryRow(ctx, `SELECT kid, private_sealed FROM lti_keys WHERE retired_at IS NULL ORDER BY created_at DESC LIMIT 1`).Scan(&kid, &sealed)
-			if err == pgx.ErrNoRows {
+			row, err = store.Q.LtiCurrentKey(ctx, tx)
+			if errors.Is(err, pgx.ErrNoRows) {
 				out, err = s.newKey(ctx, tx)
 				return err
 			}
@@ -43,22 +41,31 @@ func (s *Service) currentKey(ctx context.Context) (signingKey, error) {
 		if err != nil {
 			return fmt.Errorf("read signing key: %w", err)
 		}
-		plain, err := s.open(sealed, kid)
+		k, err := s.openKey(row.Kid, row.PrivateSealed)
 		if err != nil {
 			return err
 		}
-		k, err := x509.ParsePKCS8PrivateKey(plain)
-		if err != nil {
-			return fmt.Errorf("parse signing key %s: %w", kid, err)
-		}
-		rk, ok := k.(*rsa.PrivateKey)
-		if !ok {
-			return fmt.Errorf("signing key %s is not RSA", kid)
-		}
-		out = signingKey{kid: kid, key: rk}
+		out = signingKey{kid: row.Kid, key: k}
 		return nil
 	})
 	return out, err
+}
+
+// openKey unseals and parses a stored signing key.
+func (s *Service) openKey(kid string, sealed []byte) (*rsa.PrivateKey, error) {
+	plain, err := s.open(sealed, kid)
+	if err != nil {
+		return nil, err
+	}
+	k, err := x509.ParsePKCS8PrivateKey(plain)
+	if err != nil {
+		return nil, fmt.Errorf("parse signing key %s: %w", kid, err)
+	}
+	rk, ok := k.(*rsa.PrivateKey)
+	if !ok {
+		return nil, fmt.Errorf("signing key %s is not RSA", kid)
+	}
+	return rk, nil
 }
 
 // newKey generates, seals and stores a new current key.
@@ -76,7 +83,7 @@ func (s *Service) newKey(ctx context.Context, tx pgx.Tx) (signingKey, error) {
 	if err != nil {
 		return signingKey{}, err
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO lti_keys (kid, private_sealed, created_at) VALUES ($1, $2, $3)`, kid, sealed, s.now()); err != nil {
+	if err := store.Q.LtiInsertKey(ctx, tx, store.LtiInsertKeyParams{Kid: kid, PrivateSealed: sealed, CreatedAt: s.now()}); err != nil {
 		return signingKey{}, fmt.Errorf("store signing key: %w", err)
 	}
 	return signingKey{kid: kid, key: k}, nil
@@ -87,13 +94,13 @@ func (s *Service) newKey(ctx context.Context, tx pgx.Tx) (signingKey, error) {
 func (s *Service) RotateKey(ctx context.Context) (string, error) {
 	var kid string
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('lti_keys'))`); err != nil {
+		if err := store.Q.LtiLockKeys(ctx, tx); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE lti_keys SET retired_at = $1 WHERE retired_at IS NULL`, s.now()); err != nil {
+		if err := store.Q.LtiRetireKeys(ctx, tx, s.now()); err != nil {
 			return fmt.Errorf("retire signing key: %w", err)
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM lti_keys WHERE retired_at < $1`, s.now().Add(-KeyOverlap)); err != nil {
+		if err := store.Q.LtiDeleteKeysRetiredBefore(ctx, tx, s.now().Add(-KeyOverlap)); err != nil {
 			return fmt.Errorf("drop old signing keys: %w", err)
 		}
 		k, err := s.newKey(ctx, tx)
@@ -109,29 +116,19 @@ func (s *Service) JWKS(ctx context.Context) (jose.JSONWebKeySet, error) {
 	if _, err := s.currentKey(ctx); err != nil {
 		return jose.JSONWebKeySet{}, err
 	}
-	rows, err := s.Pool.Query(ctx, `SELECT kid, private_sealed FROM lti_keys WHERE retired_at IS NULL OR retired_at > $1 ORDER BY created_at DESC`, s.now().Add(-KeyOverlap))
+	rows, err := store.Q.LtiListPublishedKeys(ctx, s.Pool, s.now().Add(-KeyOverlap))
 	if err != nil {
 		return jose.JSONWebKeySet{}, fmt.Errorf("list signing keys: %w", err)
 	}
-	defer rows.Close()
 	set := jose.JSONWebKeySet{Keys: []jose.JSONWebKey{}}
-	for rows.Next() {
-		var kid string
-		var sealed []byte
-		if err := rows.Scan(&kid, &sealed); err != nil {
-			return set, err
-		}
-		plain, err := s.open(sealed, kid)
+	for _, r := range rows {
+		k, err := s.openKey(r.Kid, r.PrivateSealed)
 		if err != nil {
 			return set, err
 		}
-		k, err := x509.ParsePKCS8PrivateKey(plain)
-		if err != nil {
-			return set, err
-		}
-		set.Keys = append(set.Keys, jose.JSONWebKey{Key: &k.(*rsa.PrivateKey).PublicKey, KeyID: kid, Algorithm: string(jose.RS256), Use: "sig"})
+		set.Keys = append(set.Keys, jose.JSONWebKey{Key: &k.PublicKey, KeyID: r.Kid, Algorithm: string(jose.RS256), Use: "sig"})
 	}
-	return set, rows.Err()
+	return set, nil
 }
 
 // sign makes a JWT of claims signed with the current key.
@@ -175,6 +172,5 @@ func (s *Service) Config() ToolConfig {
 		}},
 		"custom_fields": map[string]string{},
 	}, "", "  ")
-	_ = time.Second
 	return ToolConfig{LoginURL: s.LoginURL(), RedirectURI: s.LaunchURL(), JWKSURL: s.JWKSURL(), Canvas: canvas}
 }

@@ -46,6 +46,9 @@ var Scopes = []string{ScopeLineItem, ScopeLineItemRead, ScopeScore, ScopeNRPS}
 type LaunchError struct {
 	Message string
 	Reason  string
+	// SignIn: the page offers to sign in to Markwell and come back (a
+	// launch waiting to be linked to an account, AccountLink).
+	SignIn bool
 }
 
 func (e *LaunchError) Error() string { return e.Message + " (" + e.Reason + ")" }
@@ -71,6 +74,9 @@ const (
 	MsgNoRole          = "Markwell opens for teachers and pupils; your role in this course is neither."
 	MsgNotLinked       = "Your teacher has not set up this activity in Markwell yet."
 	MsgLinkOff         = "Submissions for this assignment are turned off."
+	MsgSignInToLink    = "Your course gave Markwell an email that already has a Markwell account. Sign in to Markwell in this browser once, then launch again from your course: Markwell links the two and opens directly from then on."
+	MsgLinkedToOther   = "Your account on this learning platform is linked to another Markwell account already. Ask your Markwell administrator for help."
+	MsgSignedInAsOther = "You are signed in to Markwell with a different email than the one your course gave. Sign out of Markwell in this browser, sign in with the Markwell account of your course's email once, then launch again from your course."
 )
 
 // LoginRequest is the platform's third-party initiated login.
@@ -85,24 +91,20 @@ func (s *Service) Login(ctx context.Context, r LoginRequest) (redirect, state st
 	if r.Issuer == "" || r.LoginHint == "" {
 		return "", "", refuse(MsgUnknownPlatform, "login without iss or login_hint")
 	}
-	rows, err := s.Pool.Query(ctx, `SELECT `+platformCols+` FROM lti_platforms WHERE issuer = $1 AND ($2 = '' OR client_id = $2)`, r.Issuer, r.ClientID)
-	if err != nil {
-		return "", "", fmt.Errorf("find platform: %w", err)
-	}
-	ps, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Platform, error) { return scanPlatform(row) })
+	ps, err := store.Q.LtiFindPlatforms(ctx, s.Pool, store.LtiFindPlatformsParams{Issuer: r.Issuer, ClientID: r.ClientID})
 	if err != nil {
 		return "", "", fmt.Errorf("find platform: %w", err)
 	}
 	if len(ps) != 1 {
 		return "", "", refuse(MsgUnknownPlatform, "%d platforms for iss %q client_id %q", len(ps), r.Issuer, r.ClientID)
 	}
-	p := ps[0]
+	p := platformFrom(ps[0])
 	state, nonce := randomToken(), randomToken()
-	if _, err := s.Pool.Exec(ctx, `DELETE FROM lti_logins WHERE expires_at < $1`, s.now()); err != nil {
+	if err := store.Q.LtiDeleteExpiredLogins(ctx, s.Pool, s.now()); err != nil {
 		return "", "", fmt.Errorf("purge logins: %w", err)
 	}
-	if _, err := s.Pool.Exec(ctx, `INSERT INTO lti_logins (state_hash, nonce, platform_id, expires_at) VALUES ($1, $2, $3, $4)`,
-		hashOf(state), nonce, p.ID, s.now().Add(LoginTTL)); err != nil {
+	if err := store.Q.LtiInsertLogin(ctx, s.Pool, store.LtiInsertLoginParams{StateHash: hashOf(state), Nonce: nonce, PlatformID: p.ID,
+		ExpiresAt: s.now().Add(LoginTTL)}); err != nil {
 		return "", "", fmt.Errorf("store login: %w", err)
 	}
 	q := url.Values{
@@ -234,6 +236,12 @@ type Launched struct {
 	Redirect string
 	// Teacher, when set, is signed in on this browser.
 	Teacher *auth.User
+	// LinkToken, when set, is a teacher launch waiting for the Markwell
+	// account that has its email (AccountLink): the caller keeps it in a
+	// cookie of this browser and sends the browser to the link page, where
+	// the browser's own Markwell session (which a cross-site launch post
+	// does not carry) says who it is.
+	LinkToken string
 }
 
 // Launch verifies a launch (the form's state and id_token, and the state
@@ -243,22 +251,18 @@ func (s *Service) Launch(ctx context.Context, cookieState, formState, idToken st
 	if formState == "" || subtle.ConstantTimeCompare([]byte(cookieState), []byte(formState)) != 1 {
 		return Launched{}, refuse(MsgStateMismatch, "state cookie does not match the form's")
 	}
-	var nonce string
-	var platformID uuid.UUID
-	var expires time.Time
-	err := s.Pool.QueryRow(ctx, `DELETE FROM lti_logins WHERE state_hash = $1 RETURNING nonce, platform_id, expires_at`, hashOf(formState)).
-		Scan(&nonce, &platformID, &expires)
-	if errors.Is(err, pgx.ErrNoRows) || (err == nil && s.now().After(expires)) {
+	login, err := store.Q.LtiTakeLogin(ctx, s.Pool, hashOf(formState))
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && s.now().After(login.ExpiresAt)) {
 		return Launched{}, refuse(MsgLoginExpired, "no live login for this state")
 	}
 	if err != nil {
 		return Launched{}, fmt.Errorf("take login: %w", err)
 	}
-	p, err := s.platform(ctx, platformID)
+	p, err := s.platform(ctx, login.PlatformID)
 	if err != nil {
 		return Launched{}, fmt.Errorf("load platform: %w", err)
 	}
-	c, err := s.verify(ctx, p, nonce, idToken)
+	c, err := s.verify(ctx, p, login.Nonce, idToken)
 	if err != nil {
 		return Launched{}, err
 	}
@@ -280,11 +284,11 @@ func (s *Service) teacherLaunch(ctx context.Context, p Platform, c Claims) (Laun
 	if strings.TrimSpace(c.Email) == "" {
 		return Launched{}, refuse(MsgNoEmail, "no email claim")
 	}
-	u, err := s.Auth.SignIn(ctx, auth.Identity{Provider: "lti:" + p.ID.String(), Subject: c.Subject, Email: c.Email, Name: c.displayName()})
+	u, err := s.Auth.SignIn(ctx, auth.Identity{Provider: provider(p), Subject: c.Subject, Email: c.Email, Name: c.displayName()})
 	if err != nil {
 		var se *apperr.SignInError
 		if errors.As(err, &se) && se.Code == apperr.SignInAccountNotLinked {
-			return Launched{}, refuse("An account with your email already exists in Markwell. Sign in to Markwell once the usual way, then ask your administrator to link it.", "%v", err)
+			return s.awaitAccountLink(ctx, p, c)
 		}
 		return Launched{}, err
 	}
@@ -300,10 +304,9 @@ func (s *Service) teacherLaunch(ctx context.Context, p Platform, c Claims) (Laun
 		if c.DeepLinking == nil || !s.URLAllowed(c.DeepLinking.ReturnURL) {
 			return Launched{}, refuse(MsgBadToken, "deep linking without an https return URL")
 		}
-		var id uuid.UUID
-		err := s.Pool.QueryRow(ctx, `INSERT INTO lti_deep_links (platform_id, user_id, team_id, deployment_id, return_url, data, line_item, expires_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-			p.ID, u.ID, u.TeamID, c.DeploymentID, c.DeepLinking.ReturnURL, c.DeepLinking.Data, c.AGS != nil, s.now().Add(DeepLinkTTL)).Scan(&id)
+		id, err := store.Q.LtiInsertDeepLink(ctx, s.Pool, store.LtiInsertDeepLinkParams{PlatformID: p.ID, UserID: u.ID, TeamID: u.TeamID,
+			DeploymentID: c.DeploymentID, ReturnUrl: c.DeepLinking.ReturnURL, Data: c.DeepLinking.Data, LineItem: c.AGS != nil,
+			ExpiresAt: s.now().Add(DeepLinkTTL)})
 		if err != nil {
 			return Launched{}, fmt.Errorf("store deep link request: %w", err)
 		}
@@ -320,14 +323,82 @@ func (s *Service) teacherLaunch(ctx context.Context, p Platform, c Claims) (Laun
 	return out, nil
 }
 
+// provider is the auth provider of a platform's accounts.
+func provider(p Platform) string { return "lti:" + p.ID.String() }
+
+// awaitAccountLink keeps a teacher launch whose email belongs to a Markwell
+// account made another way until the browser shows who it is (AccountLink):
+// the LMS's word about an email is never proof of owning the account.
+func (s *Service) awaitAccountLink(ctx context.Context, p Platform, c Claims) (Launched, error) {
+	claims, err := json.Marshal(c)
+	if err != nil {
+		return Launched{}, err
+	}
+	token := randomToken()
+	if err := store.Q.LtiDeleteExpiredAccountLinks(ctx, s.Pool, s.now()); err != nil {
+		return Launched{}, fmt.Errorf("purge account links: %w", err)
+	}
+	if err := store.Q.LtiInsertAccountLink(ctx, s.Pool, store.LtiInsertAccountLinkParams{TokenHash: hashOf(token), PlatformID: p.ID,
+		Claims: claims, ExpiresAt: s.now().Add(LinkTTL)}); err != nil {
+		return Launched{}, fmt.Errorf("store account link: %w", err)
+	}
+	return Launched{LinkToken: token}, nil
+}
+
+// AccountLink goes on with a teacher launch that waits for its account
+// (token, from Launched.LinkToken, kept by the browser that launched). When
+// that browser is signed in to Markwell (signedIn) as the user with the
+// launch's email, the launch's account (platform, sub) is linked to them
+// and the launch goes on as any teacher's; else a LaunchError that offers
+// to sign in and come back. Only the launching browser holds the token, so
+// nobody can make another person's browser link their LMS account.
+func (s *Service) AccountLink(ctx context.Context, token string, signedIn *auth.User) (Launched, error) {
+	if token == "" {
+		return Launched{}, refuse(MsgLoginExpired, "no account link token")
+	}
+	row, err := store.Q.LtiGetAccountLink(ctx, s.Pool, store.LtiGetAccountLinkParams{TokenHash: hashOf(token), Now: s.now()})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Launched{}, refuse(MsgLoginExpired, "no live account link")
+	}
+	if err != nil {
+		return Launched{}, fmt.Errorf("find account link: %w", err)
+	}
+	var c Claims
+	if err := json.Unmarshal(row.Claims, &c); err != nil {
+		return Launched{}, fmt.Errorf("read account link: %w", err)
+	}
+	switch {
+	case signedIn == nil:
+		return Launched{}, &LaunchError{Message: MsgSignInToLink, Reason: "account link: not signed in", SignIn: true}
+	case !strings.EqualFold(strings.TrimSpace(signedIn.Email), strings.TrimSpace(c.Email)):
+		// No sign-in link: the sign-in page sends a signed-in visitor on
+		// without signing them in again.
+		return Launched{}, refuse(MsgSignedInAsOther, "account link: signed in as user %s", signedIn.ID)
+	}
+	p, err := s.platform(ctx, row.PlatformID)
+	if err != nil {
+		return Launched{}, fmt.Errorf("load platform: %w", err)
+	}
+	if err := s.Auth.LinkAccount(ctx, signedIn.ID, provider(p), c.Subject); err != nil {
+		var se *apperr.SignInError
+		if errors.As(err, &se) && se.Code == apperr.SignInAccountNotLinked {
+			return Launched{}, refuse(MsgLinkedToOther, "%v", err)
+		}
+		return Launched{}, err
+	}
+	if err := store.Q.LtiDeleteAccountLink(ctx, s.Pool, hashOf(token)); err != nil {
+		return Launched{}, fmt.Errorf("use account link: %w", err)
+	}
+	return s.teacherLaunch(ctx, p, c)
+}
+
 // joinCourse puts u in the team of the course, or links the course to u's
 // team on its first teacher launch. It returns the team.
 func (s *Service) joinCourse(ctx context.Context, p Platform, c Claims, u auth.User) (uuid.UUID, error) {
 	var teamID uuid.UUID
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `INSERT INTO lti_contexts (platform_id, context_id, team_id, title) VALUES ($1, $2, $3, $4)
-			ON CONFLICT (platform_id, context_id) DO UPDATE SET title = EXCLUDED.title RETURNING team_id`,
-			p.ID, c.Context.ID, u.TeamID, c.Context.Title).Scan(&teamID)
+		var err error
+		teamID, err = store.Q.LtiLinkCourse(ctx, tx, store.LtiLinkCourseParams{PlatformID: p.ID, ContextID: c.Context.ID, TeamID: u.TeamID, Title: c.Context.Title})
 		if err != nil {
 			return fmt.Errorf("link course: %w", err)
 		}
@@ -350,18 +421,20 @@ func (s *Service) linkedAssignment(ctx context.Context, p Platform, c Claims, te
 	if c.ResourceLink.ID == "" {
 		return uuid.Nil, false, nil
 	}
-	var asg, asgTeam uuid.UUID
-	err := s.Pool.QueryRow(ctx, `SELECT assignment_id, team_id FROM lti_links WHERE platform_id = $1 AND resource_link_id = $2`, p.ID, c.ResourceLink.ID).Scan(&asg, &asgTeam)
+	linked, err := store.Q.LtiLinkedAssignment(ctx, s.Pool, store.LtiLinkedAssignmentParams{PlatformID: p.ID, ResourceLinkID: c.ResourceLink.ID})
+	asg, asgTeam := linked.AssignmentID, linked.TeamID
 	if errors.Is(err, pgx.ErrNoRows) {
 		ref, _ := c.Custom[customLink].(string)
 		id, ok := s.parseLinkRef(ref)
 		if !ok {
 			return uuid.Nil, false, nil
 		}
-		err = s.Pool.QueryRow(ctx, `SELECT id, team_id FROM assignments WHERE id = $1`, id).Scan(&asg, &asgTeam)
+		var a store.LtiAssignmentTeamRow
+		a, err = store.Q.LtiAssignmentTeam(ctx, s.Pool, id)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return uuid.Nil, false, nil
 		}
+		asg, asgTeam = a.ID, a.TeamID
 	}
 	if err != nil {
 		return uuid.Nil, false, fmt.Errorf("find linked assignment: %w", err)
@@ -380,13 +453,9 @@ func (s *Service) linkedAssignment(ctx context.Context, p Platform, c Claims, te
 	if scopes == nil {
 		scopes = []string{}
 	}
-	_, err = s.Pool.Exec(ctx, `INSERT INTO lti_links (platform_id, resource_link_id, team_id, assignment_id, context_id, deployment_id, lineitems_url, lineitem_url, ags_scopes, nrps_url, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-		ON CONFLICT (platform_id, resource_link_id) DO UPDATE SET context_id = EXCLUDED.context_id, deployment_id = EXCLUDED.deployment_id,
-			lineitems_url = EXCLUDED.lineitems_url,
-			lineitem_url = CASE WHEN EXCLUDED.lineitem_url <> '' THEN EXCLUDED.lineitem_url ELSE lti_links.lineitem_url END,
-			ags_scopes = EXCLUDED.ags_scopes, nrps_url = EXCLUDED.nrps_url, updated_at = EXCLUDED.updated_at`,
-		p.ID, c.ResourceLink.ID, asgTeam, asg, c.Context.ID, c.DeploymentID, lineitems, lineitem, scopes, nrps, s.now())
+	err = store.Q.LtiRememberLink(ctx, s.Pool, store.LtiRememberLinkParams{PlatformID: p.ID, ResourceLinkID: c.ResourceLink.ID,
+		TeamID: asgTeam, AssignmentID: asg, ContextID: c.Context.ID, DeploymentID: c.DeploymentID, LineitemsUrl: lineitems,
+		LineitemUrl: lineitem, AgsScopes: scopes, NrpsUrl: nrps, UpdatedAt: s.now()})
 	if err != nil {
 		return uuid.Nil, false, fmt.Errorf("remember link: %w", err)
 	}
@@ -417,11 +486,11 @@ func (s *Service) learnerLaunch(ctx context.Context, p Platform, c Claims) (Laun
 	if strings.TrimSpace(c.Email) == "" {
 		return Launched{}, refuse(MsgNoEmail, "no email claim")
 	}
-	var teamID uuid.UUID
-	if err := s.Pool.QueryRow(ctx, `SELECT team_id FROM assignments WHERE id = $1`, asg).Scan(&teamID); err != nil {
+	a, err := store.Q.LtiAssignmentTeam(ctx, s.Pool, asg)
+	if err != nil {
 		return Launched{}, fmt.Errorf("assignment team: %w", err)
 	}
-	link, err := s.Links.Get(ctx, identity.Actor{TeamID: teamID}, asg)
+	link, err := s.Links.Get(ctx, identity.Actor{TeamID: a.TeamID}, asg)
 	if err != nil {
 		return Launched{}, err
 	}
@@ -435,11 +504,11 @@ func (s *Service) learnerLaunch(ctx context.Context, p Platform, c Claims) (Laun
 	if name == "" {
 		name = c.Email
 	}
-	if _, err := s.Pool.Exec(ctx, `DELETE FROM lti_learners WHERE expires_at < $1`, s.now()); err != nil {
+	if err := store.Q.LtiDeleteExpiredLearners(ctx, s.Pool, s.now()); err != nil {
 		return Launched{}, fmt.Errorf("purge learner launches: %w", err)
 	}
-	if _, err := s.Pool.Exec(ctx, `INSERT INTO lti_learners (token_hash, assignment_id, name, email, details, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-		hashOf(token), asg, name, strings.TrimSpace(c.Email), details, s.now().Add(LearnerTTL)); err != nil {
+	if err := store.Q.LtiInsertLearner(ctx, s.Pool, store.LtiInsertLearnerParams{TokenHash: hashOf(token), AssignmentID: asg, Name: name,
+		Email: strings.TrimSpace(c.Email), Details: details, ExpiresAt: s.now().Add(LearnerTTL)}); err != nil {
 		return Launched{}, fmt.Errorf("store learner launch: %w", err)
 	}
 	return Launched{Redirect: "/submit/" + url.PathEscape(link.Token) + "?ltiLaunch=" + token}, nil
@@ -448,11 +517,9 @@ func (s *Service) learnerLaunch(ctx context.Context, p Platform, c Claims) (Laun
 // Learner returns the pupil's launch of token for assignmentID, or not
 // found.
 func (s *Service) Learner(ctx context.Context, assignmentID uuid.UUID, token string) (studentlink.LTILearner, error) {
-	var l studentlink.LTILearner
-	err := s.Pool.QueryRow(ctx, `SELECT name, email, details FROM lti_learners WHERE token_hash = $1 AND assignment_id = $2 AND expires_at > $3`,
-		hashOf(token), assignmentID, s.now()).Scan(&l.Name, &l.Email, &l.Details)
+	l, err := store.Q.LtiGetLearner(ctx, s.Pool, store.LtiGetLearnerParams{TokenHash: hashOf(token), AssignmentID: assignmentID, Now: s.now()})
 	if err != nil {
 		return studentlink.LTILearner{}, store.NotFound(fmt.Errorf("learner launch: %w", err))
 	}
-	return l, nil
+	return studentlink.LTILearner{Name: l.Name, Email: l.Email, Details: l.Details}, nil
 }

@@ -8,15 +8,11 @@ package lti
 
 import (
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/hkdf"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -28,6 +24,7 @@ import (
 	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/queue"
+	"github.com/markwell/markwell/internal/seal"
 	"github.com/markwell/markwell/internal/studentlink"
 )
 
@@ -39,6 +36,9 @@ const (
 	// LearnerTTL is how long a pupil's launch lets the student page submit
 	// as them.
 	LearnerTTL = 12 * time.Hour
+	// LinkTTL is how long a teacher whose email has a Markwell account may
+	// take to sign in to it and come back to their launch.
+	LinkTTL = 30 * time.Minute
 	// DeepLinkTTL is how long a teacher may take to pick an assignment.
 	DeepLinkTTL = time.Hour
 	// KeyOverlap is how long a rotated-out key stays in the JWKS.
@@ -142,39 +142,31 @@ func (s *Service) parseLinkRef(ref string) (uuid.UUID, bool) {
 // errUnseal is a sealed key that does not open (another SECRET_KEY).
 var errUnseal = errors.New("lti: sealed key does not open (was SECRET_KEY changed?)")
 
-// aead is AES-256-GCM under a key derived from SECRET_KEY for the signing
-// keys (HKDF-SHA256), as internal/classroom seals its tokens.
-func (s *Service) aead() (cipher.AEAD, error) {
-	key, err := hkdf.Key(sha256.New, []byte(s.Secret), nil, "markwell lti signing key", 32)
-	if err != nil {
-		return nil, fmt.Errorf("derive key: %w", err)
-	}
-	block, err := aes.NewCipher(key)
-	if err != nil {
-		return nil, err
-	}
-	return cipher.NewGCM(block)
+// keySealer seals the signing keys (internal/seal, the purpose's own key
+// derived from SECRET_KEY); a key's id is its additional data.
+func (s *Service) keySealer() (*seal.Sealer, error) {
+	return seal.New(s.Secret, "markwell lti signing key")
 }
 
 func (s *Service) seal(plain []byte, kid string) ([]byte, error) {
-	a, err := s.aead()
+	sl, err := s.keySealer()
 	if err != nil {
 		return nil, err
 	}
-	nonce := make([]byte, a.NonceSize())
-	_, _ = rand.Read(nonce)
-	return a.Seal(nonce, nonce, plain, []byte(kid)), nil
+	return sl.Seal(plain, []byte(kid)), nil
 }
 
+// open opens a sealed key, also one stored without the version byte (the
+// keys made before the sealers were one).
 func (s *Service) open(sealed []byte, kid string) ([]byte, error) {
-	a, err := s.aead()
+	sl, err := s.keySealer()
 	if err != nil {
 		return nil, err
 	}
-	if len(sealed) < a.NonceSize() {
-		return nil, errUnseal
+	plain, err := sl.Open(sealed, []byte(kid))
+	if err != nil {
+		plain, err = sl.OpenUnversioned(sealed, []byte(kid))
 	}
-	plain, err := a.Open(nil, sealed[:a.NonceSize()], sealed[a.NonceSize():], []byte(kid))
 	if err != nil {
 		return nil, errUnseal
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/store"
 )
 
 // Platform is a registered LMS.
@@ -28,12 +29,10 @@ type Platform struct {
 	CreatedAt     time.Time `json:"createdAt"`
 }
 
-const platformCols = `id, name, issuer, client_id, deployment_ids, auth_login_url, token_url, jwks_url, created_at`
-
-func scanPlatform(row pgx.Row) (Platform, error) {
-	var p Platform
-	err := row.Scan(&p.ID, &p.Name, &p.Issuer, &p.ClientID, &p.DeploymentIDs, &p.AuthLoginURL, &p.TokenURL, &p.JWKSURL, &p.CreatedAt)
-	return p, err
+// platformFrom is a stored registration.
+func platformFrom(r store.LtiPlatform) Platform {
+	return Platform{ID: r.ID, Name: r.Name, Issuer: r.Issuer, ClientID: r.ClientID, DeploymentIDs: r.DeploymentIds,
+		AuthLoginURL: r.AuthLoginUrl, TokenURL: r.TokenUrl, JWKSURL: r.JwksUrl, CreatedAt: r.CreatedAt}
 }
 
 // Messages of a refused registration.
@@ -85,20 +84,15 @@ func (s *Service) clean(p Platform) (Platform, error) {
 
 // Platforms lists the registrations.
 func (s *Service) Platforms(ctx context.Context) ([]Platform, error) {
-	rows, err := s.Pool.Query(ctx, `SELECT `+platformCols+` FROM lti_platforms ORDER BY created_at`)
+	rs, err := store.Q.LtiListPlatforms(ctx, s.Pool)
 	if err != nil {
 		return nil, fmt.Errorf("list platforms: %w", err)
 	}
-	defer rows.Close()
-	out := []Platform{}
-	for rows.Next() {
-		p, err := scanPlatform(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
+	out := make([]Platform, len(rs))
+	for i, r := range rs {
+		out[i] = platformFrom(r)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // SavePlatform registers p, or updates it when p.ID is set.
@@ -107,17 +101,14 @@ func (s *Service) SavePlatform(ctx context.Context, p Platform) (Platform, error
 	if err != nil {
 		return Platform{}, err
 	}
-	var row pgx.Row
+	var row store.LtiPlatform
 	if p.ID == uuid.Nil {
-		row = s.Pool.QueryRow(ctx, `INSERT INTO lti_platforms (name, issuer, client_id, deployment_ids, auth_login_url, token_url, jwks_url)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING `+platformCols,
-			p.Name, p.Issuer, p.ClientID, p.DeploymentIDs, p.AuthLoginURL, p.TokenURL, p.JWKSURL)
+		row, err = store.Q.LtiInsertPlatform(ctx, s.Pool, store.LtiInsertPlatformParams{Name: p.Name, Issuer: p.Issuer, ClientID: p.ClientID,
+			DeploymentIds: p.DeploymentIDs, AuthLoginUrl: p.AuthLoginURL, TokenUrl: p.TokenURL, JwksUrl: p.JWKSURL})
 	} else {
-		row = s.Pool.QueryRow(ctx, `UPDATE lti_platforms SET name = $2, issuer = $3, client_id = $4, deployment_ids = $5,
-			auth_login_url = $6, token_url = $7, jwks_url = $8 WHERE id = $1 RETURNING `+platformCols,
-			p.ID, p.Name, p.Issuer, p.ClientID, p.DeploymentIDs, p.AuthLoginURL, p.TokenURL, p.JWKSURL)
+		row, err = store.Q.LtiUpdatePlatform(ctx, s.Pool, store.LtiUpdatePlatformParams{ID: p.ID, Name: p.Name, Issuer: p.Issuer, ClientID: p.ClientID,
+			DeploymentIds: p.DeploymentIDs, AuthLoginUrl: p.AuthLoginURL, TokenUrl: p.TokenURL, JwksUrl: p.JWKSURL})
 	}
-	out, err := scanPlatform(row)
 	var pg *pgconn.PgError
 	switch {
 	case errors.As(err, &pg) && pg.Code == "23505":
@@ -127,17 +118,17 @@ func (s *Service) SavePlatform(ctx context.Context, p Platform) (Platform, error
 	case err != nil:
 		return Platform{}, fmt.Errorf("save platform: %w", err)
 	}
-	s.forgetKeys(out.ID)
-	return out, nil
+	s.forgetKeys(row.ID)
+	return platformFrom(row), nil
 }
 
 // DeletePlatform removes a registration and everything linked through it.
 func (s *Service) DeletePlatform(ctx context.Context, id uuid.UUID) error {
-	tag, err := s.Pool.Exec(ctx, `DELETE FROM lti_platforms WHERE id = $1`, id)
+	n, err := store.Q.LtiDeletePlatform(ctx, s.Pool, id)
 	if err != nil {
 		return fmt.Errorf("delete platform: %w", err)
 	}
-	if tag.RowsAffected() == 0 {
+	if n == 0 {
 		return apperr.ErrNotFound
 	}
 	s.forgetKeys(id)
@@ -145,5 +136,6 @@ func (s *Service) DeletePlatform(ctx context.Context, id uuid.UUID) error {
 }
 
 func (s *Service) platform(ctx context.Context, id uuid.UUID) (Platform, error) {
-	return scanPlatform(s.Pool.QueryRow(ctx, `SELECT `+platformCols+` FROM lti_platforms WHERE id = $1`, id))
+	r, err := store.Q.LtiGetPlatform(ctx, s.Pool, id)
+	return platformFrom(r), err
 }

@@ -82,6 +82,27 @@ func (q *Queries) AuthCreateUser(ctx context.Context, db DBTX, arg AuthCreateUse
 	return i, err
 }
 
+const authLinkAccount = `-- name: AuthLinkAccount :execrows
+INSERT INTO accounts (user_id, provider, provider_account_id)
+VALUES ($1, $2, $3)
+ON CONFLICT (provider, provider_account_id) DO NOTHING
+`
+
+type AuthLinkAccountParams struct {
+	UserID            uuid.UUID
+	Provider          string
+	ProviderAccountID string
+}
+
+// Links an account to a user unless it is linked already (to anyone).
+func (q *Queries) AuthLinkAccount(ctx context.Context, db DBTX, arg AuthLinkAccountParams) (int64, error) {
+	result, err := db.Exec(ctx, authLinkAccount, arg.UserID, arg.Provider, arg.ProviderAccountID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const authNewestPendingInvite = `-- name: AuthNewestPendingInvite :one
 SELECT id, team_id, email, token_hash, invited_by, created_at, accepted_at, expires_at FROM team_invites
 WHERE lower(email) = lower($1) AND accepted_at IS NULL

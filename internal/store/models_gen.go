@@ -292,6 +292,97 @@ type LinkUpload struct {
 	CreatedAt      time.Time
 }
 
+type LtiAccountLink struct {
+	TokenHash  []byte
+	PlatformID uuid.UUID
+	Claims     json.RawMessage
+	ExpiresAt  time.Time
+}
+
+type LtiContext struct {
+	PlatformID uuid.UUID
+	ContextID  string
+	TeamID     uuid.UUID
+	Title      string
+}
+
+type LtiDeepLink struct {
+	ID           uuid.UUID
+	PlatformID   uuid.UUID
+	UserID       uuid.UUID
+	TeamID       uuid.UUID
+	DeploymentID string
+	ReturnUrl    string
+	Data         string
+	LineItem     bool
+	ExpiresAt    time.Time
+}
+
+type LtiKey struct {
+	Kid           string
+	PrivateSealed []byte
+	CreatedAt     time.Time
+	RetiredAt     *time.Time
+}
+
+type LtiLearner struct {
+	TokenHash    []byte
+	AssignmentID uuid.UUID
+	Name         string
+	Email        string
+	Details      json.RawMessage
+	ExpiresAt    time.Time
+}
+
+type LtiLink struct {
+	PlatformID     uuid.UUID
+	ResourceLinkID string
+	TeamID         uuid.UUID
+	AssignmentID   uuid.UUID
+	ContextID      string
+	DeploymentID   string
+	LineitemsUrl   string
+	LineitemUrl    string
+	AgsScopes      []string
+	NrpsUrl        string
+	UpdatedAt      time.Time
+}
+
+type LtiLogin struct {
+	StateHash  []byte
+	Nonce      string
+	PlatformID uuid.UUID
+	ExpiresAt  time.Time
+}
+
+type LtiPlatform struct {
+	ID            uuid.UUID
+	Name          string
+	Issuer        string
+	ClientID      string
+	DeploymentIds []string
+	AuthLoginUrl  string
+	TokenUrl      string
+	JwksUrl       string
+	CreatedAt     time.Time
+}
+
+type LtiScore struct {
+	SubmissionID   uuid.UUID
+	TeamID         uuid.UUID
+	AssignmentID   uuid.UUID
+	PlatformID     uuid.UUID
+	ResourceLinkID string
+	UserSub        string
+	StudentName    string
+	Score          float64
+	MaxScore       float64
+	Comment        string
+	State          string
+	Error          string
+	UpdatedAt      time.Time
+}
+
 type ModelCall struct {
 	ID     int64
 	Bucket string

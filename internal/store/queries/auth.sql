@@ -74,3 +74,9 @@ LIMIT 1;
 -- Closes every pending invite for the email: the user joined one team.
 UPDATE team_invites SET accepted_at = @accepted_at::timestamptz
 WHERE lower(email) = lower(@email) AND accepted_at IS NULL;
+
+-- name: AuthLinkAccount :execrows
+-- Links an account to a user unless it is linked already (to anyone).
+INSERT INTO accounts (user_id, provider, provider_account_id)
+VALUES (@user_id, @provider, @provider_account_id)
+ON CONFLICT (provider, provider_account_id) DO NOTHING;
