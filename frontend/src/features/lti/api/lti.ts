@@ -60,6 +60,7 @@ export async function getDeepLink(id: string): Promise<DeepLinkRequest> {
 export interface PickableAssignment {
   _id: string;
   name: string;
+  type?: string;
 }
 
 /** The team's assignments, at the top of the library and in its folders. */

@@ -1,4 +1,5 @@
 import Alert from '@mui/material/Alert';
+import Paper from '@mui/material/Paper';
 import Button from '@mui/material/Button';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
@@ -11,6 +12,7 @@ import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { errorMessage } from '../../../lib/api-client';
+import { assignmentTypeLabel } from '../../../lib/assignment-type';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { getDeepLink, getTeamAssignments, pickForPlatform } from '../api/lti';
 
@@ -50,15 +52,23 @@ export function DeepLinkPage() {
       {list.length === 0 ? (
         <Alert severity="info">Your team has no assignments yet.</Alert>
       ) : (
-        <List aria-label="Your team's assignments">
-          {list.map((a) => (
-            <ListItem key={a._id} disablePadding>
-              <ListItemButton disabled={sending} onClick={() => void pick(a._id)}>
-                <ListItemText primary={a.name} />
-              </ListItemButton>
-            </ListItem>
-          ))}
-        </List>
+        <Paper variant="outlined">
+          <Typography id="lti-pick-label" sx={{ px: 2, pt: 1.5, pb: 0.5, fontWeight: 600 }}>
+            Choose the assignment to add
+          </Typography>
+          <List aria-labelledby="lti-pick-label" disablePadding>
+            {list.map((a, i) => (
+              <ListItem key={a._id} disablePadding divider={i < list.length - 1}>
+                <ListItemButton disabled={sending} onClick={() => void pick(a._id)}>
+                  <ListItemText primary={a.name} secondary={a.type ? assignmentTypeLabel(a.type) : undefined} />
+                  <Typography component="span" color="primary" sx={{ fontWeight: 600, whiteSpace: 'nowrap', ml: 2 }} aria-hidden>
+                    Add to course
+                  </Typography>
+                </ListItemButton>
+              </ListItem>
+            ))}
+          </List>
+        </Paper>
       )}
       <div>
         <Button component={RouterLink} to="/library" variant="outlined">
