@@ -55,7 +55,18 @@ async function importClass(page, n) {
 async function startTrace(view, cdp) {
   await view.addInitScript(() => {
     const w = /** @type {any} */ (window);
-    w.__trace = { longTasks: [], firstRowAt: null, firstTableAt: null };
+    w.__trace = { longTasks: [], frames: [], firstRowAt: null, firstTableAt: null };
+    // Long animation frames name the scripts that ran in them (Chromium 123+).
+    try {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          const scripts = (e.scripts ?? [])
+            .filter((s) => s.duration >= 5)
+            .map((s) => `${s.invoker || s.invokerType} ${(s.sourceURL || '').split('/').pop()}:${s.sourceFunctionName || '?'} ${Math.round(s.startTime)}+${Math.round(s.duration)}`);
+          w.__trace.frames.push(`${Math.round(e.startTime)}+${Math.round(e.duration)} (blocking ${Math.round(e.blockingDuration)}): ${scripts.join('; ') || 'rendering'}`);
+        }
+      }).observe({ type: 'long-animation-frame', buffered: true });
+    } catch {}
     try {
       new PerformanceObserver((list) => {
         for (const e of list.getEntries()) w.__trace.longTasks.push([Math.round(e.startTime), Math.round(e.duration)]);
@@ -104,6 +115,8 @@ async function startTrace(view, cdp) {
       `paints: ${t.paints.map(([n, v]) => `${n} ${v}`).join(', ')}`,
       `main thread until then (CDP): script ${Math.round((after.ScriptDuration - before.ScriptDuration) * 1000)} ms, layout ${Math.round((after.LayoutDuration - before.LayoutDuration) * 1000)} ms, style ${Math.round((after.RecalcStyleDuration - before.RecalcStyleDuration) * 1000)} ms, tasks ${Math.round((after.TaskDuration - before.TaskDuration) * 1000)} ms`,
       `long tasks (start+duration): ${t.longTasks.map(([s, d]) => `${s}+${d}`).join(' ') || 'none'}`,
+      'long animation frames (start+duration: scripts of 5 ms or more):',
+      ...t.frames.map((f) => `  ${f}`),
       '', ' start   ttfb    end  server   KB  request',
     ];
     for (const r of t.res.sort((a, b) => a.start - b.start)) {
