@@ -359,7 +359,7 @@ func sortRows(rows []Row, q RowQuery) []int {
 // their totals (the scorer's memo makes a poll of an unchanged class cheap)
 // and whether they are outdated. Another team's assignment is not found.
 func (s *Service) RowResults(ctx context.Context, a identity.Actor, assignmentID uuid.UUID) ([]RowResult, error) {
-	asg, fn, results, err := s.Assignments.GetUnsigned(ctx, a, assignmentID)
+	asg, fn, results, err := s.Assignments.GetForTable(ctx, a, assignmentID)
 	if err != nil {
 		return nil, err
 	}
