@@ -55,7 +55,7 @@ async function importClass(page, n) {
 async function startTrace(view, cdp) {
   await view.addInitScript(() => {
     const w = /** @type {any} */ (window);
-    w.__trace = { longTasks: [], frames: [], firstRowAt: null, firstTableAt: null };
+    w.__trace = { longTasks: [], frames: [], firstRowAt: null, firstTableAt: null, headingAt: null, panelAt: null };
     // Long animation frames name the scripts that ran in them (Chromium 123+).
     try {
       new PerformanceObserver((list) => {
@@ -73,6 +73,8 @@ async function startTrace(view, cdp) {
       }).observe({ type: 'longtask', buffered: true });
     } catch {}
     const seen = () => {
+      if (w.__trace.headingAt === null && document.querySelector('main h1')) w.__trace.headingAt = performance.now();
+      if (w.__trace.panelAt === null && document.querySelector('[role="toolbar"][aria-label="Selected submissions"]')) w.__trace.panelAt = performance.now();
       if (w.__trace.firstTableAt === null && document.querySelector('table[aria-label="Submissions"]')) w.__trace.firstTableAt = performance.now();
       if (document.querySelector('table[aria-label="Submissions"] tbody tr')) {
         w.__trace.firstRowAt = performance.now();
@@ -89,8 +91,25 @@ async function startTrace(view, cdp) {
     if (r.method() === 'POST') bodies.set(path, [...(bodies.get(path) ?? []), (r.postData() ?? '').slice(0, 90)]);
   });
   const before = Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+  // A CPU profile of the page until the first row: where the script time went, by chunk and function.
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 250 });
+  await cdp.send('Profiler.start');
   return async () => {
     const after = Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+    const { profile } = await cdp.send('Profiler.stop');
+    const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+    const byChunk = new Map();
+    const byFunction = new Map();
+    profile.samples.forEach((id, i) => {
+      const f = frames.get(id);
+      const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+      const chunk = f.url ? f.url.split('/').pop() : `(${f.functionName || 'program'})`;
+      byChunk.set(chunk, (byChunk.get(chunk) ?? 0) + ms);
+      const fn = `${f.functionName || '(anonymous)'} ${chunk}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
+      byFunction.set(fn, (byFunction.get(fn) ?? 0) + ms);
+    });
+    const top = (m, n) => [...m].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `  ${String(Math.round(v)).padStart(5)} ms  ${k}`);
     const t = await view.evaluate(() => {
       const w = /** @type {any} */ (window);
       const nav = performance.getEntriesByType('navigation')[0];
@@ -111,12 +130,16 @@ async function startTrace(view, cdp) {
     });
     const ms = (v) => String(Math.round(v)).padStart(6);
     const lines = [
-      `first table row in the DOM at ${Math.round(t.firstRowAt)} ms (table at ${Math.round(t.firstTableAt ?? -1)}); document first byte ${Math.round(t.nav.ttfb)}, DOMContentLoaded ${Math.round(t.nav.domContentLoaded)}, load ${Math.round(t.nav.load)}`,
+      `first table row in the DOM at ${Math.round(t.firstRowAt)} ms (table at ${Math.round(t.firstTableAt ?? -1)}, the page's h1 at ${Math.round(t.headingAt ?? -1)}, the table's toolbar at ${Math.round(t.panelAt ?? -1)}); document first byte ${Math.round(t.nav.ttfb)}, DOMContentLoaded ${Math.round(t.nav.domContentLoaded)}, load ${Math.round(t.nav.load)}`,
       `paints: ${t.paints.map(([n, v]) => `${n} ${v}`).join(', ')}`,
       `main thread until then (CDP): script ${Math.round((after.ScriptDuration - before.ScriptDuration) * 1000)} ms, layout ${Math.round((after.LayoutDuration - before.LayoutDuration) * 1000)} ms, style ${Math.round((after.RecalcStyleDuration - before.RecalcStyleDuration) * 1000)} ms, tasks ${Math.round((after.TaskDuration - before.TaskDuration) * 1000)} ms`,
       `long tasks (start+duration): ${t.longTasks.map(([s, d]) => `${s}+${d}`).join(' ') || 'none'}`,
       'long animation frames (start+duration: scripts of 5 ms or more):',
       ...t.frames.map((f) => `  ${f}`),
+      'CPU profile until the first row, self time by chunk:',
+      ...top(byChunk, 12),
+      'and by function:',
+      ...top(byFunction, 25),
       '', ' start   ttfb    end  server   KB  request',
     ];
     for (const r of t.res.sort((a, b) => a.start - b.start)) {
