@@ -215,7 +215,7 @@ func (s *Service) Get(ctx context.Context, a identity.Actor, id uuid.UUID) (Assi
 // caller that derives something from the answers (totals) does so before
 // SignResults.
 func (s *Service) GetUnsigned(ctx context.Context, a identity.Actor, id uuid.UUID) (Assignment, *Function, []FunctionResult, error) {
-	return s.getUnsigned(ctx, a, id, nil)
+	return s.getUnsigned(ctx, a, id, nil, false)
 }
 
 // GetUnsignedResults is GetUnsigned with only the results named by
@@ -225,11 +225,39 @@ func (s *Service) GetUnsignedResults(ctx context.Context, a identity.Actor, id u
 	if resultIDs == nil {
 		resultIDs = []uuid.UUID{}
 	}
-	return s.getUnsigned(ctx, a, id, resultIDs)
+	return s.getUnsigned(ctx, a, id, resultIDs, false)
 }
 
-// getUnsigned reads all the results when only is nil, else those in only.
-func (s *Service) getUnsigned(ctx context.Context, a identity.Actor, id uuid.UUID, only []uuid.UUID) (Assignment, *Function, []FunctionResult, error) {
+// GetForTable is GetUnsigned with only what the submissions table shows
+// and scores of each result: its status, error, flags, dates, answers and
+// criteria; its feedback, highlights and usage are left empty. The table
+// of a class of 10,000 (submission-rows) reads every result for each page.
+func (s *Service) GetForTable(ctx context.Context, a identity.Actor, id uuid.UUID) (Assignment, *Function, []FunctionResult, error) {
+	return s.getUnsigned(ctx, a, id, nil, true)
+}
+
+// tableResults are ListAssignmentResultsForTable's rows as stored results
+// (the columns it leaves out empty).
+func tableResults(ctx context.Context, db store.DBTX, a identity.Actor, id uuid.UUID) ([]store.FunctionResult, error) {
+	rows, err := store.Q.ListAssignmentResultsForTable(ctx, db, store.ListAssignmentResultsForTableParams{AssignmentID: id, TeamID: a.TeamID})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]store.FunctionResult, len(rows))
+	for i, r := range rows {
+		out[i] = store.FunctionResult{
+			ID: r.ID, TeamID: a.TeamID, AssignmentID: id, SubmissionID: r.SubmissionID, Status: r.Status, Error: r.Error,
+			Flags: r.Flags, IsBenchmark: r.IsBenchmark, Answers: r.Answers,
+			CriteriaLevels: r.CriteriaLevels, CriteriaPoints: r.CriteriaPoints, CriteriaFeedback: json.RawMessage("[]"),
+			GradedAt: r.GradedAt, ReviewedAt: r.ReviewedAt, GradedParts: r.GradedParts, CreatedAt: r.CreatedAt,
+		}
+	}
+	return out, nil
+}
+
+// getUnsigned reads all the results when only is nil, else those in only;
+// forTable reads only what the submissions table needs of them.
+func (s *Service) getUnsigned(ctx context.Context, a identity.Actor, id uuid.UUID, only []uuid.UUID, forTable bool) (Assignment, *Function, []FunctionResult, error) {
 	var asg Assignment
 	var fn *Function
 	both, err := store.Q.GetAssignmentWithFunction(ctx, s.Pool, store.GetAssignmentWithFunctionParams{ID: id, TeamID: a.TeamID})
@@ -248,7 +276,9 @@ func (s *Service) getUnsigned(ctx context.Context, a identity.Actor, id uuid.UUI
 		return Assignment{}, nil, nil, fmt.Errorf("load assignment %s: %w", id, err)
 	}
 	var rows []store.FunctionResult
-	if only == nil {
+	if forTable {
+		rows, err = tableResults(ctx, s.Pool, a, id)
+	} else if only == nil {
 		rows, err = store.Q.ListAssignmentFunctionResults(ctx, s.Pool, store.ListAssignmentFunctionResultsParams{AssignmentID: id, TeamID: a.TeamID})
 	} else if len(only) > 0 {
 		rows, err = store.Q.ListAssignmentFunctionResultsByIDs(ctx, s.Pool, store.ListAssignmentFunctionResultsByIDsParams{AssignmentID: id, TeamID: a.TeamID, Ids: only})

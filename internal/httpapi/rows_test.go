@@ -29,6 +29,7 @@ func TestSubmissionRowsRoute(t *testing.T) {
 	rows := data["rows"].([]any)
 	require.Len(t, rows, 1)
 	require.Equal(t, "Brook's essay", rows[0].(map[string]any)["name"])
+	require.NotEmpty(t, rows[0].(map[string]any)["location"], "the page's rows are whole, not only what they were sorted by")
 	require.Equal(t, []any{second, first}, data["submissionIds"])
 	require.NotEmpty(t, data["version"])
 

@@ -1,6 +1,7 @@
 package result
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
@@ -257,69 +258,108 @@ func BuildRows(subs []submission.Submission, results []RowResult, q RowQuery) Ro
 		}
 		match = append(match, Row{Submission: s, Bucket: b, Result: r})
 	}
-	// Numbers in names sort as numbers ("Essay 2" before "Essay 10"), case
-	// and accents aside, as the table sorted in the browser.
-	col := collate.New(language.Und, collate.Numeric, collate.Loose)
-	var cmp func(a, b *Row) int
-	switch q.Sort {
+	order := sortRows(match, q)
+	out.Total = len(match)
+	if q.IDs {
+		out.SubmissionIDs = make([]uuid.UUID, len(match))
+		out.ReviewedIDs = []uuid.UUID{}
+		for i, k := range order {
+			out.SubmissionIDs[i] = match[k].ID
+			if match[k].Bucket == BucketReviewed {
+				out.ReviewedIDs = append(out.ReviewedIDs, match[k].ID)
+			}
+		}
+	}
+	if q.Offset < len(order) {
+		page := order[q.Offset:min(len(order), q.Offset+q.Limit)]
+		out.Rows = make([]Row, len(page))
+		for i, k := range page {
+			out.Rows[i] = match[k]
+		}
+	}
+	return out
+}
+
+// rowText is the text a column sorts by under the collator, or nil for
+// the columns that sort by something else.
+func rowText(sort string) func(r *Row) string {
+	switch sort {
 	case "name":
-		cmp = func(a, b *Row) int { return col.CompareString(a.Name, b.Name) }
+		return func(r *Row) string { return r.Name }
 	case "student":
-		cmp = func(a, b *Row) int { return col.CompareString(studentLabel(a.Submission), studentLabel(b.Submission)) }
+		return func(r *Row) string { return studentLabel(r.Submission) }
 	case "email":
-		cmp = func(a, b *Row) int { return col.CompareString(a.StudentEmail, b.StudentEmail) }
+		return func(r *Row) string { return r.StudentEmail }
+	case "preview":
+		return func(r *Row) string { return r.Preview }
+	}
+	return nil
+}
+
+// rowCmp orders two rows by a column that is not text (rowText).
+func rowCmp(sort string) func(a, b *Row) int {
+	switch sort {
 	case "status":
-		cmp = func(a, b *Row) int { return statusOrder[a.Status] - statusOrder[b.Status] }
+		return func(a, b *Row) int { return statusOrder[a.Status] - statusOrder[b.Status] }
 	case "result":
-		cmp = func(a, b *Row) int {
+		return func(a, b *Row) int {
 			if d := resultOrder(a.Result) - resultOrder(b.Result); d != 0 {
 				return d
 			}
 			return cmpFloat(points(a.Result), points(b.Result))
 		}
 	case "score":
-		cmp = func(a, b *Row) int { return cmpFloat(points(a.Result), points(b.Result)) }
-	case "preview":
-		cmp = func(a, b *Row) int { return col.CompareString(a.Preview, b.Preview) }
+		return func(a, b *Row) int { return cmpFloat(points(a.Result), points(b.Result)) }
 	case "pages":
-		cmp = func(a, b *Row) int { return a.PageCount - b.PageCount }
-	default: // submitted: upload order, as listed
-		cmp = func(a, b *Row) int { return 0 }
+		return func(a, b *Row) int { return a.PageCount - b.PageCount }
+	}
+	// submitted: upload order
+	return func(a, b *Row) int { return a.CreatedAt.Compare(b.CreatedAt) }
+}
+
+// sortRows returns the indexes of rows in q's order; rows that tie keep
+// upload order (their order in rows), whichever way the column runs.
+// Numbers in names sort as numbers ("Essay 2" before "Essay 10"), case and
+// accents aside, as the table sorted in the browser. Each row's collation
+// key is made once: comparing the strings under the collator at every
+// comparison, and moving whole rows, was two thirds of a year group's read
+// (BenchmarkReadRows10000).
+func sortRows(rows []Row, q RowQuery) []int {
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
 	}
 	sign := 1
 	if q.Order == "desc" {
 		sign = -1
 	}
-	// Stable: ties keep upload order, whichever way the column runs.
-	slices.SortStableFunc(match, func(a, b Row) int {
-		c := cmp(&a, &b)
-		if c == 0 && q.Sort == "submitted" {
-			c = a.CreatedAt.Compare(b.CreatedAt)
+	var cmp func(i, j int) int
+	if text := rowText(q.Sort); text != nil {
+		col := collate.New(language.Und, collate.Numeric, collate.Loose)
+		var buf collate.Buffer
+		keys := make([][]byte, len(rows))
+		for i := range rows {
+			keys[i] = col.KeyFromString(&buf, text(&rows[i]))
 		}
-		return sign * c
+		cmp = func(i, j int) int { return bytes.Compare(keys[i], keys[j]) }
+	} else {
+		by := rowCmp(q.Sort)
+		cmp = func(i, j int) int { return by(&rows[i], &rows[j]) }
+	}
+	slices.SortFunc(order, func(i, j int) int {
+		if c := sign * cmp(i, j); c != 0 {
+			return c
+		}
+		return i - j
 	})
-	out.Total = len(match)
-	if q.IDs {
-		out.SubmissionIDs = make([]uuid.UUID, len(match))
-		out.ReviewedIDs = []uuid.UUID{}
-		for i, r := range match {
-			out.SubmissionIDs[i] = r.ID
-			if r.Bucket == BucketReviewed {
-				out.ReviewedIDs = append(out.ReviewedIDs, r.ID)
-			}
-		}
-	}
-	if q.Offset < len(match) {
-		out.Rows = match[q.Offset:min(len(match), q.Offset+q.Limit)]
-	}
-	return out
+	return order
 }
 
 // RowResults are the assignment's results as the table shows them, with
 // their totals (the scorer's memo makes a poll of an unchanged class cheap)
 // and whether they are outdated. Another team's assignment is not found.
 func (s *Service) RowResults(ctx context.Context, a identity.Actor, assignmentID uuid.UUID) ([]RowResult, error) {
-	asg, fn, results, err := s.Assignments.GetUnsigned(ctx, a, assignmentID)
+	asg, fn, results, err := s.Assignments.GetForTable(ctx, a, assignmentID)
 	if err != nil {
 		return nil, err
 	}

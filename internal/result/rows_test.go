@@ -1,11 +1,14 @@
 package result_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
 
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/submission"
@@ -155,4 +158,37 @@ func TestRowsListEveryOutdatedResultOfAClassBiggerThanAPage(t *testing.T) {
 	page := result.BuildRows(subs, results, query(result.RowQuery{}))
 	require.NotNil(t, page.OutdatedIDs, "none is an empty list, not null")
 	require.Empty(t, page.OutdatedIDs)
+}
+
+// The table's order by a text column is the collator's (numbers as
+// numbers, case and accents aside), ties in upload order, however the
+// class's names are written: the same as comparing every pair of names.
+func TestRowsSortByTextAsTheCollatorCompares(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	names := []string{"Émile 2", "emile 10", "Emile 2", "Zoë", "zoe", "Ana-Maria", "Ana Maria", "anna", "Ánna", "Student 100", "Student 20",
+		"student 3", "Student 3", "", " Lea", "Léa", "O'Brien", "obrien", "Student 2a", "Student 2", "ß", "ss", "10", "9", "Ωmega", "Ørjan", "Orjan"}
+	var subs []submission.Submission
+	for i, n := range names {
+		subs = append(subs, submission.Submission{ID: uuid.New(), Name: n, StudentEmail: n + "@school.test", Status: "ready", CreatedAt: t0.Add(time.Duration(i) * time.Second)})
+	}
+	col := collate.New(language.Und, collate.Numeric, collate.Loose)
+	for _, order := range []string{"asc", "desc"} {
+		want := slices.Clone(subs)
+		slices.SortStableFunc(want, func(a, b submission.Submission) int {
+			if order == "desc" {
+				return col.CompareString(b.Name, a.Name)
+			}
+			return col.CompareString(a.Name, b.Name)
+		})
+		page := result.BuildRows(subs, nil, query(result.RowQuery{Sort: "name", Order: order, Limit: 200}))
+		got := make([]uuid.UUID, len(page.Rows))
+		for i, r := range page.Rows {
+			got[i] = r.ID
+		}
+		wantIDs := make([]uuid.UUID, len(want))
+		for i, s := range want {
+			wantIDs[i] = s.ID
+		}
+		require.Equal(t, wantIDs, got, order)
+	}
 }

@@ -7,6 +7,8 @@ package store
 
 import (
 	"context"
+	"encoding/json"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -399,6 +401,72 @@ func (q *Queries) ListAssignmentFunctionResultsByIDs(ctx context.Context, db DBT
 			&i.GradedParts,
 			&i.CachedPromptTokens,
 			&i.ChangedXid,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listAssignmentResultsForTable = `-- name: ListAssignmentResultsForTable :many
+SELECT id, submission_id, status, error, flags, is_benchmark, answers,
+       criteria_levels, criteria_points, graded_at, reviewed_at, graded_parts, created_at
+FROM function_results
+WHERE assignment_id = $1 AND team_id = $2
+ORDER BY created_at, id
+`
+
+type ListAssignmentResultsForTableParams struct {
+	AssignmentID uuid.UUID
+	TeamID       uuid.UUID
+}
+
+type ListAssignmentResultsForTableRow struct {
+	ID             uuid.UUID
+	SubmissionID   uuid.UUID
+	Status         string
+	Error          string
+	Flags          json.RawMessage
+	IsBenchmark    bool
+	Answers        json.RawMessage
+	CriteriaLevels json.RawMessage
+	CriteriaPoints json.RawMessage
+	GradedAt       *time.Time
+	ReviewedAt     *time.Time
+	GradedParts    json.RawMessage
+	CreatedAt      time.Time
+}
+
+// ListAssignmentFunctionResults with what the submissions table shows and
+// scores (status, error, flags, dates, answers and criteria), not the
+// feedback, highlights or usage: submission-rows reads a whole class so.
+func (q *Queries) ListAssignmentResultsForTable(ctx context.Context, db DBTX, arg ListAssignmentResultsForTableParams) ([]ListAssignmentResultsForTableRow, error) {
+	rows, err := db.Query(ctx, listAssignmentResultsForTable, arg.AssignmentID, arg.TeamID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListAssignmentResultsForTableRow{}
+	for rows.Next() {
+		var i ListAssignmentResultsForTableRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.SubmissionID,
+			&i.Status,
+			&i.Error,
+			&i.Flags,
+			&i.IsBenchmark,
+			&i.Answers,
+			&i.CriteriaLevels,
+			&i.CriteriaPoints,
+			&i.GradedAt,
+			&i.ReviewedAt,
+			&i.GradedParts,
+			&i.CreatedAt,
 		); err != nil {
 			return nil, err
 		}

@@ -427,6 +427,61 @@ func (q *Queries) InsertSubmissions(ctx context.Context, db DBTX, arg InsertSubm
 	return items, nil
 }
 
+const listSubmissionSortFields = `-- name: ListSubmissionSortFields :many
+SELECT id, name, student_name, student_email, source, extract_status, page_count, created_at
+FROM submissions
+WHERE assignment_id = $1 AND team_id = $2
+ORDER BY created_at, id
+`
+
+type ListSubmissionSortFieldsParams struct {
+	AssignmentID uuid.UUID
+	TeamID       uuid.UUID
+}
+
+type ListSubmissionSortFieldsRow struct {
+	ID            uuid.UUID
+	Name          string
+	StudentName   string
+	StudentEmail  string
+	Source        string
+	ExtractStatus string
+	PageCount     int32
+	CreatedAt     time.Time
+}
+
+// What the submissions table filters, counts and sorts a class by (every
+// column but the preview), without the text: submission-rows reads the
+// whole class this way and only its page's rows whole (ListSubmissionsByIDs).
+func (q *Queries) ListSubmissionSortFields(ctx context.Context, db DBTX, arg ListSubmissionSortFieldsParams) ([]ListSubmissionSortFieldsRow, error) {
+	rows, err := db.Query(ctx, listSubmissionSortFields, arg.AssignmentID, arg.TeamID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListSubmissionSortFieldsRow{}
+	for rows.Next() {
+		var i ListSubmissionSortFieldsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.StudentName,
+			&i.StudentEmail,
+			&i.Source,
+			&i.ExtractStatus,
+			&i.PageCount,
+			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listSubmissions = `-- name: ListSubmissions :many
 SELECT id, assignment_id, name, file_key, role, student_name, student_email, source,
        extract_status, extract_error, left(coalesce(extracted_text, ''), 200)::text AS preview,

@@ -220,6 +220,25 @@ func (s *Service) ListLoaded(ctx context.Context, a identity.Actor, assignmentID
 	return loaded(rows), nil
 }
 
+// ListForSorting is ListLoaded with only what the submissions table
+// filters, counts and sorts by (not the preview, the file or the text): a
+// year group's table reads the whole class this way, then its page's rows
+// whole (ListLoadedByIDs).
+func (s *Service) ListForSorting(ctx context.Context, a identity.Actor, assignmentID uuid.UUID) ([]Submission, error) {
+	rows, err := store.Q.ListSubmissionSortFields(ctx, s.Pool, store.ListSubmissionSortFieldsParams{AssignmentID: assignmentID, TeamID: a.TeamID})
+	if err != nil {
+		return nil, fmt.Errorf("list submissions of assignment %s: %w", assignmentID, err)
+	}
+	out := make([]Submission, len(rows))
+	for i, r := range rows {
+		out[i] = Submission{
+			ID: r.ID, AssignmentID: assignmentID, Name: r.Name, StudentName: r.StudentName, StudentEmail: r.StudentEmail,
+			Source: r.Source, Status: r.ExtractStatus, PageCount: int(r.PageCount), CreatedAt: r.CreatedAt,
+		}
+	}
+	return out, nil
+}
+
 // ListLoadedByIDs is ListLoaded restricted to the submissions named by ids
 // (those of the assignment): a poll's delta.
 func (s *Service) ListLoadedByIDs(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, ids []uuid.UUID) ([]Submission, error) {

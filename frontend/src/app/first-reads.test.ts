@@ -1,6 +1,9 @@
-import { http, HttpResponse } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { SESSION_QUERY_KEY } from '../features/auth/api/get-session';
+import { assignmentKeys } from '../features/assignments/api/keys';
+import { rowsKey } from '../features/submissions/api/get-submission-rows';
+import { clearCsrfToken } from '../lib/api-client';
 import { createQueryClient } from '../lib/query-client';
 import { libraryKeys } from '../lib/query-keys';
 import { sessionHandler } from '../testing/handlers';
@@ -43,6 +46,43 @@ describe('startFirstReads', () => {
     await Promise.resolve();
     expect(asked).not.toContain('/api/v1/db/library/get');
     expect(asked.filter((p) => p === '/api/v1/app-config')).toHaveLength(1);
+    server.events.removeAllListeners();
+  });
+
+  it("on an assignment's page, asks for the assignment and the table's page the URL names side by side, under the table's key", async () => {
+    clearCsrfToken();
+    const events: string[] = [];
+    let rowsBody: unknown = null;
+    server.events.on('request:start', ({ request }) => {
+      events.push(`ask ${new URL(request.url).pathname}`);
+    });
+    server.use(
+      http.get('/api/auth/session', async () => {
+        await delay(30);
+        events.push('answer session');
+        return HttpResponse.json({ user: { name: 'Ada', email: 'ada@school.test' }, expires: '2099-01-01T00:00:00Z' });
+      }),
+      http.post('/api/v1/db/assignment/get', async () => {
+        await delay(60);
+        events.push('answer assignment');
+        return HttpResponse.json({ data: { assignment: { _id: 'a1', name: 'Year 9 essay', type: 'grade', submissions: [] }, functionResults: [], submissions: [], partial: true } });
+      }),
+      http.post('/api/v1/db/assignment/submission-rows', async ({ request }) => {
+        rowsBody = await request.json();
+        return HttpResponse.json({ data: { rows: [], total: 0, counts: {}, classSize: 0, version: 'v1' } });
+      }),
+    );
+    const client = createQueryClient();
+    startFirstReads(client, '/assignment/a1', '?sort=student&order=desc&per=25&page=3');
+    // The key the table reads the same URL under (SubmissionsList's useTableParams).
+    const tableKey = rowsKey(assignmentKeys.detail('a1'), { sort: 'student', order: 'desc', status: 'all', search: '', limit: 25, offset: 50 });
+    await expect.poll(() => client.getQueryData(tableKey)).toBeTruthy();
+    await expect.poll(() => client.getQueryData([...assignmentKeys.detail('a1'), 'page'])).toBeTruthy();
+    expect(rowsBody).toEqual({ assignmentId: 'a1', sort: 'student', order: 'desc', status: 'all', search: '', limit: 25, offset: 50 });
+    expect(events.indexOf('ask /api/auth/csrf'), 'the CSRF token is asked beside the session').toBeLessThan(events.indexOf('answer session'));
+    expect(events.indexOf('ask /api/v1/db/assignment/submission-rows'), "the rows do not wait for the assignment's answer").toBeLessThan(
+      events.indexOf('answer assignment'),
+    );
     server.events.removeAllListeners();
   });
 });

@@ -1,18 +1,37 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { sessionQueryOptions } from '../features/auth/api/get-session';
 import { assignmentPageQueryOptions } from '../features/assignments/api/get-assignment';
+import { assignmentKeys } from '../features/assignments/api/keys';
 import { libraryQueryOptions } from '../features/library/api/get-library';
+import { rowsParamsFromSearch, submissionRowsQueryOptions } from '../features/submissions/api/get-submission-rows';
+import { getCsrfToken } from '../lib/api-client';
 import { appConfigQueryOptions } from '../lib/app-config';
 
 /** Pages that are not the signed-in app's: no app bar (and so no demo-mode banner) and no team data. */
 const OUTSIDE_APP = /^\/(signin|submit|student|results)(\/|$)/;
 
-/** The page's own first read, for the pages whose first paint waits on one: by path. */
-const PAGE_READS: { path: RegExp; read: (client: QueryClient, match: RegExpMatchArray) => Promise<void> }[] = [
+/**
+ * The page's own first reads, for the pages whose first paint waits on them: by path. `post`: they
+ * are POSTs, which carry the CSRF token (fetched beside the session, not after it).
+ */
+const PAGE_READS: {
+  path: RegExp;
+  post?: boolean;
+  read: (client: QueryClient, match: RegExpMatchArray, search: URLSearchParams) => Promise<unknown>;
+}[] = [
   { path: /^\/library\/?$/, read: (client) => client.prefetchQuery(libraryQueryOptions()) },
   {
+    // The assignment and its submissions table's page (the one the URL asks for), side by side:
+    // the table no longer waits for the page to have drawn before asking for its rows.
     path: /^\/assignment\/([^/]+)\/?$/,
-    read: (client, m) => client.prefetchQuery(assignmentPageQueryOptions(decodeURIComponent(m[1]))),
+    post: true,
+    read: (client, m, search) => {
+      const id = decodeURIComponent(m[1]);
+      return Promise.all([
+        client.prefetchQuery(assignmentPageQueryOptions(id)),
+        client.prefetchQuery(submissionRowsQueryOptions(id, assignmentKeys.detail(id), rowsParamsFromSearch(search))),
+      ]);
+    },
   },
 ];
 
@@ -20,18 +39,20 @@ const PAGE_READS: { path: RegExp; read: (client: QueryClient, match: RegExpMatch
  * Starts the reads the first page waits on before React draws anything, under the same query keys
  * the components use (they then find the read under way instead of starting it once their code has
  * loaded): the session, the deployment's settings (the demo-mode banner) on the app's pages, and,
- * once the session is known to have a user, the library's or the assignment page's read. Without
+ * once the session is known to have a user, the library's or the assignment page's reads (the
+ * assignment and the page of its submissions table that `search`, the URL's query string, asks). Without
  * this each waited for the entry, the layout's and the page's chunks, and the session, in turn
  * (docs/performance.md, "First load").
  */
-export function startFirstReads(client: QueryClient, pathname: string): void {
+export function startFirstReads(client: QueryClient, pathname: string, search = ''): void {
   const session = client.fetchQuery(sessionQueryOptions());
   if (OUTSIDE_APP.test(pathname)) return;
   void client.prefetchQuery(appConfigQueryOptions());
-  for (const { path, read } of PAGE_READS) {
+  for (const { path, post, read } of PAGE_READS) {
     const match = pathname.match(path);
     if (!match) continue;
-    void session.then((s) => (s ? read(client, match) : undefined)).catch(() => undefined);
+    if (post) void getCsrfToken();
+    void session.then((s) => (s ? read(client, match, new URLSearchParams(search)) : undefined)).catch(() => undefined);
     return;
   }
 }

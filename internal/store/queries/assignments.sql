@@ -48,6 +48,16 @@ FROM assignments a
 JOIN functions f ON f.assignment_id = a.id AND f.team_id = a.team_id
 WHERE a.id = @id AND a.team_id = @team_id;
 
+-- name: ListAssignmentResultsForTable :many
+-- ListAssignmentFunctionResults with what the submissions table shows and
+-- scores (status, error, flags, dates, answers and criteria), not the
+-- feedback, highlights or usage: submission-rows reads a whole class so.
+SELECT id, submission_id, status, error, flags, is_benchmark, answers,
+       criteria_levels, criteria_points, graded_at, reviewed_at, graded_parts, created_at
+FROM function_results
+WHERE assignment_id = @assignment_id AND team_id = @team_id
+ORDER BY created_at, id;
+
 -- name: ListAssignmentFunctionResultsByIDs :many
 -- ListAssignmentFunctionResults restricted to some results: a poll's delta.
 SELECT * FROM function_results

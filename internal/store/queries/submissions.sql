@@ -66,6 +66,15 @@ FROM submissions
 WHERE assignment_id = @assignment_id AND team_id = @team_id
 ORDER BY created_at, id;
 
+-- name: ListSubmissionSortFields :many
+-- What the submissions table filters, counts and sorts a class by (every
+-- column but the preview), without the text: submission-rows reads the
+-- whole class this way and only its page's rows whole (ListSubmissionsByIDs).
+SELECT id, name, student_name, student_email, source, extract_status, page_count, created_at
+FROM submissions
+WHERE assignment_id = @assignment_id AND team_id = @team_id
+ORDER BY created_at, id;
+
 -- name: ListSubmissionsByIDs :many
 -- ListSubmissions restricted to some submissions: a poll's delta. The same
 -- columns, so its rows convert to ListSubmissionsRow.

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery, type QueryKey } from '@tanstack/react-query';
 import { ApiError, api } from '../../../lib/api-client';
 import { readResultSummary } from '../lib/function-results';
 import { POLL_INTERVAL_MS } from '../lib/polling';
@@ -11,6 +11,12 @@ export type RowBucket = (typeof ROW_BUCKETS)[number];
 
 /** The columns the server sorts by. */
 export type RowSort = 'name' | 'student' | 'status' | 'result' | 'preview' | 'pages' | 'submitted';
+
+/** The columns the table lets the URL sort by (`?sort=`). */
+const URL_SORTS: readonly RowSort[] = ['name', 'student', 'status', 'result', 'preview', 'pages'];
+
+/** The page sizes the table offers (`?per=`); the first page size is 50. */
+export const ROWS_PER_PAGE = [25, 50, 100] as const;
 
 /** What one page of the table asks (`db/assignment/submission-rows`). */
 export interface RowsParams {
@@ -48,6 +54,24 @@ export interface RowsPage {
   /** How many of the whole class were imported from Google Classroom. */
   classroomSubmissions: number;
   version: string;
+}
+
+/**
+ * The page of the table a URL's query string asks for (`sort`, `order`, `status`, `q`, `per`,
+ * `page`; the defaults when absent or unknown): the table's own reading of its URL, and the
+ * first read's (app/first-reads.ts), so both ask under one key.
+ */
+export function rowsParamsFromSearch(search: URLSearchParams): RowsParams {
+  const per = ROWS_PER_PAGE.find((n) => String(n) === search.get('per')) ?? 50;
+  const page = Math.max(0, Number.parseInt(search.get('page') ?? '1', 10) - 1 || 0);
+  return {
+    sort: URL_SORTS.find((c) => c === search.get('sort')) ?? 'name',
+    order: search.get('order') === 'desc' ? 'desc' : 'asc',
+    status: ROW_BUCKETS.find((b) => b === search.get('status')) ?? 'all',
+    search: search.get('q') ?? '',
+    limit: per,
+    offset: page * per,
+  };
 }
 
 function read(raw: unknown): RowsPage {
@@ -104,16 +128,25 @@ export function rowsKey(assignmentQueryKey: QueryKey, params?: RowsParams): Quer
 }
 
 /**
+ * One page of an assignment's table: sends the version of the page it holds, so that a read of an
+ * unchanged class is a 304. The assignment page's first read starts it before the table's code has
+ * loaded (app/first-reads.ts); the table then finds it under the same key.
+ */
+export function submissionRowsQueryOptions(assignmentId: string, assignmentQueryKey: QueryKey, params: RowsParams) {
+  const queryKey = rowsKey(assignmentQueryKey, params);
+  return queryOptions({
+    queryKey,
+    queryFn: ({ signal, client }) => getSubmissionRows(assignmentId, params, { signal, previous: client.getQueryData<RowsPage>(queryKey) }),
+  });
+}
+
+/**
  * A page of the table, polled every 2 s while anything is read or graded; the last page stays
  * shown while the next one loads.
  */
 export function useSubmissionRows(assignmentId: string, assignmentQueryKey: QueryKey, params: RowsParams) {
-  const queryClient = useQueryClient();
-  const queryKey = rowsKey(assignmentQueryKey, params);
   return useQuery({
-    queryKey,
-    queryFn: ({ signal }) =>
-      getSubmissionRows(assignmentId, params, { signal, previous: queryClient.getQueryData<RowsPage>(queryKey) }),
+    ...submissionRowsQueryOptions(assignmentId, assignmentQueryKey, params),
     placeholderData: keepPreviousData,
     refetchInterval: (q) => (q.state.data?.inProgress ? POLL_INTERVAL_MS : false),
   });

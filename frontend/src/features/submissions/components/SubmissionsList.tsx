@@ -16,7 +16,17 @@ import { useDeleteSubmission } from '../api/delete-submission';
 import { useDeleteSubmissions } from '../api/delete-submissions';
 import type { AssignmentQueryKey } from '../api/keys';
 import type { Submission, SubmissionsAssignment } from '../api/types';
-import { getSubmissionRows, ROW_BUCKETS, useSubmissionRows, type RowBucket, type RowSort, type RowsParams, type SubmissionRow } from '../api/get-submission-rows';
+import {
+  getSubmissionRows,
+  ROW_BUCKETS,
+  ROWS_PER_PAGE,
+  rowsParamsFromSearch,
+  useSubmissionRows,
+  type RowBucket,
+  type RowSort,
+  type RowsParams,
+  type SubmissionRow,
+} from '../api/get-submission-rows';
 import { submissionReviewPath } from '../lib/review-path';
 import type { ResultsBySubmission, Sort, SortColumn } from '../lib/sort';
 import type { SubmissionField } from './EditSubmissionDialog';
@@ -65,23 +75,10 @@ const BUCKET_LABELS: Record<'all' | RowBucket, string> = {
   failed: 'Failed',
 };
 
-const SORTS: readonly SortColumn[] = ['name', 'student', 'status', 'result', 'preview', 'pages'];
-const PER_PAGE = [25, 50, 100];
-
 /** The table's page, sort, filter and search, kept in the URL so the back button and links keep them. */
 function useTableParams(): [RowsParams, (change: Partial<RowsParams>) => void] {
   const [search, setSearch] = useSearchParams();
-  const sort = SORTS.find((c) => c === search.get('sort')) ?? 'name';
-  const per = PER_PAGE.find((n) => String(n) === search.get('per')) ?? 50;
-  const page = Math.max(0, Number.parseInt(search.get('page') ?? '1', 10) - 1 || 0);
-  const params: RowsParams = {
-    sort: sort as RowSort,
-    order: search.get('order') === 'desc' ? 'desc' : 'asc',
-    status: ROW_BUCKETS.find((b) => b === search.get('status')) ?? 'all',
-    search: search.get('q') ?? '',
-    limit: per,
-    offset: page * per,
-  };
+  const params = rowsParamsFromSearch(search);
   const update = (change: Partial<RowsParams>) => {
     const next = { ...params, ...change };
     // A new sort, filter or search starts again at the first page.
@@ -323,13 +320,13 @@ export function SubmissionsList({ assignment, assignmentQueryKey, toolbar, rende
           renderResultExtra={renderResultExtra}
         />
       )}
-      {total > PER_PAGE[0] && (
+      {total > ROWS_PER_PAGE[0] && (
         <TablePagination
           component="div"
           count={total}
           page={Math.floor(params.offset / params.limit)}
           rowsPerPage={params.limit}
-          rowsPerPageOptions={PER_PAGE}
+          rowsPerPageOptions={[...ROWS_PER_PAGE]}
           onPageChange={(_, p) => setParams({ offset: p * params.limit })}
           onRowsPerPageChange={(e) => setParams({ limit: Number(e.target.value), offset: 0 })}
         />
