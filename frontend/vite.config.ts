@@ -1,12 +1,47 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
-import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
+import { defineConfig, loadEnv, type Plugin, type ProxyOptions } from 'vite';
 
 /** Backend the dev server forwards to unless VITE_API_PROXY says otherwise. */
 const DEFAULT_API_TARGET = 'http://127.0.0.1:8080';
 
 /** Paths served by the Go backend rather than by Vite. */
 const BACKEND_PATHS = ['/api', '/healthz', '/files'];
+
+/**
+ * The signed-in layout's own modules in one chunk: what `src/app/routes/AppLayout.tsx` imports
+ * statically, directly or not, and the entry does not (MUI's app bar, menus, popover, chips, the
+ * notifications and the account menu). Every signed-in page loads all of them; left to Rolldown they
+ * were ~25 files of a few hundred bytes each, and each file gzipped alone cost every signed-in route
+ * ~11 kB more (docs/performance.md, "First load"). The set is read from the module graph once it is
+ * built (`buildEnd`), so it follows the code without a list to keep in step.
+ */
+function signedInLayoutChunk(): { plugin: Plugin; test: (id: string) => boolean } {
+  const members = new Set<string>();
+  const plugin: Plugin = {
+    name: 'markwell-signed-in-layout-chunk',
+    buildEnd() {
+      members.clear();
+      const ids = [...this.getModuleIds()];
+      const closure = (start: string | undefined) => {
+        const seen = new Set<string>();
+        const todo = start ? [start] : [];
+        for (let id = todo.pop(); id !== undefined; id = todo.pop()) {
+          if (seen.has(id)) continue;
+          seen.add(id);
+          todo.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+        }
+        return seen;
+      };
+      const layout = ids.find((id) => id.endsWith('/src/app/routes/AppLayout.tsx'));
+      const entry = closure(ids.find((id) => id.endsWith('/src/main.tsx')));
+      // The layout module itself stays the route's own chunk (the manifest names it, preload.go and
+      // cmd/bench/firstload.go look it up).
+      for (const id of closure(layout)) if (id !== layout && !entry.has(id)) members.add(id);
+    },
+  };
+  return { plugin, test: (id) => members.has(id) };
+}
 
 export default defineConfig(({ mode }) => {
   const env = loadEnv(mode, process.cwd(), '');
@@ -17,8 +52,10 @@ export default defineConfig(({ mode }) => {
     BACKEND_PATHS.map((path) => [path, { target, changeOrigin: false }]),
   );
 
+  const layoutChunk = signedInLayoutChunk();
+
   return {
-    plugins: [react()],
+    plugins: [react(), layoutChunk.plugin],
     build: {
       outDir: 'dist',
       emptyOutDir: true,
@@ -36,6 +73,7 @@ export default defineConfig(({ mode }) => {
               // What the entry imports statically loads on every route anyway: one chunk rather than
               // twenty small ones (each gzipped alone, 21 files cost ~7 kB more than one).
               { name: 'shell', tags: ['$initial'], priority: 1 },
+              { name: 'app', test: layoutChunk.test },
             ],
           },
         },
