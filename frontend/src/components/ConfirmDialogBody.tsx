@@ -4,25 +4,11 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import { useId, type ReactNode } from 'react';
+import { useId } from 'react';
+import type { ConfirmDialogProps } from './ConfirmDialog';
 
-/** Props for {@link ConfirmDialog}. */
-export interface ConfirmDialogProps {
-  open: boolean;
-  title: string;
-  description: ReactNode;
-  /** Label of the confirming button, e.g. "Remove". */
-  confirmLabel: string;
-  onConfirm: () => void;
-  onClose: () => void;
-  /** The confirmed action is running: the confirm button spins and nothing can be dismissed. */
-  pending?: boolean;
-  /** Colours the confirm button as a destructive action. */
-  destructive?: boolean;
-}
-
-/** Asks "are you sure?" before an action that is hard to undo. Cancel is focused first. */
-export function ConfirmDialog({
+/** The dialog of {@link ConfirmDialog}, loaded from its own chunk the first time one opens. */
+export function ConfirmDialogBody({
   open,
   title,
   description,

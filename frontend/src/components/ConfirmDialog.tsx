@@ -1,0 +1,31 @@
+import { useState, type ReactNode } from 'react';
+import { lazyComponent } from './lazy-component';
+
+/** Props for {@link ConfirmDialog}. */
+export interface ConfirmDialogProps {
+  open: boolean;
+  title: string;
+  description: ReactNode;
+  /** Label of the confirming button, e.g. "Remove". */
+  confirmLabel: string;
+  onConfirm: () => void;
+  onClose: () => void;
+  /** The confirmed action is running: the confirm button spins and nothing can be dismissed. */
+  pending?: boolean;
+  /** Colours the confirm button as a destructive action. */
+  destructive?: boolean;
+}
+
+const ConfirmDialogBody = lazyComponent(() => import('./ConfirmDialogBody').then((m) => m.ConfirmDialogBody));
+
+/**
+ * Asks "are you sure?" before an action that is hard to undo. Cancel is focused first. The dialog
+ * (MUI's Dialog) loads from its own chunk the first time one opens, so a page that only might ask
+ * does not download it before it draws (docs/performance.md, "First load"); once open it stays
+ * drawn, so it closes with its transition.
+ */
+export function ConfirmDialog(props: ConfirmDialogProps) {
+  const [opened, setOpened] = useState(props.open);
+  if (props.open && !opened) setOpened(true);
+  return opened ? <ConfirmDialogBody {...props} /> : null;
+}
