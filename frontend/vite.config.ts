@@ -11,7 +11,8 @@ const BACKEND_PATHS = ['/api', '/healthz', '/files'];
 /**
  * What nearly every signed-in page draws besides the entry: MUI's form field (TextField, with its
  * select, menu, popover and modal), menu items, lists, chips, cards, skeletons, checkboxes and
- * react-query's mutations. Bundled with the signed-in layout (below).
+ * react-query's mutations. Bundled with the signed-in layout (below), as is every icon that three
+ * or more modules import (an icon is a few hundred bytes: alone in a file, its gzip costs as much).
  */
 const SIGNED_IN_KIT = [
   'TextField',
@@ -53,7 +54,11 @@ function signedInChunk(): { plugin: Plugin; test: (id: string) => boolean } {
       };
       const layout = ids.find((id) => id.endsWith('/src/app/routes/AppLayout.tsx'));
       const entry = closure(ids.find((id) => id.endsWith('/src/main.tsx')));
-      const kit = ids.filter((id) => SIGNED_IN_KIT.some((path) => id.endsWith(path)));
+      const kit = ids.filter(
+        (id) =>
+          SIGNED_IN_KIT.some((path) => id.endsWith(path)) ||
+          (id.includes('/node_modules/@mui/icons-material/') && (this.getModuleInfo(id)?.importers.length ?? 0) >= 3),
+      );
       // The layout module itself stays the route's own chunk (the manifest names it, preload.go and
       // cmd/bench/firstload.go look it up).
       for (const start of [layout, ...kit]) for (const id of closure(start)) if (id !== layout && !entry.has(id)) members.add(id);
