@@ -48,7 +48,7 @@ export function AnswerBoxesPanel({ assignment, questions, readySubmissions }: An
 
   let body;
   if (query.isPending) {
-    body = <Skeleton variant="rounded" height={160} aria-label="Loading the answer boxes" />;
+    body = <Skeleton variant="rounded" height={160} role="progressbar" aria-label="Loading the answer boxes" />;
   } else if (query.isError) {
     body = (
       <LoadError
