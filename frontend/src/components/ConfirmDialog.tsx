@@ -16,13 +16,13 @@ export interface ConfirmDialogProps {
   destructive?: boolean;
 }
 
-const ConfirmDialogBody = lazyComponent(() => import('./ConfirmDialogBody').then((m) => m.ConfirmDialogBody));
+const ConfirmDialogBody = lazyComponent(() => import('./ConfirmDialogBody').then((m) => m.ConfirmDialogBody), null, { prefetch: true });
 
 /**
  * Asks "are you sure?" before an action that is hard to undo. Cancel is focused first. The dialog
  * (MUI's Dialog) loads from its own chunk the first time one opens, so a page that only might ask
- * does not download it before it draws (docs/performance.md, "First load"); once open it stays
- * drawn, so it closes with its transition.
+ * does not download it before it draws (docs/performance.md, "First load"); it downloads once the
+ * page is idle, so it still opens offline. Once open it stays drawn, so it closes with its transition.
  */
 export function ConfirmDialog(props: ConfirmDialogProps) {
   const [opened, setOpened] = useState(props.open);

@@ -11,9 +11,10 @@ import {
 } from './toast-context';
 import { lazyComponent } from '../lazy-component';
 
-// The snackbar (MUI's Snackbar, its transition and click-away listener) loads with the first toast:
-// no page needs it to draw (docs/performance.md, "First load").
-const ToastSnackbar = lazyComponent(() => import('./ToastSnackbar').then((m) => m.ToastSnackbar));
+// The snackbar (MUI's Snackbar, its transition and click-away listener) is not part of the first
+// load: no page needs it to draw (docs/performance.md, "First load"). It downloads once the page is
+// idle, so that a toast saying the network has gone can still show.
+const ToastSnackbar = lazyComponent(() => import('./ToastSnackbar').then((m) => m.ToastSnackbar), null, { prefetch: true });
 
 const HIDDEN: ToastState = { show: false, type: 'success', message: '', duration: TOAST_DURATION_MS };
 
