@@ -23,15 +23,20 @@ const PAGE_READS: { path: RegExp; read: (client: QueryClient, match: RegExpMatch
  * once the session is known to have a user, the library's or the assignment page's read. Without
  * this each waited for the entry, the layout's and the page's chunks, and the session, in turn
  * (docs/performance.md, "First load").
+ *
+ * Settles (never rejects) once what the app bar draws is read: the deployment's settings, whose
+ * demo-mode banner sits under the bar. The app's first draw waits for it (main.tsx), so the banner
+ * is there from the first paint instead of pushing the page down when it arrives.
  */
-export function startFirstReads(client: QueryClient, pathname: string): void {
+export function startFirstReads(client: QueryClient, pathname: string): Promise<void> {
   const session = client.fetchQuery(sessionQueryOptions());
-  if (OUTSIDE_APP.test(pathname)) return;
-  void client.prefetchQuery(appConfigQueryOptions());
+  if (OUTSIDE_APP.test(pathname)) return Promise.resolve();
+  const settings = client.prefetchQuery(appConfigQueryOptions());
   for (const { path, read } of PAGE_READS) {
     const match = pathname.match(path);
     if (!match) continue;
     void session.then((s) => (s ? read(client, match) : undefined)).catch(() => undefined);
-    return;
+    break;
   }
+  return settings;
 }
