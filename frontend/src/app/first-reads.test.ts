@@ -28,11 +28,21 @@ describe('startFirstReads', () => {
   it("starts the session, the settings and the library's read under the keys the pages use", async () => {
     const asked = recordReads();
     const client = createQueryClient();
-    startFirstReads(client, '/library');
+    const barRead = startFirstReads(client, '/library');
+    // What the app bar draws (the demo-mode banner's settings) is read once it settles.
+    await barRead;
+    expect(client.getQueryData(['app-config'])).toEqual({ demoModel: false });
     await expect.poll(() => client.getQueryData(libraryKeys.all)).toBeTruthy();
     expect(asked).toEqual(expect.arrayContaining(['/api/auth/session', '/api/v1/app-config', '/api/v1/db/library/get']));
     expect(client.getQueryData(['app-config'])).toEqual({ demoModel: false });
     server.events.removeAllListeners();
+  });
+
+  it('settles even when the settings cannot be read, so the app still draws', async () => {
+    server.use(http.get('/api/v1/app-config', () => HttpResponse.json({ error: 'down' }, { status: 500 })));
+    const client = createQueryClient();
+    await expect(startFirstReads(client, '/rubrics')).resolves.toBeUndefined();
+    expect(client.getQueryState(['app-config'])?.status).toBe('error');
   });
 
   it("reads no team data when signed out, and nothing but the session on a student's page", async () => {

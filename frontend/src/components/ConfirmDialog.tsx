@@ -1,10 +1,5 @@
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
-import { useId, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { lazyComponent } from './lazy-component';
 
 /** Props for {@link ConfirmDialog}. */
 export interface ConfirmDialogProps {
@@ -21,47 +16,16 @@ export interface ConfirmDialogProps {
   destructive?: boolean;
 }
 
-/** Asks "are you sure?" before an action that is hard to undo. Cancel is focused first. */
-export function ConfirmDialog({
-  open,
-  title,
-  description,
-  confirmLabel,
-  onConfirm,
-  onClose,
-  pending = false,
-  destructive = true,
-}: ConfirmDialogProps) {
-  const titleId = useId();
-  const descriptionId = useId();
-  return (
-    <Dialog
-      open={open}
-      onClose={pending ? undefined : onClose}
-      aria-labelledby={titleId}
-      aria-describedby={descriptionId}
-      maxWidth="xs"
-      fullWidth
-    >
-      <DialogTitle id={titleId} sx={{ overflowWrap: 'anywhere' }}>
-        {title}
-      </DialogTitle>
-      <DialogContent>
-        <DialogContentText id={descriptionId}>{description}</DialogContentText>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2.5, gap: 1, flexWrap: 'wrap' }}>
-        <Button onClick={onClose} disabled={pending} autoFocus>
-          Cancel
-        </Button>
-        <Button
-          onClick={onConfirm}
-          variant="contained"
-          color={destructive ? 'error' : 'primary'}
-          loading={pending}
-        >
-          {confirmLabel}
-        </Button>
-      </DialogActions>
-    </Dialog>
-  );
+const ConfirmDialogBody = lazyComponent(() => import('./ConfirmDialogBody').then((m) => m.ConfirmDialogBody), null, { prefetch: true });
+
+/**
+ * Asks "are you sure?" before an action that is hard to undo. Cancel is focused first. The dialog
+ * (MUI's Dialog) loads from its own chunk the first time one opens, so a page that only might ask
+ * does not download it before it draws (docs/performance.md, "First load"); it downloads once the
+ * page is idle, so it still opens offline. Once open it stays drawn, so it closes with its transition.
+ */
+export function ConfirmDialog(props: ConfirmDialogProps) {
+  const [opened, setOpened] = useState(props.open);
+  if (props.open && !opened) setOpened(true);
+  return opened ? <ConfirmDialogBody {...props} /> : null;
 }

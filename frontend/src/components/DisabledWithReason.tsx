@@ -1,6 +1,6 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Tooltip from '@mui/material/Tooltip';
+import { Tooltip } from './Tooltip';
 import type { ReactNode } from 'react';
 
 /** Props of {@link DisabledWithReason}. */

@@ -2,10 +2,10 @@ import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
-import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import Toolbar from '@mui/material/Toolbar';
 import { Link as RouterLink, Outlet, useLocation, useNavigation } from 'react-router';
+import { lazyComponent } from '../../components/lazy-component';
 import { Wordmark } from '../../components/Wordmark';
 import { AccountMenu } from '../../features/auth/components/AccountMenu';
 import { DemoModelBanner } from '../../features/app-config';
@@ -20,6 +20,9 @@ const sections = [
   { to: '/tools', label: 'Tools', also: ['/workflows'] },
   { to: '/chat', label: 'Chat' },
 ];
+
+/** The bar under the app bar while a page's code loads: only a later navigation draws it, so it loads then. */
+const LinearProgress = lazyComponent(() => import('@mui/material/LinearProgress').then((m) => m.default));
 
 const under = (pathname: string, path: string) => pathname === path || pathname.startsWith(`${path}/`);
 

@@ -10,7 +10,7 @@ import { assignmentKeys } from '../../features/assignments/api/keys';
 import { AssignmentPage } from '../../features/assignments/components/page/AssignmentPage';
 // Imported from their files rather than the features' index files: this page's chunk then holds
 // only what it draws (docs/performance.md, "First load").
-import { AnswerBoxesPanel, usesAnswerBoxes } from '../../features/answer-boxes/components/AnswerBoxesPanel';
+import { usesAnswerBoxes } from '../../features/answer-boxes/lib/uses-answer-boxes';
 import { flattenQuestions } from '../../features/answer-boxes/lib/questions';
 import { ClassroomImportButton } from '../../features/classroom/components/ClassroomImportButton';
 import { SendGradesButton } from '../../features/classroom/components/SendGradesButton';
@@ -26,6 +26,8 @@ import { processes } from '../processes';
 
 // The student link sits last on the page: it loads after the page has drawn.
 const StudentLinkCard = lazyComponent(() => import('../../features/student/components/StudentLinkCard').then((m) => m.StudentLinkCard));
+// Only a handwritten grade assignment draws answer boxes, once its definition has arrived.
+const AnswerBoxesPanel = lazyComponent(() => import('../../features/answer-boxes/components/AnswerBoxesPanel').then((m) => m.AnswerBoxesPanel));
 const LtiStatusCard = lazyComponent(() => import('../../features/lti/components/LtiStatusCard').then((m) => m.LtiStatusCard));
 
 function Submissions({ data }: { data: AssignmentWithResults }) {

@@ -9,7 +9,7 @@ import UndoRounded from '@mui/icons-material/UndoRounded';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
+import { Tooltip } from '../Tooltip';
 import Typography from '@mui/material/Typography';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import { useEffect, useRef, type ReactNode } from 'react';

@@ -1,8 +1,4 @@
-import CheckCircleOutlineRounded from '@mui/icons-material/CheckCircleOutlineRounded';
-import ErrorOutlineRounded from '@mui/icons-material/ErrorOutlineRounded';
-import WarningAmberRounded from '@mui/icons-material/WarningAmberRounded';
-import Alert from '@mui/material/Alert';
-import Snackbar, { type SnackbarCloseReason } from '@mui/material/Snackbar';
+import type { SnackbarCloseReason } from '@mui/material/Snackbar';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
   isToastType,
@@ -13,13 +9,12 @@ import {
   type ToastOptions,
   type ToastState,
 } from './toast-context';
+import { lazyComponent } from '../lazy-component';
 
-// Each icon has an accessible name so assistive technology announces the kind of toast.
-const ICONS = {
-  success: <CheckCircleOutlineRounded titleAccess="Success" fontSize="inherit" />,
-  error: <ErrorOutlineRounded titleAccess="Error" fontSize="inherit" />,
-  warning: <WarningAmberRounded titleAccess="Warning" fontSize="inherit" />,
-};
+// The snackbar (MUI's Snackbar, its transition and click-away listener) is not part of the first
+// load: no page needs it to draw (docs/performance.md, "First load"). It downloads once the page is
+// idle, so that a toast saying the network has gone can still show.
+const ToastSnackbar = lazyComponent(() => import('./ToastSnackbar').then((m) => m.ToastSnackbar), null, { prefetch: true });
 
 const HIDDEN: ToastState = { show: false, type: 'success', message: '', duration: TOAST_DURATION_MS };
 
@@ -32,6 +27,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const [toast, setToast] = useState<ToastState>(HIDDEN);
   // A fresh key per toast restarts the auto-hide timer when one toast replaces another.
   const [key, setKey] = useState(0);
+  const shown = key > 0;
 
   const showToast = useCallback(({ type, message, duration = TOAST_DURATION_MS }: ToastOptions) => {
     setToast({ show: true, type, message, duration });
@@ -60,27 +56,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={api}>
       {children}
-      <Snackbar
-        key={key}
-        open={toast.show}
-        autoHideDuration={toast.duration}
-        onClose={hide}
-        // Bottom centre, as the product spec says; narrow (440 px) so that it stays clear of the
-        // right-hand column where pages put points and totals ("Assignment created" covered the
-        // question points), and the page keeps room below its content (AppLayout). A phone's toast
-        // spans the width.
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      >
-        <Alert
-          severity={toast.type}
-          variant="filled"
-          iconMapping={ICONS}
-          onClose={() => hide()}
-          sx={{ width: '100%', maxWidth: 440, alignItems: 'center', boxShadow: 6 }}
-        >
-          {toast.message}
-        </Alert>
-      </Snackbar>
+      {shown && <ToastSnackbar key={key} toast={toast} onClose={hide} />}
     </ToastContext.Provider>
   );
 }

@@ -4,5 +4,6 @@
  * submission's answers from them. {@link flattenQuestions} turns the question tree into the
  * labelled paths ("1", "1a", "1a i") the panel lists.
  */
-export { AnswerBoxesPanel, usesAnswerBoxes, type AnswerBoxesPanelProps } from './components/AnswerBoxesPanel';
+export { AnswerBoxesPanel, type AnswerBoxesPanelProps } from './components/AnswerBoxesPanel';
+export { usesAnswerBoxes } from './lib/uses-answer-boxes';
 export { flattenQuestions, questionLabel, type BoxQuestion, type QuestionNode } from './lib/questions';

@@ -7,9 +7,9 @@ import { useEffect, useId, useRef } from 'react';
 import { lazyComponent } from '../../../components/lazy-component';
 import { LoadError } from '../../../components/LoadError';
 import { errorMessage } from '../../../lib/api-client';
-import { assignmentTypeInfo } from '../../../lib/assignment-type';
 import { useAnswerBoxes } from '../api/get-answer-boxes';
 import type { BoxQuestion } from '../lib/questions';
+import { usesAnswerBoxes } from '../lib/uses-answer-boxes';
 
 // Loads when first drawn: the page's first load does not carry it (docs/performance.md, "First load").
 const AnswerBoxEditor = lazyComponent(() => import('./AnswerBoxEditor').then((m) => m.AnswerBoxEditor));
@@ -24,11 +24,6 @@ export interface AnswerBoxesPanelProps {
    * which submission to draw on (the first one becomes ready, or the sample was deleted).
    */
   readySubmissions?: number;
-}
-
-/** True for the assignments whose answers are cropped from boxes: handwritten assignments of a type that uses them (grade). */
-export function usesAnswerBoxes(assignment: { type: string; isHandWritten: boolean }): boolean {
-  return Boolean(assignmentTypeInfo(assignment.type)?.answerBoxes) && assignment.isHandWritten;
 }
 
 /**
@@ -53,7 +48,7 @@ export function AnswerBoxesPanel({ assignment, questions, readySubmissions }: An
 
   let body;
   if (query.isPending) {
-    body = <Skeleton variant="rounded" height={160} aria-label="Loading the answer boxes" />;
+    body = <Skeleton variant="rounded" height={160} role="progressbar" aria-label="Loading the answer boxes" />;
   } else if (query.isError) {
     body = (
       <LoadError

@@ -107,7 +107,7 @@ export function PageCanvas({ submissionId, page, pageCount, boxes, labelOf, sele
   };
 
   if (image.isPending) {
-    return <Skeleton variant="rectangular" sx={{ width: '100%', aspectRatio: PAGE_ASPECT }} aria-label="Loading the page" />;
+    return <Skeleton variant="rectangular" sx={{ width: '100%', aspectRatio: PAGE_ASPECT }} role="progressbar" aria-label="Loading the page" />;
   }
   if (image.isError || broken === image.data) {
     return (

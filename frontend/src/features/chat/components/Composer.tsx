@@ -6,7 +6,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
+import { Tooltip } from '../../../components/Tooltip';
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { ACCEPTED_FILES } from '../api/read-files';
 

@@ -95,7 +95,7 @@ export function StudentLinkCard({ assignmentId }: StudentLinkCardProps) {
 
   let body;
   if (link.isPending) {
-    body = <Skeleton variant="rounded" height={88} aria-label="Loading the student link" />;
+    body = <Skeleton variant="rounded" height={88} role="progressbar" aria-label="Loading the student link" />;
   } else if (link.isError) {
     body = (
       <LoadError

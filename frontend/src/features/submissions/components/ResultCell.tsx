@@ -1,6 +1,6 @@
 import FlagRounded from '@mui/icons-material/FlagRounded';
 import Box from '@mui/material/Box';
-import Tooltip from '@mui/material/Tooltip';
+import { Tooltip } from '../../../components/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { ResultSummary } from '../api/types';
 import { ResultStatusChip } from './ResultStatusChip';

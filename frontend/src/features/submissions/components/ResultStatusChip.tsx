@@ -2,7 +2,7 @@ import CheckRounded from '@mui/icons-material/CheckRounded';
 import ErrorOutlineRounded from '@mui/icons-material/ErrorOutlineRounded';
 import Chip, { type ChipProps } from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
-import Tooltip from '@mui/material/Tooltip';
+import { Tooltip } from '../../../components/Tooltip';
 import type { ResultStatus } from '../api/types';
 import { isInProgress } from '../lib/function-results';
 import { assignmentTypeInfo } from '../../../lib/assignment-type';

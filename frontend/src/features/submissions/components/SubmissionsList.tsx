@@ -2,10 +2,10 @@ import DeleteOutlineRounded from '@mui/icons-material/DeleteOutlineRounded';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
-import TablePagination from '@mui/material/TablePagination';
+import type TablePaginationComponent from '@mui/material/TablePagination';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { lazyComponent } from '../../../components/lazy-component';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
@@ -34,6 +34,16 @@ import { GradeButtons } from './GradeButtons';
 import { RegradeChangedButton } from './RegradeChangedButton';
 import { SubmissionActionsMenu, type SubmissionAction } from './SubmissionActionsMenu';
 import { SubmissionsTable } from './SubmissionsTable';
+
+/**
+ * MUI's pagination (with its page buttons' tooltips and popper.js, ~13 kB gzipped) loads from its
+ * own chunk: only a class of more than 25 draws it, below the table, and until it arrives a bar of
+ * its height holds its place so nothing moves.
+ */
+const TablePagination = lazyComponent(
+  () => import('@mui/material/TablePagination').then((m) => m.default as ComponentType<object>),
+  <Box sx={{ minHeight: 52 }} />,
+) as unknown as typeof TablePaginationComponent;
 
 // Loads when first drawn: the page's first load does not carry it (docs/performance.md, "First load").
 const EditSubmissionDialog = lazyComponent(() => import('./EditSubmissionDialog').then((m) => m.EditSubmissionDialog));

@@ -14,10 +14,13 @@ import { normalizeSubmissions } from '../api/normalize';
 import type { SubmissionsAssignment } from '../api/types';
 import { useFileUpload, type RefusedFile } from '../hooks/use-file-upload';
 import { ACCEPTED_TYPES_TEXT } from '../../../lib/submission-files';
+import { lazyComponent } from '../../../components/lazy-component';
 import { CsvImportButton } from './CsvImportButton';
 import { SubmissionsList, type SubmissionsListProps } from './SubmissionsList';
 import { UploadDropZone } from './UploadDropZone';
-import { UploadProgressPanel } from './UploadProgressPanel';
+
+/** An upload's progress (with MUI's LinearProgress) loads with the first upload: the page draws without it. */
+const UploadProgressPanel = lazyComponent(() => import('./UploadProgressPanel').then((m) => m.UploadProgressPanel));
 
 /** Props for {@link SubmissionsPanel}. */
 export interface SubmissionsPanelProps {
@@ -136,7 +139,7 @@ export function SubmissionsPanel({
           <UploadDropZone onFiles={(files) => void upload.addFiles(files)} disabled={upload.running} />
           <RefusedAlert refused={upload.refused} onClose={upload.clearRefused} />
           <DuplicatesAlert files={upload.duplicates} onAdd={upload.addDuplicates} onClose={upload.clearDuplicates} disabled={upload.running} />
-          <UploadProgressPanel progress={upload.progress} onRetrySave={upload.retrySave} onDismiss={upload.dismiss} />
+          {upload.progress.phase !== 'idle' && <UploadProgressPanel progress={upload.progress} onRetrySave={upload.retrySave} onDismiss={upload.dismiss} />}
           {empty ? (
             <NoSubmissions />
           ) : (

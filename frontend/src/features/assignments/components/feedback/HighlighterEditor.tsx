@@ -6,7 +6,7 @@ import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
+import { Tooltip } from '../../../../components/Tooltip';
 import { useState } from 'react';
 import { newHighlighter, type HighlighterDraft } from '../../lib/highlighters';
 import { HighlightChip } from '../view/HighlightChip';

@@ -11,7 +11,7 @@ import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
+import { Tooltip } from '../../../../components/Tooltip';
 import Typography from '@mui/material/Typography';
 import { memo, useId, useState } from 'react';
 import { ConfirmDialog } from '../../../../components/ConfirmDialog';

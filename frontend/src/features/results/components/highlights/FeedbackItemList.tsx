@@ -5,7 +5,7 @@ import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
+import { Tooltip } from '../../../../components/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import type { HighlighterInfo } from '../../lib/definition';
