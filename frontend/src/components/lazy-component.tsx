@@ -19,6 +19,11 @@ function whenPageIdle(run: () => void): void {
   else window.addEventListener('load', idle, { once: true });
 }
 
+/** Whether props are a dialog's that says it is closed (`open: false`). */
+function isClosed(props: object): boolean {
+  return 'open' in props && (props as { open?: unknown }).open === false;
+}
+
 /**
  * A component loaded from its own chunk the first time it draws, behind its own Suspense boundary,
  * so callers use it like any other component. For what a page does not draw at first: dialogs,
@@ -48,7 +53,15 @@ export function lazyComponent<P extends object>(
     // Once loaded, later instances draw it directly; an instance keeps the way it started, so a
     // component never remounts (and loses its state) when its chunk arrives.
     const [Loaded] = useState(() => loaded);
+    const closed = isClosed(props);
+    const [wasOpened, setWasOpened] = useState(!closed);
+    if (!closed && !wasOpened) setWasOpened(true);
     if (Loaded) return <Loaded {...props} />;
+    // A dialog that is closed and was never opened draws nothing: it neither downloads its chunk nor
+    // suspends, so it cannot hold back the page's first draw (React 19 reveals a page's suspended
+    // parts together, and the assignment page's closed dialogs made its table wait for two rounds
+    // of chunks). Opened once, it loads and stays mounted, so it closes with its transition.
+    if (closed && !wasOpened) return null;
     return (
       <Suspense fallback={fallback}>
         <Lazy {...props} />
