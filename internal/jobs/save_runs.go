@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 
 	"github.com/google/uuid"
@@ -67,8 +68,26 @@ func (w *runWriter) save(ctx context.Context, db store.DBTX, p savedRun) (int64,
 	w.pending = w.pending[len(batch):]
 	w.mu.Unlock()
 
+	written := false
+	defer func() {
+		if !written { // write panicked: no run of the batch may pass for saved
+			for _, o := range batch {
+				o.n, o.err = 0, errWriteInterrupted
+			}
+		}
+		w.handOver(batch, r)
+	}()
 	write(ctx, db, batch)
+	written = true
+	return r.n, r.err
+}
 
+// errWriteInterrupted is the outcome of runs whose batch's write panicked.
+var errWriteInterrupted = errors.New("the write of the finished runs was interrupted")
+
+// handOver wakes the next writer, if runs are waiting, and the jobs of the
+// batch just written (all but the writer's own, r).
+func (w *runWriter) handOver(batch []*pendingRun, r *pendingRun) {
 	w.mu.Lock()
 	if len(w.pending) > 0 {
 		w.pending[0].wake <- struct{}{}
@@ -82,7 +101,6 @@ func (w *runWriter) save(ctx context.Context, db store.DBTX, p savedRun) (int64,
 			o.wake <- struct{}{}
 		}
 	}
-	return r.n, r.err
 }
 
 // write saves a batch of runs and sets each one's outcome; when the batch
