@@ -43,6 +43,7 @@ type GradeSubmissionWorker struct {
 	river.WorkerDefaults[queue.GradeSubmissionArgs]
 	deps Deps
 	defs definitions
+	runs runWriter
 }
 
 // NewGradeSubmissionWorker returns the worker of grade_submission jobs over d.
@@ -119,7 +120,7 @@ func keepUnchanged(t store.RunTargetRow, fn assignment.Function, fresh json.RawM
 // (assignment.GradedParts).
 func (w *GradeSubmissionWorker) save(ctx context.Context, t store.RunTargetRow, res grading.Result, u llm.Usage, graded json.RawMessage) error {
 	flags := orEmpty(res.Flags)
-	p := store.SaveRunParams{
+	p := savedRun{
 		Status: grading.DoneStatus(string(t.Type)), Feedback: res.Feedback, HighlightedText: res.HighlightedText,
 		OverallComments: res.OverallComments, DroppedHighlights: int32(res.DroppedHighlights),
 		Model: u.Model, ModelCalls: int32(u.Calls), PromptTokens: int32(u.PromptTokens),
@@ -136,7 +137,7 @@ func (w *GradeSubmissionWorker) save(ctx context.Context, t store.RunTargetRow, 
 	if len(res.Answers) > 0 {
 		p.Answers = res.Answers
 	}
-	n, err := store.Q.SaveRun(context.WithoutCancel(ctx), w.deps.Pool, p)
+	n, err := w.runs.save(context.WithoutCancel(ctx), w.deps.Pool, p)
 	if err != nil {
 		return fmt.Errorf("save result of submission %s: %w", t.ID, err)
 	}

@@ -289,7 +289,7 @@ func decodeAnswer(schema map[string]any, mode OutputMode, content string, out an
 	if err := json.Unmarshal([]byte(content), &doc); err != nil {
 		return fmt.Errorf("answer is not JSON (%v): %w", err, ErrBadOutput)
 	}
-	if err := Validate(schema, doc); err != nil {
+	if err := validateDecoded(schema, doc); err != nil {
 		return fmt.Errorf("answer does not follow the schema (%v): %w", err, ErrBadOutput)
 	}
 	if err := json.Unmarshal([]byte(content), out); err != nil {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -17,19 +18,64 @@ import (
 // description …) are not checked. v may be any value encoding/json can
 // marshal; it is checked as JSON.
 func Validate(schema map[string]any, v any) error {
-	root, err := canonical(schema)
-	if err != nil {
-		return fmt.Errorf("schema: %w", err)
-	}
 	doc, err := canonical(v)
 	if err != nil {
 		return fmt.Errorf("value: %w", err)
+	}
+	return validateDecoded(schema, doc)
+}
+
+// validateDecoded is Validate of a doc encoding/json decoded into an any
+// (already canonical: no second trip through JSON).
+func validateDecoded(schema map[string]any, doc any) error {
+	root, err := canonicalSchema(schema)
+	if err != nil {
+		return fmt.Errorf("schema: %w", err)
 	}
 	s, ok := root.(map[string]any)
 	if !ok {
 		return fmt.Errorf("schema is not an object")
 	}
 	return validate(s, s, doc, "$", 0)
+}
+
+// maxCanonicalSchemas bounds the cache of canonical schemas; a full cache
+// starts again empty.
+const maxCanonicalSchemas = 256
+
+// canonicalSchemas are the canonical forms of the schemas seen lately, by
+// their JSON: every run of a class sends the same schema, and decoding it
+// again for each answer (and for each strictness check) was a tenth of the
+// grading job's CPU at L = 0. The forms are only read once cached
+// (validate and the strict checker never write to a schema).
+var canonicalSchemas struct {
+	mu    sync.Mutex
+	forms map[string]any
+}
+
+// canonicalSchema is canonical(schema), decoded once per distinct schema.
+func canonicalSchema(schema map[string]any) (any, error) {
+	b, err := json.Marshal(schema)
+	if err != nil {
+		return nil, err
+	}
+	c := &canonicalSchemas
+	c.mu.Lock()
+	form, ok := c.forms[string(b)]
+	c.mu.Unlock()
+	if ok {
+		return form, nil
+	}
+	if err := json.Unmarshal(b, &form); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.forms == nil || len(c.forms) >= maxCanonicalSchemas {
+		c.forms = map[string]any{}
+	}
+	c.forms[string(b)] = form
+	c.mu.Unlock()
+	return form, nil
 }
 
 // canonical turns v into what encoding/json decodes into an any:

@@ -41,7 +41,7 @@ var (
 // the published limits ([MaxStrictDepth] …). The error names the first
 // problem and where it is, as a strict provider's 400 does.
 func CheckStrict(schema map[string]any) error {
-	root, err := canonical(schema)
+	root, err := canonicalSchema(schema)
 	if err != nil {
 		return fmt.Errorf("schema: %w", err)
 	}

@@ -652,73 +652,53 @@ func (q *Queries) SavePromptFeedback(ctx context.Context, db DBTX, arg SavePromp
 	return result.RowsAffected(), nil
 }
 
-const saveRun = `-- name: SaveRun :execrows
-UPDATE function_results
-SET status = $1, error = '', feedback = $2, highlighted_text = $3,
-    criteria_levels = $4, criteria_points = $5,
-    criteria_feedback = $6, overall_comments = $7,
-    answers = COALESCE($8::jsonb, answers),
-    graded_parts = $9::jsonb,
-    flags = $10, dropped_highlights = $11,
-    model = $12, model_calls = model_calls + $13, prompt_tokens = prompt_tokens + $14,
-    cached_prompt_tokens = cached_prompt_tokens + $15,
-    completion_tokens = completion_tokens + $16, cost_usd = cost_usd + $17,
-    result_writes = result_writes + 1, graded_at = now(), reviewed_at = NULL, status_at = now(), updated_at = now()
-WHERE submission_id = $18 AND status = $19
+const saveRuns = `-- name: SaveRuns :many
+UPDATE function_results fr
+SET status = r.status, error = '', feedback = r.feedback, highlighted_text = r.highlighted_text,
+    criteria_levels = r.criteria_levels, criteria_points = r.criteria_points,
+    criteria_feedback = r.criteria_feedback, overall_comments = r.overall_comments,
+    answers = COALESCE(r.answers, fr.answers),
+    graded_parts = r.graded_parts,
+    flags = r.flags, dropped_highlights = r.dropped_highlights,
+    model = r.model, model_calls = fr.model_calls + r.model_calls, prompt_tokens = fr.prompt_tokens + r.prompt_tokens,
+    cached_prompt_tokens = fr.cached_prompt_tokens + r.cached_prompt_tokens,
+    completion_tokens = fr.completion_tokens + r.completion_tokens, cost_usd = fr.cost_usd + r.cost_usd,
+    result_writes = fr.result_writes + 1, graded_at = now(), reviewed_at = NULL, status_at = now(), updated_at = now()
+FROM jsonb_to_recordset($1::jsonb) AS r(
+    submission_id uuid, in_progress text, status text, feedback text, highlighted_text text,
+    criteria_levels jsonb, criteria_points jsonb, criteria_feedback jsonb, overall_comments text,
+    answers jsonb, graded_parts jsonb, flags jsonb, dropped_highlights integer, model text,
+    model_calls integer, prompt_tokens integer, cached_prompt_tokens integer, completion_tokens integer,
+    cost_usd double precision)
+WHERE fr.submission_id = r.submission_id AND fr.status = r.in_progress
+RETURNING fr.submission_id
 `
-
-type SaveRunParams struct {
-	Status             string
-	Feedback           string
-	HighlightedText    string
-	CriteriaLevels     json.RawMessage
-	CriteriaPoints     json.RawMessage
-	CriteriaFeedback   json.RawMessage
-	OverallComments    string
-	Answers            json.RawMessage
-	GradedParts        json.RawMessage
-	Flags              json.RawMessage
-	DroppedHighlights  int32
-	Model              string
-	ModelCalls         int32
-	PromptTokens       int32
-	CachedPromptTokens int32
-	CompletionTokens   int32
-	CostUsd            float64
-	SubmissionID       uuid.UUID
-	InProgress         string
-}
 
 // The one write of a finished run, guarded by the in-progress status: a run
 // written once (or a result the teacher reviewed meanwhile) is left alone,
 // and result_writes proves each run is written exactly once. A regraded
-// result is no longer reviewed.
-func (q *Queries) SaveRun(ctx context.Context, db DBTX, arg SaveRunParams) (int64, error) {
-	result, err := db.Exec(ctx, saveRun,
-		arg.Status,
-		arg.Feedback,
-		arg.HighlightedText,
-		arg.CriteriaLevels,
-		arg.CriteriaPoints,
-		arg.CriteriaFeedback,
-		arg.OverallComments,
-		arg.Answers,
-		arg.GradedParts,
-		arg.Flags,
-		arg.DroppedHighlights,
-		arg.Model,
-		arg.ModelCalls,
-		arg.PromptTokens,
-		arg.CachedPromptTokens,
-		arg.CompletionTokens,
-		arg.CostUsd,
-		arg.SubmissionID,
-		arg.InProgress,
-	)
+// result is no longer reviewed. runs is a JSON array of runs by column
+// name (the grading worker writes the runs that finish while its previous
+// write is under way in one statement and one commit); the guard holds row
+// by row, and the ids returned are the runs written.
+func (q *Queries) SaveRuns(ctx context.Context, db DBTX, runs json.RawMessage) ([]uuid.UUID, error) {
+	rows, err := db.Query(ctx, saveRuns, runs)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return result.RowsAffected(), nil
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var submission_id uuid.UUID
+		if err := rows.Scan(&submission_id); err != nil {
+			return nil, err
+		}
+		items = append(items, submission_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const saveTeacherEdit = `-- name: SaveTeacherEdit :one

@@ -78,9 +78,37 @@ var demoInstruction = regexp.MustCompile(`(?i)\b(?:ignore|disregard)\b[^.!?\n]{0
 	`|\b(?:give|award)\b[^.!?\n]{0,30}\b(?:full|maximum|top|perfect)\s+(?:marks?|points?|score|grade)\b` +
 	`|\byou are (?:an? )?(?:ai|chatgpt|language model)\b|\bsystem prompt\b`)
 
+// instructionWords are what demoInstruction cannot match without: each of
+// its alternatives begins with one of them.
+var instructionWords = []string{"ignore", "disregard", "give", "award", "you are", "system prompt"}
+
+// mayInstruct is false when demoInstruction cannot match text: an ASCII
+// text without any of instructionWords (in any case). Ordinary answers
+// have none, and the pattern's counted repeats made it most of the demo
+// model's time on a grading request (a tenth of the L = 0 benchmark's CPU).
+// A text with other characters goes to the pattern, whose case folding
+// knows more than ASCII's.
+func mayInstruct(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	lower := strings.ToLower(text)
+	for _, w := range instructionWords {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // instruction returns the sentence of text that instructs the grader, or
 // "" when there is none.
 func instruction(text string) string {
+	if !mayInstruct(text) {
+		return ""
+	}
 	loc := demoInstruction.FindStringIndex(text)
 	if loc == nil {
 		return ""

@@ -47,23 +47,33 @@ JOIN function_results fr ON fr.submission_id = s.id
 LEFT JOIN functions fn ON fn.assignment_id = s.assignment_id AND fn.team_id = s.team_id
 WHERE s.id = @id;
 
--- name: SaveRun :execrows
+-- name: SaveRuns :many
 -- The one write of a finished run, guarded by the in-progress status: a run
 -- written once (or a result the teacher reviewed meanwhile) is left alone,
 -- and result_writes proves each run is written exactly once. A regraded
--- result is no longer reviewed.
-UPDATE function_results
-SET status = @status, error = '', feedback = @feedback, highlighted_text = @highlighted_text,
-    criteria_levels = @criteria_levels, criteria_points = @criteria_points,
-    criteria_feedback = @criteria_feedback, overall_comments = @overall_comments,
-    answers = COALESCE(sqlc.narg(answers)::jsonb, answers),
-    graded_parts = sqlc.narg(graded_parts)::jsonb,
-    flags = @flags, dropped_highlights = @dropped_highlights,
-    model = @model, model_calls = model_calls + @model_calls, prompt_tokens = prompt_tokens + @prompt_tokens,
-    cached_prompt_tokens = cached_prompt_tokens + @cached_prompt_tokens,
-    completion_tokens = completion_tokens + @completion_tokens, cost_usd = cost_usd + @cost_usd,
-    result_writes = result_writes + 1, graded_at = now(), reviewed_at = NULL, status_at = now(), updated_at = now()
-WHERE submission_id = @submission_id AND status = @in_progress;
+-- result is no longer reviewed. runs is a JSON array of runs by column
+-- name (the grading worker writes the runs that finish while its previous
+-- write is under way in one statement and one commit); the guard holds row
+-- by row, and the ids returned are the runs written.
+UPDATE function_results fr
+SET status = r.status, error = '', feedback = r.feedback, highlighted_text = r.highlighted_text,
+    criteria_levels = r.criteria_levels, criteria_points = r.criteria_points,
+    criteria_feedback = r.criteria_feedback, overall_comments = r.overall_comments,
+    answers = COALESCE(r.answers, fr.answers),
+    graded_parts = r.graded_parts,
+    flags = r.flags, dropped_highlights = r.dropped_highlights,
+    model = r.model, model_calls = fr.model_calls + r.model_calls, prompt_tokens = fr.prompt_tokens + r.prompt_tokens,
+    cached_prompt_tokens = fr.cached_prompt_tokens + r.cached_prompt_tokens,
+    completion_tokens = fr.completion_tokens + r.completion_tokens, cost_usd = fr.cost_usd + r.cost_usd,
+    result_writes = fr.result_writes + 1, graded_at = now(), reviewed_at = NULL, status_at = now(), updated_at = now()
+FROM jsonb_to_recordset(@runs::jsonb) AS r(
+    submission_id uuid, in_progress text, status text, feedback text, highlighted_text text,
+    criteria_levels jsonb, criteria_points jsonb, criteria_feedback jsonb, overall_comments text,
+    answers jsonb, graded_parts jsonb, flags jsonb, dropped_highlights integer, model text,
+    model_calls integer, prompt_tokens integer, cached_prompt_tokens integer, completion_tokens integer,
+    cost_usd double precision)
+WHERE fr.submission_id = r.submission_id AND fr.status = r.in_progress
+RETURNING fr.submission_id;
 
 -- name: FailRun :execrows
 -- A run that ended without a result: error is a sentence for the teacher.
