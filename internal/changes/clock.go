@@ -132,7 +132,9 @@ func (c *Clock) listen(ctx context.Context, url string) error {
 	if err != nil {
 		return fmt.Errorf("change listener: %w", err)
 	}
-	cfg.RuntimeParams["application_name"] = "markwell-changes"
+	if cfg.RuntimeParams["application_name"] == "" {
+		cfg.RuntimeParams["application_name"] = "markwell-changes"
+	}
 	cfg.OnNotification = func(_ *pgconn.PgConn, n *pgconn.Notification) {
 		if n.Channel == Channel {
 			c.note(n.Payload)
