@@ -4,10 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"os"
-	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -17,22 +13,6 @@ import (
 	"github.com/markwell/markwell/internal/changes"
 	"github.com/markwell/markwell/internal/testdb"
 )
-
-// procCPU is a process's user+system CPU from /proc/<pid>/stat.
-func procCPU(b *testing.B, pid int) time.Duration {
-	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	require.NoError(b, err)
-	f := strings.Fields(string(raw)[strings.LastIndexByte(string(raw), ')')+2:])
-	u, _ := strconv.ParseInt(f[11], 10, 64)
-	s, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(u+s) * 10 * time.Millisecond // USER_HZ 100
-}
-
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkPollOfAnUnchangedClass is a 304's question, asked of the
 // database (changes.Start: one statement) and of the change listener's
@@ -67,7 +47,7 @@ func BenchmarkPollOfAnUnchangedClass(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			_, err := tc.start()
 			require.NoError(b, err)
-			self0, db0 := selfCPU(), procCPU(b, pid)
+			self0, db0 := testdb.SelfCPU(), testdb.ProcessCPU(pid)
 			b.ResetTimer()
 			for b.Loop() {
 				r, err := tc.start()
@@ -77,8 +57,8 @@ func BenchmarkPollOfAnUnchangedClass(b *testing.B) {
 			}
 			b.StopTimer()
 			n := float64(b.N)
-			b.ReportMetric(float64((selfCPU()-self0).Microseconds())/n, "api-cpu-µs/op")
-			b.ReportMetric(float64((procCPU(b, pid)-db0).Microseconds())/n, "pg-cpu-µs/op")
+			b.ReportMetric(float64((testdb.SelfCPU()-self0).Microseconds())/n, "api-cpu-µs/op")
+			b.ReportMetric(float64((testdb.ProcessCPU(pid)-db0).Microseconds())/n, "pg-cpu-µs/op")
 		})
 	}
 }
