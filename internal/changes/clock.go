@@ -152,13 +152,17 @@ func (c *Clock) listen(ctx context.Context, url string) error {
 	}
 	// LISTEN took effect when its statement committed: every transaction
 	// visible to a snapshot taken now either committed before (and is
-	// visible to every later snapshot) or is announced to us.
-	res, err := conn.Exec(ctx, "SELECT pg_current_snapshot()::text").ReadAll()
+	// visible to every later snapshot) or is announced to us. A database
+	// without migration 00024 announces nothing: not to be listened to.
+	res, err := conn.Exec(ctx, "SELECT pg_current_snapshot()::text, to_regproc('notify_rubric_changed') IS NOT NULL").ReadAll()
 	if err != nil {
 		return fmt.Errorf("change listener: snapshot: %w", err)
 	}
-	if len(res) != 1 || len(res[0].Rows) != 1 {
+	if len(res) != 1 || len(res[0].Rows) != 1 || len(res[0].Rows[0]) != 2 {
 		return errors.New("change listener: snapshot: no row")
+	}
+	if string(res[0].Rows[0][1]) != "t" {
+		return errors.New("change listener: the database does not announce changes yet (migration 00024)")
 	}
 	from, err := parseSnapshot(string(res[0].Rows[0][0]))
 	if err != nil {
