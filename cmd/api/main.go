@@ -34,6 +34,7 @@ import (
 	"github.com/markwell/markwell/internal/attachment"
 	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/blob"
+	"github.com/markwell/markwell/internal/changes"
 	"github.com/markwell/markwell/internal/chat"
 	"github.com/markwell/markwell/internal/classroom"
 	"github.com/markwell/markwell/internal/config"
@@ -120,6 +121,13 @@ func run() error {
 		return err
 	}
 	go purgeExpiredSessions(ctx, authSvc, log)
+	// Polls of unchanged classes answered from memory (changes.Clock).
+	changeClock := changes.NewClock()
+	if url := cfg.ChangesListen(); url != "" {
+		go changeClock.Run(ctx, url, log)
+	} else {
+		log.Info("not listening for changes (CHANGES_LISTEN_URL): every poll asks the database")
+	}
 
 	blobs, blobHandler, err := blob.New(ctx, cfg.Storage())
 	if err != nil {
@@ -197,7 +205,7 @@ func run() error {
 			Library:     &library.Service{Pool: pool, Jobs: jobClient},
 			Rubrics:     &rubric.Service{Pool: pool},
 			Assignments: assignments,
-			Results:     &result.Service{Pool: pool, Assignments: assignments, Model: model, Jobs: jobClient, Budget: budget},
+			Results:     &result.Service{Pool: pool, Assignments: assignments, Model: model, Jobs: jobClient, Budget: budget, Changes: changeClock},
 			AnswerBoxes: &answerbox.Service{Pool: pool, Jobs: jobClient, Blob: blobs, TTL: cfg.SignedURLTTL, Pages: pages},
 			Originals: &original.Service{Pool: pool, Blob: blobs, TTL: cfg.SignedURLTTL, Pages: pages,
 				Office: office.LibreOffice{Path: cfg.SofficePath, Timeout: original.ConvertTimeout}},

@@ -156,8 +156,10 @@ func startScaleStack(ctx context.Context, root, admin, dir string, s settings) (
 		addr := fmt.Sprintf("127.0.0.1:%d", a.port)
 		if err := st.start(ctx, a.name, bin("api"), nil, with(map[string]string{
 			"DATABASE_URL": db("markwell-" + a.name),
-			"HTTP_ADDR":    addr,
-			"METRICS_ADDR": fmt.Sprintf("127.0.0.1:%d", a.metric),
+			// LISTEN does not work through the transaction pool
+			"CHANGES_LISTEN_URL": st.dbURL,
+			"HTTP_ADDR":          addr,
+			"METRICS_ADDR":       fmt.Sprintf("127.0.0.1:%d", a.metric),
 		}), "http://"+addr+"/readyz"); err != nil {
 			return nil, err
 		}

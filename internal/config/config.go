@@ -26,6 +26,10 @@ type Config struct {
 	Env string
 	// DatabaseURL is the PostgreSQL connection string.
 	DatabaseURL string
+	// ChangesListenURL is the direct PostgreSQL connection the API LISTENs
+	// on for changes to classes, so that a poll of an unchanged class is a
+	// 304 without a query (ChangesListen). "off" turns it off.
+	ChangesListenURL string
 	// HTTPAddr is the address the API listens on.
 	HTTPAddr string
 	// PublicURL is the address users reach the app at; signed file URLs use it.
@@ -343,6 +347,7 @@ func load(lookup func(string) (string, bool)) (Config, error) {
 	c := Config{
 		Env:                  r.str("APP_ENV", "production"),
 		DatabaseURL:          r.str("DATABASE_URL", ""),
+		ChangesListenURL:     r.str("CHANGES_LISTEN_URL", ""),
 		HTTPAddr:             r.str("HTTP_ADDR", ":8080"),
 		PublicURL:            strings.TrimRight(r.str("PUBLIC_URL", "http://localhost:8080"), "/"),
 		SecretKey:            r.str("SECRET_KEY", ""),
@@ -572,4 +577,21 @@ func ParseQueues(spec string) (map[string]int, error) {
 		return nil, errors.New("no queues given")
 	}
 	return out, nil
+}
+
+// ChangesListen is the connection string the API listens for changes on,
+// "" for none: CHANGES_LISTEN_URL, "off" for none; unset, DATABASE_URL,
+// unless JOBS_POLL_ONLY says that goes through a transaction-pooling
+// PgBouncer, where LISTEN does not work (set CHANGES_LISTEN_URL to the
+// database's own address there).
+func (c Config) ChangesListen() string {
+	switch {
+	case c.ChangesListenURL == "off":
+		return ""
+	case c.ChangesListenURL != "":
+		return c.ChangesListenURL
+	case c.JobsPollOnly:
+		return ""
+	}
+	return c.DatabaseURL
 }

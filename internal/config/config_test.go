@@ -278,3 +278,27 @@ func TestSMTPSettingsAreCheckedAtStartup(t *testing.T) {
 	_, err = config.LoadFrom(env)
 	require.ErrorContains(t, err, "SMTP_FROM: required with SMTP_URL")
 }
+
+// The API listens for changes on DATABASE_URL unless that goes through a
+// transaction pool (JOBS_POLL_ONLY), where LISTEN does not work: then only
+// on CHANGES_LISTEN_URL.
+func TestChangesListen(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{}, "postgres://localhost/markwell"},
+		{map[string]string{"JOBS_POLL_ONLY": "true"}, ""},
+		{map[string]string{"JOBS_POLL_ONLY": "true", "CHANGES_LISTEN_URL": "postgres://db:5432/markwell"}, "postgres://db:5432/markwell"},
+		{map[string]string{"CHANGES_LISTEN_URL": "off"}, ""},
+	} {
+		env := valid()
+		for k, v := range tc.env {
+			env[k] = v
+		}
+		c, err := config.LoadFrom(env)
+		require.NoError(t, err)
+		require.Equal(t, tc.want, c.ChangesListen(), tc.env)
+	}
+}

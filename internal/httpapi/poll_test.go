@@ -80,6 +80,13 @@ func TestAPollIsNotModifiedUntilTheClassChanges(t *testing.T) {
 	v := c.version(t)
 	c.notModified(t, v, "nothing written")
 	c.notModified(t, v, "nothing written, again")
+	// Once the writes that made the class are announced, a poll is a 304
+	// from the change listener's memory, without the database.
+	require.Eventually(t, func() bool {
+		before := b.clock.Answered()
+		c.notModified(t, v, "nothing written, from memory")
+		return b.clock.Answered() > before
+	}, 5*time.Second, 10*time.Millisecond)
 
 	// Writes elsewhere leave the class's version.
 	status, _, e := ada.call(t, "/api/v1/db/functionResult/update", map[string]any{"_id": other.frs[0], "submissionId": other.subs[0], "feedback": "Other's"})

@@ -92,7 +92,7 @@ func NewRouter(d Deps) *gin.Engine {
 		ah.register(r)
 	}
 
-	v1 := r.Group("/api/v1", limitBody(maxJSONBody), ah.csrfProtect())
+	v1 := r.Group("/api/v1", limitBody(maxJSONBody), ah.csrfProtect(), noteWrites(d.Services.Results))
 	fh := &fileHandlers{svc: d.Files}
 	v1.POST("/s3-upload", requireUser(), fh.upload(files.Teacher))
 	(&studentHandlers{svc: d.Services.StudentLink}).registerStudent(v1)

@@ -28,6 +28,7 @@ import (
 	"github.com/markwell/markwell/internal/attachment"
 	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/blob"
+	"github.com/markwell/markwell/internal/changes"
 	"github.com/markwell/markwell/internal/chat"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/files"
@@ -59,6 +60,8 @@ type bundle struct {
 	// chats is the router's chat service; a test may swap its Model before
 	// its first request.
 	chats *chat.Service
+	// clock is the results' change listener (changes.Clock), listening.
+	clock *changes.Clock
 	// lti is the router's LTI tool (http platform URLs allowed); a test
 	// works its lti_score jobs by calling SendScores.
 	lti *lti.Service
@@ -104,6 +107,8 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 	model := budget.Meter(b.demoModel(t))
 	b.chats = &chat.Service{Pool: testdb.Pool(t), Blob: blobs, Model: model}
 	links := studentLinkService(t, cfg, blobs)
+	clock := changeClock(t)
+	b.clock = clock
 	b.lti = lti.New(testdb.Pool(t), cfg.SecretKey, b.srv.URL, true, authSvc, links, insertClient(t))
 	links.LTI = b.lti
 	b.router = httpapi.NewRouter(httpapi.Deps{
@@ -120,7 +125,7 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 			Library:     &library.Service{Pool: testdb.Pool(t), Jobs: insertClient(t)},
 			Rubrics:     &rubric.Service{Pool: testdb.Pool(t)},
 			Assignments: assignments,
-			Results:     &result.Service{Pool: testdb.Pool(t), Assignments: assignments, Model: model, Jobs: insertClient(t), Budget: budget},
+			Results:     &result.Service{Pool: testdb.Pool(t), Assignments: assignments, Model: model, Jobs: insertClient(t), Budget: budget, Changes: clock},
 			AnswerBoxes: &answerbox.Service{Pool: testdb.Pool(t), Jobs: insertClient(t), Blob: blobs, TTL: time.Minute},
 			Originals:   &original.Service{Pool: testdb.Pool(t), Blob: blobs, TTL: time.Minute},
 			Assist:      &assist.Service{LLM: model},
@@ -471,4 +476,20 @@ func TestAppConfigSaysWhenTheDemoModelAnswers(t *testing.T) {
 	res, body := b.do(t, "GET", "/api/v1/app-config", nil)
 	require.Equal(t, 200, res.StatusCode)
 	require.Equal(t, map[string]any{"demoModel": false, "emailEnabled": true}, body["data"])
+}
+
+// changeClock is a change listener on the test database, listening: polls
+// of unchanged classes are answered from memory, as in the API.
+func changeClock(t *testing.T) *changes.Clock {
+	t.Helper()
+	clock := changes.NewClock()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		clock.Run(ctx, testdb.URL(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	require.Eventually(t, clock.Live, 10*time.Second, 5*time.Millisecond, "the change listener starts")
+	return clock
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/changes"
 	"github.com/markwell/markwell/internal/grading"
 	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/llm"
@@ -42,6 +43,9 @@ type Service struct {
 	// Budget counts each graded submission against its team's AI budget;
 	// nil counts nothing.
 	Budget *ratelimit.AIBudget
+	// Changes answers a poll of an unchanged class from memory when it can
+	// vouch for it (changes.Clock); nil asks the database every time.
+	Changes *changes.Clock
 
 	totals totalsMemo
 }

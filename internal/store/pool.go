@@ -31,6 +31,7 @@ func ParseConfig(url string) (*pgxpool.Config, error) {
 		m := conn.TypeMap()
 		m.RegisterType(&pgtype.Type{Name: "json", OID: pgtype.JSONOID, Codec: &pgtype.JSONCodec{Marshal: json.Marshal, Unmarshal: unmarshalJSON}})
 		m.RegisterType(&pgtype.Type{Name: "jsonb", OID: pgtype.JSONBOID, Codec: &pgtype.JSONBCodec{Marshal: json.Marshal, Unmarshal: unmarshalJSON}})
+		registerUUID(m)
 		if after != nil {
 			return after(ctx, conn)
 		}

@@ -1,0 +1,74 @@
+package result_test
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/markwell/markwell/internal/result"
+	"github.com/markwell/markwell/internal/testdb"
+)
+
+// cpuMeter is the CPU this process and the database's backends spent.
+type cpuMeter struct {
+	b    *testing.B
+	bn   *bundle
+	self time.Duration
+	db   time.Duration
+}
+
+func (m *cpuMeter) backends() time.Duration {
+	rows, err := m.bn.pool.Query(m.bn.ctx, `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)
+	if err != nil {
+		m.b.Fatal(err)
+	}
+	defer rows.Close()
+	var total time.Duration
+	for rows.Next() {
+		var pid int
+		if err := rows.Scan(&pid); err != nil {
+			m.b.Fatal(err)
+		}
+		total += testdb.ProcessCPU(pid)
+	}
+	return total
+}
+
+func (m *cpuMeter) start() { m.self, m.db = testdb.SelfCPU(), m.backends() }
+
+func (m *cpuMeter) report() {
+	n := float64(m.b.N)
+	m.b.ReportMetric(float64((testdb.SelfCPU()-m.self).Microseconds())/n, "api-cpu-µs/op")
+	m.b.ReportMetric(float64((m.backends()-m.db).Microseconds())/n, "pg-cpu-µs/op")
+}
+
+// BenchmarkPollDelta is assignment/get as a page polls a graded class of
+// 30 in which one result changed since its version: the delta and its
+// JSON, in CPU per poll of this process and of PostgreSQL.
+func BenchmarkPollDelta(b *testing.B) {
+	bn, a, asgID := gradedClass(b, 30)
+	whole, err := bn.svc.ReadClass(bn.ctx, a, bn.subs, asgID, result.Poll{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := whole.Version.String()
+	if _, err := bn.pool.Exec(bn.ctx, `UPDATE function_results SET overall_comments = 'Again' WHERE id = $1`, whole.Results[0].ID); err != nil {
+		b.Fatal(err)
+	}
+	m := &cpuMeter{b: b, bn: bn}
+	b.ReportAllocs()
+	m.start()
+	b.ResetTimer()
+	for b.Loop() {
+		r, err := bn.svc.ReadClass(bn.ctx, a, bn.subs, asgID, result.Poll{IfNoneMatch: `"` + v + `"`, Since: v})
+		if err != nil || !r.Delta || len(r.Results) != 1 {
+			b.Fatal("not a delta of one result", err)
+		}
+		if _, err := json.Marshal(map[string]any{"data": map[string]any{"assignment": r.Assignment, "functionResults": r.Results, "submissions": r.Submissions, "version": r.Version.String(), "delta": true,
+			"deletedSubmissionIds": r.DeletedSubmissionIDs, "deletedFunctionResultIds": r.DeletedResultIDs}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	m.report()
+}
