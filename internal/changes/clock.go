@@ -18,7 +18,7 @@ import (
 )
 
 // Channel is the PostgreSQL channel every counted change is announced on
-// (migration 00024): "<assignment id> <writing transaction's id>".
+// (migration 00025): "<assignment id> <writing transaction's id>".
 const Channel = "markwell_changes"
 
 // Heartbeat is how often an idle listener proves its connection alive; a
@@ -153,7 +153,7 @@ func (c *Clock) listen(ctx context.Context, url string) error {
 	// LISTEN took effect when its statement committed: every transaction
 	// visible to a snapshot taken now either committed before (and is
 	// visible to every later snapshot) or is announced to us. A database
-	// without migration 00024 announces nothing: not to be listened to.
+	// without migration 00025 announces nothing: not to be listened to.
 	res, err := conn.Exec(ctx, "SELECT pg_current_snapshot()::text, to_regproc('notify_rubric_changed') IS NOT NULL").ReadAll()
 	if err != nil {
 		return fmt.Errorf("change listener: snapshot: %w", err)
@@ -162,7 +162,7 @@ func (c *Clock) listen(ctx context.Context, url string) error {
 		return errors.New("change listener: snapshot: no row")
 	}
 	if string(res[0].Rows[0][1]) != "t" {
-		return errors.New("change listener: the database does not announce changes yet (migration 00024)")
+		return errors.New("change listener: the database does not announce changes yet (migration 00025)")
 	}
 	from, err := parseSnapshot(string(res[0].Rows[0][0]))
 	if err != nil {
