@@ -12,7 +12,7 @@ import { generateKeyPairSync, sign as rsaSign } from 'node:crypto';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiOK as ok, baseURL, DESKTOP, launch, shot, signInByAPI } from '../browser.mjs';
+import { apiOK as ok, baseURL, DESKTOP, launch, shot, shotBoth, signInByAPI } from '../browser.mjs';
 
 const GRADE_TIMEOUT = 120_000;
 const b64 = (v) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
@@ -142,7 +142,7 @@ test('a pupil launched from the LMS submits; the teacher grades and releases; th
   });
   await teacher.reload();
   await teacher.getByRole('button', { name: 'Plants quiz' }).waitFor();
-  await shot(teacher, 'lti-deep-link-picker');
+  await shotBoth(teacher, 'lti-deep-link-picker');
   await teacher.getByRole('button', { name: 'Plants quiz' }).click();
   await teacher.getByRole('heading', { name: 'Added to your course' }).waitFor();
   assert.equal(platform.deepLinks.length, 1);
@@ -166,7 +166,7 @@ test('a pupil launched from the LMS submits; the teacher grades and releases; th
   const file = join(dir, 'pia.txt');
   writeFileSync(file, 'Plants use sunlight for photosynthesis, taking in carbon dioxide and water.');
   await pupil.locator('input[type="file"]').setInputFiles(file);
-  await shot(pupil, 'lti-pupil-submit');
+  await shotBoth(pupil, 'lti-pupil-submit');
   await pupil.getByRole('button', { name: 'Submit' }).click();
   await pupil.waitForURL(/\/success$/);
 
@@ -218,5 +218,5 @@ test('a pupil launched from the LMS submits; the teacher grades and releases; th
   await teacher.goto(`${baseURL}/assignment/${id}`);
   await teacher.getByText('Course gradebook (LTI)').waitFor();
   await teacher.getByText('Pia Pupil — In the gradebook', { exact: false }).waitFor();
-  await shot(teacher, 'lti-gradebook-status');
+  await shotBoth(teacher, 'lti-gradebook-status');
 });
