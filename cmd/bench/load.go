@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"github.com/markwell/markwell/internal/procstat"
 	"io"
 	"math/rand/v2"
 	"net/http"
-	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -123,33 +121,9 @@ func healthzOp(base string) op {
 	}}
 }
 
-// cpuTime returns a process's user + system CPU time from /proc/<pid>/stat.
-func cpuTime(pid int) (time.Duration, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	// The command name (field 2) may hold spaces; fields after its ")".
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, errors.New("unexpected /proc stat format")
-	}
-	f := strings.Fields(s[i+1:])
-	// f[0] is field 3 (state); utime and stime are fields 14 and 15.
-	if len(f) < 13 {
-		return 0, errors.New("unexpected /proc stat format")
-	}
-	ut, err1 := strconv.ParseInt(f[11], 10, 64)
-	st, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, err
-	}
-	// Clock ticks are 100 per second on Linux (sysconf(_SC_CLK_TCK)).
-	return time.Duration(ut+st) * (time.Second / 100), nil
-}
+// cpuTime returns a process's user + system CPU time (procstat.CPU).
+var cpuTime = procstat.CPU
 
-// cpuOf sums cpuTime over pids, skipping those that have exited.
 func cpuOf(pids []int) map[int]time.Duration {
 	out := map[int]time.Duration{}
 	for _, p := range pids {

@@ -2,11 +2,11 @@ package result_test
 
 import (
 	"encoding/json"
+	"github.com/markwell/markwell/internal/procstat"
 	"testing"
 	"time"
 
 	"github.com/markwell/markwell/internal/result"
-	"github.com/markwell/markwell/internal/testdb"
 )
 
 // cpuMeter is the CPU this process and the database's backends spent.
@@ -29,16 +29,16 @@ func (m *cpuMeter) backends() time.Duration {
 		if err := rows.Scan(&pid); err != nil {
 			m.b.Fatal(err)
 		}
-		total += testdb.ProcessCPU(pid)
+		total += procCPU(pid)
 	}
 	return total
 }
 
-func (m *cpuMeter) start() { m.self, m.db = testdb.SelfCPU(), m.backends() }
+func (m *cpuMeter) start() { m.self, m.db = procstat.Self(), m.backends() }
 
 func (m *cpuMeter) report() {
 	n := float64(m.b.N)
-	m.b.ReportMetric(float64((testdb.SelfCPU()-m.self).Microseconds())/n, "api-cpu-µs/op")
+	m.b.ReportMetric(float64((procstat.Self()-m.self).Microseconds())/n, "api-cpu-µs/op")
 	m.b.ReportMetric(float64((m.backends()-m.db).Microseconds())/n, "pg-cpu-µs/op")
 }
 
@@ -71,4 +71,10 @@ func BenchmarkPollDelta(b *testing.B) {
 	}
 	b.StopTimer()
 	m.report()
+}
+
+// procCPU is a PostgreSQL backend's CPU so far; 0 when it cannot be read.
+func procCPU(pid int) time.Duration {
+	d, _ := procstat.CPU(pid)
+	return d
 }
