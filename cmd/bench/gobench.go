@@ -108,7 +108,7 @@ func goBenchmarks(ctx context.Context, root, admin, logDir string, s settings, r
 		pkg, pattern, benchtime, log string
 	}
 	runs := []run{
-		{"./internal/extract/", "BenchmarkPDFTextPages|BenchmarkOCRImage", "3x", "gobench-extract.log"},
+		{"./internal/extract/", "BenchmarkPDFTextPages|BenchmarkOCRImage", "6x", "gobench-extract.log"},
 		{"./internal/benchmark/", "BenchmarkGradeAll$|BenchmarkGradeAll429Storm|BenchmarkChatStreamOverhead", s.goBenchtime, "gobench-grading.log"},
 	}
 	var all []benchLine

@@ -29,6 +29,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -77,8 +78,19 @@ func run() error {
 		out      = flag.String("out", "bench/results.json", "where to write the figures")
 		apiConns = flag.Int("api-conns", 0, "the API's database pool size for the load phase (0: the API's default, max(4, cores))")
 		adminDB  = flag.String("db", "", "an admin PostgreSQL URL to create the databases from (default: $TEST_DATABASE_URL, then $DATABASE_URL)")
+		cpuProf  = flag.String("cpuprofile", "", "write the bench's own CPU profile (the load generator's cost) to this file")
 	)
 	flag.Parse()
+	if *cpuProf != "" {
+		f, err := os.Create(*cpuProf)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	s := settings{
 		quick: *quick, phases: map[string]bool{}, scale: *scale,
 		clients: 50, batch: 300, smallSize: 30,
