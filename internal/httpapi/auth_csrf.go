@@ -63,17 +63,27 @@ func isForm(r *http.Request) bool {
 // minted for the request's session (or, signed out, anonymously); otherwise
 // a new token, with its cookie.
 func (h *authHandlers) csrf(c *gin.Context) {
+	token, err := h.formCSRFToken(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"csrfToken": token})
+}
+
+// formCSRFToken is the request's CSRF token for a form Markwell renders
+// itself, its cookie set when the browser has none for this session yet.
+func (h *authHandlers) formCSRFToken(c *gin.Context) (string, error) {
 	st := loadSession(c)
 	if st.err != nil {
-		fail(c, st.err)
-		return
+		return "", st.err
 	}
 	cookie, _ := c.Cookie(CSRFCookie)
 	token, fresh := h.svc.CSRFToken(cookie, st.live())
 	if fresh != "" {
 		h.setCSRFCookie(c, fresh)
 	}
-	c.JSON(http.StatusOK, gin.H{"csrfToken": token})
+	return token, nil
 }
 
 func (h *authHandlers) setCSRFCookie(c *gin.Context, value string) {

@@ -66,6 +66,7 @@ func registerLTI(r *gin.Engine, v1 *gin.RouterGroup, d Deps, ah *authHandlers) {
 	p.POST("/login", h.login)
 	p.POST("/launch", h.launch)
 	p.GET("/link", h.accountLink)
+	p.POST("/link", ah.csrfProtect(), h.confirmAccountLink)
 
 	op := v1.Group("/operator/lti", operatorOnly(d))
 	op.GET("", handle(h.operatorView))
@@ -179,21 +180,80 @@ func (h *ltiHandlers) launch(c *gin.Context) {
 	h.opened(c, out, err)
 }
 
-// accountLink goes on with a teacher launch waiting for the Markwell
-// account of its email: linked when this browser is signed in as that
-// account, else a page that offers to sign in and come back here.
+// accountLink shows a teacher launch waiting for the Markwell account of
+// its email: when this browser is signed in as that account, a page that
+// asks her to link the two (confirmAccountLink does it); else a page that
+// offers to sign in and come back here. It changes nothing.
 func (h *ltiHandlers) accountLink(c *gin.Context) {
 	token, _ := c.Cookie(LTILinkCookie)
-	var signedIn *auth.User
-	if u, ok := currentUser(c); ok {
-		signedIn = &u
+	out, err := h.svc.AccountLink(c, token, signedInUser(c), false)
+	if err != nil || out.Confirm == nil {
+		h.opened(c, out, err)
+		return
 	}
-	out, err := h.svc.AccountLink(c, token, signedIn)
+	csrfToken, err := h.ah.formCSRFToken(c)
+	if err != nil {
+		h.errorPage(c, err)
+		return
+	}
+	c.Header("Content-Type", "text/html; charset=utf-8")
+	c.Status(http.StatusOK)
+	_ = ltiConfirmLinkPage.Execute(c.Writer, map[string]string{
+		"Email": out.Confirm.Email, "Platform": out.Confirm.Platform, "Course": out.Confirm.Course,
+		"Action": LTILinkPage, "CSRF": csrfToken,
+	})
+}
+
+// confirmAccountLink is the teacher's answer on the link page (a form post
+// with the CSRF token): "link" links her LMS account and goes on with the
+// launch; "cancel" forgets the waiting launch and links nothing.
+func (h *ltiHandlers) confirmAccountLink(c *gin.Context) {
+	token, _ := c.Cookie(LTILinkCookie)
+	if c.PostForm("decision") == "cancel" {
+		if err := h.svc.CancelAccountLink(c, token); err != nil {
+			h.errorPage(c, err)
+			return
+		}
+		h.ah.clearCookie(c, LTILinkCookie, "/api/lti")
+		c.Header("Content-Type", "text/html; charset=utf-8")
+		c.Status(http.StatusOK)
+		_ = ltiNotLinkedPage.Execute(c.Writer, nil)
+		return
+	}
+	out, err := h.svc.AccountLink(c, token, signedInUser(c), true)
 	if err == nil {
 		h.ah.clearCookie(c, LTILinkCookie, "/api/lti")
 	}
 	h.opened(c, out, err)
 }
+
+// signedInUser is the request's signed-in user, nil for none.
+func signedInUser(c *gin.Context) *auth.User {
+	if u, ok := currentUser(c); ok {
+		return &u
+	}
+	return nil
+}
+
+var ltiConfirmLinkPage = template.Must(template.New("lti-confirm-link").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Link your course account to Markwell</title>
+<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1f2937}h1{font-size:1.4rem}
+button{font:inherit;font-weight:600;padding:.6rem 1.1rem;border-radius:6px;border:1px solid #17616b;cursor:pointer;margin:0 .5rem .5rem 0}
+button.primary{background:#17616b;color:#fff}button.secondary{background:#fff;color:#17616b}</style>
+</head><body><main><h1>Link your course account to Markwell?</h1>
+<p>{{if .Platform}}<strong>{{.Platform}}</strong>{{else}}Your learning platform{{end}}{{if .Course}} (course <strong>{{.Course}}</strong>){{end}} opened Markwell for <strong>{{.Email}}</strong>, the Markwell account this browser is signed in to.</p>
+<p>If you link them, launches from your course open Markwell as this account directly, in any browser. Link only if you just opened Markwell from your course yourself.</p>
+<form method="post" action="{{.Action}}"><input type="hidden" name="csrfToken" value="{{.CSRF}}">
+<button class="primary" type="submit" name="decision" value="link">Link and continue</button>
+<button class="secondary" type="submit" name="decision" value="cancel">Cancel</button></form></main></body></html>`))
+
+var ltiNotLinkedPage = template.Must(template.New("lti-not-linked").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Nothing was linked</title>
+<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1f2937}h1{font-size:1.4rem}</style>
+</head><body><main><h1>Nothing was linked</h1><p>Your course account is not linked to Markwell. You can close this tab.
+If you did not open Markwell from your course just now, tell your Markwell administrator.</p></main></body></html>`))
 
 // opened answers a launch: its error page, or the teacher signed in (or
 // sent on to link their account) and the browser sent where it goes.

@@ -661,6 +661,25 @@ func page(t *testing.T, br *browser, path string) (*http.Response, string) {
 	return res, html.UnescapeString(string(raw))
 }
 
+// answerLink posts the teacher's answer on the account-link page (decision
+// "link" or "cancel") as its form does, with csrfToken ("" for none).
+func answerLink(t *testing.T, br *browser, decision, csrfToken string) (*http.Response, string) {
+	t.Helper()
+	f := url.Values{"decision": {decision}}
+	if csrfToken != "" {
+		f.Set("csrfToken", csrfToken)
+	}
+	req, err := http.NewRequest("POST", br.b.srv.URL+httpapi.LTILinkPage, strings.NewReader(f.Encode()))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	res, err := br.client.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return res, html.UnescapeString(string(raw))
+}
+
 // sessionUserID is the id of the user br is signed in as ("" for none).
 func sessionUserID(t *testing.T, br *browser) string {
 	t.Helper()
@@ -687,10 +706,30 @@ func TestLTITeacherWithAnAccountIsLinkedFromHerSignedInBrowser(t *testing.T) {
 	res, _, _ := p.launch(t, ada, teacher, nil)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
 	require.Equal(t, httpapi.LTILinkPage, res.Header.Get("Location"), "the launch post cannot see her Lax session: it goes on at the link page")
+	linked := func() bool {
+		var n int
+		require.NoError(t, testdbRow(t, `SELECT count(*) FROM accounts WHERE provider_account_id = $1`, teacher.sub, &n))
+		return n == 1
+	}
+	// She is asked first: which account, which platform; nothing is linked
+	// by opening the page.
 	res, body := page(t, ada, httpapi.LTILinkPage)
+	require.Equal(t, http.StatusOK, res.StatusCode, body)
+	require.Contains(t, body, "Link your course account to Markwell?")
+	require.Contains(t, body, "ada.lti@school.test", "the account she is signed in to")
+	require.Contains(t, body, "Test LMS", "the platform that asks")
+	require.Contains(t, body, `action="/api/lti/link"`)
+	require.False(t, linked(), "opening the page links nothing")
+	// The form's answer needs the CSRF token the page carries.
+	res, body = answerLink(t, ada, "link", "")
+	require.Equal(t, http.StatusForbidden, res.StatusCode, body)
+	require.False(t, linked(), "an answer without the page's token links nothing")
+
+	res, body = answerLink(t, ada, "link", ada.csrfToken(t))
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, body)
 	require.Equal(t, "/library", res.Header.Get("Location"))
 	require.Equal(t, adaID, sessionUserID(t, ada), "signed in as the account she had, not a new one")
+	require.True(t, linked())
 
 	// Any browser now: the launch opens directly as her.
 	fresh := b.newBrowser(t)
@@ -745,14 +784,52 @@ func TestLTITeacherWithAnAccountIsAskedToSignInFirst(t *testing.T) {
 	require.Equal(t, eveID, sessionUserID(t, eve))
 	require.False(t, linked())
 
-	// She signs in (the sign-in comes back to the link page) and goes on.
+	// She signs in (the sign-in comes back to the link page), agrees, and
+	// goes on.
 	fresh.signIn(t, "Ada Lovelace", "ada.lti2@school.test")
 	adaID := sessionUserID(t, fresh)
 	res, body = page(t, fresh, httpapi.LTILinkPage)
+	require.Equal(t, http.StatusOK, res.StatusCode, body)
+	require.Contains(t, body, "Link and continue")
+	require.False(t, linked())
+	res, body = answerLink(t, fresh, "link", fresh.csrfToken(t))
 	require.Equal(t, http.StatusSeeOther, res.StatusCode, body)
 	require.Equal(t, "/library", res.Header.Get("Location"))
 	require.Equal(t, adaID, sessionUserID(t, fresh))
 	require.True(t, linked())
 	res, body = page(t, fresh, httpapi.LTILinkPage)
 	require.Contains(t, body, lti.MsgLoginExpired, "the waiting launch is used once")
+}
+
+// A signed-in teacher who did not start the launch (a platform steering her
+// browser through one, or a launch opened by mistake) declines on the page:
+// nothing is linked, the waiting launch is gone, she stays who she was.
+func TestLTITeacherCanDeclineTheAccountLink(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	p := newTestPlatform(t, b)
+	p.register(t)
+	ada := b.newBrowser(t)
+	ada.signIn(t, "Ada Lovelace", "ada.lti3@school.test")
+	adaID := sessionUserID(t, ada)
+	teacher := person{sub: "teacher-ada3", name: "Ada L.", email: "ada.lti3@school.test", roles: teacherRole}
+
+	res, _, _ := p.launch(t, ada, teacher, nil)
+	require.Equal(t, httpapi.LTILinkPage, res.Header.Get("Location"))
+	res, body := page(t, ada, httpapi.LTILinkPage)
+	require.Equal(t, http.StatusOK, res.StatusCode, body)
+
+	res, body = answerLink(t, ada, "cancel", ada.csrfToken(t))
+	require.Equal(t, http.StatusOK, res.StatusCode, body)
+	require.Contains(t, body, "Nothing was linked")
+	var n int
+	require.NoError(t, testdbRow(t, `SELECT count(*) FROM accounts WHERE provider_account_id = $1`, teacher.sub, &n))
+	require.Zero(t, n)
+	require.NoError(t, testdbRow(t, `SELECT count(*) FROM lti_account_links WHERE claims->>'sub' = $1`, teacher.sub, &n))
+	require.Zero(t, n, "the waiting launch is forgotten")
+	require.Equal(t, adaID, sessionUserID(t, ada))
+	// The declined launch cannot be taken up again.
+	res, body = answerLink(t, ada, "link", ada.csrfToken(t))
+	require.Equal(t, http.StatusBadRequest, res.StatusCode)
+	require.Contains(t, body, lti.MsgLoginExpired)
 }

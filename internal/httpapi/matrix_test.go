@@ -75,7 +75,8 @@ var routeMatrix = map[string][numCallers]int{
 	// A teacher launch waiting for its account: only the launching
 	// browser's cookie finds it (lti_test.go), so every caller here is told
 	// the launch expired.
-	"GET /api/lti/link": {invalid, invalid, invalid, invalid, invalid},
+	"GET /api/lti/link":  {invalid, invalid, invalid, invalid, invalid},
+	"POST /api/lti/link": {invalid, invalid, invalid, invalid, invalid},
 	// A pupil's launch token opens their name and email; a made-up one
 	// nothing, for anyone.
 	"POST /api/v1/lti/learner": {notFound, notFound, notFound, notFound, notFound},

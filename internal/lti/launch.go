@@ -242,6 +242,19 @@ type Launched struct {
 	// the browser's own Markwell session (which a cross-site launch post
 	// does not carry) says who it is.
 	LinkToken string
+	// Confirm, when set, is a waiting link the signed-in teacher has not
+	// agreed to yet (AccountLink without confirmed): the caller asks her,
+	// and nothing has changed.
+	Confirm *LinkConfirm
+}
+
+// LinkConfirm is what the teacher is asked before her LMS account is
+// linked to her Markwell account: which account, which platform, which
+// course.
+type LinkConfirm struct {
+	Email    string
+	Platform string
+	Course   string
 }
 
 // Launch verifies a launch (the form's state and id_token, and the state
@@ -348,11 +361,15 @@ func (s *Service) awaitAccountLink(ctx context.Context, p Platform, c Claims) (L
 // AccountLink goes on with a teacher launch that waits for its account
 // (token, from Launched.LinkToken, kept by the browser that launched). When
 // that browser is signed in to Markwell (signedIn) as the user with the
-// launch's email, the launch's account (platform, sub) is linked to them
-// and the launch goes on as any teacher's; else a LaunchError that offers
-// to sign in and come back. Only the launching browser holds the token, so
-// nobody can make another person's browser link their LMS account.
-func (s *Service) AccountLink(ctx context.Context, token string, signedIn *auth.User) (Launched, error) {
+// launch's email and she has confirmed (a click on the page that asked
+// her, Launched.Confirm), the launch's account (platform, sub) is linked to
+// her and the launch goes on as any teacher's; before she confirms,
+// nothing changes. Otherwise a LaunchError that offers to sign in and come
+// back. Only the launching browser holds the token, so nobody can make
+// another person's browser link their LMS account, and the click means a
+// platform cannot link a signed-in teacher by steering her browser through
+// a launch she did not start.
+func (s *Service) AccountLink(ctx context.Context, token string, signedIn *auth.User, confirmed bool) (Launched, error) {
 	if token == "" {
 		return Launched{}, refuse(MsgLoginExpired, "no account link token")
 	}
@@ -379,6 +396,9 @@ func (s *Service) AccountLink(ctx context.Context, token string, signedIn *auth.
 	if err != nil {
 		return Launched{}, fmt.Errorf("load platform: %w", err)
 	}
+	if !confirmed {
+		return Launched{Confirm: &LinkConfirm{Email: signedIn.Email, Platform: p.Name, Course: c.Context.Title}}, nil
+	}
 	if err := s.Auth.LinkAccount(ctx, signedIn.ID, provider(p), c.Subject); err != nil {
 		var se *apperr.SignInError
 		if errors.As(err, &se) && se.Code == apperr.SignInAccountNotLinked {
@@ -390,6 +410,18 @@ func (s *Service) AccountLink(ctx context.Context, token string, signedIn *auth.
 		return Launched{}, fmt.Errorf("use account link: %w", err)
 	}
 	return s.teacherLaunch(ctx, p, c)
+}
+
+// CancelAccountLink forgets a waiting link the teacher declined; nothing
+// is linked. An unknown or used token is no error.
+func (s *Service) CancelAccountLink(ctx context.Context, token string) error {
+	if token == "" {
+		return nil
+	}
+	if err := store.Q.LtiDeleteAccountLink(ctx, s.Pool, hashOf(token)); err != nil {
+		return fmt.Errorf("cancel account link: %w", err)
+	}
+	return nil
 }
 
 // joinCourse puts u in the team of the course, or links the course to u's
