@@ -31,9 +31,10 @@ type teacher struct {
 	// pages are the polled reads this browser holds, by what they read
 	// (one goroutine drives a teacher, so no lock).
 	pages map[string]*revalidated
-	// body is the buffer answers are read into, reused from one request to
-	// the next so the load generator's own allocations stay out of what
-	// it measures (same goroutine rule as pages).
+	// body is the buffer polled answers are read into (revalidate), reused
+	// from one poll to the next so the load generator's own allocations
+	// stay out of what it measures (one goroutine polls for a teacher, as
+	// for pages; uploads run in parallel and do not use it).
 	body bytes.Buffer
 }
 
@@ -129,7 +130,7 @@ func (t *teacher) call(ctx context.Context, method, path string, body, out any) 
 	if err != nil {
 		return time.Since(start), err
 	}
-	b, err := t.readBody(res.Body)
+	b, err := io.ReadAll(res.Body) // not readBody: uploads call in parallel
 	res.Body.Close()
 	took := time.Since(start)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/markwell/markwell/internal/apperr"
@@ -107,6 +108,10 @@ type FunctionResult struct {
 	GradedParts json.RawMessage `json:"-"`
 	CreatedAt   time.Time       `json:"createdAt"`
 	UpdatedAt   time.Time       `json:"updatedAt"`
+	// Stamp is the stored row's changed_xid (migration 00022): every write
+	// of the row moves it. 0 when the row was read partially (GetForTable)
+	// or built in memory. Never sent.
+	Stamp uint64 `json:"-"`
 }
 
 // Usage is what AI runs cost: model calls, tokens and money (from the
@@ -256,7 +261,9 @@ func tableResults(ctx context.Context, db store.DBTX, a identity.Actor, id uuid.
 }
 
 // getUnsigned reads all the results when only is nil, else those in only;
-// forTable reads only what the submissions table needs of them.
+// forTable reads only what the submissions table needs of them. An
+// assignment with a definition comes with its Usage summed over all its
+// results; one without has none.
 func (s *Service) getUnsigned(ctx context.Context, a identity.Actor, id uuid.UUID, only []uuid.UUID, forTable bool) (Assignment, *Function, []FunctionResult, error) {
 	var asg Assignment
 	var fn *Function
@@ -268,6 +275,10 @@ func (s *Service) getUnsigned(ctx context.Context, a identity.Actor, id uuid.UUI
 			return Assignment{}, nil, nil, err
 		}
 		asg, fn = FromRow(both.Assignment, both.SubmissionIds), &f
+		asg.Usage = &Usage{
+			Calls: int(both.UsageCalls), PromptTokens: int(both.UsagePromptTokens), CachedPromptTokens: int(both.UsageCachedPromptTokens),
+			CompletionTokens: int(both.UsageCompletionTokens), CostUSD: both.UsageCostUsd,
+		}
 	case errors.Is(err, pgx.ErrNoRows): // not defined yet (or not found: GetViewOnly says)
 		if asg, err = s.GetViewOnly(ctx, a, id); err != nil {
 			return Assignment{}, nil, nil, err
@@ -320,8 +331,15 @@ func FunctionResultFromRow(r store.FunctionResult) FunctionResult {
 			CachedPromptTokens: int(r.CachedPromptTokens), CompletionTokens: int(r.CompletionTokens), CostUSD: r.CostUsd,
 		},
 		GradedAt: r.GradedAt, ReviewedAt: r.ReviewedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
-		GradedParts: r.GradedParts,
+		GradedParts: r.GradedParts, Stamp: stampOf(r.ChangedXid),
 	}
+}
+
+func stampOf(x pgtype.Uint64) uint64 {
+	if !x.Valid {
+		return 0
+	}
+	return x.Uint64
 }
 
 // MarkOutdated sets Outdated and OutdatedParts of a graded result from the

@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"slices"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/assignment"
@@ -79,13 +81,11 @@ func (h *assignmentHandlers) get(c *gin.Context, a identity.Actor, in *getAssign
 	if err != nil || r.NotModified {
 		return polled{version: r.Version, notModified: r.NotModified}, err
 	}
-	out := gin.H{"assignment": r.Assignment, "functionResults": r.Results, "submissions": r.Submissions, "version": r.Version.String()}
-	if r.Delta {
-		out["delta"] = true
-		out["deletedSubmissionIds"] = r.DeletedSubmissionIDs
-		out["deletedFunctionResultIds"] = r.DeletedResultIDs
+	data, err := r.EncodeJSON()
+	if err != nil {
+		return polled{}, err
 	}
-	return polled{version: r.Version, data: out}, nil
+	return polled{version: r.Version, body: slices.Concat([]byte(`{"data":`), data, []byte("}"))}, nil
 }
 
 // history lists the assignment's changes, newest first.

@@ -14,6 +14,9 @@ type polled struct {
 	version     changes.Version
 	notModified bool
 	data        any
+	// body, when set, is the whole answer ({"data": ...}) encoded already,
+	// sent instead of data.
+	body []byte
 }
 
 // respondPolled answers a polled read with its version as the ETag. The
@@ -26,6 +29,10 @@ func respondPolled(c *gin.Context, p polled) {
 	c.Header("Cache-Control", "private, no-cache")
 	if p.notModified {
 		c.Status(http.StatusNotModified)
+		return
+	}
+	if p.body != nil {
+		c.Data(http.StatusOK, "application/json; charset=utf-8", p.body)
 		return
 	}
 	ok(c, p.data)

@@ -1,7 +1,9 @@
 package result
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -25,12 +27,66 @@ type ClassRead struct {
 	Delta       bool
 	Assignment  assignment.Assignment
 	// Results and Submissions are the whole class, or in a delta only the
-	// rows written since the client's version, in created order.
-	Results     []FunctionResult
+	// rows written since the client's version, in created order. Results
+	// are encoded already, as a FunctionResult is sent (encodeResults).
+	Results     []json.RawMessage
 	Submissions []submission.Submission
 	// DeletedSubmissionIDs and DeletedResultIDs are a delta's deletions.
 	DeletedSubmissionIDs []uuid.UUID
 	DeletedResultIDs     []uuid.UUID
+}
+
+// EncodeJSON is the read as assignment/get sends it: the object
+// {"assignment", "deletedFunctionResultIds", "deletedSubmissionIds",
+// "delta", "functionResults", "submissions", "version"}
+// (the delta's fields only in a delta), written around the results encoded
+// already, so encoding/json does not compact every result's stored JSON
+// again on each poll. The bytes are those json.Marshal makes of the same
+// fields in a map.
+func (r ClassRead) EncodeJSON() ([]byte, error) {
+	var b bytes.Buffer
+	field := func(sep, key string, v any) error {
+		enc, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("encode %s: %w", key, err)
+		}
+		b.WriteString(sep + `"` + key + `":`)
+		b.Write(enc)
+		return nil
+	}
+	if err := field("{", "assignment", r.Assignment); err != nil {
+		return nil, err
+	}
+	if r.Delta {
+		if err := field(",", "deletedFunctionResultIds", r.DeletedResultIDs); err != nil {
+			return nil, err
+		}
+		if err := field(",", "deletedSubmissionIds", r.DeletedSubmissionIDs); err != nil {
+			return nil, err
+		}
+		b.WriteString(`,"delta":true`)
+	}
+	b.WriteString(`,"functionResults":`)
+	if r.Results == nil {
+		b.WriteString("null")
+	} else {
+		b.WriteByte('[')
+		for i, raw := range r.Results {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(raw)
+		}
+		b.WriteByte(']')
+	}
+	if err := field(",", "submissions", r.Submissions); err != nil {
+		return nil, err
+	}
+	if err := field(",", "version", r.Version.String()); err != nil {
+		return nil, err
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // Poll is what a polling client sends: the version it holds, as the
@@ -66,7 +122,12 @@ func (s *Service) ReadClass(ctx context.Context, a identity.Actor, subs *submiss
 	case changes.Delta:
 		return s.readDelta(ctx, a, subs, id, now, set)
 	}
-	asg, results, err := s.GetAssignment(ctx, a, id)
+	asg, fn, results, err := s.Assignments.GetUnsigned(ctx, a, id)
+	if err != nil {
+		return ClassRead{}, err
+	}
+	asg.Usage = usageOf(results)
+	encoded, err := s.encodeResults(ctx, asg, fn, results)
 	if err != nil {
 		return ClassRead{}, err
 	}
@@ -74,33 +135,36 @@ func (s *Service) ReadClass(ctx context.Context, a identity.Actor, subs *submiss
 	if err != nil {
 		return ClassRead{}, err
 	}
-	return ClassRead{Version: now, Assignment: asg, Results: results, Submissions: list}, nil
+	return ClassRead{Version: now, Assignment: asg, Results: encoded, Submissions: list}, nil
 }
 
 // readDelta reads the assignment and the rows set names; the usage totals
-// still cover every result.
+// still cover every result (summed in the assignment's own statement).
 func (s *Service) readDelta(ctx context.Context, a identity.Actor, subs *submission.Service, id uuid.UUID, now changes.Version, set changes.Set) (ClassRead, error) {
 	asg, fn, results, err := s.Assignments.GetUnsignedResults(ctx, a, id, set.Results)
 	if err != nil {
 		return ClassRead{}, err
 	}
-	if err := s.presentAll(ctx, asg, fn, results); err != nil {
+	encoded, err := s.encodeResults(ctx, asg, fn, results)
+	if err != nil {
 		return ClassRead{}, err
 	}
-	u, err := store.Q.AssignmentUsageTotals(ctx, s.Pool, store.AssignmentUsageTotalsParams{AssignmentID: id, TeamID: a.TeamID})
-	if err != nil {
-		return ClassRead{}, fmt.Errorf("usage of assignment %s: %w", id, err)
-	}
-	asg.Usage = &assignment.Usage{
-		Calls: int(u.Calls), PromptTokens: int(u.PromptTokens), CachedPromptTokens: int(u.CachedPromptTokens),
-		CompletionTokens: int(u.CompletionTokens), CostUSD: u.CostUsd,
+	if asg.Usage == nil { // no definition: its read summed nothing
+		u, err := store.Q.AssignmentUsageTotals(ctx, s.Pool, store.AssignmentUsageTotalsParams{AssignmentID: id, TeamID: a.TeamID})
+		if err != nil {
+			return ClassRead{}, fmt.Errorf("usage of assignment %s: %w", id, err)
+		}
+		asg.Usage = &assignment.Usage{
+			Calls: int(u.Calls), PromptTokens: int(u.PromptTokens), CachedPromptTokens: int(u.CachedPromptTokens),
+			CompletionTokens: int(u.CompletionTokens), CostUSD: u.CostUsd,
+		}
 	}
 	list, err := subs.ListLoadedByIDs(ctx, a, id, set.Submissions)
 	if err != nil {
 		return ClassRead{}, err
 	}
 	return ClassRead{
-		Version: now, Delta: true, Assignment: asg, Results: results, Submissions: list,
+		Version: now, Delta: true, Assignment: asg, Results: encoded, Submissions: list,
 		DeletedSubmissionIDs: orEmpty(set.DeletedSubmissions), DeletedResultIDs: orEmpty(set.DeletedResults),
 	}, nil
 }

@@ -2,10 +2,12 @@ package result_test
 
 import (
 	"encoding/json"
-	"github.com/markwell/markwell/internal/procstat"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
+	"github.com/markwell/markwell/internal/procstat"
 	"github.com/markwell/markwell/internal/result"
 )
 
@@ -52,7 +54,7 @@ func BenchmarkPollDelta(b *testing.B) {
 		b.Fatal(err)
 	}
 	v := whole.Version.String()
-	if _, err := bn.pool.Exec(bn.ctx, `UPDATE function_results SET overall_comments = 'Again' WHERE id = $1`, whole.Results[0].ID); err != nil {
+	if _, err := bn.pool.Exec(bn.ctx, `UPDATE function_results SET overall_comments = 'Again' WHERE id = $1`, resultID(b, whole.Results[0])); err != nil {
 		b.Fatal(err)
 	}
 	m := &cpuMeter{b: b, bn: bn}
@@ -64,8 +66,7 @@ func BenchmarkPollDelta(b *testing.B) {
 		if err != nil || !r.Delta || len(r.Results) != 1 {
 			b.Fatal("not a delta of one result", err)
 		}
-		if _, err := json.Marshal(map[string]any{"data": map[string]any{"assignment": r.Assignment, "functionResults": r.Results, "submissions": r.Submissions, "version": r.Version.String(), "delta": true,
-			"deletedSubmissionIds": r.DeletedSubmissionIDs, "deletedFunctionResultIds": r.DeletedResultIDs}}); err != nil {
+		if _, err := r.EncodeJSON(); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -77,4 +78,16 @@ func BenchmarkPollDelta(b *testing.B) {
 func procCPU(pid int) time.Duration {
 	d, _ := procstat.CPU(pid)
 	return d
+}
+
+// resultID is the _id of an encoded result.
+func resultID(tb testing.TB, raw json.RawMessage) uuid.UUID {
+	tb.Helper()
+	var r struct {
+		ID uuid.UUID `json:"_id"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		tb.Fatal(err)
+	}
+	return r.ID
 }

@@ -47,7 +47,8 @@ type Service struct {
 	// vouch for it (changes.Clock); nil asks the database every time.
 	Changes *changes.Clock
 
-	totals totalsMemo
+	totals  totalsMemo
+	encoded encodedResults
 }
 
 // FunctionResult is a function result as the API returns it.
@@ -63,19 +64,25 @@ func (s *Service) GetAssignment(ctx context.Context, a identity.Actor, id uuid.U
 	if err := s.presentAll(ctx, asg, fn, results); err != nil {
 		return asg, nil, err
 	}
-	// What the AI has cost the assignment: the sum over the results just
-	// read (store.AssignmentUsage's sum, without a second query per poll).
-	asg.Usage = &assignment.Usage{}
+	asg.Usage = usageOf(results)
+	return asg, results, nil
+}
+
+// usageOf is what the AI has cost an assignment: the sum over all its
+// results, just read (store.AssignmentUsage's sum, without a second query
+// per poll).
+func usageOf(results []FunctionResult) *assignment.Usage {
+	u := &assignment.Usage{}
 	for _, r := range results {
-		if u := r.Usage; u != nil {
-			asg.Usage.Calls += u.Calls
-			asg.Usage.PromptTokens += u.PromptTokens
-			asg.Usage.CachedPromptTokens += u.CachedPromptTokens
-			asg.Usage.CompletionTokens += u.CompletionTokens
-			asg.Usage.CostUSD += u.CostUSD
+		if ru := r.Usage; ru != nil {
+			u.Calls += ru.Calls
+			u.PromptTokens += ru.PromptTokens
+			u.CachedPromptTokens += ru.CachedPromptTokens
+			u.CompletionTokens += ru.CompletionTokens
+			u.CostUSD += ru.CostUSD
 		}
 	}
-	return asg, results, nil
+	return u
 }
 
 // presentAll turns an assignment's stored results into their API shape, as

@@ -174,9 +174,21 @@ SELECT a.id, a.team_id, a.folder_id, a.name, a.type, a.is_hand_written, a.provid
        ARRAY(SELECT s.id FROM submissions s
              WHERE s.assignment_id = a.id AND s.team_id = a.team_id
              ORDER BY s.created_at, s.id)::uuid[] AS submission_ids,
-       f.id, f.team_id, f.assignment_id, f.type, f.highlights, f.context, f.questions, f.rubric_id, f.prompt, f.created_at, f.updated_at, f.changed_xid
+       f.id, f.team_id, f.assignment_id, f.type, f.highlights, f.context, f.questions, f.rubric_id, f.prompt, f.created_at, f.updated_at, f.changed_xid,
+       u.calls::bigint AS usage_calls, u.prompt_tokens::bigint AS usage_prompt_tokens,
+       u.cached_prompt_tokens::bigint AS usage_cached_prompt_tokens,
+       u.completion_tokens::bigint AS usage_completion_tokens, u.cost_usd::float8 AS usage_cost_usd
 FROM assignments a
 JOIN functions f ON f.assignment_id = a.id AND f.team_id = a.team_id
+CROSS JOIN LATERAL (
+  SELECT coalesce(sum(r.model_calls ORDER BY r.created_at, r.id), 0) AS calls,
+         coalesce(sum(r.prompt_tokens ORDER BY r.created_at, r.id), 0) AS prompt_tokens,
+         coalesce(sum(r.cached_prompt_tokens ORDER BY r.created_at, r.id), 0) AS cached_prompt_tokens,
+         coalesce(sum(r.completion_tokens ORDER BY r.created_at, r.id), 0) AS completion_tokens,
+         coalesce(sum(r.cost_usd ORDER BY r.created_at, r.id), 0) AS cost_usd
+  FROM function_results r
+  WHERE r.assignment_id = a.id AND r.team_id = a.team_id
+) u
 WHERE a.id = $1 AND a.team_id = $2
 `
 
@@ -186,13 +198,20 @@ type GetAssignmentWithFunctionParams struct {
 }
 
 type GetAssignmentWithFunctionRow struct {
-	Assignment    Assignment
-	SubmissionIds []uuid.UUID
-	Function      Function
+	Assignment              Assignment
+	SubmissionIds           []uuid.UUID
+	Function                Function
+	UsageCalls              int64
+	UsagePromptTokens       int64
+	UsageCachedPromptTokens int64
+	UsageCompletionTokens   int64
+	UsageCostUsd            float64
 }
 
-// GetAssignmentWithSubmissionIDs with the assignment's definition, for
-// assignment/get; no row when either is missing.
+// GetAssignmentWithSubmissionIDs with the assignment's definition and what
+// the AI has cost it (AssignmentUsageTotals' sums, in the same order), for
+// assignment/get: a poll's delta needs no statement of its own for the
+// totals. No row when the assignment or its definition is missing.
 func (q *Queries) GetAssignmentWithFunction(ctx context.Context, db DBTX, arg GetAssignmentWithFunctionParams) (GetAssignmentWithFunctionRow, error) {
 	row := db.QueryRow(ctx, getAssignmentWithFunction, arg.ID, arg.TeamID)
 	var i GetAssignmentWithFunctionRow
@@ -230,6 +249,11 @@ func (q *Queries) GetAssignmentWithFunction(ctx context.Context, db DBTX, arg Ge
 		&i.Function.CreatedAt,
 		&i.Function.UpdatedAt,
 		&i.Function.ChangedXid,
+		&i.UsageCalls,
+		&i.UsagePromptTokens,
+		&i.UsageCachedPromptTokens,
+		&i.UsageCompletionTokens,
+		&i.UsageCostUsd,
 	)
 	return i, err
 }

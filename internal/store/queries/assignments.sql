@@ -37,15 +37,29 @@ FROM assignments a
 WHERE a.id = @id AND a.team_id = @team_id;
 
 -- name: GetAssignmentWithFunction :one
--- GetAssignmentWithSubmissionIDs with the assignment's definition, for
--- assignment/get; no row when either is missing.
+-- GetAssignmentWithSubmissionIDs with the assignment's definition and what
+-- the AI has cost it (AssignmentUsageTotals' sums, in the same order), for
+-- assignment/get: a poll's delta needs no statement of its own for the
+-- totals. No row when the assignment or its definition is missing.
 SELECT sqlc.embed(a),
        ARRAY(SELECT s.id FROM submissions s
              WHERE s.assignment_id = a.id AND s.team_id = a.team_id
              ORDER BY s.created_at, s.id)::uuid[] AS submission_ids,
-       sqlc.embed(f)
+       sqlc.embed(f),
+       u.calls::bigint AS usage_calls, u.prompt_tokens::bigint AS usage_prompt_tokens,
+       u.cached_prompt_tokens::bigint AS usage_cached_prompt_tokens,
+       u.completion_tokens::bigint AS usage_completion_tokens, u.cost_usd::float8 AS usage_cost_usd
 FROM assignments a
 JOIN functions f ON f.assignment_id = a.id AND f.team_id = a.team_id
+CROSS JOIN LATERAL (
+  SELECT coalesce(sum(r.model_calls ORDER BY r.created_at, r.id), 0) AS calls,
+         coalesce(sum(r.prompt_tokens ORDER BY r.created_at, r.id), 0) AS prompt_tokens,
+         coalesce(sum(r.cached_prompt_tokens ORDER BY r.created_at, r.id), 0) AS cached_prompt_tokens,
+         coalesce(sum(r.completion_tokens ORDER BY r.created_at, r.id), 0) AS completion_tokens,
+         coalesce(sum(r.cost_usd ORDER BY r.created_at, r.id), 0) AS cost_usd
+  FROM function_results r
+  WHERE r.assignment_id = a.id AND r.team_id = a.team_id
+) u
 WHERE a.id = @id AND a.team_id = @team_id;
 
 -- name: ListAssignmentResultsForTable :many
