@@ -133,17 +133,10 @@ func (s *Service) encodeResults(ctx context.Context, asg assignment.Assignment, 
 	if len(missed) == 0 {
 		return out, nil
 	}
-	sc := s.scorer(asg.Type, fn)
-	var marker *assignment.OutdatedMarker
-	if fn != nil {
-		marker = assignment.NewOutdatedMarker(*fn)
-	}
+	p := s.presenter(asg.Type, fn)
 	for _, i := range missed {
 		r := &results[i]
-		sc.score(r) // on the answers as stored: signing changes them on every read
-		if marker != nil {
-			marker.Mark(r)
-		}
+		p.present(r)
 		stored := r.Answers
 		if err := s.Assignments.SignResults(ctx, asg.ID, results[i:i+1]); err != nil {
 			return nil, err

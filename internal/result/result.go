@@ -88,18 +88,34 @@ func usageOf(results []FunctionResult) *assignment.Usage {
 // presentAll turns an assignment's stored results into their API shape, as
 // assignment/get answers them: scored, marked outdated, media signed.
 func (s *Service) presentAll(ctx context.Context, asg assignment.Assignment, fn *assignment.Function, results []FunctionResult) error {
-	sc := s.scorer(asg.Type, fn)
-	var marker *assignment.OutdatedMarker
-	if fn != nil {
-		marker = assignment.NewOutdatedMarker(*fn)
-	}
+	p := s.presenter(asg.Type, fn)
 	for i := range results {
-		sc.score(&results[i]) // on the answers as stored: signing changes them on every read
-		if marker != nil {
-			marker.Mark(&results[i])
-		}
+		p.present(&results[i])
 	}
 	return s.Assignments.SignResults(ctx, asg.ID, results)
+}
+
+// presenter scores results and marks them outdated against one definition.
+type presenter struct {
+	sc     scorer
+	marker *assignment.OutdatedMarker
+}
+
+func (s *Service) presenter(typ string, fn *assignment.Function) presenter {
+	p := presenter{sc: s.scorer(typ, fn)}
+	if fn != nil {
+		p.marker = assignment.NewOutdatedMarker(*fn)
+	}
+	return p
+}
+
+// present sets a result's totals and outdated marks, on the answers as
+// stored (before signing, which changes them on every read).
+func (p presenter) present(r *FunctionResult) {
+	p.sc.score(r)
+	if p.marker != nil {
+		p.marker.Mark(r)
+	}
 }
 
 // Get returns the result of a submission of an assignment.
