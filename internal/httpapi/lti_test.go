@@ -680,6 +680,15 @@ func answerLink(t *testing.T, br *browser, decision, csrfToken string) (*http.Re
 	return res, html.UnescapeString(string(raw))
 }
 
+// accountLinked says whether the platform account sub is linked to a
+// Markwell user.
+func accountLinked(t *testing.T, sub string) bool {
+	t.Helper()
+	var n int
+	require.NoError(t, testdbRow(t, `SELECT count(*) FROM accounts WHERE provider_account_id = $1`, sub, &n))
+	return n == 1
+}
+
 // sessionUserID is the id of the user br is signed in as ("" for none).
 func sessionUserID(t *testing.T, br *browser) string {
 	t.Helper()
@@ -706,11 +715,7 @@ func TestLTITeacherWithAnAccountIsLinkedFromHerSignedInBrowser(t *testing.T) {
 	res, _, _ := p.launch(t, ada, teacher, nil)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
 	require.Equal(t, httpapi.LTILinkPage, res.Header.Get("Location"), "the launch post cannot see her Lax session: it goes on at the link page")
-	linked := func() bool {
-		var n int
-		require.NoError(t, testdbRow(t, `SELECT count(*) FROM accounts WHERE provider_account_id = $1`, teacher.sub, &n))
-		return n == 1
-	}
+	linked := func() bool { return accountLinked(t, teacher.sub) }
 	// She is asked first: which account, which platform; nothing is linked
 	// by opening the page.
 	res, body := page(t, ada, httpapi.LTILinkPage)
@@ -749,11 +754,7 @@ func TestLTITeacherWithAnAccountIsAskedToSignInFirst(t *testing.T) {
 	p.register(t)
 	b.newBrowser(t).signIn(t, "Ada Lovelace", "ada.lti2@school.test")
 	teacher := person{sub: "teacher-ada2", name: "Ada L.", email: "ada.lti2@school.test", roles: teacherRole}
-	linked := func() bool {
-		var n int
-		require.NoError(t, testdbRow(t, `SELECT count(*) FROM accounts WHERE provider_account_id = $1`, teacher.sub, &n))
-		return n == 1
-	}
+	linked := func() bool { return accountLinked(t, teacher.sub) }
 
 	fresh := b.newBrowser(t)
 	res, _, _ := p.launch(t, fresh, teacher, nil)
@@ -822,9 +823,8 @@ func TestLTITeacherCanDeclineTheAccountLink(t *testing.T) {
 	res, body = answerLink(t, ada, "cancel", ada.csrfToken(t))
 	require.Equal(t, http.StatusOK, res.StatusCode, body)
 	require.Contains(t, body, "Nothing was linked")
+	require.False(t, accountLinked(t, teacher.sub))
 	var n int
-	require.NoError(t, testdbRow(t, `SELECT count(*) FROM accounts WHERE provider_account_id = $1`, teacher.sub, &n))
-	require.Zero(t, n)
 	require.NoError(t, testdbRow(t, `SELECT count(*) FROM lti_account_links WHERE claims->>'sub' = $1`, teacher.sub, &n))
 	require.Zero(t, n, "the waiting launch is forgotten")
 	require.Equal(t, adaID, sessionUserID(t, ada))
