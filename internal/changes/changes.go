@@ -209,24 +209,50 @@ func Start(ctx context.Context, db store.DBTX, teamID, assignmentID, submissionI
 	if since.Snapshot == "" {
 		return startFresh(ctx, db, teamID, assignmentID, submissionID)
 	}
+	r, _, err := poll(ctx, db, teamID, assignmentID, submissionID, since)
+	return r, err
+}
+
+// Change is one row that changed: its kind (PollChanges': "assignment",
+// "function", "submission", "function_result", "deleted_submission",
+// "deleted_function_result") and the transaction that wrote or deleted it
+// (0 for an edit of the library rubric a definition embeds).
+type Change struct {
+	Kind string
+	ID   uuid.UUID
+	Xid  uint64
+}
+
+// Log is Start for a reader that keeps the class itself (the API's class
+// cache), given the version it stands at: the changes one by one, with
+// their transactions. since must be set.
+func Log(ctx context.Context, db store.DBTX, teamID, assignmentID uuid.UUID, since Version) (Read, []Change, error) {
+	return poll(ctx, db, teamID, assignmentID, uuid.Nil, since)
+}
+
+func poll(ctx context.Context, db store.DBTX, teamID, assignmentID, submissionID uuid.UUID, since Version) (Read, []Change, error) {
 	rows, err := store.Q.PollChanges(ctx, db, store.PollChangesParams{
 		Since: since.Snapshot, AssignmentID: assignmentID, TeamID: teamID, SubmissionID: submissionID, SinceAt: since.At,
 	})
 	if err != nil {
-		return Read{}, fmt.Errorf("changes of assignment %s: %w", assignmentID, err)
+		return Read{}, nil, fmt.Errorf("changes of assignment %s: %w", assignmentID, err)
 	}
 	if len(rows) == 0 { // the statement always has a row; be safe
-		return Read{}, fmt.Errorf("changes of assignment %s: no row", assignmentID)
+		return Read{}, nil, fmt.Errorf("changes of assignment %s: no row", assignmentID)
 	}
 	r := Read{Now: Version{Snapshot: rows[0].Snapshot, At: time.Now()}, InTeam: rows[0].InTeam}
 	if !r.InTeam {
-		return Read{Now: r.Now}, nil
+		return Read{Now: r.Now}, nil, nil
 	}
 	r.ResultID, r.Since = rows[0].ResultID, since
+	var log []Change
 	for _, row := range rows {
 		r.Changes.add(row.Kind, row.RowID)
+		if row.Kind != "" {
+			log = append(log, Change{Kind: row.Kind, ID: row.RowID, Xid: uint64(row.Xid)})
+		}
 	}
-	return r, nil
+	return r, log, nil
 }
 
 // startFresh is Start without a version to compare with.

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/store"
 )
 
 // encodedCacheBytes bounds the results an API process keeps encoded.
@@ -121,10 +122,32 @@ func (s *Service) encodeResults(ctx context.Context, asg assignment.Assignment, 
 	if err != nil {
 		return nil, err
 	}
-	out := make([]json.RawMessage, len(results))
+	return s.encodeEach(ctx, asg, fn, def, len(results),
+		func(i int) (uuid.UUID, uint64) { return results[i].ID, results[i].Stamp },
+		func(i int) *FunctionResult { return &results[i] })
+}
+
+// encodeRows is encodeResults of stored rows (the class cache's, not to be
+// modified), given the definition's key: only the rows the cache misses
+// are turned into results.
+func (s *Service) encodeRows(ctx context.Context, asg assignment.Assignment, fn *assignment.Function, def uint64, rows []store.FunctionResult) ([]json.RawMessage, error) {
+	return s.encodeEach(ctx, asg, fn, def, len(rows),
+		func(i int) (uuid.UUID, uint64) { return rows[i].ID, rows[i].ChangedXid.Uint64 },
+		func(i int) *FunctionResult {
+			r := assignment.FunctionResultFromRow(rows[i])
+			return &r
+		})
+}
+
+// encodeEach encodes n results, the i-th named by key and made by result
+// when the cache does not hold it.
+func (s *Service) encodeEach(ctx context.Context, asg assignment.Assignment, fn *assignment.Function, def uint64, n int,
+	key func(int) (uuid.UUID, uint64), result func(int) *FunctionResult) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, n)
 	var missed []int
-	for i := range results {
-		if b, ok := s.encoded.get(results[i].ID, results[i].Stamp, def); ok {
+	for i := range n {
+		id, stamp := key(i)
+		if b, ok := s.encoded.get(id, stamp, def); ok {
 			out[i] = b
 		} else {
 			missed = append(missed, i)
@@ -135,18 +158,19 @@ func (s *Service) encodeResults(ctx context.Context, asg assignment.Assignment, 
 	}
 	p := s.presenter(asg.Type, fn)
 	for _, i := range missed {
-		r := &results[i]
+		r := result(i)
 		p.present(r)
 		stored := r.Answers
-		if err := s.Assignments.SignResults(ctx, asg.ID, results[i:i+1]); err != nil {
+		one := []FunctionResult{*r}
+		if err := s.Assignments.SignResults(ctx, asg.ID, one); err != nil {
 			return nil, err
 		}
-		b, err := json.Marshal(r)
+		b, err := json.Marshal(&one[0])
 		if err != nil {
 			return nil, fmt.Errorf("encode result %s: %w", r.ID, err)
 		}
 		out[i] = b
-		if bytes.Equal(stored, r.Answers) { // nothing signed: the same on every read
+		if bytes.Equal(stored, one[0].Answers) { // nothing signed: the same on every read
 			s.encoded.put(r.ID, r.Stamp, def, b)
 		}
 	}

@@ -100,6 +100,9 @@ type Poll struct {
 // submissions, or less when the client's version allows (changes.Plan).
 // Another team's assignment is not found whatever version is sent.
 func (s *Service) ReadClass(ctx context.Context, a identity.Actor, subs *submission.Service, id uuid.UUID, p Poll) (ClassRead, error) {
+	if r, ok, err := s.readCached(ctx, a, subs, id, p); ok || err != nil {
+		return r, err
+	}
 	start, err := s.startPoll(ctx, a, id, uuid.Nil, p.IfNoneMatch, p.Since) // before the read's own queries
 	if err != nil {
 		return ClassRead{}, err

@@ -46,9 +46,12 @@ type Service struct {
 	// Changes answers a poll of an unchanged class from memory when it can
 	// vouch for it (changes.Clock); nil asks the database every time.
 	Changes *changes.Clock
+	// NoClassCache reads every class from the database (classcache.go).
+	NoClassCache bool
 
 	totals  totalsMemo
 	encoded encodedResults
+	classes classCache
 }
 
 // FunctionResult is a function result as the API returns it.

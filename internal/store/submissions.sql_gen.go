@@ -486,7 +486,8 @@ const listSubmissions = `-- name: ListSubmissions :many
 SELECT id, assignment_id, name, file_key, role, student_name, student_email, source,
        extract_status, extract_error, left(coalesce(extracted_text, ''), 200)::text AS preview,
        page_count, is_hand_written, attempt, previous_submission_id, created_at, updated_at,
-       coalesce(content_sha256, '')::text AS content_sha256, doubtful_pages
+       coalesce(content_sha256, '')::text AS content_sha256, doubtful_pages,
+       changed_xid
 FROM submissions
 WHERE assignment_id = $1 AND team_id = $2
 ORDER BY created_at, id
@@ -517,6 +518,7 @@ type ListSubmissionsRow struct {
 	UpdatedAt            time.Time
 	ContentSha256        string
 	DoubtfulPages        []int32
+	ChangedXid           pgtype.Uint64
 }
 
 // The submissions table of an assignment: no full text, a preview of it.
@@ -549,6 +551,7 @@ func (q *Queries) ListSubmissions(ctx context.Context, db DBTX, arg ListSubmissi
 			&i.UpdatedAt,
 			&i.ContentSha256,
 			&i.DoubtfulPages,
+			&i.ChangedXid,
 		); err != nil {
 			return nil, err
 		}
@@ -564,7 +567,8 @@ const listSubmissionsByIDs = `-- name: ListSubmissionsByIDs :many
 SELECT id, assignment_id, name, file_key, role, student_name, student_email, source,
        extract_status, extract_error, left(coalesce(extracted_text, ''), 200)::text AS preview,
        page_count, is_hand_written, attempt, previous_submission_id, created_at, updated_at,
-       coalesce(content_sha256, '')::text AS content_sha256, doubtful_pages
+       coalesce(content_sha256, '')::text AS content_sha256, doubtful_pages,
+       changed_xid
 FROM submissions
 WHERE assignment_id = $1 AND team_id = $2 AND id = ANY($3::uuid[])
 ORDER BY created_at, id
@@ -596,6 +600,7 @@ type ListSubmissionsByIDsRow struct {
 	UpdatedAt            time.Time
 	ContentSha256        string
 	DoubtfulPages        []int32
+	ChangedXid           pgtype.Uint64
 }
 
 // ListSubmissions restricted to some submissions: a poll's delta. The same
@@ -629,6 +634,7 @@ func (q *Queries) ListSubmissionsByIDs(ctx context.Context, db DBTX, arg ListSub
 			&i.UpdatedAt,
 			&i.ContentSha256,
 			&i.DoubtfulPages,
+			&i.ChangedXid,
 		); err != nil {
 			return nil, err
 		}

@@ -267,7 +267,7 @@ func loaded(rows []store.ListSubmissionsRow) []Submission {
 			PageCount: int(r.PageCount), IsHandWritten: r.IsHandWritten,
 			Attempt: int(r.Attempt), PreviousSubmissionID: previous(r.PreviousSubmissionID),
 			ContentHash: r.ContentSha256, DoubtfulPages: ints(r.DoubtfulPages),
-			CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+			CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Stamp: r.ChangedXid.Uint64,
 		}
 	}
 	return out

@@ -121,6 +121,9 @@ type Submission struct {
 	ContentHash string    `json:"contentHash"`
 	CreatedAt   time.Time `json:"createdAt"`
 	UpdatedAt   time.Time `json:"updatedAt"`
+	// Stamp is the transaction that last wrote the row (its changed_xid;
+	// 0 when not read): a class kept in memory answers deltas by it.
+	Stamp uint64 `json:"-"`
 }
 
 // Page is one page of a submission's text and where it came from ("file",

@@ -11,7 +11,9 @@ SELECT pg_current_snapshot()::text AS snapshot;
 -- see: the assignment row, its definition, its submissions and results
 -- (written or deleted). One row per change, with kind and row_id; a row
 -- with an empty kind when nothing changed or the assignment is not the team's
--- (nothing of it is listed then). The changes are computed in the same
+-- (nothing of it is listed then); xid is the transaction that wrote or
+-- deleted the row (0 for an edit of the library rubric, which has none).
+-- The changes are computed in the same
 -- statement, so under the statement's own snapshot: exactly what happened
 -- between the two versions. Rows written in one transaction after @since's
 -- xmin are the only candidates, so the submission and result legs read an
@@ -28,11 +30,11 @@ here AS (
                   '00000000-0000-0000-0000-000000000000'::uuid)::uuid AS result_id
 ),
 changed AS (
-  SELECT 'assignment'::text AS kind, a.id AS row_id
+  SELECT 'assignment'::text AS kind, a.id AS row_id, a.changed_xid AS xid
   FROM snap, assignments a
   WHERE a.id = sqlc.arg(assignment_id)::uuid AND NOT pg_visible_in_snapshot(a.changed_xid, snap.s)
   UNION ALL
-  SELECT 'function', f.id
+  SELECT 'function', f.id, f.changed_xid
   FROM snap, functions f
   WHERE f.assignment_id = sqlc.arg(assignment_id)::uuid AND NOT pg_visible_in_snapshot(f.changed_xid, snap.s)
   UNION ALL
@@ -41,25 +43,25 @@ changed AS (
   -- before the version's time or after it, a margin for transactions that
   -- started before the version and committed after it, and for clocks. It
   -- costs a few whole answers after a rubric edit, never a missed one.
-  SELECT 'function', f.id
+  SELECT 'function', f.id, NULL::xid8
   FROM functions f
   JOIN rubrics r ON r.id = f.rubric_id AND r.team_id = f.team_id
   WHERE f.assignment_id = sqlc.arg(assignment_id)::uuid
     AND r.updated_at > sqlc.arg(since_at)::timestamptz - interval '1 minute'
   UNION ALL
-  SELECT 'submission', s.id
+  SELECT 'submission', s.id, s.changed_xid
   FROM snap, submissions s
   WHERE s.assignment_id = sqlc.arg(assignment_id)::uuid
     AND s.changed_xid >= pg_snapshot_xmin(snap.s)
     AND NOT pg_visible_in_snapshot(s.changed_xid, snap.s)
   UNION ALL
-  SELECT 'function_result', r.id
+  SELECT 'function_result', r.id, r.changed_xid
   FROM snap, function_results r
   WHERE r.assignment_id = sqlc.arg(assignment_id)::uuid
     AND r.changed_xid >= pg_snapshot_xmin(snap.s)
     AND NOT pg_visible_in_snapshot(r.changed_xid, snap.s)
   UNION ALL
-  SELECT 'deleted_' || d.kind, d.row_id
+  SELECT 'deleted_' || d.kind, d.row_id, d.deleted_xid
   FROM snap, deleted_rows d
   WHERE d.assignment_id = sqlc.arg(assignment_id)::uuid
     AND d.deleted_xid >= pg_snapshot_xmin(snap.s)
@@ -67,7 +69,8 @@ changed AS (
 )
 SELECT here.snapshot, here.in_team, here.result_id,
        COALESCE(changed.kind, '')::text AS kind,
-       COALESCE(changed.row_id, '00000000-0000-0000-0000-000000000000'::uuid)::uuid AS row_id
+       COALESCE(changed.row_id, '00000000-0000-0000-0000-000000000000'::uuid)::uuid AS row_id,
+       COALESCE(changed.xid::text, '0')::bigint AS xid
 FROM here LEFT JOIN changed ON here.in_team;
 
 -- name: PruneDeletedRows :execrows

@@ -61,7 +61,8 @@ RETURNING *;
 SELECT id, assignment_id, name, file_key, role, student_name, student_email, source,
        extract_status, extract_error, left(coalesce(extracted_text, ''), 200)::text AS preview,
        page_count, is_hand_written, attempt, previous_submission_id, created_at, updated_at,
-       coalesce(content_sha256, '')::text AS content_sha256, doubtful_pages
+       coalesce(content_sha256, '')::text AS content_sha256, doubtful_pages,
+       changed_xid
 FROM submissions
 WHERE assignment_id = @assignment_id AND team_id = @team_id
 ORDER BY created_at, id;
@@ -81,7 +82,8 @@ ORDER BY created_at, id;
 SELECT id, assignment_id, name, file_key, role, student_name, student_email, source,
        extract_status, extract_error, left(coalesce(extracted_text, ''), 200)::text AS preview,
        page_count, is_hand_written, attempt, previous_submission_id, created_at, updated_at,
-       coalesce(content_sha256, '')::text AS content_sha256, doubtful_pages
+       coalesce(content_sha256, '')::text AS content_sha256, doubtful_pages,
+       changed_xid
 FROM submissions
 WHERE assignment_id = @assignment_id AND team_id = @team_id AND id = ANY(@ids::uuid[])
 ORDER BY created_at, id;

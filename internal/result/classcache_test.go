@@ -1,0 +1,226 @@
+package result_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+
+	"github.com/markwell/markwell/internal/apperr"
+	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/llm/fakellm"
+	"github.com/markwell/markwell/internal/result"
+	"github.com/markwell/markwell/internal/submission"
+)
+
+// A class kept in memory answers every poll as the database does: after a
+// tick, a comment, a pupil added, one deleted, a result deleted and the
+// definition edited, a poll from each version the teacher's pages held
+// gets the same 304, delta or whole class, row for row, as a read of the
+// database; and another team's teacher still finds nothing.
+func TestKeptClassAnswersAsTheDatabaseDoes(t *testing.T) {
+	b := setup(t, false, fakellm.Options{})
+	ada := b.teacher(t)
+	asgID := b.define(t, ada, assignment.TypeGrade, false)
+	subs := b.submit(t, ada, asgID, photosynthesisText, "Plants are green and grow.", "Leaves make food from light.")
+	graded := b.gradeNow(t, ada, asgID, subs...)
+	db := &result.Service{Pool: b.pool, Assignments: b.asgs, NoClassCache: true}
+
+	var versions []string
+	check := func(what string) {
+		t.Helper()
+		polls := []result.Poll{{}}
+		for _, v := range versions {
+			polls = append(polls, result.Poll{IfNoneMatch: `"` + v + `"`, Since: v})
+		}
+		served := result.ClassesServed(b.svc)
+		for i, p := range polls {
+			kept, err := b.svc.ReadClass(b.ctx, ada, b.subs, asgID, p)
+			require.NoError(t, err)
+			read, err := db.ReadClass(b.ctx, ada, b.subs, asgID, p)
+			require.NoError(t, err)
+			require.Equal(t, read.NotModified, kept.NotModified, "%s: 304 from version %d", what, i)
+			require.Equal(t, read.Delta, kept.Delta, "%s: delta from version %d", what, i)
+			require.Equal(t, answerOf(t, read), answerOf(t, kept), "%s: the answer to version %d", what, i)
+			if i == 0 {
+				versions = append(versions, kept.Version.String())
+			}
+		}
+		require.Equal(t, served+int64(len(polls)), result.ClassesServed(b.svc), "%s: every read answered from memory", what)
+	}
+	check("graded")
+	check("nothing changed")
+
+	// a tick and a comment
+	tree := answers(t, graded[0].Answers)
+	_, err := b.svc.ToggleCriterion(b.ctx, ada, result.Toggle{ResultID: graded[0].ID, Path: []int{0}, CriterionIndex: len(tree[0].Grade.Criteria) - 1})
+	require.NoError(t, err)
+	check("a tick")
+	fields := b.get(t, ada, asgID, subs[1]).ResultFields
+	fields.OverallComments = "Lovely <b>diagrams</b>."
+	_, err = b.svc.Update(b.ctx, ada, result.Edit{ResultID: graded[1].ID, ResultFields: fields})
+	require.NoError(t, err)
+	check("a comment")
+
+	// a pupil added, then graded; another deleted; a result deleted
+	late := b.submit(t, ada, asgID, "Photosynthesis needs light and chlorophyll.")
+	check("a pupil added")
+	b.gradeNow(t, ada, asgID, late...)
+	check("the pupil graded")
+	_, err = b.subs.Delete(b.ctx, ada, submission.DeleteInput{AssignmentID: asgID, SubmissionIDs: []uuid.UUID{subs[2]}})
+	require.NoError(t, err)
+	check("a pupil deleted")
+	_, err = b.pool.Exec(b.ctx, `DELETE FROM function_results WHERE id = $1`, graded[0].ID)
+	require.NoError(t, err)
+	check("a result deleted")
+
+	// the definition's points change: every version gets the whole class
+	b.edit(t, ada, asgID, func(qs []assignment.Question) []assignment.Question {
+		qs[0].Criteria[0].Points += 5
+		return qs
+	})
+	check("the definition edited")
+	_, err = b.pool.Exec(b.ctx, `UPDATE functions SET questions = questions WHERE assignment_id = $1`, asgID)
+	require.NoError(t, err)
+	check("the definition written alone")
+	_, err = b.pool.Exec(b.ctx, `UPDATE assignments SET name = 'Renamed' WHERE id = $1`, asgID)
+	require.NoError(t, err)
+	check("the assignment renamed")
+
+	// another team's teacher, with or without a version
+	eve := b.teacher(t)
+	for _, p := range []result.Poll{{}, {IfNoneMatch: `"` + versions[len(versions)-1] + `"`, Since: versions[len(versions)-1]}} {
+		_, err = b.svc.ReadClass(b.ctx, eve, b.subs, asgID, p)
+		requireCode(t, err, apperr.NotFound, "")
+	}
+}
+
+// answerOf is a class read as the client gets it, without its version
+// (each read stands at its own).
+func answerOf(t *testing.T, r result.ClassRead) map[string]any {
+	t.Helper()
+	if r.NotModified {
+		return nil
+	}
+	raw, err := r.EncodeJSON()
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(raw, &m))
+	delete(m, "version")
+	return m
+}
+
+// An edit of the library rubric a rubric-feedback assignment embeds (which
+// stamps no row of the assignment) reaches a kept class as it reaches the
+// database's answer: the whole class, with the rubric as it is now.
+func TestKeptClassFollowsItsLibraryRubric(t *testing.T) {
+	b := setup(t, false, fakellm.Options{})
+	ada := b.teacher(t)
+	asgID := b.define(t, ada, assignment.TypeRubricFeedback, false)
+	b.gradeNow(t, ada, asgID, b.submit(t, ada, asgID, "An essay about the sea, with a clear thesis.")...)
+	db := &result.Service{Pool: b.pool, Assignments: b.asgs, NoClassCache: true}
+	first, err := b.svc.ReadClass(b.ctx, ada, b.subs, asgID, result.Poll{})
+	require.NoError(t, err)
+	v := first.Version.String()
+	poll := result.Poll{IfNoneMatch: `"` + v + `"`, Since: v}
+	again, err := b.svc.ReadClass(b.ctx, ada, b.subs, asgID, poll)
+	require.NoError(t, err)
+	require.True(t, again.NotModified)
+
+	fn, err := b.asgs.GetFunction(b.ctx, ada, asgID, "")
+	require.NoError(t, err)
+	in := essayRubric()
+	in.Name = "Essay rubric, revised"
+	_, err = b.rubrics.Update(b.ctx, ada, *fn.RubricID, in)
+	require.NoError(t, err)
+	kept, err := b.svc.ReadClass(b.ctx, ada, b.subs, asgID, poll)
+	require.NoError(t, err)
+	read, err := db.ReadClass(b.ctx, ada, b.subs, asgID, poll)
+	require.NoError(t, err)
+	require.False(t, kept.NotModified || kept.Delta, "the whole class after a rubric edit")
+	require.Equal(t, answerOf(t, read), answerOf(t, kept))
+}
+
+// Teachers polling a kept class while it is written lose nothing: each
+// page, holding its version and merging each delta as the UI does, ends
+// with every result as the database has it.
+func TestKeptClassPolledWhileWrittenLosesNothing(t *testing.T) {
+	b := setup(t, false, fakellm.Options{})
+	ada := b.teacher(t)
+	asgID := b.define(t, ada, assignment.TypeGrade, false)
+	graded := b.gradeNow(t, ada, asgID, b.submit(t, ada, asgID, photosynthesisText, "Plants are green.", "Leaves make food.", "Roots take water.")...)
+	db := &result.Service{Pool: b.pool, Assignments: b.asgs, NoClassCache: true}
+
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	pages := make([]map[string]string, 6)
+	for i := range pages {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			page, version := map[string]string{}, ""
+			poll := func() {
+				p := result.Poll{}
+				if version != "" {
+					p = result.Poll{IfNoneMatch: `"` + version + `"`, Since: version}
+				}
+				r, err := b.svc.ReadClass(b.ctx, ada, b.subs, asgID, p)
+				if !assert(t, err) || r.NotModified {
+					return
+				}
+				if !r.Delta {
+					clear(page)
+				}
+				for _, id := range r.DeletedResultIDs {
+					delete(page, id.String())
+				}
+				for _, raw := range r.Results {
+					page[resultID(t, raw).String()] = string(raw)
+				}
+				version = r.Version.String()
+			}
+			for {
+				select {
+				case <-done:
+					poll()
+					pages[i] = page
+					return
+				default:
+					poll()
+				}
+			}
+		}()
+	}
+	for n := range 40 {
+		_, err := b.pool.Exec(b.ctx, `UPDATE function_results SET overall_comments = $2 WHERE id = $1`,
+			graded[n%len(graded)].ID, fmt.Sprintf("Comment %d", n))
+		require.NoError(t, err)
+	}
+	_, err := b.pool.Exec(b.ctx, `DELETE FROM function_results WHERE id = $1`, graded[3].ID)
+	require.NoError(t, err)
+	close(done)
+	wg.Wait()
+
+	whole, err := db.ReadClass(b.ctx, ada, b.subs, asgID, result.Poll{})
+	require.NoError(t, err)
+	want := map[string]string{}
+	for _, raw := range whole.Results {
+		want[resultID(t, raw).String()] = string(raw)
+	}
+	require.Len(t, want, 3)
+	for i, page := range pages {
+		require.Equal(t, want, page, "page %d", i)
+	}
+}
+
+// assert reports err from a goroutine other than the test's.
+func assert(t *testing.T, err error) bool {
+	if err != nil {
+		t.Error(err)
+		return false
+	}
+	return true
+}
