@@ -279,7 +279,8 @@ func (c *Clock) liveLocked() bool {
 	return c.live && c.now().Sub(c.heard) < Stale && c.heardProbe >= c.mustHear
 }
 
-// Answered is how many polls the Clock has answered from memory.
+// Answered is how many polls the Clock has answered from memory (Start),
+// or vouched for a class kept in memory (Current).
 func (c *Clock) Answered() uint64 {
 	if c == nil {
 		return 0
@@ -544,5 +545,9 @@ func (c *Clock) Current(assignmentID uuid.UUID, at Version) bool {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.liveLocked() && c.sees(snap, assignmentID)
+	if c.liveLocked() && c.sees(snap, assignmentID) {
+		c.answered++
+		return true
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -84,6 +85,19 @@ type resultRef struct {
 // neither the result, its submission, the assignment nor its definition
 // changed, and carry the read's version as their ETag otherwise.
 func (h *resultHandlers) get(c *gin.Context, a identity.Actor, in *resultRef) (polled, error) {
+	// from the class kept in memory when the assignment's page keeps it
+	r, ok, err := h.svc.ReadResult(c, a, in.SubmissionID.UUID(), in.AssignmentID.UUID(), c.GetHeader("If-None-Match"))
+	if err != nil || ok && r.NotModified {
+		return polled{version: r.Version, notModified: r.NotModified}, err
+	}
+	if ok {
+		version, err := json.Marshal(r.Version.String())
+		if err != nil {
+			return polled{}, err
+		}
+		body := slices.Concat([]byte(`{"data":{"functionResult":`), r.Result, []byte(`,"version":`), version, []byte("}}"))
+		return polled{version: r.Version, body: body}, nil
+	}
 	return h.read(c, a, in, h.svc.Get)
 }
 

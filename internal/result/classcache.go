@@ -3,6 +3,7 @@ package result
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -632,4 +633,86 @@ func usageOfRows(rows []store.FunctionResult) *assignment.Usage {
 		u.CostUSD += r.CostUsd
 	}
 	return u
+}
+
+// ResultRead is functionResult/get answered from the class cache: a 304
+// (NotModified, Version the client's own) or the result encoded as
+// assignment/get sends it, at Version.
+type ResultRead struct {
+	Version     changes.Version
+	NotModified bool
+	Result      json.RawMessage
+}
+
+// ReadResult answers the teacher's read of a submission's result from the
+// class cache when the class is kept (its page is polling it); ok false
+// when it is not, or the result is not in it, or the client's version is
+// older than the class kept: the caller reads the database
+// (ResultUnchanged, Get). The 304 is ResultUnchanged's: neither the
+// result, its submission, the assignment nor its definition changed since
+// the If-None-Match version.
+func (s *Service) ReadResult(ctx context.Context, a identity.Actor, submissionID, assignmentID uuid.UUID, ifNoneMatch string) (ResultRead, bool, error) {
+	if s.NoClassCache {
+		return ResultRead{}, false, nil
+	}
+	st := s.classes.existing(classKey{assignmentID, a.TeamID})
+	if st == nil {
+		return ResultRead{}, false, nil
+	}
+	st.mu.RLock()
+	skip, at := st.skip, st.at
+	st.mu.RUnlock()
+	if at.Snapshot == "" || time.Now().Before(skip) {
+		return ResultRead{}, false, nil
+	}
+	if time.Since(at.At) > classStateAge || !s.Changes.Current(assignmentID, at) {
+		if err := st.catchUp(ctx, s); err != nil {
+			if errors.Is(err, errNotKept) {
+				return ResultRead{}, false, nil
+			}
+			return ResultRead{}, false, err
+		}
+	}
+	st.mu.RLock()
+	at, asg, fn, def := st.at, st.asg, st.fn, st.def
+	i := slices.IndexFunc(st.results, func(r store.FunctionResult) bool { return r.SubmissionID == submissionID })
+	j := slices.IndexFunc(st.list, func(s submission.Submission) bool { return s.ID == submissionID })
+	if at.Snapshot == "" || i < 0 || j < 0 {
+		st.mu.RUnlock()
+		return ResultRead{}, false, nil
+	}
+	row, sub := st.results[i], st.list[j]
+	client := changes.Pick(time.Now(), ifNoneMatch)
+	same, known := false, client.Snapshot == ""
+	if !known {
+		if seen, err := client.Seen(); err == nil && seen.After(st.born) {
+			known = true
+			same = seen.Saw(st.asgXid) && seen.Saw(st.fnXid) && (st.rubricAt == nil || seen.After(*st.rubricAt)) &&
+				seen.Saw(row.ChangedXid.Uint64) && seen.Saw(sub.Stamp)
+		}
+	}
+	st.mu.RUnlock()
+	if !known {
+		return ResultRead{}, false, nil
+	}
+	s.classes.served.Add(1)
+	if same {
+		return ResultRead{Version: client, NotModified: true}, true, nil
+	}
+	enc, err := s.encodeRows(ctx, asg, fn, def, []store.FunctionResult{row})
+	if err != nil {
+		return ResultRead{}, false, err
+	}
+	return ResultRead{Version: at, Result: enc[0]}, true, nil
+}
+
+// existing is the class of key when one is kept.
+func (c *classCache) existing(key classKey) *classState {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := c.m[key]
+	if st != nil {
+		st.used.Store(time.Now().UnixNano())
+	}
+	return st
 }

@@ -224,3 +224,56 @@ func assert(t *testing.T, err error) bool {
 	}
 	return true
 }
+
+// A teacher's read of one result from a kept class is the database's: the
+// same result, and a 304 exactly when neither the result, its submission,
+// the assignment nor its definition changed since her version.
+func TestKeptClassAnswersAResultAsTheDatabaseDoes(t *testing.T) {
+	b := setup(t, false, fakellm.Options{})
+	ada := b.teacher(t)
+	asgID := b.define(t, ada, assignment.TypeGrade, false)
+	subs := b.submit(t, ada, asgID, photosynthesisText, "Plants are green.")
+	graded := b.gradeNow(t, ada, asgID, subs...)
+	_, err := b.svc.ReadClass(b.ctx, ada, b.subs, asgID, result.Poll{}) // the page keeps the class
+	require.NoError(t, err)
+
+	read := func(version string) result.ResultRead {
+		t.Helper()
+		r, ok, err := b.svc.ReadResult(b.ctx, ada, subs[0], asgID, version)
+		require.NoError(t, err)
+		require.True(t, ok, "answered from the kept class")
+		if !r.NotModified {
+			want, err := json.Marshal(b.get(t, ada, asgID, subs[0]))
+			require.NoError(t, err)
+			require.JSONEq(t, string(want), string(r.Result), "the database's result")
+		}
+		return r
+	}
+	first := read("")
+	require.False(t, first.NotModified)
+	v := first.Version.ETag()
+	require.True(t, read(v).NotModified, "nothing changed")
+
+	_, err = b.pool.Exec(b.ctx, `UPDATE function_results SET overall_comments = 'x' WHERE id = $1`, graded[1].ID)
+	require.NoError(t, err)
+	require.True(t, read(v).NotModified, "another pupil's result changed")
+
+	for _, write := range []string{
+		`UPDATE function_results SET overall_comments = 'Good.' WHERE submission_id = $1`,
+		`UPDATE submissions SET student_name = 'Ada' WHERE id = $1`,
+		`UPDATE assignments SET name = 'Renamed' WHERE id = (SELECT assignment_id FROM submissions WHERE id = $1)`,
+		`UPDATE functions SET questions = questions WHERE assignment_id = (SELECT assignment_id FROM submissions WHERE id = $1)`,
+	} {
+		_, err = b.pool.Exec(b.ctx, write, subs[0])
+		require.NoError(t, err)
+		r := read(v)
+		require.False(t, r.NotModified, write)
+		v = r.Version.ETag()
+		require.True(t, read(v).NotModified, "after %s, nothing more", write)
+	}
+
+	// another team's teacher is not answered from ada's class
+	_, ok, err := b.svc.ReadResult(b.ctx, b.teacher(t), subs[0], asgID, "")
+	require.NoError(t, err)
+	require.False(t, ok)
+}
