@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"slices"
 
 	"github.com/gin-gonic/gin"
 
@@ -81,11 +80,11 @@ func (h *assignmentHandlers) get(c *gin.Context, a identity.Actor, in *getAssign
 	if err != nil || r.NotModified {
 		return polled{version: r.Version, notModified: r.NotModified}, err
 	}
-	data, err := r.EncodeJSON()
+	body, err := r.AppendJSON([]byte(`{"data":`))
 	if err != nil {
 		return polled{}, err
 	}
-	return polled{version: r.Version, body: slices.Concat([]byte(`{"data":`), data, []byte("}"))}, nil
+	return polled{version: r.Version, body: append(body, '}')}, nil
 }
 
 // history lists the assignment's changes, newest first.

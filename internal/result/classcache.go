@@ -96,12 +96,22 @@ type classState struct {
 	rubricAt *changes.Seen
 	results  []store.FunctionResult // created order; never modified in place
 	list     []submission.Submission
+	// asgJSON is asg encoded with its usage; listJSON is list encoded,
+	// row by row (subJSON keeps each row's by its stamp).
+	asgJSON  json.RawMessage
+	listJSON []json.RawMessage
+	subJSON  map[uuid.UUID]encodedSub
 	tombs    []tomb
 	bytes    int64
 
 	fmu     sync.Mutex
 	next    *flight
 	running bool
+}
+
+type encodedSub struct {
+	stamp uint64
+	raw   json.RawMessage
 }
 
 // tomb is a deleted row: a result or a submission.
@@ -281,6 +291,7 @@ func (st *classState) forget() {
 	st.at, st.atSeen, st.born = changes.Version{}, changes.Seen{}, changes.Seen{}
 	st.asg, st.asgXid, st.fn, st.fnXid, st.def, st.rubricAt = assignment.Assignment{}, 0, nil, 0, 0, nil
 	st.results, st.list, st.tombs, st.bytes = nil, nil, nil, 0
+	st.asgJSON, st.listJSON, st.subJSON = nil, nil, nil
 }
 
 func (st *classState) actor() identity.Actor { return identity.Actor{TeamID: st.key.team} }
@@ -325,9 +336,36 @@ func (st *classState) load(ctx context.Context, s *Service) error {
 	defer st.mu.Unlock()
 	st.at, st.atSeen, st.born = now, seen, seen
 	st.asg, st.asgXid, st.fn, st.fnXid, st.def, st.rubricAt = asg, asgXid, fn, fnXid, def, nil
-	st.results, st.list, st.tombs = rows, list, nil
-	st.asg.Submissions = refs(list)
+	st.results, st.list, st.tombs, st.subJSON = rows, list, nil, nil
 	st.bytes = rowsBytes(rows, list)
+	return st.encode()
+}
+
+// encode encodes the assignment with its usage and the submissions as
+// they now stand (with st.mu held): each answer until the next catch-up
+// sends these bytes.
+func (st *classState) encode() error {
+	st.asg.Submissions = refs(st.list)
+	st.asg.Usage = usageOfRows(st.results)
+	raw, err := json.Marshal(st.asg)
+	if err != nil {
+		return fmt.Errorf("encode assignment %s: %w", st.asg.ID, err)
+	}
+	st.asgJSON = raw
+	prev := st.subJSON
+	st.subJSON = make(map[uuid.UUID]encodedSub, len(st.list))
+	st.listJSON = make([]json.RawMessage, len(st.list))
+	for i, sub := range st.list {
+		e, ok := prev[sub.ID]
+		if !ok || e.stamp != sub.Stamp || sub.Stamp == 0 {
+			if e.raw, err = json.Marshal(sub); err != nil {
+				return fmt.Errorf("encode submission %s: %w", sub.ID, err)
+			}
+			e.stamp = sub.Stamp
+		}
+		st.subJSON[sub.ID] = e
+		st.listJSON[i] = e.raw
+	}
 	return nil
 }
 
@@ -448,7 +486,6 @@ func (st *classState) update(ctx context.Context, s *Service, at changes.Version
 	if len(list) > 0 || len(goneSubs) > 0 {
 		st.list = merge(st.list, list, goneSubs, func(s submission.Submission) (uuid.UUID, time.Time) { return s.ID, s.CreatedAt })
 	}
-	st.asg.Submissions = refs(st.list)
 	keep := st.tombs[:0:0]
 	for _, t := range st.tombs {
 		if time.Since(t.at) < tombAge {
@@ -460,7 +497,7 @@ func (st *classState) update(ctx context.Context, s *Service, at changes.Version
 	if len(st.results)+len(st.list) > classCacheRows {
 		return errNotKept
 	}
-	return nil
+	return st.encode()
 }
 
 // merge is prev with the rows read replacing theirs, new ones added and
@@ -540,7 +577,7 @@ func (st *classState) answer(ctx context.Context, s *Service, p Poll) (ClassRead
 		return ClassRead{}, false, nil
 	}
 	at, asg, fn, def := st.at, st.asg, st.fn, st.def
-	results, list := st.results, st.list
+	results, list, asgJSON, listJSON := st.results, st.list, st.asgJSON, st.listJSON
 	var client changes.Version
 	answer, set, err := changes.Plan(time.Now(), p.IfNoneMatch, p.Since, func(v changes.Version) (changes.Set, error) {
 		client = v
@@ -556,19 +593,37 @@ func (st *classState) answer(ctx context.Context, s *Service, p Poll) (ClassRead
 	if answer == changes.NotModified {
 		return ClassRead{Version: client, NotModified: true}, true, nil
 	}
-	asg.Usage = usageOfRows(results)
-	r := ClassRead{Version: at, Assignment: asg}
+	r := ClassRead{Version: at, Assignment: asg, AssignmentJSON: asgJSON}
 	if answer == changes.Delta {
 		r.Delta = true
 		results = pick(results, set.Results, func(r store.FunctionResult) uuid.UUID { return r.ID })
-		list = pick(list, set.Submissions, func(s submission.Submission) uuid.UUID { return s.ID })
+		picked := make([]json.RawMessage, 0, len(set.Submissions))
+		list = pickWith(list, set.Submissions, func(i int) { picked = append(picked, listJSON[i]) })
+		listJSON = picked
 		r.DeletedSubmissionIDs, r.DeletedResultIDs = orEmpty(set.DeletedSubmissions), orEmpty(set.DeletedResults)
 	}
 	if r.Results, err = s.encodeRows(ctx, asg, fn, def, results); err != nil {
 		return ClassRead{}, false, err
 	}
-	r.Submissions = slices.Clone(list)
+	r.Submissions, r.SubmissionsJSON = slices.Clone(list), slices.Clone(listJSON)
 	return r, true, nil
+}
+
+// pickWith is the submissions whose ids are in ids, in the list's order,
+// calling also with each one's index.
+func pickWith(list []submission.Submission, ids []uuid.UUID, also func(int)) []submission.Submission {
+	want := make(map[uuid.UUID]bool, len(ids))
+	for _, i := range ids {
+		want[i] = true
+	}
+	out := make([]submission.Submission, 0, len(ids))
+	for i, s := range list {
+		if want[s.ID] {
+			out = append(out, s)
+			also(i)
+		}
+	}
+	return out
 }
 
 // since is what changed after v, from the rows' stamps: the same list

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -31,6 +32,10 @@ type ClassRead struct {
 	// are encoded already, as a FunctionResult is sent (encodeResults).
 	Results     []json.RawMessage
 	Submissions []submission.Submission
+	// AssignmentJSON and SubmissionsJSON, when set, are Assignment and
+	// Submissions encoded already (a kept class's), sent instead.
+	AssignmentJSON  json.RawMessage
+	SubmissionsJSON []json.RawMessage
 	// DeletedSubmissionIDs and DeletedResultIDs are a delta's deletions.
 	DeletedSubmissionIDs []uuid.UUID
 	DeletedResultIDs     []uuid.UUID
@@ -43,18 +48,48 @@ type ClassRead struct {
 // already, so encoding/json does not compact every result's stored JSON
 // again on each poll. The bytes are those json.Marshal makes of the same
 // fields in a map.
-func (r ClassRead) EncodeJSON() ([]byte, error) {
-	var b bytes.Buffer
+func (r ClassRead) EncodeJSON() ([]byte, error) { return r.AppendJSON(nil) }
+
+// AppendJSON is EncodeJSON appended to b (the answer's envelope, say), in
+// one buffer sized for it.
+func (r ClassRead) AppendJSON(b []byte) ([]byte, error) {
+	size := len(b) + 512 + len(r.AssignmentJSON)
+	for _, raw := range r.Results {
+		size += len(raw) + 1
+	}
+	for _, raw := range r.SubmissionsJSON {
+		size += len(raw) + 1
+	}
+	if r.SubmissionsJSON == nil {
+		size += 400 * len(r.Submissions)
+	}
+	if r.AssignmentJSON == nil {
+		size += 64 * len(r.Assignment.Submissions)
+	}
+	out := bytes.NewBuffer(slices.Grow(b, size-len(b)))
 	field := func(sep, key string, v any) error {
 		enc, err := json.Marshal(v)
 		if err != nil {
 			return fmt.Errorf("encode %s: %w", key, err)
 		}
-		b.WriteString(sep + `"` + key + `":`)
-		b.Write(enc)
+		out.WriteString(sep + `"` + key + `":`)
+		out.Write(enc)
 		return nil
 	}
-	if err := field("{", "assignment", r.Assignment); err != nil {
+	list := func(raws []json.RawMessage) {
+		out.WriteByte('[')
+		for i, raw := range raws {
+			if i > 0 {
+				out.WriteByte(',')
+			}
+			out.Write(raw)
+		}
+		out.WriteByte(']')
+	}
+	if r.AssignmentJSON != nil {
+		out.WriteString(`{"assignment":`)
+		out.Write(r.AssignmentJSON)
+	} else if err := field("{", "assignment", r.Assignment); err != nil {
 		return nil, err
 	}
 	if r.Delta {
@@ -64,29 +99,25 @@ func (r ClassRead) EncodeJSON() ([]byte, error) {
 		if err := field(",", "deletedSubmissionIds", r.DeletedSubmissionIDs); err != nil {
 			return nil, err
 		}
-		b.WriteString(`,"delta":true`)
+		out.WriteString(`,"delta":true`)
 	}
-	b.WriteString(`,"functionResults":`)
+	out.WriteString(`,"functionResults":`)
 	if r.Results == nil {
-		b.WriteString("null")
+		out.WriteString("null")
 	} else {
-		b.WriteByte('[')
-		for i, raw := range r.Results {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.Write(raw)
-		}
-		b.WriteByte(']')
+		list(r.Results)
 	}
-	if err := field(",", "submissions", r.Submissions); err != nil {
+	if r.SubmissionsJSON != nil {
+		out.WriteString(`,"submissions":`)
+		list(r.SubmissionsJSON)
+	} else if err := field(",", "submissions", r.Submissions); err != nil {
 		return nil, err
 	}
 	if err := field(",", "version", r.Version.String()); err != nil {
 		return nil, err
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	out.WriteByte('}')
+	return out.Bytes(), nil
 }
 
 // Poll is what a polling client sends: the version it holds, as the
