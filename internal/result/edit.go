@@ -61,10 +61,13 @@ func (s *Service) Update(ctx context.Context, a identity.Actor, e Edit) (Functio
 		return FunctionResult{}, apperr.New(apperr.TooLarge, "Highlighted text is too long")
 	}
 	var saved store.FunctionResult
+	var fn assignment.Function
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
-		cur, err := store.Q.LockFunctionResult(ctx, tx, store.LockFunctionResultParams{ID: e.ResultID, TeamID: a.TeamID})
+		var cur store.FunctionResult
+		var err error
+		cur, fn, err = s.lockForEdit(ctx, tx, a, e.ResultID)
 		if err != nil {
-			return store.NotFound(fmt.Errorf("load result %s: %w", e.ResultID, err))
+			return err
 		}
 		if e.SubmissionID != uuid.Nil && e.SubmissionID != cur.SubmissionID {
 			return apperr.ErrNotFound
@@ -72,11 +75,7 @@ func (s *Service) Update(ctx context.Context, a identity.Actor, e Edit) (Functio
 		if grading.IsInProgress(cur.Status) {
 			return apperr.New(apperr.Conflict, MsgStillRunning)
 		}
-		asg, err := store.Q.GetAssignment(ctx, tx, store.GetAssignmentParams{ID: cur.AssignmentID, TeamID: a.TeamID})
-		if err != nil {
-			return store.NotFound(fmt.Errorf("load assignment %s: %w", cur.AssignmentID, err))
-		}
-		typ := string(asg.Type)
+		typ := fn.Type
 		status, err := editStatus(e.Status, typ)
 		if err != nil {
 			return err
@@ -87,7 +86,7 @@ func (s *Service) Update(ctx context.Context, a identity.Actor, e Edit) (Functio
 			CriteriaPoints: cur.CriteriaPoints, CriteriaFeedback: cur.CriteriaFeedback,
 			OverallComments: strings.TrimSpace(e.OverallComments), Answers: cur.Answers,
 		}
-		if err := s.applyEdit(ctx, tx, a, typ, cur, e, &p); err != nil {
+		if err := applyEdit(fn, cur, e, &p); err != nil {
 			return err
 		}
 		saved, err = store.Q.SaveTeacherEdit(ctx, tx, p)
@@ -96,17 +95,30 @@ func (s *Service) Update(ctx context.Context, a identity.Actor, e Edit) (Functio
 	if err != nil {
 		return FunctionResult{}, err
 	}
-	return s.present(ctx, a, saved)
+	return s.presentWith(ctx, saved, fn)
+}
+
+// lockForEdit locks the result a teacher edits for the rest of tx and
+// reads its assignment's definition (with its rubric embedded) through tx,
+// the caller's transaction (never a second connection). A result of
+// another team's, or of an assignment without a definition of its type,
+// is not found.
+func (s *Service) lockForEdit(ctx context.Context, tx pgx.Tx, a identity.Actor, id uuid.UUID) (store.FunctionResult, assignment.Function, error) {
+	row, err := store.Q.LockFunctionResultForEdit(ctx, tx, store.LockFunctionResultForEditParams{ID: id, TeamID: a.TeamID})
+	if err != nil {
+		return store.FunctionResult{}, assignment.Function{}, store.NotFound(fmt.Errorf("load result %s: %w", id, err))
+	}
+	fn, err := s.Assignments.FunctionIn(ctx, tx, a, row.Function)
+	if err != nil {
+		return store.FunctionResult{}, assignment.Function{}, err
+	}
+	return row.FunctionResult, fn, nil
 }
 
 // applyEdit checks the fields the assignment's type lets a teacher edit
-// (its grading.Editor) and puts them in p. It reads through tx, the
-// caller's transaction (never a second connection).
-func (s *Service) applyEdit(ctx context.Context, tx pgx.Tx, a identity.Actor, typ string, cur store.FunctionResult, e Edit, p *store.SaveTeacherEditParams) error {
-	fn, err := s.Assignments.GetFunctionIn(ctx, tx, a, cur.AssignmentID, typ)
-	if err != nil {
-		return err
-	}
+// (its grading.Editor) and puts them in p.
+func applyEdit(fn assignment.Function, cur store.FunctionResult, e Edit, p *store.SaveTeacherEditParams) error {
+	typ := fn.Type
 	editor, ok := grading.EditorFor(typ)
 	if !ok {
 		return nil // only the overall comments and the status
@@ -169,16 +181,12 @@ type Toggle struct {
 func (s *Service) ToggleCriterion(ctx context.Context, a identity.Actor, t Toggle) (float64, error) {
 	var change float64
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
-		cur, err := store.Q.LockFunctionResult(ctx, tx, store.LockFunctionResultParams{ID: t.ResultID, TeamID: a.TeamID})
+		cur, fn, err := s.lockForEdit(ctx, tx, a, t.ResultID)
 		if err != nil {
-			return store.NotFound(fmt.Errorf("load result %s: %w", t.ResultID, err))
+			return err
 		}
 		if grading.IsInProgress(cur.Status) {
 			return apperr.New(apperr.Conflict, MsgStillRunning)
-		}
-		fn, err := s.Assignments.GetFunctionIn(ctx, tx, a, cur.AssignmentID, "")
-		if err != nil {
-			return err
 		}
 		toggler, ok := grading.Type(fn.Type).(grading.Toggler)
 		if !ok {

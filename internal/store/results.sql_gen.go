@@ -467,6 +467,79 @@ func (q *Queries) LockFunctionResult(ctx context.Context, db DBTX, arg LockFunct
 	return i, err
 }
 
+const lockFunctionResultForEdit = `-- name: LockFunctionResultForEdit :one
+SELECT fr.id, fr.team_id, fr.assignment_id, fr.submission_id, fr.function_id, fr.status, fr.feedback, fr.highlighted_text, fr.criteria_levels, fr.criteria_points, fr.criteria_feedback, fr.overall_comments, fr.is_benchmark, fr.answers, fr.error, fr.created_at, fr.updated_at, fr.flags, fr.dropped_highlights, fr.model, fr.model_calls, fr.prompt_tokens, fr.completion_tokens, fr.cost_usd, fr.result_writes, fr.graded_at, fr.reviewed_at, fr.status_at, fr.graded_parts, fr.cached_prompt_tokens, fr.changed_xid, f.id, f.team_id, f.assignment_id, f.type, f.highlights, f.context, f.questions, f.rubric_id, f.prompt, f.created_at, f.updated_at, f.changed_xid
+FROM function_results fr
+JOIN assignments a ON a.id = fr.assignment_id AND a.team_id = fr.team_id
+JOIN functions f ON f.assignment_id = a.id AND f.team_id = a.team_id AND f.type = a.type
+WHERE fr.id = $1 AND fr.team_id = $2
+FOR UPDATE OF fr
+`
+
+type LockFunctionResultForEditParams struct {
+	ID     uuid.UUID
+	TeamID uuid.UUID
+}
+
+type LockFunctionResultForEditRow struct {
+	FunctionResult FunctionResult
+	Function       Function
+}
+
+// LockFunctionResult with its assignment's definition, in one round trip:
+// what a teacher's edit checks against. No row when the result is not the
+// team's or its assignment has no definition of its own type.
+func (q *Queries) LockFunctionResultForEdit(ctx context.Context, db DBTX, arg LockFunctionResultForEditParams) (LockFunctionResultForEditRow, error) {
+	row := db.QueryRow(ctx, lockFunctionResultForEdit, arg.ID, arg.TeamID)
+	var i LockFunctionResultForEditRow
+	err := row.Scan(
+		&i.FunctionResult.ID,
+		&i.FunctionResult.TeamID,
+		&i.FunctionResult.AssignmentID,
+		&i.FunctionResult.SubmissionID,
+		&i.FunctionResult.FunctionID,
+		&i.FunctionResult.Status,
+		&i.FunctionResult.Feedback,
+		&i.FunctionResult.HighlightedText,
+		&i.FunctionResult.CriteriaLevels,
+		&i.FunctionResult.CriteriaPoints,
+		&i.FunctionResult.CriteriaFeedback,
+		&i.FunctionResult.OverallComments,
+		&i.FunctionResult.IsBenchmark,
+		&i.FunctionResult.Answers,
+		&i.FunctionResult.Error,
+		&i.FunctionResult.CreatedAt,
+		&i.FunctionResult.UpdatedAt,
+		&i.FunctionResult.Flags,
+		&i.FunctionResult.DroppedHighlights,
+		&i.FunctionResult.Model,
+		&i.FunctionResult.ModelCalls,
+		&i.FunctionResult.PromptTokens,
+		&i.FunctionResult.CompletionTokens,
+		&i.FunctionResult.CostUsd,
+		&i.FunctionResult.ResultWrites,
+		&i.FunctionResult.GradedAt,
+		&i.FunctionResult.ReviewedAt,
+		&i.FunctionResult.StatusAt,
+		&i.FunctionResult.GradedParts,
+		&i.FunctionResult.CachedPromptTokens,
+		&i.FunctionResult.ChangedXid,
+		&i.Function.ID,
+		&i.Function.TeamID,
+		&i.Function.AssignmentID,
+		&i.Function.Type,
+		&i.Function.Highlights,
+		&i.Function.Context,
+		&i.Function.Questions,
+		&i.Function.RubricID,
+		&i.Function.Prompt,
+		&i.Function.CreatedAt,
+		&i.Function.UpdatedAt,
+		&i.Function.ChangedXid,
+	)
+	return i, err
+}
+
 const lockRuns = `-- name: LockRuns :many
 SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens, changed_xid FROM function_results
 WHERE assignment_id = $1 AND team_id = $2

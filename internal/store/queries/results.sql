@@ -10,6 +10,17 @@ SELECT * FROM function_results WHERE id = @id AND team_id = @team_id;
 -- The result a teacher edits, locked for the rest of the transaction.
 SELECT * FROM function_results WHERE id = @id AND team_id = @team_id FOR UPDATE;
 
+-- name: LockFunctionResultForEdit :one
+-- LockFunctionResult with its assignment's definition, in one round trip:
+-- what a teacher's edit checks against. No row when the result is not the
+-- team's or its assignment has no definition of its own type.
+SELECT sqlc.embed(fr), sqlc.embed(f)
+FROM function_results fr
+JOIN assignments a ON a.id = fr.assignment_id AND a.team_id = fr.team_id
+JOIN functions f ON f.assignment_id = a.id AND f.team_id = a.team_id AND f.type = a.type
+WHERE fr.id = @id AND fr.team_id = @team_id
+FOR UPDATE OF fr;
+
 -- name: StartRuns :many
 -- Grade-all: every selected result of the assignment goes in progress at
 -- once; its previous error is cleared.
