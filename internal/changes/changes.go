@@ -223,22 +223,28 @@ type Change struct {
 	Xid  uint64
 }
 
-// Log is Start for a reader that keeps the class itself (the API's class
-// cache), given the version it stands at: the changes one by one, with
-// their transactions. since must be set.
-func Log(ctx context.Context, db store.DBTX, teamID, assignmentID uuid.UUID, since Version) (Read, []Change, error) {
-	return poll(ctx, db, teamID, assignmentID, uuid.Nil, since)
-}
-
 func poll(ctx context.Context, db store.DBTX, teamID, assignmentID, submissionID uuid.UUID, since Version) (Read, []Change, error) {
-	rows, err := store.Q.PollChanges(ctx, db, store.PollChangesParams{
-		Since: since.Snapshot, AssignmentID: assignmentID, TeamID: teamID, SubmissionID: submissionID, SinceAt: since.At,
-	})
+	rows, err := store.Q.PollChanges(ctx, db, LogParams(teamID, assignmentID, since, submissionID))
 	if err != nil {
 		return Read{}, nil, fmt.Errorf("changes of assignment %s: %w", assignmentID, err)
 	}
+	return LogOf(rows, since)
+}
+
+// LogParams is PollChanges' arguments for a poll of the assignment (and
+// the team's result of submissionID in it; uuid.Nil for none) since v.
+func LogParams(teamID, assignmentID uuid.UUID, v Version, submissionID uuid.UUID) store.PollChangesParams {
+	return store.PollChangesParams{
+		Since: v.Snapshot, AssignmentID: assignmentID, TeamID: teamID, SubmissionID: submissionID, SinceAt: v.At,
+	}
+}
+
+// LogOf is Start from PollChanges' rows, read by the caller, for a reader
+// that keeps the class itself (the API's class cache, store.CatchUp): the
+// changes one by one too, with their transactions.
+func LogOf(rows []store.PollChangesRow, since Version) (Read, []Change, error) {
 	if len(rows) == 0 { // the statement always has a row; be safe
-		return Read{}, nil, fmt.Errorf("changes of assignment %s: no row", assignmentID)
+		return Read{}, nil, errors.New("poll changes: no row")
 	}
 	r := Read{Now: Version{Snapshot: rows[0].Snapshot, At: time.Now()}, InTeam: rows[0].InTeam}
 	if !r.InTeam {

@@ -391,7 +391,11 @@ func (st *classState) definition(ctx context.Context, s *Service) (assignment.As
 // update reads what changed since at and merges it in.
 func (st *classState) update(ctx context.Context, s *Service, at changes.Version) error {
 	id := st.key.assignment
-	r, log, err := changes.Log(ctx, s.Pool, st.key.team, id, at)
+	polled, rows, err := store.CatchUp(ctx, s.Pool, changes.LogParams(st.key.team, id, at, uuid.Nil))
+	if err != nil {
+		return fmt.Errorf("catch up assignment %s: %w", id, err)
+	}
+	r, log, err := changes.LogOf(polled, at)
 	if err != nil {
 		return err
 	}
@@ -408,6 +412,9 @@ func (st *classState) update(ctx context.Context, s *Service, at changes.Version
 		goneResult, goneSubs = map[uuid.UUID]bool{}, map[uuid.UUID]bool{}
 		tombs                []tomb
 	)
+	// rows holds every result the log names, as it is now (or not, once
+	// deleted since), and perhaps results written after the log's version:
+	// newer is never wrong, each row carries its own stamp.
 	for _, c := range log {
 		switch c.Kind {
 		case "assignment":
@@ -432,7 +439,6 @@ func (st *classState) update(ctx context.Context, s *Service, at changes.Version
 		fn            *assignment.Function
 		asgXid, fnXid uint64
 		def           uint64
-		rows          []store.FunctionResult
 		list          []submission.Submission
 	)
 	if asgChanged {
@@ -443,18 +449,10 @@ func (st *classState) update(ctx context.Context, s *Service, at changes.Version
 			return err
 		}
 	}
-	if len(resultIDs) > 0 {
-		rows, err = store.Q.ListAssignmentFunctionResultsByIDs(ctx, s.Pool, store.ListAssignmentFunctionResultsByIDsParams{
-			AssignmentID: id, TeamID: st.key.team, Ids: resultIDs,
-		})
-		if err != nil {
-			return fmt.Errorf("list function results of assignment %s: %w", id, err)
-		}
-		// a result listed and gone by the time it was read was deleted
-		for _, rid := range resultIDs {
-			if !slices.ContainsFunc(rows, func(r store.FunctionResult) bool { return r.ID == rid }) {
-				goneResult[rid] = true
-			}
+	// a result listed and gone by the time it was read was deleted
+	for _, rid := range resultIDs {
+		if !slices.ContainsFunc(rows, func(r store.FunctionResult) bool { return r.ID == rid }) {
+			goneResult[rid] = true
 		}
 	}
 	if len(subIDs) > 0 {

@@ -75,6 +75,75 @@ func (q *Queries) CurrentSnapshotIn(ctx context.Context, db DBTX, arg CurrentSna
 	return i, err
 }
 
+const listFunctionResultsChangedSince = `-- name: ListFunctionResultsChangedSince :many
+SELECT id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens, changed_xid FROM function_results
+WHERE assignment_id = $1 AND team_id = $2
+  AND changed_xid >= pg_snapshot_xmin(CAST($3::text AS pg_snapshot))
+  AND NOT pg_visible_in_snapshot(changed_xid, CAST($3::text AS pg_snapshot))
+ORDER BY created_at, id
+`
+
+type ListFunctionResultsChangedSinceParams struct {
+	AssignmentID uuid.UUID
+	TeamID       uuid.UUID
+	Since        string
+}
+
+// The results of an assignment written after the version @since (a
+// pg_snapshot) could see, as they are now: a kept class's catch-up
+// (CatchUp) reads them in the round trip of its PollChanges.
+func (q *Queries) ListFunctionResultsChangedSince(ctx context.Context, db DBTX, arg ListFunctionResultsChangedSinceParams) ([]FunctionResult, error) {
+	rows, err := db.Query(ctx, listFunctionResultsChangedSince, arg.AssignmentID, arg.TeamID, arg.Since)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []FunctionResult{}
+	for rows.Next() {
+		var i FunctionResult
+		if err := rows.Scan(
+			&i.ID,
+			&i.TeamID,
+			&i.AssignmentID,
+			&i.SubmissionID,
+			&i.FunctionID,
+			&i.Status,
+			&i.Feedback,
+			&i.HighlightedText,
+			&i.CriteriaLevels,
+			&i.CriteriaPoints,
+			&i.CriteriaFeedback,
+			&i.OverallComments,
+			&i.IsBenchmark,
+			&i.Answers,
+			&i.Error,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.Flags,
+			&i.DroppedHighlights,
+			&i.Model,
+			&i.ModelCalls,
+			&i.PromptTokens,
+			&i.CompletionTokens,
+			&i.CostUsd,
+			&i.ResultWrites,
+			&i.GradedAt,
+			&i.ReviewedAt,
+			&i.StatusAt,
+			&i.GradedParts,
+			&i.CachedPromptTokens,
+			&i.ChangedXid,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const pollChanges = `-- name: PollChanges :many
 WITH snap AS (SELECT CAST($1::text AS pg_snapshot) AS s),
 here AS (

@@ -90,3 +90,13 @@ SELECT pg_current_snapshot()::text AS snapshot,
 SELECT pg_current_snapshot()::text AS snapshot, fr.id
 FROM function_results fr
 WHERE fr.submission_id = @submission_id AND fr.assignment_id = @assignment_id AND fr.team_id = @team_id;
+
+-- name: ListFunctionResultsChangedSince :many
+-- The results of an assignment written after the version @since (a
+-- pg_snapshot) could see, as they are now: a kept class's catch-up
+-- (CatchUp) reads them in the round trip of its PollChanges.
+SELECT * FROM function_results
+WHERE assignment_id = @assignment_id AND team_id = @team_id
+  AND changed_xid >= pg_snapshot_xmin(CAST(sqlc.arg(since)::text AS pg_snapshot))
+  AND NOT pg_visible_in_snapshot(changed_xid, CAST(sqlc.arg(since)::text AS pg_snapshot))
+ORDER BY created_at, id;
