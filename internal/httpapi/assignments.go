@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-
 	"github.com/gin-gonic/gin"
 
 	"github.com/markwell/markwell/internal/assignment"

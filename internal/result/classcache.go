@@ -71,17 +71,22 @@ type classCache struct {
 	m     map[classKey]*classState
 	bytes int64
 	max   int64 // classCacheBytes when 0
-	// served counts the reads answered from memory.
-	served atomic.Int64
+	// served counts the reads answered from memory, kept the edits
+	// written from it (keptedit.go).
+	served, kept atomic.Int64
+	// byResult names the class each result was last read in: a teacher's
+	// edit, which names only the result, finds it there.
+	byResult map[uuid.UUID]classKey
 }
 
 type classKey struct{ assignment, team uuid.UUID }
 
 // classState is one class, at the version at.
 type classState struct {
-	key  classKey
-	subs *submission.Service
-	used atomic.Int64 // unix nanoseconds of the last read
+	key   classKey
+	cache *classCache
+	subs  *submission.Service
+	used  atomic.Int64 // unix nanoseconds of the last read
 
 	mu       sync.RWMutex
 	skip     time.Time // not kept: read from the database until then
@@ -169,7 +174,7 @@ func (c *classCache) state(key classKey, subs *submission.Service) *classState {
 	}
 	st := c.m[key]
 	if st == nil {
-		st = &classState{key: key, subs: subs}
+		st = &classState{key: key, cache: c, subs: subs}
 		c.m[key] = st
 	}
 	st.used.Store(time.Now().UnixNano())
@@ -332,6 +337,7 @@ func (st *classState) load(ctx context.Context, s *Service) error {
 	if err != nil {
 		return err
 	}
+	st.cache.note(st.key, rows)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.at, st.atSeen, st.born = now, seen, seen
@@ -466,6 +472,7 @@ func (st *classState) update(ctx context.Context, s *Service, at changes.Version
 		}
 	}
 
+	st.cache.note(st.key, rows)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.at != at { // dropped meanwhile
@@ -757,6 +764,33 @@ func (s *Service) ReadResult(ctx context.Context, a identity.Actor, submissionID
 		return ResultRead{}, false, err
 	}
 	return ResultRead{Version: at, Result: enc[0]}, true, nil
+}
+
+// note records that rows were read in the class of key.
+func (c *classCache) note(key classKey, rows []store.FunctionResult) {
+	if c == nil || len(rows) == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byResult == nil || len(c.byResult) > 4*classCacheRows*16 {
+		c.byResult = map[uuid.UUID]classKey{}
+	}
+	for _, r := range rows {
+		c.byResult[r.ID] = key
+	}
+}
+
+// holding is the kept class the team's result id was last read in, nil
+// when there is none.
+func (c *classCache) holding(id, team uuid.UUID) *classState {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key, ok := c.byResult[id]
+	if !ok || key.team != team {
+		return nil
+	}
+	return c.m[key]
 }
 
 // existing is the class of key when one is kept.

@@ -277,3 +277,73 @@ func TestKeptClassAnswersAResultAsTheDatabaseDoes(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, ok)
 }
+
+// A teacher's tick or comment computed from a kept class never overwrites
+// what was written since the class was read (by another API process, say):
+// it is written from the kept row only while that row and its definition
+// are unchanged, the locking way otherwise.
+func TestKeptEditsNeverOverwriteANewerWrite(t *testing.T) {
+	b := setup(t, false, fakellm.Options{})
+	ada := b.teacher(t)
+	asgID := b.define(t, ada, assignment.TypeGrade, false)
+	sub := b.submit(t, ada, asgID, photosynthesisText)[0]
+	fr := b.gradeNow(t, ada, asgID, sub)[0]
+	other := &result.Service{Pool: b.pool, Assignments: b.asgs, NoClassCache: true} // another API process
+	keep := func() {
+		_, err := b.svc.ReadClass(b.ctx, ada, b.subs, asgID, result.Poll{})
+		require.NoError(t, err)
+	}
+	tick := func(svc *result.Service, q, c int) float64 {
+		t.Helper()
+		change, err := svc.ToggleCriterion(b.ctx, ada, result.Toggle{ResultID: fr.ID, Path: []int{q}, CriterionIndex: c})
+		require.NoError(t, err)
+		return change
+	}
+	now := func() float64 {
+		t.Helper()
+		got, _ := total(t, b.get(t, ada, asgID, sub))
+		return got
+	}
+	require.Equal(t, 6.0, now())
+
+	keep()
+	kept := result.KeptEdits(b.svc)
+	require.Equal(t, 2.0, tick(b.svc, 1, 0))
+	require.Equal(t, kept+1, result.KeptEdits(b.svc), "written from the kept class")
+	require.Equal(t, 8.0, now())
+
+	// another process ticks; this one, not caught up, ticks another criterion
+	require.Equal(t, 1.0, tick(other, 1, 1))
+	require.Equal(t, -2.0, tick(b.svc, 0, 0))
+	require.Equal(t, 7.0, now(), "both ticks stand")
+	require.Equal(t, kept+1, result.KeptEdits(b.svc), "the stale row was not written from")
+
+	// a comment on a row another process has ticked since
+	keep()
+	require.Equal(t, -1.0, tick(other, 1, 1))
+	_, err := b.svc.Update(b.ctx, ada, result.Edit{ResultID: fr.ID, SubmissionID: sub, ResultFields: assignment.ResultFields{OverallComments: "Well done"}})
+	require.NoError(t, err)
+	got := b.get(t, ada, asgID, sub)
+	require.Equal(t, "Well done", got.OverallComments)
+	require.Equal(t, 6.0, now(), "the other process's tick stands")
+	require.Equal(t, kept+1, result.KeptEdits(b.svc))
+
+	keep()
+	_, err = b.svc.Update(b.ctx, ada, result.Edit{ResultID: fr.ID, SubmissionID: sub, ResultFields: assignment.ResultFields{OverallComments: "Again"}})
+	require.NoError(t, err)
+	require.Equal(t, kept+2, result.KeptEdits(b.svc), "a current row is written from the kept class")
+	require.Equal(t, "Again", b.get(t, ada, asgID, sub).OverallComments)
+	require.Equal(t, 6.0, now())
+
+	// the definition's points change; a tick counts the new points
+	b.edit(t, ada, asgID, func(qs []assignment.Question) []assignment.Question {
+		qs[1].Criteria[0].Points = 7
+		return qs
+	})
+	require.Equal(t, -7.0, tick(b.svc, 1, 0), "the points the assignment stores now")
+	require.Equal(t, kept+2, result.KeptEdits(b.svc))
+
+	// another team's teacher edits nothing, kept or not
+	_, err = b.svc.ToggleCriterion(b.ctx, b.teacher(t), result.Toggle{ResultID: fr.ID, Path: []int{1}, CriterionIndex: 0})
+	requireCode(t, err, apperr.NotFound, "")
+}

@@ -60,6 +60,9 @@ func (s *Service) Update(ctx context.Context, a identity.Actor, e Edit) (Functio
 	if len(e.HighlightedText) > MaxHighlighted {
 		return FunctionResult{}, apperr.New(apperr.TooLarge, "Highlighted text is too long")
 	}
+	if fr, ok, err := s.updateKept(ctx, a, e); ok || err != nil {
+		return fr, err
+	}
 	var saved store.FunctionResult
 	var fn assignment.Function
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
@@ -75,18 +78,8 @@ func (s *Service) Update(ctx context.Context, a identity.Actor, e Edit) (Functio
 		if grading.IsInProgress(cur.Status) {
 			return apperr.New(apperr.Conflict, MsgStillRunning)
 		}
-		typ := fn.Type
-		status, err := editStatus(e.Status, typ)
+		p, err := editParams(a, fn, cur, e)
 		if err != nil {
-			return err
-		}
-		p := store.SaveTeacherEditParams{
-			ID: cur.ID, TeamID: a.TeamID, Status: status,
-			Feedback: cur.Feedback, HighlightedText: cur.HighlightedText, CriteriaLevels: cur.CriteriaLevels,
-			CriteriaPoints: cur.CriteriaPoints, CriteriaFeedback: cur.CriteriaFeedback,
-			OverallComments: strings.TrimSpace(e.OverallComments), Answers: cur.Answers,
-		}
-		if err := applyEdit(fn, cur, e, &p); err != nil {
 			return err
 		}
 		saved, err = store.Q.SaveTeacherEdit(ctx, tx, p)
@@ -96,6 +89,25 @@ func (s *Service) Update(ctx context.Context, a identity.Actor, e Edit) (Functio
 		return FunctionResult{}, err
 	}
 	return s.presentWith(ctx, saved, fn)
+}
+
+// editParams is the write of a teacher's edit e of the stored result cur
+// under its definition fn.
+func editParams(a identity.Actor, fn assignment.Function, cur store.FunctionResult, e Edit) (store.SaveTeacherEditParams, error) {
+	status, err := editStatus(e.Status, fn.Type)
+	if err != nil {
+		return store.SaveTeacherEditParams{}, err
+	}
+	p := store.SaveTeacherEditParams{
+		ID: cur.ID, TeamID: a.TeamID, Status: status,
+		Feedback: cur.Feedback, HighlightedText: cur.HighlightedText, CriteriaLevels: cur.CriteriaLevels,
+		CriteriaPoints: cur.CriteriaPoints, CriteriaFeedback: cur.CriteriaFeedback,
+		OverallComments: strings.TrimSpace(e.OverallComments), Answers: cur.Answers,
+	}
+	if err := applyEdit(fn, cur, e, &p); err != nil {
+		return store.SaveTeacherEditParams{}, err
+	}
+	return p, nil
 }
 
 // lockForEdit locks the result a teacher edits for the rest of tx and
@@ -179,6 +191,9 @@ type Toggle struct {
 // edit of the teacher's, a tick marks the result reviewed: grade-all then
 // leaves it alone unless asked to grade it again (RunOptions).
 func (s *Service) ToggleCriterion(ctx context.Context, a identity.Actor, t Toggle) (float64, error) {
+	if change, ok, err := s.toggleKept(ctx, a, t); ok || err != nil {
+		return change, err
+	}
 	var change float64
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		cur, fn, err := s.lockForEdit(ctx, tx, a, t.ResultID)

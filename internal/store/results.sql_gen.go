@@ -850,6 +850,91 @@ func (q *Queries) SaveTeacherEdit(ctx context.Context, db DBTX, arg SaveTeacherE
 	return i, err
 }
 
+const saveTeacherEditIfUnchanged = `-- name: SaveTeacherEditIfUnchanged :one
+UPDATE function_results fr
+SET feedback = $1, highlighted_text = $2, criteria_levels = $3,
+    criteria_points = $4, criteria_feedback = $5,
+    overall_comments = $6, answers = $7::jsonb, status = $8,
+    reviewed_at = CASE WHEN $8::text = 'reviewed' THEN now() ELSE NULL END,
+    status_at = CASE WHEN fr.status = $8::text THEN fr.status_at ELSE now() END, updated_at = now()
+WHERE fr.id = $9 AND fr.team_id = $10 AND fr.changed_xid::text = $11::text
+  AND EXISTS (SELECT 1 FROM functions f
+              JOIN assignments a ON a.id = f.assignment_id AND a.team_id = f.team_id AND a.type = f.type
+              WHERE f.assignment_id = fr.assignment_id AND f.team_id = fr.team_id
+                AND f.changed_xid::text = $12::text)
+RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens, changed_xid
+`
+
+type SaveTeacherEditIfUnchangedParams struct {
+	Feedback         string
+	HighlightedText  string
+	CriteriaLevels   json.RawMessage
+	CriteriaPoints   json.RawMessage
+	CriteriaFeedback json.RawMessage
+	OverallComments  string
+	Answers          json.RawMessage
+	Status           string
+	ID               uuid.UUID
+	TeamID           uuid.UUID
+	Stamp            string
+	FunctionStamp    string
+}
+
+// SaveTeacherEdit of an edit computed from what a kept class holds, on the
+// terms of SaveTickedAnswersIfUnchanged: no row when the result or its
+// definition has been written since.
+func (q *Queries) SaveTeacherEditIfUnchanged(ctx context.Context, db DBTX, arg SaveTeacherEditIfUnchangedParams) (FunctionResult, error) {
+	row := db.QueryRow(ctx, saveTeacherEditIfUnchanged,
+		arg.Feedback,
+		arg.HighlightedText,
+		arg.CriteriaLevels,
+		arg.CriteriaPoints,
+		arg.CriteriaFeedback,
+		arg.OverallComments,
+		arg.Answers,
+		arg.Status,
+		arg.ID,
+		arg.TeamID,
+		arg.Stamp,
+		arg.FunctionStamp,
+	)
+	var i FunctionResult
+	err := row.Scan(
+		&i.ID,
+		&i.TeamID,
+		&i.AssignmentID,
+		&i.SubmissionID,
+		&i.FunctionID,
+		&i.Status,
+		&i.Feedback,
+		&i.HighlightedText,
+		&i.CriteriaLevels,
+		&i.CriteriaPoints,
+		&i.CriteriaFeedback,
+		&i.OverallComments,
+		&i.IsBenchmark,
+		&i.Answers,
+		&i.Error,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.Flags,
+		&i.DroppedHighlights,
+		&i.Model,
+		&i.ModelCalls,
+		&i.PromptTokens,
+		&i.CompletionTokens,
+		&i.CostUsd,
+		&i.ResultWrites,
+		&i.GradedAt,
+		&i.ReviewedAt,
+		&i.StatusAt,
+		&i.GradedParts,
+		&i.CachedPromptTokens,
+		&i.ChangedXid,
+	)
+	return i, err
+}
+
 const saveTickedAnswers = `-- name: SaveTickedAnswers :exec
 UPDATE function_results
 SET answers = $1, status = 'reviewed', reviewed_at = now(),
@@ -868,6 +953,44 @@ type SaveTickedAnswersParams struct {
 func (q *Queries) SaveTickedAnswers(ctx context.Context, db DBTX, arg SaveTickedAnswersParams) error {
 	_, err := db.Exec(ctx, saveTickedAnswers, arg.Answers, arg.ID, arg.TeamID)
 	return err
+}
+
+const saveTickedAnswersIfUnchanged = `-- name: SaveTickedAnswersIfUnchanged :execrows
+UPDATE function_results fr
+SET answers = $1, status = 'reviewed', reviewed_at = now(),
+    status_at = CASE WHEN fr.status = 'reviewed' THEN fr.status_at ELSE now() END, updated_at = now()
+WHERE fr.id = $2 AND fr.team_id = $3 AND fr.changed_xid::text = $4::text
+  AND EXISTS (SELECT 1 FROM functions f
+              JOIN assignments a ON a.id = f.assignment_id AND a.team_id = f.team_id AND a.type = f.type
+              WHERE f.assignment_id = fr.assignment_id AND f.team_id = fr.team_id
+                AND f.changed_xid::text = $5::text)
+`
+
+type SaveTickedAnswersIfUnchangedParams struct {
+	Answers       json.RawMessage
+	ID            uuid.UUID
+	TeamID        uuid.UUID
+	Stamp         string
+	FunctionStamp string
+}
+
+// SaveTickedAnswers of a tick computed from the result and the definition a
+// kept class holds (result's class cache): written only while neither has
+// been written since it was read (@stamp and @function_stamp, their
+// changed_xid), so the tick is what a locked read would have made. No row
+// otherwise: the caller takes the locking way.
+func (q *Queries) SaveTickedAnswersIfUnchanged(ctx context.Context, db DBTX, arg SaveTickedAnswersIfUnchangedParams) (int64, error) {
+	result, err := db.Exec(ctx, saveTickedAnswersIfUnchanged,
+		arg.Answers,
+		arg.ID,
+		arg.TeamID,
+		arg.Stamp,
+		arg.FunctionStamp,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 const setBenchmark = `-- name: SetBenchmark :one

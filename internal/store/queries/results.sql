@@ -140,6 +140,38 @@ SET answers = @answers, status = 'reviewed', reviewed_at = now(),
     status_at = CASE WHEN status = 'reviewed' THEN status_at ELSE now() END, updated_at = now()
 WHERE id = @id AND team_id = @team_id;
 
+-- name: SaveTickedAnswersIfUnchanged :execrows
+-- SaveTickedAnswers of a tick computed from the result and the definition a
+-- kept class holds (result's class cache): written only while neither has
+-- been written since it was read (@stamp and @function_stamp, their
+-- changed_xid), so the tick is what a locked read would have made. No row
+-- otherwise: the caller takes the locking way.
+UPDATE function_results fr
+SET answers = @answers, status = 'reviewed', reviewed_at = now(),
+    status_at = CASE WHEN fr.status = 'reviewed' THEN fr.status_at ELSE now() END, updated_at = now()
+WHERE fr.id = @id AND fr.team_id = @team_id AND fr.changed_xid::text = @stamp::text
+  AND EXISTS (SELECT 1 FROM functions f
+              JOIN assignments a ON a.id = f.assignment_id AND a.team_id = f.team_id AND a.type = f.type
+              WHERE f.assignment_id = fr.assignment_id AND f.team_id = fr.team_id
+                AND f.changed_xid::text = @function_stamp::text);
+
+-- name: SaveTeacherEditIfUnchanged :one
+-- SaveTeacherEdit of an edit computed from what a kept class holds, on the
+-- terms of SaveTickedAnswersIfUnchanged: no row when the result or its
+-- definition has been written since.
+UPDATE function_results fr
+SET feedback = @feedback, highlighted_text = @highlighted_text, criteria_levels = @criteria_levels,
+    criteria_points = @criteria_points, criteria_feedback = @criteria_feedback,
+    overall_comments = @overall_comments, answers = sqlc.narg(answers)::jsonb, status = @status,
+    reviewed_at = CASE WHEN @status::text = 'reviewed' THEN now() ELSE NULL END,
+    status_at = CASE WHEN fr.status = @status::text THEN fr.status_at ELSE now() END, updated_at = now()
+WHERE fr.id = @id AND fr.team_id = @team_id AND fr.changed_xid::text = @stamp::text
+  AND EXISTS (SELECT 1 FROM functions f
+              JOIN assignments a ON a.id = f.assignment_id AND a.team_id = f.team_id AND a.type = f.type
+              WHERE f.assignment_id = fr.assignment_id AND f.team_id = fr.team_id
+                AND f.changed_xid::text = @function_stamp::text)
+RETURNING *;
+
 -- name: SetBenchmark :one
 UPDATE function_results SET is_benchmark = @is_benchmark, updated_at = now()
 WHERE id = @id AND team_id = @team_id
