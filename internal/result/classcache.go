@@ -44,6 +44,9 @@ const (
 	// classCacheBytes bounds the classes an API process keeps (their
 	// stored rows' text and JSON); past it the least recently read go.
 	classCacheBytes = 128 << 20
+	// classCacheCount bounds the classes (and ids asked about that are
+	// not kept) an API process remembers.
+	classCacheCount = 4096
 	// classCacheRows is the largest class kept (results plus submissions):
 	// a year group is read a page at a time (submission-rows).
 	classCacheRows = 4_000
@@ -174,6 +177,18 @@ func (c *classCache) state(key classKey, subs *submission.Service) *classState {
 	}
 	st := c.m[key]
 	if st == nil {
+		if len(c.m) >= classCacheCount {
+			// ids asked for faster than classes are read (or made up):
+			// forget a quarter, at random
+			n := 0
+			for k := range c.m {
+				if n >= classCacheCount/4 {
+					break
+				}
+				delete(c.m, k)
+				n++
+			}
+		}
 		st = &classState{key: key, cache: c, subs: subs}
 		c.m[key] = st
 	}
