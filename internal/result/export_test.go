@@ -2,4 +2,4 @@ package result
 
 // ClassesServed is how many class reads s answered from its class cache.
 func ClassesServed(s *Service) int64 { return s.classes.served.Load() }
-func KeptEdits(s *Service) int64 { return s.classes.kept.Load() }
+func KeptEdits(s *Service) int64     { return s.classes.kept.Load() }
