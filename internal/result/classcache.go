@@ -201,10 +201,7 @@ func (c *classCache) state(key classKey, subs *submission.Service) *classState {
 func (c *classCache) account() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	max := c.max
-	if max == 0 {
-		max = classCacheBytes
-	}
+	max := c.maxBytes()
 	var total int64
 	old := time.Now().Add(-tombAge).UnixNano()
 	for k, st := range c.m {
@@ -227,6 +224,17 @@ func (c *classCache) account() {
 	}
 	c.bytes = total
 }
+
+func (c *classCache) maxBytes() int64 {
+	if c.max == 0 {
+		return classCacheBytes
+	}
+	return c.max
+}
+
+// tooLarge says a class holds more than an eighth of the bound: not kept
+// (the database answers it, as before).
+func (st *classState) tooLarge() bool { return st.bytes > st.cache.maxBytes()/8 }
 
 func (st *classState) size() int64 {
 	st.mu.RLock()
@@ -359,6 +367,9 @@ func (st *classState) load(ctx context.Context, s *Service) error {
 	st.asg, st.asgXid, st.fn, st.fnXid, st.def, st.rubricAt = asg, asgXid, fn, fnXid, def, nil
 	st.results, st.list, st.tombs, st.subJSON = rows, list, nil, nil
 	st.bytes = rowsBytes(rows, list)
+	if st.tooLarge() {
+		return errNotKept
+	}
 	return st.encode()
 }
 
@@ -514,7 +525,7 @@ func (st *classState) update(ctx context.Context, s *Service, at changes.Version
 	}
 	st.tombs = append(keep, tombs...)
 	st.bytes = rowsBytes(st.results, st.list)
-	if len(st.results)+len(st.list) > classCacheRows {
+	if len(st.results)+len(st.list) > classCacheRows || st.tooLarge() {
 		return errNotKept
 	}
 	return st.encode()

@@ -347,3 +347,22 @@ func TestKeptEditsNeverOverwriteANewerWrite(t *testing.T) {
 	_, err = b.svc.ToggleCriterion(b.ctx, b.teacher(t), result.Toggle{ResultID: fr.ID, Path: []int{1}, CriterionIndex: 0})
 	requireCode(t, err, apperr.NotFound, "")
 }
+
+// A class larger than an eighth of the memory classes may take is not kept:
+// it is read from the database, whole and right.
+func TestAClassTooLargeIsNotKept(t *testing.T) {
+	b := setup(t, false, fakellm.Options{})
+	ada := b.teacher(t)
+	asgID := b.define(t, ada, assignment.TypeGrade, false)
+	b.gradeNow(t, ada, asgID, b.submit(t, ada, asgID, photosynthesisText, "Plants are green.")...)
+	svc := &result.Service{Pool: b.pool, Assignments: b.asgs}
+	result.SetClassCacheBytes(svc, 8*1024) // an eighth: 1 KB, less than two results
+	r, err := svc.ReadClass(b.ctx, ada, b.subs, asgID, result.Poll{})
+	require.NoError(t, err)
+	require.Len(t, r.Results, 2)
+	require.Zero(t, result.ClassesServed(svc), "read from the database")
+	kept := &result.Service{Pool: b.pool, Assignments: b.asgs}
+	_, err = kept.ReadClass(b.ctx, ada, b.subs, asgID, result.Poll{})
+	require.NoError(t, err)
+	require.Equal(t, int64(1), result.ClassesServed(kept), "a class within the bound is kept")
+}
