@@ -370,20 +370,28 @@ func (st *classState) load(ctx context.Context, s *Service) error {
 	if st.tooLarge() {
 		return errNotKept
 	}
-	return st.encode()
+	return st.encode(true, true)
 }
 
 // encode encodes the assignment with its usage and the submissions as
 // they now stand (with st.mu held): each answer until the next catch-up
-// sends these bytes.
-func (st *classState) encode() error {
+// sends these bytes. A catch-up that read neither the assignment nor a
+// submission, and moved no usage (a teacher's tick), keeps the bytes it has.
+func (st *classState) encode(asgChanged, listChanged bool) error {
+	usage := usageOfRows(st.results)
+	if !asgChanged && !listChanged && st.asgJSON != nil && st.asg.Usage != nil && *st.asg.Usage == *usage {
+		return nil
+	}
 	st.asg.Submissions = refs(st.list)
-	st.asg.Usage = usageOfRows(st.results)
+	st.asg.Usage = usage
 	raw, err := json.Marshal(st.asg)
 	if err != nil {
 		return fmt.Errorf("encode assignment %s: %w", st.asg.ID, err)
 	}
 	st.asgJSON = raw
+	if !listChanged && st.listJSON != nil {
+		return nil
+	}
 	prev := st.subJSON
 	st.subJSON = make(map[uuid.UUID]encodedSub, len(st.list))
 	st.listJSON = make([]json.RawMessage, len(st.list))
@@ -528,7 +536,7 @@ func (st *classState) update(ctx context.Context, s *Service, at changes.Version
 	if len(st.results)+len(st.list) > classCacheRows || st.tooLarge() {
 		return errNotKept
 	}
-	return st.encode()
+	return st.encode(asgChanged, len(list) > 0 || len(goneSubs) > 0)
 }
 
 // merge is prev with the rows read replacing theirs, new ones added and
