@@ -166,6 +166,10 @@ export const toast = (page, text) => page.getByRole('alert').filter({ hasText: t
 
 /** fullShot grows the viewport to the page so the whole page (sticky footers at its end) is in the picture. */
 export async function fullShot(page, name) {
+  // The pointer left where the last click was can open a tooltip (after its delay) while axe
+  // measures colours mid-fade: move it away and let any tooltip close first, as shotBoth does.
+  await page.mouse.move(0, 0);
+  await page.waitForFunction(() => !document.querySelector('.MuiTooltip-popper'), null, { timeout: 2000 }).catch(() => {});
   const vp = page.viewportSize();
   const h = await page.evaluate(() => document.documentElement.scrollHeight);
   await page.setViewportSize({ width: vp.width, height: Math.max(vp.height, h) });
