@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
-	"slices"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -91,12 +90,11 @@ func (h *resultHandlers) get(c *gin.Context, a identity.Actor, in *resultRef) (p
 		return polled{version: r.Version, notModified: r.NotModified}, err
 	}
 	if ok {
-		version, err := json.Marshal(r.Version.String())
+		body, err := r.AppendJSON([]byte(`{"data":`))
 		if err != nil {
 			return polled{}, err
 		}
-		body := slices.Concat([]byte(`{"data":{"functionResult":`), r.Result, []byte(`,"version":`), version, []byte("}}"))
-		return polled{version: r.Version, body: body}, nil
+		return polled{version: r.Version, body: append(body, '}')}, nil
 	}
 	return h.read(c, a, in, h.svc.Get)
 }

@@ -70,10 +70,9 @@ var errNotKept = errors.New("class not kept")
 // classCache is the API process's classes, by assignment and team (a
 // read by another team never touches the team's class).
 type classCache struct {
-	mu    sync.Mutex
-	m     map[classKey]*classState
-	bytes int64
-	max   int64 // classCacheBytes when 0
+	mu  sync.Mutex
+	m   map[classKey]*classState
+	max int64 // classCacheBytes when 0
 	// served counts the reads answered from memory, kept the edits
 	// written from it (keptedit.go).
 	served, kept atomic.Int64
@@ -94,7 +93,6 @@ type classState struct {
 	mu       sync.RWMutex
 	skip     time.Time // not kept: read from the database until then
 	at       changes.Version
-	atSeen   changes.Seen
 	born     changes.Seen // the version of its first read
 	asg      assignment.Assignment
 	asgXid   uint64
@@ -144,19 +142,8 @@ func (s *Service) readCached(ctx context.Context, a identity.Actor, subs *submis
 		return ClassRead{}, false, nil
 	}
 	st := s.classes.state(classKey{id, a.TeamID}, subs)
-	st.mu.RLock()
-	skip, at := st.skip, st.at
-	st.mu.RUnlock()
-	if time.Now().Before(skip) {
-		return ClassRead{}, false, nil
-	}
-	if at.Snapshot == "" || time.Since(at.At) > classStateAge || !s.Changes.Current(id, at) {
-		if err := st.catchUp(ctx, s); err != nil {
-			if errors.Is(err, errNotKept) {
-				return ClassRead{}, false, nil
-			}
-			return ClassRead{}, false, err
-		}
+	if ok, err := st.ready(ctx, s); !ok || err != nil {
+		return ClassRead{}, false, err
 	}
 	r, ok, err := st.answer(ctx, s, p)
 	if ok && err == nil {
@@ -222,7 +209,6 @@ func (c *classCache) account() {
 		total -= c.m[oldest].size()
 		delete(c.m, oldest)
 	}
-	c.bytes = total
 }
 
 func (c *classCache) maxBytes() int64 {
@@ -240,6 +226,29 @@ func (st *classState) size() int64 {
 	st.mu.RLock()
 	defer st.mu.RUnlock()
 	return st.bytes
+}
+
+// ready makes the class current for a read arriving now: the change
+// listener vouches that nothing was written since the version it stands
+// at, or a catch-up brings it there (loading it the first time). False
+// when the class is not kept (the database answers).
+func (st *classState) ready(ctx context.Context, s *Service) (bool, error) {
+	st.mu.RLock()
+	skip, at := st.skip, st.at
+	st.mu.RUnlock()
+	if time.Now().Before(skip) {
+		return false, nil
+	}
+	if at.Snapshot != "" && time.Since(at.At) <= classStateAge && s.Changes.Current(st.key.assignment, at) {
+		return true, nil
+	}
+	if err := st.catchUp(ctx, s); err != nil {
+		if errors.Is(err, errNotKept) {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
 }
 
 // catchUp brings the class up to a version taken after the call began:
@@ -316,7 +325,7 @@ func (st *classState) refresh(s *Service) (err error) {
 
 // forget drops the class (with st.mu held): the next read loads it again.
 func (st *classState) forget() {
-	st.at, st.atSeen, st.born = changes.Version{}, changes.Seen{}, changes.Seen{}
+	st.at, st.born = changes.Version{}, changes.Seen{}
 	st.asg, st.asgXid, st.fn, st.fnXid, st.def, st.rubricAt = assignment.Assignment{}, 0, nil, 0, 0, nil
 	st.results, st.list, st.tombs, st.bytes = nil, nil, nil, 0
 	st.asgJSON, st.listJSON, st.subJSON = nil, nil, nil
@@ -363,7 +372,7 @@ func (st *classState) load(ctx context.Context, s *Service) error {
 	st.cache.note(st.key, rows)
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.at, st.atSeen, st.born = now, seen, seen
+	st.at, st.born = now, seen
 	st.asg, st.asgXid, st.fn, st.fnXid, st.def, st.rubricAt = asg, asgXid, fn, fnXid, def, nil
 	st.results, st.list, st.tombs, st.subJSON = rows, list, nil, nil
 	st.bytes = rowsBytes(rows, list)
@@ -512,7 +521,7 @@ func (st *classState) update(ctx context.Context, s *Service, at changes.Version
 	if st.at != at { // dropped meanwhile
 		return errNotKept
 	}
-	st.at, st.atSeen = r.Now, seen
+	st.at = r.Now
 	if asgChanged {
 		st.asg, st.asgXid, st.fn, st.fnXid, st.def = asg, asgXid, fn, fnXid, def
 		if rubric {
@@ -635,9 +644,10 @@ func (st *classState) answer(ctx context.Context, s *Service, p Poll) (ClassRead
 	r := ClassRead{Version: at, Assignment: asg, AssignmentJSON: asgJSON}
 	if answer == changes.Delta {
 		r.Delta = true
-		results = pick(results, set.Results, func(r store.FunctionResult) uuid.UUID { return r.ID })
+		results = pick(results, set.Results, func(r store.FunctionResult) uuid.UUID { return r.ID }, nil)
 		picked := make([]json.RawMessage, 0, len(set.Submissions))
-		list = pickWith(list, set.Submissions, func(i int) { picked = append(picked, listJSON[i]) })
+		list = pick(list, set.Submissions, func(s submission.Submission) uuid.UUID { return s.ID },
+			func(i int) { picked = append(picked, listJSON[i]) })
 		listJSON = picked
 		r.DeletedSubmissionIDs, r.DeletedResultIDs = orEmpty(set.DeletedSubmissions), orEmpty(set.DeletedResults)
 	}
@@ -646,23 +656,6 @@ func (st *classState) answer(ctx context.Context, s *Service, p Poll) (ClassRead
 	}
 	r.Submissions, r.SubmissionsJSON = slices.Clone(list), slices.Clone(listJSON)
 	return r, true, nil
-}
-
-// pickWith is the submissions whose ids are in ids, in the list's order,
-// calling also with each one's index.
-func pickWith(list []submission.Submission, ids []uuid.UUID, also func(int)) []submission.Submission {
-	want := make(map[uuid.UUID]bool, len(ids))
-	for _, i := range ids {
-		want[i] = true
-	}
-	out := make([]submission.Submission, 0, len(ids))
-	for i, s := range list {
-		if want[s.ID] {
-			out = append(out, s)
-			also(i)
-		}
-	}
-	return out
 }
 
 // since is what changed after v, from the rows' stamps: the same list
@@ -698,8 +691,9 @@ func (st *classState) since(v changes.Version) (changes.Set, error) {
 	return set, nil
 }
 
-// pick is the rows whose ids are in ids, in the rows' order.
-func pick[T any](rows []T, ids []uuid.UUID, id func(T) uuid.UUID) []T {
+// pick is the rows whose ids are in ids, in the rows' order, calling also
+// (when set) with each one's index.
+func pick[T any](rows []T, ids []uuid.UUID, id func(T) uuid.UUID, also func(int)) []T {
 	if len(ids) == 0 {
 		return []T{}
 	}
@@ -708,9 +702,12 @@ func pick[T any](rows []T, ids []uuid.UUID, id func(T) uuid.UUID) []T {
 		want[i] = true
 	}
 	out := make([]T, 0, len(ids))
-	for _, r := range rows {
+	for i, r := range rows {
 		if want[id(r)] {
 			out = append(out, r)
+			if also != nil {
+				also(i)
+			}
 		}
 	}
 	return out
@@ -738,6 +735,21 @@ type ResultRead struct {
 	Result      json.RawMessage
 }
 
+// AppendJSON is the read as functionResult/get sends it,
+// {"functionResult", "version"}, appended to b (the answer's envelope):
+// the bytes encoding/json makes of the same fields in a map.
+func (r ResultRead) AppendJSON(b []byte) ([]byte, error) {
+	version, err := json.Marshal(r.Version.String())
+	if err != nil {
+		return nil, fmt.Errorf("encode version: %w", err)
+	}
+	b = append(b, `{"functionResult":`...)
+	b = append(b, r.Result...)
+	b = append(b, `,"version":`...)
+	b = append(b, version...)
+	return append(b, '}'), nil
+}
+
 // ReadResult answers the teacher's read of a submission's result from the
 // class cache when the class is kept (its page is polling it); ok false
 // when it is not, or the result is not in it, or the client's version is
@@ -754,18 +766,13 @@ func (s *Service) ReadResult(ctx context.Context, a identity.Actor, submissionID
 		return ResultRead{}, false, nil
 	}
 	st.mu.RLock()
-	skip, at := st.skip, st.at
+	loaded := st.at.Snapshot != ""
 	st.mu.RUnlock()
-	if at.Snapshot == "" || time.Now().Before(skip) {
+	if !loaded { // a result's read does not load its class
 		return ResultRead{}, false, nil
 	}
-	if time.Since(at.At) > classStateAge || !s.Changes.Current(assignmentID, at) {
-		if err := st.catchUp(ctx, s); err != nil {
-			if errors.Is(err, errNotKept) {
-				return ResultRead{}, false, nil
-			}
-			return ResultRead{}, false, err
-		}
+	if ok, err := st.ready(ctx, s); !ok || err != nil {
+		return ResultRead{}, false, err
 	}
 	st.mu.RLock()
 	at, asg, fn, def := st.at, st.asg, st.fn, st.def

@@ -246,6 +246,11 @@ func TestKeptClassAnswersAResultAsTheDatabaseDoes(t *testing.T) {
 			want, err := json.Marshal(b.get(t, ada, asgID, subs[0]))
 			require.NoError(t, err)
 			require.JSONEq(t, string(want), string(r.Result), "the database's result")
+			body, err := r.AppendJSON(nil)
+			require.NoError(t, err)
+			whole, err := json.Marshal(map[string]any{"functionResult": r.Result, "version": r.Version.String()})
+			require.NoError(t, err)
+			require.Equal(t, string(whole), string(body), "the answer encoding/json would make")
 		}
 		return r
 	}
