@@ -125,6 +125,8 @@ func run() error {
 	changeClock := changes.NewClock()
 	if url := cfg.ChangesListen(); url != "" {
 		go changeClock.Run(ctx, url, log)
+		// Sessions kept until a change to their user is announced.
+		authSvc.HearChanges(changeClock)
 	} else {
 		log.Info("not listening for changes (CHANGES_LISTEN_URL): every poll asks the database")
 	}

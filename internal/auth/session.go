@@ -82,7 +82,7 @@ func (s *Service) Session(ctx context.Context, token string) (Session, error) {
 	if sess, ok := s.sessions.get(string(key), now); ok && now.Sub(sess.Expires.Add(-s.maxAge)) < s.updateAge {
 		return sess, nil // remembered, and not due to be extended
 	}
-	gen := s.sessions.begin()
+	gen, mark := s.sessions.begin()
 	row, err := store.Q.GetSessionUser(ctx, s.pool, store.GetSessionUserParams{TokenHash: key, Now: now})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Session{}, ErrNoSession
@@ -102,9 +102,13 @@ func (s *Service) Session(ctx context.Context, token string) (Session, error) {
 	if s.afterLookup != nil {
 		s.afterLookup()
 	}
-	s.sessions.put(string(key), sess, now, gen)
+	s.sessions.put(string(key), sess, now, gen, mark)
 	return sess, nil
 }
+
+// HearChanges keeps looked-up sessions while a hears nothing about their
+// users (SessionKeepMax); call it before the Service serves.
+func (s *Service) HearChanges(a Announcements) { s.sessions.hear = a }
 
 // ForgetSessions makes the next lookup of every session read the database,
 // and keeps lookups under way from remembering what they read: a caller

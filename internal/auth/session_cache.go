@@ -3,6 +3,8 @@ package auth
 import (
 	"sync"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // SessionCacheTTL is how long an API process remembers a session it looked
@@ -13,7 +15,27 @@ import (
 // than the status poll's 2 s). Signing out,
 // changing the session's data and team changes made through this process
 // take effect at once; through another API process, within this long.
+//
+// While the API process hears the database's announcements of users'
+// changes (Announcements, migration 00026), a session is kept longer, up
+// to SessionKeepMax, and forgotten as soon as a change to its user or
+// their sessions is announced: a sign-out or team change through another
+// process then takes effect within a notification's latency.
 const SessionCacheTTL = 5 * time.Second
+
+// SessionKeepMax is how long a session is kept while nothing about its
+// user is announced.
+const SessionKeepMax = 10 * time.Minute
+
+// Announcements is what an API process hears of changes to users and
+// their sessions (changes.Clock).
+type Announcements interface {
+	// UserMark is where a lookup begins (0 when nothing can be said).
+	UserMark() uint64
+	// UserSince says whether anything about the user was announced since
+	// mark (changed), and whether that can be told (heard).
+	UserSince(userID uuid.UUID, mark uint64) (changed, heard bool)
+}
 
 // maxCachedSessions bounds the memory: past it the cache starts again empty.
 const maxCachedSessions = 100_000
@@ -29,15 +51,17 @@ const maxCachedSessions = 100_000
 // lookup from an earlier generation read: whatever it saw may be what the
 // forget was for.
 type sessionCache struct {
-	ttl time.Duration
-	mu  sync.Mutex
-	m   map[string]cachedSession
-	gen uint64
+	ttl  time.Duration
+	hear Announcements // nil: sessions are kept for ttl
+	mu   sync.Mutex
+	m    map[string]cachedSession
+	gen  uint64
 }
 
 type cachedSession struct {
 	sess Session
 	at   time.Time
+	mark uint64 // hear's mark when the lookup began (0 for none)
 }
 
 func newSessionCache(ttl time.Duration) *sessionCache {
@@ -53,23 +77,37 @@ func (c *sessionCache) get(key string, now time.Time) (Session, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[key]
-	if !ok || now.Sub(e.at) >= c.ttl || !now.Before(e.sess.Expires) {
+	if !ok || !now.Before(e.sess.Expires) {
+		return Session{}, false
+	}
+	if c.hear != nil && e.mark != 0 {
+		if changed, heard := c.hear.UserSince(e.sess.User.ID, e.mark); heard {
+			if changed || now.Sub(e.at) >= SessionKeepMax {
+				return Session{}, false
+			}
+			return e.sess, true
+		}
+	}
+	if now.Sub(e.at) >= c.ttl {
 		return Session{}, false
 	}
 	return e.sess, true
 }
 
-// begin returns the generation a lookup about to read the database passes
-// to put.
-func (c *sessionCache) begin() uint64 {
+// begin returns the generation and the announcements' mark a lookup
+// about to read the database passes to put.
+func (c *sessionCache) begin() (gen, mark uint64) {
+	if c.hear != nil {
+		mark = c.hear.UserMark()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.gen
+	return c.gen, mark
 }
 
 // put remembers sess, looked up at now under key by a lookup that began in
 // generation gen; nothing if anything was forgotten since.
-func (c *sessionCache) put(key string, sess Session, now time.Time, gen uint64) {
+func (c *sessionCache) put(key string, sess Session, now time.Time, gen, mark uint64) {
 	if c.ttl <= 0 {
 		return
 	}
@@ -82,7 +120,7 @@ func (c *sessionCache) put(key string, sess Session, now time.Time, gen uint64) 
 	if len(c.m) >= maxCachedSessions {
 		clear(c.m)
 	}
-	c.m[key] = cachedSession{sess: sess, at: now}
+	c.m[key] = cachedSession{sess: sess, at: now, mark: mark}
 }
 
 // forget drops the session of key, and what lookups under way read. Call

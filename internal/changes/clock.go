@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -77,7 +78,15 @@ type Clock struct {
 	from     snapshot // taken just after LISTEN took effect
 	asg      map[uuid.UUID]*asgClock
 	known    map[uuid.UUID]*knownAsg
-	now      func() time.Time
+	// users is the gen of the latest announcement about each user (a
+	// session signed out, a team changed) in this session of the
+	// listener; usersFrom is the gen the users' announcements are heard
+	// from (the session's start, or when users was last cleared), and
+	// hearsUsers whether the database announces them (migration 00026).
+	users      map[uuid.UUID]uint64
+	usersFrom  uint64
+	hearsUsers bool
+	now        func() time.Time
 }
 
 // asgClock is what a Clock knows of an assignment's changes.
@@ -97,8 +106,8 @@ type knownAsg struct {
 
 // NewClock is a Clock that is not listening yet (Run).
 func NewClock() *Clock {
-	return &Clock{asg: map[uuid.UUID]*asgClock{}, known: map[uuid.UUID]*knownAsg{}, now: time.Now,
-		wake: make(chan struct{}, 1)}
+	return &Clock{asg: map[uuid.UUID]*asgClock{}, known: map[uuid.UUID]*knownAsg{}, users: map[uuid.UUID]uint64{},
+		now: time.Now, wake: make(chan struct{}, 1)}
 }
 
 // Run listens on url until ctx ends, reconnecting after any failure (each
@@ -154,11 +163,12 @@ func (c *Clock) listen(ctx context.Context, url string) error {
 	// visible to a snapshot taken now either committed before (and is
 	// visible to every later snapshot) or is announced to us. A database
 	// without migration 00025 announces nothing: not to be listened to.
-	res, err := conn.Exec(ctx, "SELECT pg_current_snapshot()::text, to_regproc('notify_rubric_changed') IS NOT NULL").ReadAll()
+	res, err := conn.Exec(ctx, "SELECT pg_current_snapshot()::text, to_regproc('notify_rubric_changed') IS NOT NULL, "+
+		"to_regproc('notify_user_changed') IS NOT NULL").ReadAll()
 	if err != nil {
 		return fmt.Errorf("change listener: snapshot: %w", err)
 	}
-	if len(res) != 1 || len(res[0].Rows) != 1 || len(res[0].Rows[0]) != 2 {
+	if len(res) != 1 || len(res[0].Rows) != 1 || len(res[0].Rows[0]) != 3 {
 		return errors.New("change listener: snapshot: no row")
 	}
 	if string(res[0].Rows[0][1]) != "t" {
@@ -168,7 +178,7 @@ func (c *Clock) listen(ctx context.Context, url string) error {
 	if err != nil {
 		return fmt.Errorf("change listener: snapshot: %w", err)
 	}
-	c.begin(from, conn.PID())
+	c.begin(from, conn.PID(), string(res[0].Rows[0][2]) == "t")
 	var probe uint64
 	for {
 		// The heartbeat is a notification to ourselves: heard back, it
@@ -184,41 +194,51 @@ func (c *Clock) listen(ctx context.Context, url string) error {
 		if err != nil {
 			return fmt.Errorf("change listener: heartbeat: %w", err)
 		}
-		sent := time.Now()
-		next := sent.Add(Heartbeat)
-		for time.Now().Before(next) {
-			wctx, cancel := context.WithDeadline(ctx, next)
-			woken := make(chan struct{})
-			wasWoken := false
-			go func() { // a write of ours brings the next heartbeat forward
-				defer close(woken)
-				select {
-				case <-c.wake:
-					wasWoken = true
-					time.Sleep(time.Until(sent.Add(minProbeGap)))
-					cancel()
-				case <-wctx.Done():
-				}
-			}()
-			err := conn.WaitForNotification(wctx) // OnNotification notes it
-			cancel()
-			<-woken
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if err != nil && (conn.IsClosed() || !wasWoken && !pgconn.Timeout(err)) {
-				return fmt.Errorf("change listener: %w", err)
-			}
-			if wasWoken {
-				break // the next heartbeat now
-			}
+		if err := c.await(ctx, conn, time.Now()); err != nil {
+			return err
 		}
+	}
+}
+
+// await hears notifications until the next heartbeat is due: Heartbeat
+// after sent, or sooner when a write of ours asks for one (Wrote). One
+// wait and one watcher serve every notification of the period, so a busy
+// channel costs a wakeup per notification and no more.
+func (c *Clock) await(ctx context.Context, conn *pgconn.PgConn, sent time.Time) error {
+	wctx, cancel := context.WithDeadline(ctx, sent.Add(Heartbeat))
+	defer cancel()
+	var woken atomic.Bool
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-c.wake:
+			woken.Store(true)
+			time.Sleep(time.Until(sent.Add(minProbeGap)))
+			cancel()
+		case <-wctx.Done():
+		}
+	}()
+	for {
+		err := conn.WaitForNotification(wctx) // OnNotification notes it
+		if err == nil {
+			continue
+		}
+		cancel()
+		<-watched
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if conn.IsClosed() || !woken.Load() && !pgconn.Timeout(err) {
+			return fmt.Errorf("change listener: %w", err)
+		}
+		return nil // the next heartbeat now
 	}
 }
 
 // begin starts a listener session from the snapshot from, on the
 // backend pid.
-func (c *Clock) begin(from snapshot, pid uint32) {
+func (c *Clock) begin(from snapshot, pid uint32, hearsUsers bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.pid, c.probe, c.heardProbe, c.mustHear = pid, 0, 0, 0
@@ -227,6 +247,7 @@ func (c *Clock) begin(from snapshot, pid uint32) {
 	c.from = from
 	c.asg = map[uuid.UUID]*asgClock{}
 	c.known = map[uuid.UUID]*knownAsg{}
+	c.users, c.usersFrom, c.hearsUsers = map[uuid.UUID]uint64{}, c.gen, hearsUsers
 	c.live, c.heard = true, time.Time{} // live once its first heartbeat is heard
 }
 
@@ -238,6 +259,7 @@ func (c *Clock) stop() {
 	c.gen++
 	c.asg = map[uuid.UUID]*asgClock{}
 	c.known = map[uuid.UUID]*knownAsg{}
+	c.users, c.usersFrom = map[uuid.UUID]uint64{}, c.gen
 }
 
 // probeText is the payload of a listener's heartbeat.
@@ -318,14 +340,24 @@ func (c *Clock) note(payload string) {
 		}
 		return
 	}
+	c.gen++
+	if idText == "user" { // a user or their session changed (00026)
+		if id, err := uuid.Parse(xidText); err == nil {
+			if len(c.users) >= maxKnown {
+				c.users, c.usersFrom = map[uuid.UUID]uint64{}, c.gen
+			}
+			c.users[id] = c.gen
+			return
+		}
+	}
 	id, err1 := uuid.Parse(idText)
 	xid, err2 := strconv.ParseUint(xidText, 10, 64)
-	c.gen++
 	if !ok || err1 != nil || err2 != nil {
 		// Not ours to read: trust nothing remembered.
 		c.asg = map[uuid.UUID]*asgClock{}
 		c.known = map[uuid.UUID]*knownAsg{}
 		c.from = snapshot{xmin: ^uint64(0), xmax: ^uint64(0)}
+		c.users, c.usersFrom = map[uuid.UUID]uint64{}, c.gen
 		return
 	}
 	a := c.asg[id]
@@ -550,4 +582,46 @@ func (c *Clock) Current(assignmentID uuid.UUID, at Version) bool {
 		return true
 	}
 	return false
+}
+
+// UserMark is where a lookup of a user's session begins, to pass to
+// UserSince once the lookup has read it; 0 when the Clock cannot
+// vouch for users (not listening, or a database that does not announce
+// them).
+func (c *Clock) UserMark() uint64 {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.hearsUsers || !c.heardRecently() {
+		return 0
+	}
+	return c.gen
+}
+
+// UserSince says what the Clock knows of the user since mark (UserMark,
+// taken before the database was read): heard, whether it can tell (the
+// listener is heard, in the session mark was taken in), and changed,
+// whether a sign-out, team change or other change of the user or their
+// sessions was announced since. The only window is a notification's own
+// latency, as for a 304 from memory.
+func (c *Clock) UserSince(userID uuid.UUID, mark uint64) (changed, heard bool) {
+	if c == nil || mark == 0 {
+		return false, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.hearsUsers || !c.heardRecently() || mark < c.usersFrom {
+		return false, false
+	}
+	return c.users[userID] > mark, true
+}
+
+// heardRecently says whether the listener is up and its heartbeat was
+// heard within Stale. Unlike liveLocked it does not wait for this
+// process's own writes to be heard: the writes that change a session
+// forget it here themselves (auth). Called with c.mu held.
+func (c *Clock) heardRecently() bool {
+	return c.live && c.heardProbe > 0 && c.now().Sub(c.heard) < Stale
 }

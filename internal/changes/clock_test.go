@@ -216,3 +216,55 @@ func TestOurOwnWriteWaitsForItsAnnouncement(t *testing.T) {
 		v = r.Now
 	}
 }
+
+// A change to a user or their sessions is heard as that user's, leaves
+// the classes' memory alone, and nothing is vouched for once the
+// listener stops.
+func TestTheClockHearsUsersChange(t *testing.T) {
+	ctx := context.Background()
+	pool := testdb.Pool(t)
+	clock, stop := listening(t)
+	var ada, grace uuid.UUID
+	for _, u := range []struct {
+		name string
+		id   *uuid.UUID
+	}{{"ada", &ada}, {"grace", &grace}} {
+		require.NoError(t, pool.QueryRow(ctx, `INSERT INTO users (email, name) VALUES ($1, $1) RETURNING id`,
+			u.name+"-"+uuid.NewString()+"@school.test").Scan(u.id))
+	}
+	settle(t, clock)
+	mark := clock.UserMark()
+	require.NotZero(t, mark)
+	changed, heard := clock.UserSince(ada, mark)
+	require.True(t, heard)
+	require.False(t, changed)
+
+	var token []byte
+	require.NoError(t, pool.QueryRow(ctx, `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES (sha256(gen_random_uuid()::text::bytea), $1, now() + interval '1 day') RETURNING token_hash`, ada).Scan(&token))
+	settle(t, clock)
+	changed, _ = clock.UserSince(ada, mark)
+	require.False(t, changed, "a new session changes nothing anyone kept")
+
+	_, err := pool.Exec(ctx, `DELETE FROM sessions WHERE token_hash = $1`, token)
+	require.NoError(t, err)
+	settle(t, clock)
+	changed, heard = clock.UserSince(ada, mark)
+	require.True(t, heard)
+	require.True(t, changed, "a sign-out is heard")
+	changed, _ = clock.UserSince(grace, mark)
+	require.False(t, changed, "as Ada's only")
+	later := clock.UserMark()
+	changed, _ = clock.UserSince(ada, later)
+	require.False(t, changed)
+
+	_, err = pool.Exec(ctx, `UPDATE users SET team_id = NULL, name = 'Grace H' WHERE id = $1`, grace)
+	require.NoError(t, err)
+	settle(t, clock)
+	changed, _ = clock.UserSince(grace, later)
+	require.True(t, changed, "a change of the user is heard")
+
+	stop()
+	_, heard = clock.UserSince(ada, later)
+	require.False(t, heard, "a stopped listener vouches for nobody")
+	require.Zero(t, clock.UserMark())
+}
