@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -215,7 +217,40 @@ func monday(ctx context.Context, root, admin, logDir, outDir string, s settings,
 	res.AtMost("poll.cost_pct_core", 100*(apiCPU+dbCPU)/window.Seconds(), 2, "% of one core", "API + database CPU of the polling")
 	res.Add("poll.not_modified", float64(kinds.notModified.Load())/float64(kinds.total()), "share", "of the polls: 304")
 	res.Add("poll.delta", float64(kinds.delta.Load())/float64(kinds.total()), "share", "of the polls: a delta (the rest: full answers)")
+
+	// The floor under poll.cost_pct_core: the same pages asking /healthz
+	// (no session, no database) at the same rate cost this much of the API
+	// process, the price of waking it that often.
+	floor := pollFloor(ctx, st.BaseURL+"/healthz", apiPid, s.teachers, s.pollEvery, idleRate, min(10*time.Second, s.mondayWait/4))
+	res.Add("poll.healthz_floor_pct_core", floor, "% of one core", fmt.Sprintf("GET /healthz by %d pages every %s: the API's cost of waking that often, under any poll", s.teachers, s.pollEvery))
 	return nil
+}
+
+// pollFloor is the API's CPU (% of one core, idle subtracted) while n pages,
+// each on its own connection, GET url every `every` for d.
+func pollFloor(ctx context.Context, url string, apiPid, n int, every time.Duration, idleRate float64, d time.Duration) float64 {
+	c0 := cpuOf([]int{apiPid})
+	t0 := time.Now()
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}, Timeout: 10 * time.Second}
+			defer client.CloseIdleConnections()
+			time.Sleep(time.Duration(i) * every / time.Duration(n))
+			for time.Since(t0) < d && ctx.Err() == nil {
+				if res, err := client.Get(url); err == nil {
+					_, _ = io.Copy(io.Discard, res.Body)
+					res.Body.Close()
+				}
+				time.Sleep(every)
+			}
+		}()
+	}
+	wg.Wait()
+	window := time.Since(t0)
+	return 100 * (cpuDelta(c0, cpuOf([]int{apiPid})).Seconds() - idleRate*window.Seconds()) / window.Seconds()
 }
 
 // aiSlots is the ai queue's width (WORKER_QUEUES' default ai=32).

@@ -32,7 +32,7 @@ func respondPolled(c *gin.Context, p polled) {
 		return
 	}
 	if p.body != nil {
-		c.Data(http.StatusOK, "application/json; charset=utf-8", p.body)
+		writeJSON(c, http.StatusOK, p.body)
 		return
 	}
 	ok(c, p.data)

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"math"
@@ -34,7 +35,19 @@ const statusClientClosed = 499
 
 // ok writes the spec's success wrapper: {"data": …}.
 func ok(c *gin.Context, data any) {
-	c.JSON(http.StatusOK, gin.H{"data": data})
+	b, err := json.Marshal(gin.H{"data": data})
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	writeJSON(c, http.StatusOK, b)
+}
+
+// writeJSON writes a JSON body with its length: sent in one piece, not
+// chunked (net/http chunks a body past 2 KB whose length it was not told).
+func writeJSON(c *gin.Context, status int, body []byte) {
+	c.Header("Content-Length", strconv.Itoa(len(body)))
+	c.Data(status, "application/json; charset=utf-8", body)
 }
 
 // fail writes {"error": {code, message}}, logging internal causes and never

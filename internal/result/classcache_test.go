@@ -353,6 +353,46 @@ func TestKeptEditsNeverOverwriteANewerWrite(t *testing.T) {
 	requireCode(t, err, apperr.NotFound, "")
 }
 
+// Edits in a row on a kept class, with no read between them, are each
+// written from what the one before wrote (a teacher ticking down a
+// result), and the class then answers what the database holds.
+func TestKeptEditsFollowEachOther(t *testing.T) {
+	b := setup(t, false, fakellm.Options{})
+	ada := b.teacher(t)
+	asgID := b.define(t, ada, assignment.TypeGrade, false)
+	sub := b.submit(t, ada, asgID, photosynthesisText)[0]
+	fr := b.gradeNow(t, ada, asgID, sub)[0]
+	other := &result.Service{Pool: b.pool, Assignments: b.asgs, NoClassCache: true} // reads the database
+	_, err := b.svc.ReadClass(b.ctx, ada, b.subs, asgID, result.Poll{})
+	require.NoError(t, err)
+	kept := result.KeptEdits(b.svc)
+
+	tick := func(q, c int) {
+		t.Helper()
+		_, err := b.svc.ToggleCriterion(b.ctx, ada, result.Toggle{ResultID: fr.ID, Path: []int{q}, CriterionIndex: c})
+		require.NoError(t, err)
+	}
+	tick(1, 0)
+	tick(0, 0)
+	tick(1, 1)
+	_, err = b.svc.Update(b.ctx, ada, result.Edit{ResultID: fr.ID, SubmissionID: sub, ResultFields: assignment.ResultFields{OverallComments: "Well done"}})
+	require.NoError(t, err)
+	tick(1, 0)
+	require.Equal(t, kept+5, result.KeptEdits(b.svc), "each written from the one before")
+
+	want, err := other.Get(b.ctx, ada, sub, asgID)
+	require.NoError(t, err)
+	got, _ := total(t, want)
+	require.Equal(t, 6.0+0-2+1, got, "every tick counted once")
+	require.Equal(t, "Well done", want.OverallComments)
+	fromDB, err := other.ReadClass(b.ctx, ada, b.subs, asgID, result.Poll{})
+	require.NoError(t, err)
+	fromMemory, err := b.svc.ReadClass(b.ctx, ada, b.subs, asgID, result.Poll{})
+	require.NoError(t, err)
+	require.Len(t, fromMemory.Results, 1)
+	require.JSONEq(t, string(fromDB.Results[0]), string(fromMemory.Results[0]), "the kept class holds what was written")
+}
+
 // A class larger than an eighth of the memory classes may take is not kept:
 // it is read from the database, whole and right.
 func TestAClassTooLargeIsNotKept(t *testing.T) {

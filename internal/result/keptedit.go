@@ -3,6 +3,7 @@ package result
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 
 	"github.com/google/uuid"
@@ -80,13 +81,17 @@ func (s *Service) toggleKept(ctx context.Context, a identity.Actor, t Toggle) (f
 	if err != nil {
 		return 0, false, nil // the locking way says why
 	}
-	n, err := store.Q.SaveTickedAnswersIfUnchanged(ctx, s.Pool, store.SaveTickedAnswersIfUnchangedParams{
+	saved, err := store.Q.SaveTickedAnswersIfUnchanged(ctx, s.Pool, store.SaveTickedAnswersIfUnchangedParams{
 		Answers: answers, ID: k.row.ID, TeamID: a.TeamID, Stamp: k.stamp, FunctionStamp: k.fnStamp,
 	})
-	if err != nil || n != 1 {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
 		return 0, false, err
 	}
 	s.classes.kept.Add(1)
+	s.classes.wrote(a.TeamID, k.row, saved)
 	return delta, true, nil
 }
 
@@ -113,6 +118,30 @@ func (s *Service) updateKept(ctx context.Context, a identity.Actor, e Edit) (Fun
 		return FunctionResult{}, false, err
 	}
 	s.classes.kept.Add(1)
+	s.classes.wrote(a.TeamID, k.row, saved)
 	fr, err := s.presentWith(ctx, saved, k.fn)
 	return fr, true, err
+}
+
+// wrote puts a result a kept edit wrote from was into its kept class, so
+// the next edit of it is computed from what it wrote, not refused by its
+// own stamp until a catch-up reads it back. Only while the class still
+// holds was: a catch-up may have brought a newer row, or an older one
+// (what it reads is at its own version; the row it replaced carries its
+// stamp either way, so an edit from it is refused, never wrong).
+func (c *classCache) wrote(team uuid.UUID, was, saved store.FunctionResult) {
+	st := c.holding(saved.ID, team)
+	if st == nil {
+		return
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	i := slices.IndexFunc(st.results, func(r store.FunctionResult) bool { return r.ID == saved.ID })
+	if i < 0 || st.results[i].ChangedXid != was.ChangedXid || saved.ChangedXid.Uint64 == 0 {
+		return
+	}
+	// results is never modified in place: answers under way may hold it.
+	st.results = slices.Clone(st.results)
+	st.results[i] = saved
+	st.bytes = rowsBytes(st.results, st.list)
 }

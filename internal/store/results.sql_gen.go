@@ -955,7 +955,7 @@ func (q *Queries) SaveTickedAnswers(ctx context.Context, db DBTX, arg SaveTicked
 	return err
 }
 
-const saveTickedAnswersIfUnchanged = `-- name: SaveTickedAnswersIfUnchanged :execrows
+const saveTickedAnswersIfUnchanged = `-- name: SaveTickedAnswersIfUnchanged :one
 UPDATE function_results fr
 SET answers = $1, status = 'reviewed', reviewed_at = now(),
     status_at = CASE WHEN fr.status = 'reviewed' THEN fr.status_at ELSE now() END, updated_at = now()
@@ -964,6 +964,7 @@ WHERE fr.id = $2 AND fr.team_id = $3 AND fr.changed_xid::text = $4::text
               JOIN assignments a ON a.id = f.assignment_id AND a.team_id = f.team_id AND a.type = f.type
               WHERE f.assignment_id = fr.assignment_id AND f.team_id = fr.team_id
                 AND f.changed_xid::text = $5::text)
+RETURNING id, team_id, assignment_id, submission_id, function_id, status, feedback, highlighted_text, criteria_levels, criteria_points, criteria_feedback, overall_comments, is_benchmark, answers, error, created_at, updated_at, flags, dropped_highlights, model, model_calls, prompt_tokens, completion_tokens, cost_usd, result_writes, graded_at, reviewed_at, status_at, graded_parts, cached_prompt_tokens, changed_xid
 `
 
 type SaveTickedAnswersIfUnchangedParams struct {
@@ -977,20 +978,52 @@ type SaveTickedAnswersIfUnchangedParams struct {
 // SaveTickedAnswers of a tick computed from the result and the definition a
 // kept class holds (result's class cache): written only while neither has
 // been written since it was read (@stamp and @function_stamp, their
-// changed_xid), so the tick is what a locked read would have made. No row
-// otherwise: the caller takes the locking way.
-func (q *Queries) SaveTickedAnswersIfUnchanged(ctx context.Context, db DBTX, arg SaveTickedAnswersIfUnchangedParams) (int64, error) {
-	result, err := db.Exec(ctx, saveTickedAnswersIfUnchanged,
+// changed_xid), so the tick is what a locked read would have made, and
+// returned as written (the kept class takes it). No row otherwise: the
+// caller takes the locking way.
+func (q *Queries) SaveTickedAnswersIfUnchanged(ctx context.Context, db DBTX, arg SaveTickedAnswersIfUnchangedParams) (FunctionResult, error) {
+	row := db.QueryRow(ctx, saveTickedAnswersIfUnchanged,
 		arg.Answers,
 		arg.ID,
 		arg.TeamID,
 		arg.Stamp,
 		arg.FunctionStamp,
 	)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
+	var i FunctionResult
+	err := row.Scan(
+		&i.ID,
+		&i.TeamID,
+		&i.AssignmentID,
+		&i.SubmissionID,
+		&i.FunctionID,
+		&i.Status,
+		&i.Feedback,
+		&i.HighlightedText,
+		&i.CriteriaLevels,
+		&i.CriteriaPoints,
+		&i.CriteriaFeedback,
+		&i.OverallComments,
+		&i.IsBenchmark,
+		&i.Answers,
+		&i.Error,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.Flags,
+		&i.DroppedHighlights,
+		&i.Model,
+		&i.ModelCalls,
+		&i.PromptTokens,
+		&i.CompletionTokens,
+		&i.CostUsd,
+		&i.ResultWrites,
+		&i.GradedAt,
+		&i.ReviewedAt,
+		&i.StatusAt,
+		&i.GradedParts,
+		&i.CachedPromptTokens,
+		&i.ChangedXid,
+	)
+	return i, err
 }
 
 const setBenchmark = `-- name: SetBenchmark :one

@@ -140,12 +140,13 @@ SET answers = @answers, status = 'reviewed', reviewed_at = now(),
     status_at = CASE WHEN status = 'reviewed' THEN status_at ELSE now() END, updated_at = now()
 WHERE id = @id AND team_id = @team_id;
 
--- name: SaveTickedAnswersIfUnchanged :execrows
+-- name: SaveTickedAnswersIfUnchanged :one
 -- SaveTickedAnswers of a tick computed from the result and the definition a
 -- kept class holds (result's class cache): written only while neither has
 -- been written since it was read (@stamp and @function_stamp, their
--- changed_xid), so the tick is what a locked read would have made. No row
--- otherwise: the caller takes the locking way.
+-- changed_xid), so the tick is what a locked read would have made, and
+-- returned as written (the kept class takes it). No row otherwise: the
+-- caller takes the locking way.
 UPDATE function_results fr
 SET answers = @answers, status = 'reviewed', reviewed_at = now(),
     status_at = CASE WHEN fr.status = 'reviewed' THEN fr.status_at ELSE now() END, updated_at = now()
@@ -153,7 +154,8 @@ WHERE fr.id = @id AND fr.team_id = @team_id AND fr.changed_xid::text = @stamp::t
   AND EXISTS (SELECT 1 FROM functions f
               JOIN assignments a ON a.id = f.assignment_id AND a.team_id = f.team_id AND a.type = f.type
               WHERE f.assignment_id = fr.assignment_id AND f.team_id = fr.team_id
-                AND f.changed_xid::text = @function_stamp::text);
+                AND f.changed_xid::text = @function_stamp::text)
+RETURNING *;
 
 -- name: SaveTeacherEditIfUnchanged :one
 -- SaveTeacherEdit of an edit computed from what a kept class holds, on the
