@@ -106,8 +106,9 @@ type knownAsg struct {
 
 // NewClock is a Clock that is not listening yet (Run).
 func NewClock() *Clock {
-	return &Clock{asg: map[uuid.UUID]*asgClock{}, known: map[uuid.UUID]*knownAsg{}, users: map[uuid.UUID]uint64{},
-		now: time.Now, wake: make(chan struct{}, 1)}
+	c := &Clock{now: time.Now, wake: make(chan struct{}, 1)}
+	c.forget()
+	return c
 }
 
 // Run listens on url until ctx ends, reconnecting after any failure (each
@@ -244,10 +245,8 @@ func (c *Clock) begin(from snapshot, pid uint32, hearsUsers bool) {
 	c.pid, c.probe, c.heardProbe, c.mustHear = pid, 0, 0, 0
 	c.epoch++
 	c.gen++
-	c.from = from
-	c.asg = map[uuid.UUID]*asgClock{}
-	c.known = map[uuid.UUID]*knownAsg{}
-	c.users, c.usersFrom, c.hearsUsers = map[uuid.UUID]uint64{}, c.gen, hearsUsers
+	c.from, c.hearsUsers = from, hearsUsers
+	c.forget()
 	c.live, c.heard = true, time.Time{} // live once its first heartbeat is heard
 }
 
@@ -257,6 +256,12 @@ func (c *Clock) stop() {
 	defer c.mu.Unlock()
 	c.live = false
 	c.gen++
+	c.forget()
+}
+
+// forget drops what the Clock remembers of assignments and users; users'
+// announcements count from the current gen. Called with c.mu held.
+func (c *Clock) forget() {
 	c.asg = map[uuid.UUID]*asgClock{}
 	c.known = map[uuid.UUID]*knownAsg{}
 	c.users, c.usersFrom = map[uuid.UUID]uint64{}, c.gen
@@ -298,7 +303,7 @@ func (c *Clock) Live() bool {
 }
 
 func (c *Clock) liveLocked() bool {
-	return c.live && c.now().Sub(c.heard) < Stale && c.heardProbe >= c.mustHear
+	return c.heardRecently() && c.heardProbe >= c.mustHear
 }
 
 // Answered is how many polls the Clock has answered from memory (Start),
@@ -354,10 +359,8 @@ func (c *Clock) note(payload string) {
 	xid, err2 := strconv.ParseUint(xidText, 10, 64)
 	if !ok || err1 != nil || err2 != nil {
 		// Not ours to read: trust nothing remembered.
-		c.asg = map[uuid.UUID]*asgClock{}
-		c.known = map[uuid.UUID]*knownAsg{}
+		c.forget()
 		c.from = snapshot{xmin: ^uint64(0), xmax: ^uint64(0)}
-		c.users, c.usersFrom = map[uuid.UUID]uint64{}, c.gen
 		return
 	}
 	a := c.asg[id]
@@ -619,9 +622,9 @@ func (c *Clock) UserSince(userID uuid.UUID, mark uint64) (changed, heard bool) {
 }
 
 // heardRecently says whether the listener is up and its heartbeat was
-// heard within Stale. Unlike liveLocked it does not wait for this
-// process's own writes to be heard: the writes that change a session
-// forget it here themselves (auth). Called with c.mu held.
+// heard within Stale (never before its first). Unlike liveLocked it does
+// not wait for this process's own writes to be heard: the writes that
+// change a session forget it here themselves (auth). Called with c.mu held.
 func (c *Clock) heardRecently() bool {
-	return c.live && c.heardProbe > 0 && c.now().Sub(c.heard) < Stale
+	return c.live && c.now().Sub(c.heard) < Stale
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/llm/fakellm"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/submission"
@@ -287,13 +288,21 @@ func TestKeptClassAnswersAResultAsTheDatabaseDoes(t *testing.T) {
 // what was written since the class was read (by another API process, say):
 // it is written from the kept row only while that row and its definition
 // are unchanged, the locking way otherwise.
+// gradedForEdits is a graded result of a one-pupil grade class, and a
+// second service on the same database that keeps no class (another API
+// process, or simply the database's answer).
+func gradedForEdits(t *testing.T) (b *bundle, ada identity.Actor, asgID, sub uuid.UUID, fr result.FunctionResult, other *result.Service) {
+	t.Helper()
+	b = setup(t, false, fakellm.Options{})
+	ada = b.teacher(t)
+	asgID = b.define(t, ada, assignment.TypeGrade, false)
+	sub = b.submit(t, ada, asgID, photosynthesisText)[0]
+	fr = b.gradeNow(t, ada, asgID, sub)[0]
+	return b, ada, asgID, sub, fr, &result.Service{Pool: b.pool, Assignments: b.asgs, NoClassCache: true}
+}
+
 func TestKeptEditsNeverOverwriteANewerWrite(t *testing.T) {
-	b := setup(t, false, fakellm.Options{})
-	ada := b.teacher(t)
-	asgID := b.define(t, ada, assignment.TypeGrade, false)
-	sub := b.submit(t, ada, asgID, photosynthesisText)[0]
-	fr := b.gradeNow(t, ada, asgID, sub)[0]
-	other := &result.Service{Pool: b.pool, Assignments: b.asgs, NoClassCache: true} // another API process
+	b, ada, asgID, sub, fr, other := gradedForEdits(t) // other: another API process
 	keep := func() {
 		_, err := b.svc.ReadClass(b.ctx, ada, b.subs, asgID, result.Poll{})
 		require.NoError(t, err)
@@ -357,12 +366,7 @@ func TestKeptEditsNeverOverwriteANewerWrite(t *testing.T) {
 // written from what the one before wrote (a teacher ticking down a
 // result), and the class then answers what the database holds.
 func TestKeptEditsFollowEachOther(t *testing.T) {
-	b := setup(t, false, fakellm.Options{})
-	ada := b.teacher(t)
-	asgID := b.define(t, ada, assignment.TypeGrade, false)
-	sub := b.submit(t, ada, asgID, photosynthesisText)[0]
-	fr := b.gradeNow(t, ada, asgID, sub)[0]
-	other := &result.Service{Pool: b.pool, Assignments: b.asgs, NoClassCache: true} // reads the database
+	b, ada, asgID, sub, fr, other := gradedForEdits(t) // other reads the database
 	_, err := b.svc.ReadClass(b.ctx, ada, b.subs, asgID, result.Poll{})
 	require.NoError(t, err)
 	kept := result.KeptEdits(b.svc)
