@@ -5,6 +5,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/identity"
 	"github.com/markwell/markwell/internal/lti"
 	"github.com/markwell/markwell/internal/release"
@@ -47,8 +48,33 @@ func (h *releaseHandlers) release(c *gin.Context, a identity.Actor, in *releaseB
 	return h.svc.Release(c, a, rin)
 }
 
-func (h *releaseHandlers) list(c *gin.Context, a identity.Actor, in *assignmentRef) (gin.H, error) {
-	rs, err := h.svc.List(c, a, in.AssignmentID.UUID())
+// maxListIDs is how many submissions one release/list may name (a page of
+// the submissions table is at most 100).
+const maxListIDs = 1000
+
+// msgTooManyIDs refuses a release/list naming more than maxListIDs.
+const msgTooManyIDs = "Ask for the releases of at most 1,000 submissions at a time."
+
+type listReleasesBody struct {
+	assignmentRef
+	// SubmissionIDs, when given, are the rows asked about (a page of the
+	// table); without them every submission is listed.
+	SubmissionIDs []id `json:"submissionIds"`
+}
+
+func (h *releaseHandlers) list(c *gin.Context, a identity.Actor, in *listReleasesBody) (gin.H, error) {
+	var (
+		rs  []release.Release
+		err error
+	)
+	switch {
+	case in.SubmissionIDs == nil:
+		rs, err = h.svc.List(c, a, in.AssignmentID.UUID())
+	case len(in.SubmissionIDs) > maxListIDs:
+		err = apperr.New(apperr.Invalid, msgTooManyIDs)
+	default:
+		rs, err = h.svc.ListOf(c, a, in.AssignmentID.UUID(), uuids(in.SubmissionIDs))
+	}
 	return gin.H{"releases": rs}, err
 }
 

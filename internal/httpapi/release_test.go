@@ -127,6 +127,23 @@ func TestAReleasedLinkOpensExactlyThatResultUntilRevoked(t *testing.T) {
 	status, data, e = b.call(t, "/api/v1/db/assignment/release/list", map[string]any{"assignmentId": asgID})
 	require.Equal(t, 200, status, e)
 	require.Len(t, data["releases"], 2)
+	// A page of the table asks for its rows only: Kim's, unreleased, and
+	// nothing for an id that is not a submission of the assignment.
+	status, data, e = b.call(t, "/api/v1/db/assignment/release/list", map[string]any{"assignmentId": asgID, "submissionIds": []string{kimID, asgID}})
+	require.Equal(t, 200, status, e)
+	require.Len(t, data["releases"], 1)
+	require.Equal(t, kimID, data["releases"].([]any)[0].(map[string]any)["submissionId"])
+	require.Equal(t, "not-released", data["releases"].([]any)[0].(map[string]any)["state"])
+	status, data, e = b.call(t, "/api/v1/db/assignment/release/list", map[string]any{"assignmentId": asgID, "submissionIds": []string{}})
+	require.Equal(t, 200, status, e)
+	require.Empty(t, data["releases"])
+	tooMany := make([]string, 1001)
+	for i := range tooMany {
+		tooMany[i] = samID
+	}
+	b.refused(t, "/api/v1/db/assignment/release/list", map[string]any{"assignmentId": asgID, "submissionIds": tooMany},
+		"Ask for the releases of at most 1,000 submissions at a time.")
+	b.missing(t, "/api/v1/db/assignment/release/list", map[string]any{"assignmentId": asgID, "submissionIds": []string{"not-an-id"}})
 	res, raw := rawRequestWithBrowser(t, b.browser, "/api/v1/db/assignment/release/links-csv", map[string]any{"assignmentId": asgID})
 	require.Equal(t, 200, res.StatusCode, raw)
 	require.Equal(t, "text/csv; charset=utf-8", res.Header.Get("Content-Type"))
@@ -140,6 +157,7 @@ func TestAReleasedLinkOpensExactlyThatResultUntilRevoked(t *testing.T) {
 	eve.missing(t, "/api/v1/db/assignment/release", map[string]any{"assignmentId": asgID, "submissionIds": []string{kimID}})
 	eve.missing(t, "/api/v1/db/assignment/release/revoke", map[string]any{"assignmentId": asgID, "submissionIds": []string{samID}})
 	eve.missing(t, "/api/v1/db/assignment/release/list", map[string]any{"assignmentId": asgID})
+	eve.missing(t, "/api/v1/db/assignment/release/list", map[string]any{"assignmentId": asgID, "submissionIds": []string{samID}})
 	eve.missing(t, "/api/v1/db/assignment/release/links-csv", map[string]any{"assignmentId": asgID})
 	status, _ = result(releaseToken, samID)
 	require.Equal(t, 200, status, "Eve changed nothing")

@@ -101,7 +101,12 @@ type Outcome struct {
 // List returns one Release per submission of one of the actor's
 // assignments, released or not.
 func (s *Service) List(ctx context.Context, a identity.Actor, assignmentID uuid.UUID) ([]Release, error) {
-	rows, err := s.rows(ctx, s.Pool, a, assignmentID)
+	return s.list(ctx, a, assignmentID, nil)
+}
+
+// list is List of the given submissions, or of all with nil.
+func (s *Service) list(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, ids []uuid.UUID) ([]Release, error) {
+	rows, err := s.rowsOf(ctx, s.Pool, a, assignmentID, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -112,13 +117,29 @@ func (s *Service) List(ctx context.Context, a identity.Actor, assignmentID uuid.
 	return out, nil
 }
 
+// ListOf is List for the given submissions of the assignment only, in the
+// same order: what a page of the submissions table shows, and what a
+// release or revoke answers. Ids that are not submissions of the
+// assignment are left out.
+func (s *Service) ListOf(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, ids []uuid.UUID) ([]Release, error) {
+	if ids == nil {
+		ids = []uuid.UUID{} // none, not all
+	}
+	return s.list(ctx, a, assignmentID, ids)
+}
+
 // rows are an assignment's submissions with their releases; not found for
 // an assignment of another team.
 func (s *Service) rows(ctx context.Context, db store.DBTX, a identity.Actor, assignmentID uuid.UUID) ([]store.ListReleaseRowsRow, error) {
+	return s.rowsOf(ctx, db, a, assignmentID, nil)
+}
+
+// rowsOf are rows of the given submissions only, or all with nil.
+func (s *Service) rowsOf(ctx context.Context, db store.DBTX, a identity.Actor, assignmentID uuid.UUID, ids []uuid.UUID) ([]store.ListReleaseRowsRow, error) {
 	if _, err := store.Q.GetAssignment(ctx, db, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID}); err != nil {
 		return nil, store.NotFound(fmt.Errorf("assignment %s: %w", assignmentID, err))
 	}
-	rows, err := store.Q.ListReleaseRows(ctx, db, store.ListReleaseRowsParams{AssignmentID: assignmentID, TeamID: a.TeamID})
+	rows, err := store.Q.ListReleaseRows(ctx, db, store.ListReleaseRowsParams{AssignmentID: assignmentID, TeamID: a.TeamID, SubmissionIds: ids})
 	if err != nil {
 		return nil, fmt.Errorf("list releases of assignment %s: %w", assignmentID, err)
 	}
@@ -216,11 +237,11 @@ func (s *Service) Release(ctx context.Context, a identity.Actor, in Input) (Outc
 	if err != nil {
 		return Outcome{}, err
 	}
-	all, err := s.List(ctx, a, in.AssignmentID)
+	releases, err := s.ListOf(ctx, a, in.AssignmentID, released)
 	if err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Releases: only(all, released), Skipped: skipped}, nil
+	return Outcome{Releases: releases, Skipped: skipped}, nil
 }
 
 // choose picks the rows to release: the given ids' finished results, or
@@ -309,11 +330,7 @@ func (s *Service) Revoke(ctx context.Context, a identity.Actor, assignmentID uui
 	if err != nil {
 		return nil, err
 	}
-	all, err := s.List(ctx, a, assignmentID)
-	if err != nil {
-		return nil, err
-	}
-	return only(all, ids), nil
+	return s.ListOf(ctx, a, assignmentID, ids)
 }
 
 // only keeps the releases of ids, in all's order.

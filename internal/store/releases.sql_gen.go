@@ -95,12 +95,14 @@ FROM submissions s
 LEFT JOIN function_results fr ON fr.submission_id = s.id AND fr.team_id = s.team_id
 LEFT JOIN releases r ON r.submission_id = s.id AND r.team_id = s.team_id
 WHERE s.assignment_id = $1 AND s.team_id = $2
+  AND ($3::uuid[] IS NULL OR s.id = ANY($3::uuid[]))
 ORDER BY s.created_at, s.id
 `
 
 type ListReleaseRowsParams struct {
-	AssignmentID uuid.UUID
-	TeamID       uuid.UUID
+	AssignmentID  uuid.UUID
+	TeamID        uuid.UUID
+	SubmissionIds []uuid.UUID
 }
 
 type ListReleaseRowsRow struct {
@@ -119,9 +121,10 @@ type ListReleaseRowsRow struct {
 
 // Results released to students by private link and email (package release).
 // Every submission of an assignment with its result's status and its
-// release, if any, in the submissions table's order.
+// release, if any, in the submissions table's order; with @submission_ids
+// only those (a page of the table; ids not of the assignment left out).
 func (q *Queries) ListReleaseRows(ctx context.Context, db DBTX, arg ListReleaseRowsParams) ([]ListReleaseRowsRow, error) {
-	rows, err := db.Query(ctx, listReleaseRows, arg.AssignmentID, arg.TeamID)
+	rows, err := db.Query(ctx, listReleaseRows, arg.AssignmentID, arg.TeamID, arg.SubmissionIds)
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,5 @@
 import type { TooltipProps } from '@mui/material/Tooltip';
-import { cloneElement, useEffect, useState, type ComponentType, type ReactElement } from 'react';
+import { cloneElement, startTransition, useEffect, useState, type ComponentType, type ReactElement } from 'react';
 import { loadChunk, registerLoader } from '../lib/lazy-page';
 
 let loaded: ComponentType<TooltipProps> | undefined;
@@ -13,7 +13,8 @@ registerLoader(loadTooltip);
 
 /**
  * MUI's Tooltip, loaded from its own chunk once the page has drawn: a tooltip shows only on hover
- * or focus, so no page waits for it before its first paint (docs/performance.md, "First load").
+ * or focus, so no page waits for it before its first paint (docs/performance.md, "First load"), and
+ * the swap is a transition, drawn between frames.
  * Until it has loaded the child draws alone, carrying the name or description the closed tooltip
  * gives it (the `aria-label`, or with `describeChild` the `title`), so what a screen reader
  * announces does not change when it arrives.
@@ -23,7 +24,10 @@ export function Tooltip(props: TooltipProps) {
   useEffect(() => {
     if (Loaded) return;
     let live = true;
-    void loadTooltip().then((component) => live && setLoaded(() => component));
+    // A transition: a page's tooltips (two or three per table row) all become MUI's at once, a
+    // render that React now does in slices between frames instead of one long task right after the
+    // page first draws (on the assignment page of a year group it held the main thread for 160 ms).
+    void loadTooltip().then((component) => live && startTransition(() => setLoaded(() => component)));
     return () => {
       live = false;
     };

@@ -2,7 +2,8 @@
 
 -- name: ListReleaseRows :many
 -- Every submission of an assignment with its result's status and its
--- release, if any, in the submissions table's order.
+-- release, if any, in the submissions table's order; with @submission_ids
+-- only those (a page of the table; ids not of the assignment left out).
 SELECT s.id AS submission_id, s.name, s.student_name, s.student_email,
        COALESCE(fr.status, '')::text AS result_status,
        r.token_nonce, r.released_at, r.revoked_at,
@@ -12,6 +13,7 @@ FROM submissions s
 LEFT JOIN function_results fr ON fr.submission_id = s.id AND fr.team_id = s.team_id
 LEFT JOIN releases r ON r.submission_id = s.id AND r.team_id = s.team_id
 WHERE s.assignment_id = @assignment_id AND s.team_id = @team_id
+  AND (sqlc.narg(submission_ids)::uuid[] IS NULL OR s.id = ANY(sqlc.narg(submission_ids)::uuid[]))
 ORDER BY s.created_at, s.id;
 
 -- name: LockReleases :exec

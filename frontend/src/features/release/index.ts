@@ -7,5 +7,5 @@
 export { ReleaseButton, type ReleaseButtonProps } from './components/ReleaseButton';
 export { ReleaseDialog, type ReleaseDialogProps } from './components/ReleaseDialog';
 export { ReleaseRowState, releaseChip, type ReleaseRowStateProps } from './components/ReleaseRowState';
-export { releaseKeys, useReleases, downloadLinksCsv } from './api/releases';
+export { releaseKeys, useRowRelease, downloadLinksCsv } from './api/releases';
 export type { Release, ReleaseState, EmailState } from './api/types';

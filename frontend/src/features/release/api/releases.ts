@@ -3,32 +3,80 @@ import { api } from '../../../lib/api-client';
 import { postForFile, saveBlob } from '../../../lib/download';
 import { readReleases, type Release, type ReleaseOutcome } from './types';
 
-/** The query keys of this feature. */
+/** The query keys of this feature: `list(a)` is every row's of assignment `a` (invalidated as one). */
 export const releaseKeys = {
   all: ['releases'] as const,
   list: (assignmentId: string) => ['releases', assignmentId] as const,
+  row: (assignmentId: string, submissionId: string) => ['releases', assignmentId, submissionId] as const,
 };
 
-/** One release per submission of an assignment, released or not (`db/assignment/release/list`). */
-export async function listReleases(assignmentId: string, options: { signal?: AbortSignal } = {}): Promise<Release[]> {
-  const data = await api.post<{ releases?: unknown }>('/api/v1/db/assignment/release/list', { assignmentId }, options);
+/**
+ * Releases of an assignment (`db/assignment/release/list`): of the given submissions only, or of
+ * every one, released or not, without `submissionIds`.
+ */
+export async function listReleases(
+  assignmentId: string,
+  options: { signal?: AbortSignal; submissionIds?: string[] } = {},
+): Promise<Release[]> {
+  const body = options.submissionIds ? { assignmentId, submissionIds: options.submissionIds } : { assignmentId };
+  const data = await api.post<{ releases?: unknown }>('/api/v1/db/assignment/release/list', body, { signal: options.signal });
   return readReleases(data?.releases);
 }
 
-/** How often the list is asked again while an email waits to be sent. */
-export const EMAIL_POLL_MS = 3000;
+/** The most submissions one list asks for (the server takes 1,000; a page of the table is at most 100). */
+const LIST_CHUNK = 500;
 
-export function releasesQueryOptions(assignmentId: string) {
-  return queryOptions({
-    queryKey: releaseKeys.list(assignmentId),
-    queryFn: ({ signal }) => listReleases(assignmentId, { signal }),
-    refetchInterval: (query) => (query.state.data?.some((r) => r.email === 'queued') ? EMAIL_POLL_MS : false),
+type Waiter = { submissionId: string; resolve: (r: Release | null) => void; reject: (e: unknown) => void };
+
+/** The rows asked for in the current task, by assignment: one request each (see loadRelease). */
+const waiting = new Map<string, Waiter[]>();
+
+/**
+ * One row's release, asked together with every other row of the assignment asked in the same task:
+ * a page of the table costs one small request, not the whole class's releases (1.6 MB for 10,000).
+ * Null for a submission the server does not list (deleted since).
+ */
+export function loadRelease(assignmentId: string, submissionId: string): Promise<Release | null> {
+  return new Promise((resolve, reject) => {
+    let batch = waiting.get(assignmentId);
+    if (!batch) {
+      batch = [];
+      waiting.set(assignmentId, batch);
+      setTimeout(() => void askWaiting(assignmentId), 0);
+    }
+    batch.push({ submissionId, resolve, reject });
   });
 }
 
-/** The assignment's releases, polled while emails are queued. */
-export function useReleases(assignmentId: string) {
-  return useQuery(releasesQueryOptions(assignmentId));
+async function askWaiting(assignmentId: string) {
+  const batch = waiting.get(assignmentId) ?? [];
+  waiting.delete(assignmentId);
+  const ids = [...new Set(batch.map((w) => w.submissionId))];
+  try {
+    const byId = new Map<string, Release>();
+    for (let i = 0; i < ids.length; i += LIST_CHUNK) {
+      for (const r of await listReleases(assignmentId, { submissionIds: ids.slice(i, i + LIST_CHUNK) })) byId.set(r.submissionId, r);
+    }
+    for (const w of batch) w.resolve(byId.get(w.submissionId) ?? null);
+  } catch (error) {
+    for (const w of batch) w.reject(error);
+  }
+}
+
+/** How often a row is asked again while its email waits to be sent. */
+export const EMAIL_POLL_MS = 3000;
+
+export function releaseQueryOptions(assignmentId: string, submissionId: string) {
+  return queryOptions({
+    queryKey: releaseKeys.row(assignmentId, submissionId),
+    queryFn: () => loadRelease(assignmentId, submissionId),
+    refetchInterval: (query) => (query.state.data?.email === 'queued' ? EMAIL_POLL_MS : false),
+  });
+}
+
+/** One row's release (null: not listed), polled while its email is queued. */
+export function useRowRelease(assignmentId: string, submissionId: string) {
+  return useQuery(releaseQueryOptions(assignmentId, submissionId));
 }
 
 /** What a release asks for: the given rows, or with none every reviewed result. */

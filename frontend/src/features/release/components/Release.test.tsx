@@ -16,7 +16,12 @@ function setup({ emailEnabled = false, releases = [] as Release[] } = {}) {
   const bodies: { path: string; body: unknown }[] = [];
   server.use(
     http.get('/api/v1/app-config', () => HttpResponse.json({ data: { demoModel: false, emailEnabled } })),
-    http.post('/api/v1/db/assignment/release/list', () => HttpResponse.json({ data: { releases: list } })),
+    http.post('/api/v1/db/assignment/release/list', async ({ request }) => {
+      const body = (await request.json()) as { assignmentId: string; submissionIds?: string[] };
+      bodies.push({ path: 'list', body });
+      const ids = body.submissionIds;
+      return HttpResponse.json({ data: { releases: ids ? list.filter((r) => ids.includes(r.submissionId)) : list } });
+    }),
     http.post('/api/v1/db/assignment/release', async ({ request }) => {
       const body = (await request.json()) as { submissionIds?: string[]; sendEmail: boolean };
       bodies.push({ path: 'release', body });
@@ -50,7 +55,7 @@ describe('Releasing results', { timeout: 30_000 }, () => {
     expect(within(dialog).getByRole('button', { name: 'Download links (CSV)' })).toBeEnabled();
     await user.click(within(dialog).getByRole('button', { name: 'Release all reviewed (3)' }));
 
-    await waitFor(() => expect(bodies).toEqual([{ path: 'release', body: { assignmentId: 'a1', sendEmail: false } }]));
+    await waitFor(() => expect(bodies.filter((b) => b.path !== 'list')).toEqual([{ path: 'release', body: { assignmentId: 'a1', sendEmail: false } }]));
     expect(await screen.findByText('Released 1 result. 1 skipped: not graded or reviewed yet.')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(onReleased).toHaveBeenCalled();
@@ -67,7 +72,7 @@ describe('Releasing results', { timeout: 30_000 }, () => {
     expect(email).toBeChecked();
     await user.click(within(dialog).getByRole('button', { name: 'Release 2 selected' }));
     await waitFor(() =>
-      expect(bodies).toEqual([{ path: 'release', body: { assignmentId: 'a1', submissionIds: ['s1', 's2'], sendEmail: true } }]),
+      expect(bodies.filter((b) => b.path !== 'list')).toEqual([{ path: 'release', body: { assignmentId: 'a1', submissionIds: ['s1', 's2'], sendEmail: true } }]),
     );
     expect(await screen.findByText(/Emailing 1 student\./)).toBeInTheDocument();
   });
@@ -106,9 +111,29 @@ describe('Releasing results', { timeout: 30_000 }, () => {
     const confirm = await screen.findByRole('dialog', { name: 'Revoke the link for Ada?' });
     expect(bodies.filter((b) => b.path === 'revoke')).toEqual([]);
     await user.click(within(confirm).getByRole('button', { name: 'Revoke link' }));
-    await waitFor(() => expect(bodies).toEqual([{ path: 'revoke', body: { assignmentId: 'a1', submissionIds: ['s1'] } }]));
+    await waitFor(() => expect(bodies.filter((b) => b.path === 'revoke')).toEqual([{ path: 'revoke', body: { assignmentId: 'a1', submissionIds: ['s1'] } }]));
     expect(await screen.findByText('Not released')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Copy link for Ada' })).not.toBeInTheDocument();
+  });
+
+  it('asks for the releases of the rows on the page only, in one request', async () => {
+    const { bodies } = setup({
+      releases: [
+        { submissionId: 's1', studentName: 'Ada', studentEmail: 'ada@pupils.test', state: 'released', link: LINK, email: 'none' },
+        { submissionId: 's2', studentName: 'Ben', studentEmail: '', state: 'not-released', email: 'none' },
+        { submissionId: 's9', studentName: 'Off the page', studentEmail: '', state: 'released', link: LINK, email: 'none' },
+      ],
+    });
+    renderWithProviders(
+      <>
+        <ReleaseRowState assignmentId="a1" submissionId="s1" name="Ada" />
+        <ReleaseRowState assignmentId="a1" submissionId="s2" name="Ben" />
+        <ReleaseRowState assignmentId="a1" submissionId="s3" name="Deleted since" />
+      </>,
+    );
+    expect(await screen.findByRole('button', { name: 'Copy link for Ada' })).toBeInTheDocument();
+    expect(screen.getAllByText('Not released')).toHaveLength(2);
+    expect(bodies).toEqual([{ path: 'list', body: { assignmentId: 'a1', submissionIds: ['s1', 's2', 's3'] } }]);
   });
 
   it('says a bounce and why', async () => {

@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { copyText } from '../../../lib/clipboard';
-import { useReleases, useRevoke } from '../api/releases';
+import { useRevoke, useRowRelease } from '../api/releases';
 import type { Release } from '../api/types';
 
 /** A release's chip: its label, colour and what the tooltip explains. */
@@ -44,11 +44,11 @@ export interface ReleaseRowStateProps {
  * revoked link never opens again, and releasing again hands out a new one).
  */
 export function ReleaseRowState({ assignmentId, submissionId, name }: ReleaseRowStateProps) {
-  const { data } = useReleases(assignmentId);
+  const { data } = useRowRelease(assignmentId, submissionId);
   const revoke = useRevoke();
   const { showToast } = useToast();
   const [confirming, setConfirming] = useState(false);
-  const r = data?.find((x) => x.submissionId === submissionId);
+  const r = data ?? undefined;
   const chip = releaseChip(r);
 
   async function copy() {
