@@ -45,15 +45,29 @@ export interface ReleaseRowStateProps {
  */
 export function ReleaseRowState({ assignmentId, submissionId, name }: ReleaseRowStateProps) {
   const { data } = useRowRelease(assignmentId, submissionId);
+  const r = data ?? undefined;
+  const chip = releaseChip(r);
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 0.25, mt: 0.75 }}>
+      <Tooltip title={chip.hint}>
+        <Chip size="small" variant="outlined" color={chip.color} label={chip.label} tabIndex={0} aria-label={`${chip.label}. ${chip.hint}`} />
+      </Tooltip>
+      {r?.state === 'released' && r.link && <LiveLinkActions assignmentId={assignmentId} submissionId={submissionId} name={name} link={r.link} />}
+    </Box>
+  );
+}
+
+/**
+ * A live link's "Copy link" and "Revoke": drawn only on released rows, so the rows of a class not yet
+ * released (most of them, most of the time) carry no mutation, toast or dialog of their own.
+ */
+function LiveLinkActions({ assignmentId, submissionId, name, link }: ReleaseRowStateProps & { link: string }) {
   const revoke = useRevoke();
   const { showToast } = useToast();
   const [confirming, setConfirming] = useState(false);
-  const r = data ?? undefined;
-  const chip = releaseChip(r);
 
   async function copy() {
-    if (!r?.link) return;
-    const ok = await copyText(r.link);
+    const ok = await copyText(link);
     showToast(ok ? { type: 'success', message: `Copied the link for ${name}.` } : { type: 'error', message: "We couldn't copy the link. Download the links (CSV) instead." });
   }
 
@@ -69,26 +83,19 @@ export function ReleaseRowState({ assignmentId, submissionId, name }: ReleaseRow
   }
 
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 0.25, mt: 0.75 }}>
-      <Tooltip title={chip.hint}>
-        <Chip size="small" variant="outlined" color={chip.color} label={chip.label} tabIndex={0} aria-label={`${chip.label}. ${chip.hint}`} />
+    <>
+      <Tooltip title="Copy link">
+        <IconButton size="small" aria-label={`Copy link for ${name}`} onClick={() => void copy()}>
+          <ContentCopyRounded fontSize="small" />
+        </IconButton>
       </Tooltip>
-      {r?.state === 'released' && r.link && (
-        <>
-          <Tooltip title="Copy link">
-            <IconButton size="small" aria-label={`Copy link for ${name}`} onClick={() => void copy()}>
-              <ContentCopyRounded fontSize="small" />
-            </IconButton>
-          </Tooltip>
-          <Tooltip title="Revoke">
-            <span>
-              <IconButton size="small" aria-label={`Revoke link for ${name}`} onClick={() => setConfirming(true)} disabled={revoke.isPending}>
-                <LinkOffRounded fontSize="small" />
-              </IconButton>
-            </span>
-          </Tooltip>
-        </>
-      )}
+      <Tooltip title="Revoke">
+        <span>
+          <IconButton size="small" aria-label={`Revoke link for ${name}`} onClick={() => setConfirming(true)} disabled={revoke.isPending}>
+            <LinkOffRounded fontSize="small" />
+          </IconButton>
+        </span>
+      </Tooltip>
       <ConfirmDialog
         open={confirming}
         title={`Revoke the link for ${name}?`}
@@ -98,6 +105,6 @@ export function ReleaseRowState({ assignmentId, submissionId, name }: ReleaseRow
         onClose={() => setConfirming(false)}
         pending={revoke.isPending}
       />
-    </Box>
+    </>
   );
 }
