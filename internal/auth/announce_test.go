@@ -1,9 +1,6 @@
 package auth_test
 
 import (
-	"context"
-	"io"
-	"log/slog"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -12,8 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/auth"
-	"github.com/markwell/markwell/internal/changes"
-	"github.com/markwell/markwell/internal/testdb"
+	"github.com/markwell/markwell/internal/changes/changestest"
 )
 
 // hearing is a second API process on b's database: its own Service (its
@@ -22,15 +18,8 @@ import (
 // have arrived (they arrive in commit order: a sentinel's last).
 func hearing(t *testing.T, b *bundle) (svc *auth.Service, clk *clock, lookups *atomic.Int64, settle func()) {
 	t.Helper()
-	listener := changes.NewClock()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		listener.Run(ctx, testdb.URL(), slog.New(slog.NewTextHandler(io.Discard, nil)))
-	}()
-	t.Cleanup(func() { cancel(); <-done })
-	require.Eventually(t, func() bool { return listener.UserMark() != 0 }, 10*time.Second, 2*time.Millisecond, "the listener starts")
+	listener, _ := changestest.Listening(t)
+	require.Eventually(t, func() bool { return listener.UserMark() != 0 }, 10*time.Second, 2*time.Millisecond, "the listener hears users")
 
 	clk = &clock{t: b.clock.now()}
 	svc, err := auth.New(auth.Config{

@@ -2,16 +2,16 @@ package changes_test
 
 import (
 	"context"
-	"github.com/markwell/markwell/internal/procstat"
-	"io"
-	"log/slog"
 	"testing"
 	"time"
+
+	"github.com/markwell/markwell/internal/procstat"
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/changes"
+	"github.com/markwell/markwell/internal/changes/changestest"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -32,11 +32,7 @@ func BenchmarkPollOfAnUnchangedClass(b *testing.B) {
 	v, err := changes.Now(ctx, conn)
 	require.NoError(b, err)
 
-	clock := changes.NewClock()
-	cctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go clock.Run(cctx, testdb.URL(), slog.New(slog.NewTextHandler(io.Discard, nil)))
-	require.Eventually(b, clock.Live, 10*time.Second, time.Millisecond)
+	clock, _ := changestest.Listening(b)
 
 	for _, tc := range []struct {
 		name  string

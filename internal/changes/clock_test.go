@@ -2,8 +2,6 @@ package changes_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/changes"
+	"github.com/markwell/markwell/internal/changes/changestest"
 	"github.com/markwell/markwell/internal/store"
 	"github.com/markwell/markwell/internal/testdb"
 )
@@ -42,17 +41,7 @@ func (d *countingDB) QueryRow(ctx context.Context, sql string, args ...any) pgx.
 // listening is a Clock listening on the test database; stop ends it.
 func listening(t *testing.T) (clock *changes.Clock, stop func()) {
 	t.Helper()
-	clock = changes.NewClock()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		clock.Run(ctx, testdb.URL(), slog.New(slog.NewTextHandler(io.Discard, nil)))
-	}()
-	stop = func() { cancel(); <-done }
-	t.Cleanup(stop)
-	require.Eventually(t, clock.Live, 10*time.Second, 2*time.Millisecond, "the listener starts")
-	return clock, stop
+	return changestest.Listening(t)
 }
 
 // settle waits until every change committed so far has been announced to

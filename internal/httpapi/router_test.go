@@ -29,6 +29,7 @@ import (
 	"github.com/markwell/markwell/internal/auth"
 	"github.com/markwell/markwell/internal/blob"
 	"github.com/markwell/markwell/internal/changes"
+	"github.com/markwell/markwell/internal/changes/changestest"
 	"github.com/markwell/markwell/internal/chat"
 	"github.com/markwell/markwell/internal/config"
 	"github.com/markwell/markwell/internal/files"
@@ -482,14 +483,6 @@ func TestAppConfigSaysWhenTheDemoModelAnswers(t *testing.T) {
 // of unchanged classes are answered from memory, as in the API.
 func changeClock(t *testing.T) *changes.Clock {
 	t.Helper()
-	clock := changes.NewClock()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		clock.Run(ctx, testdb.URL(), slog.New(slog.NewTextHandler(io.Discard, nil)))
-	}()
-	t.Cleanup(func() { cancel(); <-done })
-	require.Eventually(t, clock.Live, 10*time.Second, 5*time.Millisecond, "the change listener starts")
+	clock, _ := changestest.Listening(t)
 	return clock
 }
