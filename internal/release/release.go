@@ -106,7 +106,7 @@ func (s *Service) List(ctx context.Context, a identity.Actor, assignmentID uuid.
 
 // list is List of the given submissions, or of all with nil.
 func (s *Service) list(ctx context.Context, a identity.Actor, assignmentID uuid.UUID, ids []uuid.UUID) ([]Release, error) {
-	rows, err := s.rowsOf(ctx, s.Pool, a, assignmentID, ids)
+	rows, err := s.rows(ctx, s.Pool, a, assignmentID, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -128,14 +128,10 @@ func (s *Service) ListOf(ctx context.Context, a identity.Actor, assignmentID uui
 	return s.list(ctx, a, assignmentID, ids)
 }
 
-// rows are an assignment's submissions with their releases; not found for
-// an assignment of another team.
-func (s *Service) rows(ctx context.Context, db store.DBTX, a identity.Actor, assignmentID uuid.UUID) ([]store.ListReleaseRowsRow, error) {
-	return s.rowsOf(ctx, db, a, assignmentID, nil)
-}
-
-// rowsOf are rows of the given submissions only, or all with nil.
-func (s *Service) rowsOf(ctx context.Context, db store.DBTX, a identity.Actor, assignmentID uuid.UUID, ids []uuid.UUID) ([]store.ListReleaseRowsRow, error) {
+// rows are an assignment's submissions with their releases (the given
+// ones only, or all with nil ids); not found for an assignment of another
+// team.
+func (s *Service) rows(ctx context.Context, db store.DBTX, a identity.Actor, assignmentID uuid.UUID, ids []uuid.UUID) ([]store.ListReleaseRowsRow, error) {
 	if _, err := store.Q.GetAssignment(ctx, db, store.GetAssignmentParams{ID: assignmentID, TeamID: a.TeamID}); err != nil {
 		return nil, store.NotFound(fmt.Errorf("assignment %s: %w", assignmentID, err))
 	}
@@ -185,13 +181,13 @@ func (s *Service) Release(ctx context.Context, a identity.Actor, in Input) (Outc
 	var released []uuid.UUID
 	skipped := 0
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
-		if _, err := s.rows(ctx, tx, a, in.AssignmentID); err != nil {
+		if _, err := s.rows(ctx, tx, a, in.AssignmentID, nil); err != nil {
 			return err
 		}
 		if err := store.Q.LockReleases(ctx, tx, in.AssignmentID.String()); err != nil {
 			return fmt.Errorf("lock releases: %w", err)
 		}
-		rows, err := s.rows(ctx, tx, a, in.AssignmentID) // again, under the lock
+		rows, err := s.rows(ctx, tx, a, in.AssignmentID, nil) // again, under the lock
 		if err != nil {
 			return err
 		}
@@ -224,7 +220,7 @@ func (s *Service) Release(ctx context.Context, a identity.Actor, in Input) (Outc
 		if in.InTx == nil || len(released) == 0 {
 			return nil
 		}
-		rows, err = s.rows(ctx, tx, a, in.AssignmentID)
+		rows, err = s.rows(ctx, tx, a, in.AssignmentID, nil)
 		if err != nil {
 			return err
 		}
@@ -316,7 +312,7 @@ func (s *Service) Revoke(ctx context.Context, a identity.Actor, assignmentID uui
 		return nil, apperr.New(apperr.Invalid, MsgChooseRows)
 	}
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
-		rows, err := s.rows(ctx, tx, a, assignmentID)
+		rows, err := s.rows(ctx, tx, a, assignmentID, ids) // those asked only, not the class
 		if err != nil {
 			return err
 		}

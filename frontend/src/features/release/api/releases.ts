@@ -10,16 +10,9 @@ export const releaseKeys = {
   row: (assignmentId: string, submissionId: string) => ['releases', assignmentId, submissionId] as const,
 };
 
-/**
- * Releases of an assignment (`db/assignment/release/list`): of the given submissions only, or of
- * every one, released or not, without `submissionIds`.
- */
-export async function listReleases(
-  assignmentId: string,
-  options: { signal?: AbortSignal; submissionIds?: string[] } = {},
-): Promise<Release[]> {
-  const body = options.submissionIds ? { assignmentId, submissionIds: options.submissionIds } : { assignmentId };
-  const data = await api.post<{ releases?: unknown }>('/api/v1/db/assignment/release/list', body, { signal: options.signal });
+/** The releases of the given submissions of an assignment (`db/assignment/release/list`). */
+async function listReleasesOf(assignmentId: string, submissionIds: string[]): Promise<Release[]> {
+  const data = await api.post<{ releases?: unknown }>('/api/v1/db/assignment/release/list', { assignmentId, submissionIds });
   return readReleases(data?.releases);
 }
 
@@ -36,7 +29,7 @@ const waiting = new Map<string, Waiter[]>();
  * a page of the table costs one small request, not the whole class's releases (1.6 MB for 10,000).
  * Null for a submission the server does not list (deleted since).
  */
-export function loadRelease(assignmentId: string, submissionId: string): Promise<Release | null> {
+function loadRelease(assignmentId: string, submissionId: string): Promise<Release | null> {
   return new Promise((resolve, reject) => {
     let batch = waiting.get(assignmentId);
     if (!batch) {
@@ -55,7 +48,7 @@ async function askWaiting(assignmentId: string) {
   try {
     const byId = new Map<string, Release>();
     for (let i = 0; i < ids.length; i += LIST_CHUNK) {
-      for (const r of await listReleases(assignmentId, { submissionIds: ids.slice(i, i + LIST_CHUNK) })) byId.set(r.submissionId, r);
+      for (const r of await listReleasesOf(assignmentId, ids.slice(i, i + LIST_CHUNK))) byId.set(r.submissionId, r);
     }
     for (const w of batch) w.resolve(byId.get(w.submissionId) ?? null);
   } catch (error) {
@@ -66,7 +59,7 @@ async function askWaiting(assignmentId: string) {
 /** How often a row is asked again while its email waits to be sent. */
 export const EMAIL_POLL_MS = 3000;
 
-export function releaseQueryOptions(assignmentId: string, submissionId: string) {
+function releaseQueryOptions(assignmentId: string, submissionId: string) {
   return queryOptions({
     queryKey: releaseKeys.row(assignmentId, submissionId),
     queryFn: () => loadRelease(assignmentId, submissionId),
