@@ -16,9 +16,10 @@ describe('a year group on one page', { timeout: 60_000 }, () => {
     const backend = fakeBackend({ submissions: yearGroup(60) });
     const user = userEvent.setup();
     renderSubmissions(`${PAGE}?per=25`);
-    const table = await screen.findByRole('table', { name: 'Submissions' });
+    await screen.findByRole('table', { name: 'Submissions' });
     const bodyRows = () => screen.getByRole('table', { name: 'Submissions' }).querySelectorAll('tbody tr');
-    expect(table.querySelectorAll('tbody tr')).toHaveLength(25);
+    // A screenful first, the rest of the page right after it (FIRST_DRAW_ROWS).
+    await waitFor(() => expect(bodyRows()).toHaveLength(25));
     expect(screen.getByText('1–25 of 60')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Go to next page' }));

@@ -11,7 +11,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import type { MouseEvent, ReactNode } from 'react';
+import { startTransition, useEffect, useState, type MouseEvent, type ReactNode } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import type { Submission } from '../api/types';
 import { sortSubmissions, studentLabel, type ResultsBySubmission, type Sort, type SortColumn } from '../lib/sort';
@@ -37,6 +37,23 @@ const WIDE_ONLY = { display: { xs: 'none', sm: 'table-cell' } } as const;
 const LARGE_ONLY = { display: { xs: 'none', lg: 'table-cell' } } as const;
 
 type Width = 'wide' | 'large';
+
+/**
+ * How many rows the table's first draw holds: about a screenful. The rest of the page's rows
+ * follow at once in a transition, which React draws in slices the browser can paint between, so a
+ * teacher opening a class sees its first rows without waiting for all fifty (docs/performance.md,
+ * "A year group on one page").
+ */
+export const FIRST_DRAW_ROWS = 12;
+
+/** How many of `count` rows to draw: {@link FIRST_DRAW_ROWS} on the first draw, every row after it. */
+function useRowsDrawn(count: number): number {
+  const [all, setAll] = useState(false);
+  useEffect(() => {
+    if (!all) startTransition(() => setAll(true));
+  }, [all]);
+  return all ? count : Math.min(count, FIRST_DRAW_ROWS);
+}
 
 const COLUMNS: { id: SortColumn; label: string; only?: Width; numeric?: boolean }[] = [
   { id: 'name', label: 'Name' },
@@ -153,6 +170,7 @@ export function SubmissionsTable({
   const wide = useMediaQuery((theme: Theme) => theme.breakpoints.up('sm'), { defaultMatches: true });
   const columns = wide ? COLUMNS : COLUMNS.filter((c) => c.id !== 'status');
   const rows = sorted ? submissions : sortSubmissions(submissions, sort, results);
+  const drawn = useRowsDrawn(rows.length);
   const byId = new Map(submissions.map((s) => [s._id, s]));
   const earlier = new Set(submissions.map((s) => s.previousSubmissionId).filter((id): id is string => id !== null));
   const selectedCount = submissions.filter((s) => selected.has(s._id)).length;
@@ -213,7 +231,7 @@ export function SubmissionsTable({
           </TableRow>
         </TableHead>
         <TableBody>
-          {rows.map((s) => (
+          {rows.slice(0, drawn).map((s) => (
             <TableRow
               key={s._id}
               hover
