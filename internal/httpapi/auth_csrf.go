@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"html"
 	"mime"
 	"net/http"
 	"net/url"
@@ -84,6 +85,29 @@ func (h *authHandlers) formCSRFToken(c *gin.Context) (string, error) {
 		h.setCSRFCookie(c, fresh)
 	}
 	return token, nil
+}
+
+// PageCSRFMeta names the <meta> that carries a signed-in page's CSRF token
+// (pageHead); the frontend's API client starts with it.
+const PageCSRFMeta = "csrf-token"
+
+// pageHead is what the HTML of a page served to a signed-in browser carries
+// in its <head>: the session's CSRF token (its cookie set when the browser
+// has none for this session yet), as <meta name="csrf-token">. The page's
+// first reads then go out as soon as its script runs, without waiting for
+// the session and /api/auth/csrf in turn (frontend/src/app/first-reads.ts).
+// Signed out (or with a session that has ended), nothing: the page asks
+// /api/auth/csrf as before. The page is never stored (Cache-Control:
+// no-store) and only this origin can read it.
+func (h *authHandlers) pageHead(c *gin.Context) string {
+	if st := loadSession(c); st.err != nil || !st.ok {
+		return ""
+	}
+	token, err := h.formCSRFToken(c)
+	if err != nil {
+		return ""
+	}
+	return `<meta name="` + PageCSRFMeta + `" content="` + html.EscapeString(token) + `">`
 }
 
 func (h *authHandlers) setCSRFCookie(c *gin.Context, value string) {

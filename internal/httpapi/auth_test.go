@@ -1,8 +1,11 @@
 package httpapi_test
 
 import (
+	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -565,4 +568,53 @@ func TestSessionInUseIsExtendedAndItsCookieResent(t *testing.T) {
 	d.signIn(t, "Ada", "ada-slide@school.test")
 	res, _ = d.send(t, "GET", "/api/auth/session", nil, "")
 	require.Nil(t, cookie(res, httpapi.SessionCookie))
+}
+
+// A page served to a signed-in browser carries its session's CSRF token,
+// which the page's first write sends without asking /api/auth/csrf; signed
+// out the page carries none, and the token is worthless in another
+// browser's session.
+func TestASignedInPageCarriesItsSessionsCSRFToken(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	page := `<!doctype html><html><head><title>Markwell</title></head><body></body></html>`
+	require.NoError(t, os.WriteFile(filepath.Join(b.cfg.StaticDir, "index.html"), []byte(page), 0o644))
+	meta := regexp.MustCompile(`<meta name="` + httpapi.PageCSRFMeta + `" content="([0-9a-f]{64})">`)
+	pageOf := func(br *browser, p string) string {
+		t.Helper()
+		res, err := br.client.Get(b.srv.URL + p)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		body, err := io.ReadAll(res.Body)
+		require.NoError(t, err)
+		require.Equal(t, 200, res.StatusCode, p)
+		require.Equal(t, "no-store", res.Header.Get("Cache-Control"), p)
+		return string(body)
+	}
+
+	ann := b.newBrowser(t)
+	require.NotRegexp(t, meta, pageOf(ann, "/library"), "signed out: no token in the page")
+	user := ann.signIn(t, "Ann", "ann-page-token@school.test")
+	m := meta.FindStringSubmatch(pageOf(ann, "/library"))
+	require.NotNil(t, m, "a signed-in page carries its token")
+	require.Equal(t, m[1], meta.FindStringSubmatch(pageOf(ann, "/assignment/123?page=2"))[1], "the same token on every page of the session")
+	_, asked := ann.send(t, "GET", "/api/auth/csrf", nil, "")
+	require.Equal(t, m[1], asked["csrfToken"], "the token /api/auth/csrf gives")
+
+	ann.csrf = m[1]
+	res, body := ann.do(t, "POST", "/api/v1/db/team/create-folder", map[string]any{"teamId": user["teamId"], "folderName": "Term 1"})
+	require.Equal(t, 200, res.StatusCode, body)
+
+	eve := b.newBrowser(t)
+	eveUser := eve.signIn(t, "Eve", "eve-page-token@school.test")
+	eve.csrf = m[1]
+	res, body = eve.do(t, "POST", "/api/v1/db/team/create-folder", map[string]any{"teamId": eveUser["teamId"], "folderName": "Stolen"})
+	require.Equal(t, 403, res.StatusCode, body)
+
+	// Signed out, the page carries no token again.
+	ann.csrf = ""
+	f := url.Values{"csrfToken": {ann.csrfToken(t)}, "callbackUrl": {"/"}, "json": {"true"}}
+	res, _ = ann.send(t, "POST", "/api/auth/signout", []byte(f.Encode()), "application/x-www-form-urlencoded")
+	require.Equal(t, 200, res.StatusCode)
+	require.NotRegexp(t, meta, pageOf(ann, "/library"))
 }

@@ -22,7 +22,7 @@ func TestAppPageNamesItsRouteChunksForPreload(t *testing.T) {
 	page := `<html><head><title>Markwell</title></head><body></body></html>`
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "index.html"), []byte(page), 0o644))
 	r := gin.New()
-	r.NoRoute(spa(dir, cspPolicy{}))
+	r.NoRoute(spa(dir, cspPolicy{}, nil))
 	get := func(p string) string {
 		w := httptest.NewRecorder()
 		r.ServeHTTP(w, httptest.NewRequest(http.MethodGet, p, nil))

@@ -103,7 +103,7 @@ func NewRouter(d Deps) *gin.Engine {
 	registerLTI(r, v1, d, ah)
 	signedInRoutes(v1.Group("", signedInOrViewToken(d.Services)), d.Services, d.Auth)
 
-	app := spa(d.Config.StaticDir, contentSecurityPolicy(d.Config, fileStoreOrigin(d)))
+	app := spa(d.Config.StaticDir, contentSecurityPolicy(d.Config, fileStoreOrigin(d)), ah.pageHead)
 	if d.ModelCheck != nil {
 		// The provider check's page is the app's, served to operators only.
 		r.GET(ModelCheckPage, operatorOnly(d), app)

@@ -109,7 +109,10 @@ func newNonce() string {
 // handles it. Unknown API paths get a JSON 404; a
 // missing file under /assets/ and any path with a segment starting with '.'
 // a plain 404.
-func spa(dir string, csp cspPolicy) gin.HandlerFunc {
+//
+// head, when not nil, adds to the page's <head> what it says for this
+// request (pageHead: a signed-in page's CSRF token).
+func spa(dir string, csp cspPolicy, head func(*gin.Context) string) gin.HandlerFunc {
 	pl := newPreloads(dir)
 	return func(c *gin.Context) {
 		p := c.Request.URL.Path
@@ -154,7 +157,11 @@ func spa(dir string, csp cspPolicy) gin.HandlerFunc {
 		c.Header("Content-Security-Policy", csp.header(nonce))
 		page = bytes.ReplaceAll(page, []byte(NoncePlaceholder), []byte(nonce))
 		// The page's own chunks, fetched alongside the entry rather than after it (preload.go).
-		if tags := pl.tags(clean); tags != "" {
+		tags := pl.tags(clean)
+		if head != nil {
+			tags += head(c)
+		}
+		if tags != "" {
 			page = bytes.Replace(page, []byte("</head>"), []byte(tags+"</head>"), 1)
 		}
 		c.Data(http.StatusOK, "text/html; charset=utf-8", page)

@@ -1,5 +1,5 @@
 import { delay, http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SESSION_QUERY_KEY } from '../features/auth/api/get-session';
 import { assignmentKeys } from '../features/assignments/api/keys';
 import { rowsKey } from '../features/submissions/api/get-submission-rows';
@@ -83,9 +83,14 @@ describe('startFirstReads', () => {
       }),
     );
     const client = createQueryClient();
-    startFirstReads(client, '/assignment/a1', '?sort=student&order=desc&per=25&page=3');
+    const drawable = startFirstReads(client, '/assignment/a1', '?sort=student&order=desc&per=25&page=3');
     // The key the table reads the same URL under (SubmissionsList's useTableParams).
     const tableKey = rowsKey(assignmentKeys.detail('a1'), { sort: 'student', order: 'desc', status: 'all', search: '', limit: 25, offset: 50 });
+    // When the app may first draw, the session is known and the page's reads are under way (not
+    // queued behind the draw).
+    await drawable;
+    expect(client.getQueryState(tableKey), "the table's page is asked before the first draw").toBeDefined();
+    expect(client.getQueryState([...assignmentKeys.detail('a1'), 'page'])).toBeDefined();
     await expect.poll(() => client.getQueryData(tableKey)).toBeTruthy();
     await expect.poll(() => client.getQueryData([...assignmentKeys.detail('a1'), 'page'])).toBeTruthy();
     expect(rowsBody).toEqual({ assignmentId: 'a1', sort: 'student', order: 'desc', status: 'all', search: '', limit: 25, offset: 50 });
@@ -94,5 +99,46 @@ describe('startFirstReads', () => {
       events.indexOf('answer assignment'),
     );
     server.events.removeAllListeners();
+  });
+
+  it('on a page served signed in, sends the page\'s reads before the session answers, with the token the page came with', async () => {
+    const token = 'a'.repeat(64);
+    const meta = document.createElement('meta');
+    meta.name = 'csrf-token';
+    meta.content = token;
+    document.head.append(meta);
+    vi.resetModules();
+    try {
+      // Fresh modules: the API client reads the page's token when it loads.
+      const { startFirstReads: start } = await import('./first-reads');
+      const { createQueryClient: create } = await import('../lib/query-client');
+      const events: string[] = [];
+      const tokens: (string | null)[] = [];
+      server.events.on('request:start', ({ request }) => {
+        events.push(`ask ${new URL(request.url).pathname}`);
+        if (request.method === 'POST') tokens.push(request.headers.get('X-CSRF-Token'));
+      });
+      server.use(
+        http.get('/api/auth/session', async () => {
+          await delay(50);
+          events.push('answer session');
+          return HttpResponse.json({ user: { name: 'Ada', email: 'ada@school.test' }, expires: '2099-01-01T00:00:00Z' });
+        }),
+        http.post('/api/v1/db/assignment/get', () =>
+          HttpResponse.json({ data: { assignment: { _id: 'a1', name: 'Year 9 essay', type: 'grade', submissions: [] }, functionResults: [], submissions: [], partial: true } }),
+        ),
+        http.post('/api/v1/db/assignment/submission-rows', () => HttpResponse.json({ data: { rows: [], total: 0, counts: {}, classSize: 0, version: 'v1' } })),
+      );
+      await start(create(), '/assignment/a1', '');
+      await expect.poll(() => tokens.length).toBe(2);
+      expect(events.indexOf('ask /api/v1/db/assignment/submission-rows'), 'the rows do not wait for the session').toBeLessThan(events.indexOf('answer session'));
+      expect(events.indexOf('ask /api/v1/db/assignment/get')).toBeLessThan(events.indexOf('answer session'));
+      expect(tokens).toEqual([token, token]);
+      expect(events, 'no round trip for a token').not.toContain('ask /api/auth/csrf');
+    } finally {
+      meta.remove();
+      server.events.removeAllListeners();
+      vi.resetModules();
+    }
   });
 });

@@ -4,7 +4,7 @@ import { assignmentPageQueryOptions } from '../features/assignments/api/get-assi
 import { assignmentKeys } from '../features/assignments/api/keys';
 import { libraryQueryOptions } from '../features/library/api/get-library';
 import { rowsParamsFromSearch, submissionRowsQueryOptions } from '../features/submissions/api/get-submission-rows';
-import { getCsrfToken } from '../lib/api-client';
+import { getCsrfToken, servedSignedIn } from '../lib/api-client';
 import { appConfigQueryOptions } from '../lib/app-config';
 
 /** Pages that are not the signed-in app's: no app bar (and so no demo-mode banner) and no team data. */
@@ -38,26 +38,37 @@ const PAGE_READS: {
 /**
  * Starts the reads the first page waits on before React draws anything, under the same query keys
  * the components use (they then find the read under way instead of starting it once their code has
- * loaded): the session, the deployment's settings (the demo-mode banner) on the app's pages, and,
- * once the session is known to have a user, the library's or the assignment page's reads (the
+ * loaded): the session, the deployment's settings (the demo-mode banner) on the app's pages, and
+ * the library's or the assignment page's reads (at once when the page was served to a signed-in
+ * browser, else once the session is known to have a user) (the
  * assignment and the page of its submissions table that `search`, the URL's query string, asks). Without
  * this each waited for the entry, the layout's and the page's chunks, and the session, in turn
  * (docs/performance.md, "First load").
  *
- * Settles (never rejects) once what the app bar draws is read: the deployment's settings, whose
- * demo-mode banner sits under the bar. The app's first draw waits for it (main.tsx), so the banner
- * is there from the first paint instead of pushing the page down when it arrives.
+ * Settles (never rejects) once what the app bar draws is read (the deployment's settings, whose
+ * demo-mode banner sits under the bar) and the session is known, the page's reads having been sent.
+ * The app's first draw waits for it (main.tsx), so the banner is there from the first paint instead
+ * of pushing the page down when it arrives, and the page's reads are not queued behind that draw
+ * (which could not show a signed-in page before the session anyway).
  */
 export function startFirstReads(client: QueryClient, pathname: string, search = ''): Promise<void> {
   const session = client.fetchQuery(sessionQueryOptions());
   if (OUTSIDE_APP.test(pathname)) return Promise.resolve();
   const settings = client.prefetchQuery(appConfigQueryOptions());
-  for (const { path, post, read } of PAGE_READS) {
-    const match = pathname.match(path);
-    if (!match) continue;
-    if (post) void getCsrfToken();
-    void session.then((s) => (s ? read(client, match, new URLSearchParams(search)) : undefined)).catch(() => undefined);
-    break;
-  }
-  return settings;
+  const page = PAGE_READS.find(({ path }) => path.test(pathname));
+  const match = page ? pathname.match(page.path) : null;
+  const readPage = page && match ? () => page.read(client, match, new URLSearchParams(search)).catch(() => undefined) : null;
+  if (page?.post) void getCsrfToken();
+  // The page's reads go out before React's first draw (a task of 100 ms or more on a slow CPU that
+  // would otherwise run first and hold them back): at once when the page was served signed in (it
+  // carries the session's CSRF token), else as soon as the session says there is a user.
+  const early = readPage !== null && servedSignedIn();
+  if (early) void readPage();
+  const known = session.then(
+    (s) => {
+      if (s && readPage && !early) void readPage();
+    },
+    () => undefined,
+  );
+  return Promise.all([settings, known]).then(() => undefined);
 }

@@ -69,6 +69,24 @@ export const CSRF_HEADER = 'X-CSRF-Token';
 
 let csrfToken: Promise<string | null> | null = null;
 
+/** The `<meta>` in which a page served to a signed-in browser carries its session's CSRF token. */
+export const PAGE_CSRF_META = 'csrf-token';
+
+/** The CSRF token the page was served with (internal/httpapi pageHead), read when this loads. */
+const servedToken: string | null =
+  typeof document === 'undefined' ? null : document.querySelector<HTMLMetaElement>(`meta[name="${PAGE_CSRF_META}"]`)?.content || null;
+
+/** Whether the served token may still be used: until the first token is asked for or forgotten. */
+let servedTokenUsable = true;
+
+/**
+ * Whether the page was served to a signed-in browser (it carries the session's CSRF token), so its
+ * first reads are worth sending before the session has been read.
+ */
+export function servedSignedIn(): boolean {
+  return servedToken !== null;
+}
+
 async function fetchCsrfToken(): Promise<string | null> {
   try {
     const res = await fetch(BASE_URL + CSRF_PATH, {
@@ -85,10 +103,16 @@ async function fetchCsrfToken(): Promise<string | null> {
 }
 
 /**
- * Returns the CSRF token, fetching it on first use and caching it afterwards. Resolves to null
- * (and caches nothing, so the next call tries again) when the token cannot be fetched.
+ * Returns the CSRF token: the page's own at first when it came with one, otherwise fetched on first
+ * use; cached afterwards. Resolves to null (and caches nothing, so the next call tries again) when
+ * the token cannot be fetched.
  */
 export function getCsrfToken(): Promise<string | null> {
+  if (!csrfToken && servedToken && servedTokenUsable) {
+    // The page came with the session's token: no round trip before the first write.
+    servedTokenUsable = false;
+    csrfToken = Promise.resolve(servedToken);
+  }
   if (!csrfToken) {
     csrfToken = fetchCsrfToken().then((token) => {
       if (token === null) csrfToken = null;
@@ -101,6 +125,8 @@ export function getCsrfToken(): Promise<string | null> {
 /** Forgets the cached CSRF token; call it when the session changes (sign-in, sign-out). */
 export function clearCsrfToken(): void {
   csrfToken = null;
+  // The session changed: the token the page came with is no longer its.
+  servedTokenUsable = false;
 }
 
 function isCsrfRefusal(body: unknown): boolean {
