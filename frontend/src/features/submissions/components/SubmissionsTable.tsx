@@ -42,7 +42,7 @@ type Width = 'wide' | 'large';
  * How many rows the table's first draw holds: about a screenful. The rest of the page's rows
  * follow at once in a transition, which React draws in slices the browser can paint between, so a
  * teacher opening a class sees its first rows without waiting for all fifty (docs/performance.md,
- * "A year group on one page").
+ * "Issue 23 after session 19").
  */
 export const FIRST_DRAW_ROWS = 12;
 
