@@ -24,6 +24,36 @@ function recordReads(): string[] {
   return asked;
 }
 
+/**
+ * Answers the assignment page's first reads: the session after `sessionMs` (a signed-in teacher),
+ * the light assignment after `assignmentMs`, and the table's page at once, noting each asked path
+ * ("ask …") and the session's and assignment's answers in `events`. Returns the rows' last body.
+ */
+function answerAssignmentPage(events: string[], { sessionMs, assignmentMs = 0 }: { sessionMs: number; assignmentMs?: number }) {
+  const asked: { rowsBody: unknown; tokens: (string | null)[] } = { rowsBody: null, tokens: [] };
+  server.events.on('request:start', ({ request }) => {
+    events.push(`ask ${new URL(request.url).pathname}`);
+    if (request.method === 'POST') asked.tokens.push(request.headers.get('X-CSRF-Token'));
+  });
+  server.use(
+    http.get('/api/auth/session', async () => {
+      await delay(sessionMs);
+      events.push('answer session');
+      return HttpResponse.json({ user: { name: 'Ada', email: 'ada@school.test' }, expires: '2099-01-01T00:00:00Z' });
+    }),
+    http.post('/api/v1/db/assignment/get', async () => {
+      await delay(assignmentMs);
+      events.push('answer assignment');
+      return HttpResponse.json({ data: { assignment: { _id: 'a1', name: 'Year 9 essay', type: 'grade', submissions: [] }, functionResults: [], submissions: [], partial: true } });
+    }),
+    http.post('/api/v1/db/assignment/submission-rows', async ({ request }) => {
+      asked.rowsBody = await request.json();
+      return HttpResponse.json({ data: { rows: [], total: 0, counts: {}, classSize: 0, version: 'v1' } });
+    }),
+  );
+  return asked;
+}
+
 describe('startFirstReads', () => {
   it("starts the session, the settings and the library's read under the keys the pages use", async () => {
     const asked = recordReads();
@@ -62,26 +92,7 @@ describe('startFirstReads', () => {
   it("on an assignment's page, asks for the assignment and the table's page the URL names side by side, under the table's key", async () => {
     clearCsrfToken();
     const events: string[] = [];
-    let rowsBody: unknown = null;
-    server.events.on('request:start', ({ request }) => {
-      events.push(`ask ${new URL(request.url).pathname}`);
-    });
-    server.use(
-      http.get('/api/auth/session', async () => {
-        await delay(30);
-        events.push('answer session');
-        return HttpResponse.json({ user: { name: 'Ada', email: 'ada@school.test' }, expires: '2099-01-01T00:00:00Z' });
-      }),
-      http.post('/api/v1/db/assignment/get', async () => {
-        await delay(60);
-        events.push('answer assignment');
-        return HttpResponse.json({ data: { assignment: { _id: 'a1', name: 'Year 9 essay', type: 'grade', submissions: [] }, functionResults: [], submissions: [], partial: true } });
-      }),
-      http.post('/api/v1/db/assignment/submission-rows', async ({ request }) => {
-        rowsBody = await request.json();
-        return HttpResponse.json({ data: { rows: [], total: 0, counts: {}, classSize: 0, version: 'v1' } });
-      }),
-    );
+    const asked = answerAssignmentPage(events, { sessionMs: 30, assignmentMs: 60 });
     const client = createQueryClient();
     const drawable = startFirstReads(client, '/assignment/a1', '?sort=student&order=desc&per=25&page=3');
     // The key the table reads the same URL under (SubmissionsList's useTableParams).
@@ -93,7 +104,7 @@ describe('startFirstReads', () => {
     expect(client.getQueryState([...assignmentKeys.detail('a1'), 'page'])).toBeDefined();
     await expect.poll(() => client.getQueryData(tableKey)).toBeTruthy();
     await expect.poll(() => client.getQueryData([...assignmentKeys.detail('a1'), 'page'])).toBeTruthy();
-    expect(rowsBody).toEqual({ assignmentId: 'a1', sort: 'student', order: 'desc', status: 'all', search: '', limit: 25, offset: 50 });
+    expect(asked.rowsBody).toEqual({ assignmentId: 'a1', sort: 'student', order: 'desc', status: 'all', search: '', limit: 25, offset: 50 });
     expect(events.indexOf('ask /api/auth/csrf'), 'the CSRF token is asked beside the session').toBeLessThan(events.indexOf('answer session'));
     expect(events.indexOf('ask /api/v1/db/assignment/submission-rows'), "the rows do not wait for the assignment's answer").toBeLessThan(
       events.indexOf('answer assignment'),
@@ -113,27 +124,12 @@ describe('startFirstReads', () => {
       const { startFirstReads: start } = await import('./first-reads');
       const { createQueryClient: create } = await import('../lib/query-client');
       const events: string[] = [];
-      const tokens: (string | null)[] = [];
-      server.events.on('request:start', ({ request }) => {
-        events.push(`ask ${new URL(request.url).pathname}`);
-        if (request.method === 'POST') tokens.push(request.headers.get('X-CSRF-Token'));
-      });
-      server.use(
-        http.get('/api/auth/session', async () => {
-          await delay(50);
-          events.push('answer session');
-          return HttpResponse.json({ user: { name: 'Ada', email: 'ada@school.test' }, expires: '2099-01-01T00:00:00Z' });
-        }),
-        http.post('/api/v1/db/assignment/get', () =>
-          HttpResponse.json({ data: { assignment: { _id: 'a1', name: 'Year 9 essay', type: 'grade', submissions: [] }, functionResults: [], submissions: [], partial: true } }),
-        ),
-        http.post('/api/v1/db/assignment/submission-rows', () => HttpResponse.json({ data: { rows: [], total: 0, counts: {}, classSize: 0, version: 'v1' } })),
-      );
+      const asked = answerAssignmentPage(events, { sessionMs: 50 });
       await start(create(), '/assignment/a1', '');
-      await expect.poll(() => tokens.length).toBe(2);
+      await expect.poll(() => asked.tokens.length).toBe(2);
       expect(events.indexOf('ask /api/v1/db/assignment/submission-rows'), 'the rows do not wait for the session').toBeLessThan(events.indexOf('answer session'));
       expect(events.indexOf('ask /api/v1/db/assignment/get')).toBeLessThan(events.indexOf('answer session'));
-      expect(tokens).toEqual([token, token]);
+      expect(asked.tokens).toEqual([token, token]);
       expect(events, 'no round trip for a token').not.toContain('ask /api/auth/csrf');
     } finally {
       meta.remove();
