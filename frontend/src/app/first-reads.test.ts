@@ -1,5 +1,5 @@
 import { delay, http, HttpResponse } from 'msw';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SESSION_QUERY_KEY } from '../features/auth/api/get-session';
 import { assignmentKeys } from '../features/assignments/api/keys';
 import { rowsKey } from '../features/submissions/api/get-submission-rows';
@@ -114,18 +114,16 @@ describe('startFirstReads', () => {
 
   it('on a page served signed in, sends the page\'s reads before the session answers, with the token the page came with', async () => {
     const token = 'a'.repeat(64);
+    // Any token an earlier test left cached is forgotten first (as at a sign-in).
+    clearCsrfToken();
     const meta = document.createElement('meta');
     meta.name = 'csrf-token';
     meta.content = token;
     document.head.append(meta);
-    vi.resetModules();
     try {
-      // Fresh modules: the API client reads the page's token when it loads.
-      const { startFirstReads: start } = await import('./first-reads');
-      const { createQueryClient: create } = await import('../lib/query-client');
       const events: string[] = [];
       const asked = answerAssignmentPage(events, { sessionMs: 50 });
-      await start(create(), '/assignment/a1', '');
+      await startFirstReads(createQueryClient(), '/assignment/a1', '');
       await expect.poll(() => asked.tokens.length).toBe(2);
       expect(events.indexOf('ask /api/v1/db/assignment/submission-rows'), 'the rows do not wait for the session').toBeLessThan(events.indexOf('answer session'));
       expect(events.indexOf('ask /api/v1/db/assignment/get')).toBeLessThan(events.indexOf('answer session'));
@@ -134,7 +132,6 @@ describe('startFirstReads', () => {
     } finally {
       meta.remove();
       server.events.removeAllListeners();
-      vi.resetModules();
     }
   });
 });

@@ -58,11 +58,11 @@ export function startFirstReads(client: QueryClient, pathname: string, search = 
   const page = PAGE_READS.find(({ path }) => path.test(pathname));
   const match = page ? pathname.match(page.path) : null;
   const readPage = page && match ? () => page.read(client, match, new URLSearchParams(search)).catch(() => undefined) : null;
-  if (page?.post) void getCsrfToken();
   // The page's reads go out before React's first draw (a task of 100 ms or more on a slow CPU that
   // would otherwise run first and hold them back): at once when the page was served signed in (it
   // carries the session's CSRF token), else as soon as the session says there is a user.
   const early = readPage !== null && servedSignedIn();
+  if (page?.post) void getCsrfToken();
   if (early) void readPage();
   const known = session.then(
     (s) => {

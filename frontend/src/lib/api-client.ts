@@ -72,19 +72,17 @@ let csrfToken: Promise<string | null> | null = null;
 /** The `<meta>` in which a page served to a signed-in browser carries its session's CSRF token. */
 export const PAGE_CSRF_META = 'csrf-token';
 
-/** The CSRF token the page was served with (internal/httpapi pageHead), read when this loads. */
-const servedToken: string | null =
-  typeof document === 'undefined' ? null : document.querySelector<HTMLMetaElement>(`meta[name="${PAGE_CSRF_META}"]`)?.content || null;
-
-/** Whether the served token may still be used: until the first token is asked for or forgotten. */
-let servedTokenUsable = true;
+/** The `<meta>` the page was served with its session's token in, until the token is taken or forgotten. */
+function servedMeta(): HTMLMetaElement | null {
+  return typeof document === 'undefined' ? null : document.querySelector<HTMLMetaElement>(`meta[name="${PAGE_CSRF_META}"]`);
+}
 
 /**
  * Whether the page was served to a signed-in browser (it carries the session's CSRF token), so its
  * first reads are worth sending before the session has been read.
  */
 export function servedSignedIn(): boolean {
-  return servedToken !== null;
+  return Boolean(servedMeta()?.content);
 }
 
 async function fetchCsrfToken(): Promise<string | null> {
@@ -108,10 +106,11 @@ async function fetchCsrfToken(): Promise<string | null> {
  * the token cannot be fetched.
  */
 export function getCsrfToken(): Promise<string | null> {
-  if (!csrfToken && servedToken && servedTokenUsable) {
-    // The page came with the session's token: no round trip before the first write.
-    servedTokenUsable = false;
-    csrfToken = Promise.resolve(servedToken);
+  const served = csrfToken ? null : servedMeta();
+  if (served) {
+    // The page came with the session's token: no round trip before the first write. Taken once.
+    served.remove();
+    if (served.content) csrfToken = Promise.resolve(served.content);
   }
   if (!csrfToken) {
     csrfToken = fetchCsrfToken().then((token) => {
@@ -126,7 +125,7 @@ export function getCsrfToken(): Promise<string | null> {
 export function clearCsrfToken(): void {
   csrfToken = null;
   // The session changed: the token the page came with is no longer its.
-  servedTokenUsable = false;
+  servedMeta()?.remove();
 }
 
 function isCsrfRefusal(body: unknown): boolean {
