@@ -2,7 +2,7 @@
 // node's test runner against it, stop the stack. Screenshots and logs go to
 // e2e/output/ (not committed).
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startStack } from './stack.mjs';
 
@@ -57,4 +57,23 @@ try {
 } finally {
   await stack.stop();
 }
+if (code !== 0) reportLogs();
 process.exit(code);
+
+// reportLogs prints, after a failed run, what the stack itself said went wrong: the
+// warnings and errors of the API and the worker, and the worker's last lines. CI keeps
+// only standard output, and e2e/output/ is gone with its machine.
+function reportLogs() {
+  for (const name of ['api', 'worker']) {
+    const file = join(outDir, `${name}.log`);
+    if (!existsSync(file)) continue;
+    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    const bad = lines.filter((l) => /"level":"(WARN|ERROR)"/.test(l));
+    console.log(`# e2e: ${name}.log: ${lines.length} lines, ${bad.length} warnings or errors; the last 40 of them:`);
+    for (const l of bad.slice(-40)) console.log(`#   ${l.slice(0, 400)}`);
+    if (name === 'worker') {
+      console.log('# e2e: worker.log, its last 30 lines:');
+      for (const l of lines.slice(-30)) console.log(`#   ${l.slice(0, 400)}`);
+    }
+  }
+}
