@@ -55,10 +55,23 @@ try {
     p.on('exit', (c) => ok(c ?? 1));
   });
 } finally {
+  if (code !== 0) reportJobs();
   await stack.stop();
 }
 if (code !== 0) reportLogs();
 process.exit(code);
+
+// reportJobs prints, after a failed run, the jobs the worker had not finished: a
+// submission stuck in reading or grading shows here with its state and latest error.
+function reportJobs() {
+  try {
+    const lines = stack.unfinishedJobs().split('\n').filter(Boolean);
+    console.log(`# e2e: ${lines.length} jobs not completed at the end of the run${lines.length ? ' (id|kind|queue|state|attempt|attempted at|latest error):' : ''}`);
+    for (const l of lines.slice(-60)) console.log(`#   ${l}`);
+  } catch (err) {
+    console.log(`# e2e: could not list the unfinished jobs: ${err.message}`);
+  }
+}
 
 // reportLogs prints, after a failed run, what the stack itself said went wrong: the
 // warnings and errors of the API and the worker, and the worker's last lines. CI keeps
@@ -69,7 +82,7 @@ function reportLogs() {
     if (!existsSync(file)) continue;
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
     const bad = lines.filter((l) => /"level":"(WARN|ERROR)"/.test(l));
-    console.log(`# e2e: ${name}.log: ${lines.length} lines, ${bad.length} warnings or errors; the last 40 of them:`);
+    console.log(`# e2e: ${name}.log: ${lines.length} lines, ${bad.length} warnings or errors${bad.length ? ', the last 40:' : ''}`);
     for (const l of bad.slice(-40)) console.log(`#   ${l.slice(0, 400)}`);
     if (name === 'worker') {
       console.log('# e2e: worker.log, its last 30 lines:');

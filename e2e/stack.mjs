@@ -109,6 +109,12 @@ export async function startStack({ adminURL, outDir }) {
   return {
     baseURL,
     metricsURL: `http://127.0.0.1:${metricsPort}/metrics`,
+    /** The jobs not completed (kind, state, attempt, its latest error), one per line: for a failed run's report. */
+    unfinishedJobs() {
+      return execFileSync('psql', [dbURL.toString(), '-qtAc',
+        `SELECT id, kind, queue, state, attempt, attempted_at, coalesce(left(errors[array_length(errors, 1)]->>'error', 300), '')
+           FROM river_job WHERE state <> 'completed' ORDER BY id`], { encoding: 'utf8' });
+    },
     async stop() {
       await stopAll(procs);
       rmSync(blobDir, { recursive: true, force: true });
