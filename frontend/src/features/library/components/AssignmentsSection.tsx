@@ -8,7 +8,7 @@ import { plural } from '../format';
 import type { LibraryView } from '../library-view';
 import type { Folder, LibraryAssignment } from '../types';
 import { FolderSection, isAssignmentDrag } from './FolderSection';
-import type { ItemAction } from './ItemActionsMenu';
+import type { MenuAction } from '../../../components/ActionsMenu';
 import { ASSIGNMENT_DRAG_TYPE, ItemRow, RowList } from './ItemRow';
 import { LibrarySection } from './LibraryPlaceholders';
 
@@ -24,7 +24,7 @@ export interface AssignmentsSectionProps {
   onDeleteFolder: (folder: Folder) => void;
   /** Moves an assignment into a folder, or to the top level (null). */
   moveAssignment: (assignmentId: string, folderId: string | null) => void;
-  assignmentActions: (assignment: LibraryAssignment) => ItemAction[];
+  assignmentActions: (assignment: LibraryAssignment) => MenuAction[];
 }
 
 /** The library's assignments: folders first, then those in no folder; drag one onto a folder to move it. */

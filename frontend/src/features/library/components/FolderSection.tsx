@@ -10,7 +10,7 @@ import Typography from '@mui/material/Typography';
 import { useId, type DragEvent, type ReactNode } from 'react';
 import { plural } from '../format';
 import type { Folder } from '../types';
-import { ItemActionsMenu } from './ItemActionsMenu';
+import { ABOVE_ROW_LINK, ActionsMenu } from '../../../components/ActionsMenu';
 import { ASSIGNMENT_DRAG_TYPE, RowList } from './ItemRow';
 
 /** Props for {@link FolderSection}. */
@@ -116,8 +116,9 @@ export function FolderSection({
             </Typography>
           </Box>
         </ButtonBase>
-        <ItemActionsMenu
+        <ActionsMenu
           label={`Actions for folder ${folder.name}`}
+          buttonSx={ABOVE_ROW_LINK}
           actions={[{ label: 'Delete folder', icon: <DeleteOutlineRounded fontSize="small" />, onSelect: onDelete, destructive: true }]}
         />
       </Box>

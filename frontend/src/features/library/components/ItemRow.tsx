@@ -5,7 +5,7 @@ import type { DragEvent, ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { ItemKindMeta } from '../assignment-types';
 import { KindChip, KindIcon } from './KindIcon';
-import { ItemActionsMenu, type ItemAction } from './ItemActionsMenu';
+import { ABOVE_ROW_LINK, ActionsMenu, type MenuAction } from '../../../components/ActionsMenu';
 
 /** Drag payload type of an assignment row. */
 export const ASSIGNMENT_DRAG_TYPE = 'application/x-markwell-assignment';
@@ -18,7 +18,7 @@ export interface ItemRowProps {
   /** A short line under the name on wider screens ("3 submissions", "4 criteria"). */
   detail: string;
   updated: string;
-  actions: ItemAction[];
+  actions: MenuAction[];
   /** The id carried when the row is dragged onto a folder; rows without it cannot be dragged. */
   dragId?: string;
   onDragStart?: (id: string) => void;
@@ -102,7 +102,7 @@ export function ItemRow({ name, to, meta, detail, updated, actions, dragId, onDr
         {updated && <VisuallyHiddenPrefix>Updated </VisuallyHiddenPrefix>}
         {updated}
       </Typography>
-      <ItemActionsMenu label={`Actions for ${name}`} actions={actions} />
+      <ActionsMenu label={`Actions for ${name}`} actions={actions} buttonSx={ABOVE_ROW_LINK} />
     </Box>
   );
 }

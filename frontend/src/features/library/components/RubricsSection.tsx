@@ -4,7 +4,7 @@ import { formatDate } from '../../../lib/format-date';
 import { RUBRIC_META } from '../assignment-types';
 import { plural } from '../format';
 import type { LibraryRubric } from '../types';
-import type { ItemAction } from './ItemActionsMenu';
+import type { MenuAction } from '../../../components/ActionsMenu';
 import { ItemRow, RowList } from './ItemRow';
 import { LibrarySection } from './LibraryPlaceholders';
 
@@ -14,7 +14,7 @@ export function RubricsSection({
   rubricActions,
 }: {
   rubrics: LibraryRubric[];
-  rubricActions: (rubric: LibraryRubric) => ItemAction[];
+  rubricActions: (rubric: LibraryRubric) => MenuAction[];
 }) {
   return (
     <LibrarySection title="Rubrics" count={rubrics.length}>

@@ -11,7 +11,7 @@ import { useDuplicateAssignment } from '../api/duplicate-assignment';
 import { useUpdateFolders } from '../api/update-folders';
 import { folderOfAssignments, foldersAfterMove } from '../library-view';
 import type { Library, LibraryAssignment, LibraryRubric } from '../types';
-import type { ItemAction } from './ItemActionsMenu';
+import type { MenuAction } from '../../../components/ActionsMenu';
 import type { OpenDialog } from './library-dialog';
 
 /**
@@ -57,7 +57,7 @@ export function useLibraryActions(
       },
     );
 
-  const assignmentActions = (assignment: LibraryAssignment): ItemAction[] => [
+  const assignmentActions = (assignment: LibraryAssignment): MenuAction[] => [
     {
       label: 'Move to folder…',
       icon: <DriveFileMoveOutlined fontSize="small" />,
@@ -82,7 +82,7 @@ export function useLibraryActions(
     },
   ];
 
-  const rubricActions = (rubric: LibraryRubric): ItemAction[] => [
+  const rubricActions = (rubric: LibraryRubric): MenuAction[] => [
     { label: 'Edit', icon: <EditOutlined fontSize="small" />, onSelect: () => navigate(`/rubrics/${rubric._id}`) },
     {
       label: 'Share…',

@@ -19,13 +19,16 @@ export async function runFunctionOnMany(input: RunFunctionInput): Promise<unknow
 /**
  * Starts grading and refreshes the assignment, whose results are now in progress (so the page's
  * polling picks them up). `alsoInvalidate` names other queries the run changes (a review screen's
- * result).
+ * result). The mutation settles when the server has answered: the reads it refreshes follow on
+ * their own, so a toast saying grading started (or the next batch of a year group) does not wait
+ * for the class to be read again.
  */
 export function useRunFunctionOnMany(assignmentQueryKey: AssignmentQueryKey, alsoInvalidate: AssignmentQueryKey[] = []) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: runFunctionOnMany,
-    onSuccess: () =>
-      Promise.all([assignmentQueryKey, ...alsoInvalidate].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+    onSuccess: () => {
+      for (const queryKey of [assignmentQueryKey, ...alsoInvalidate]) void queryClient.invalidateQueries({ queryKey });
+    },
   });
 }

@@ -51,6 +51,39 @@ describe('a year group on one page', { timeout: 60_000 }, () => {
     expect(await screen.findByText('Grading submissions! This should take 1-2 minutes.')).toBeInTheDocument();
   });
 
+  it('says grading started once the server has answered, while the class is still being read again', async () => {
+    const backend = fakeBackend({ submissions: yearGroup(1500) });
+    const user = userEvent.setup();
+    renderSubmissions(`${PAGE}?per=25`);
+    await screen.findByRole('table', { name: 'Submissions' });
+    // Once grading is asked for, the class's reads (the refresh after each batch) wait until the
+    // test lets them go.
+    let started = false;
+    let release = () => {};
+    const held = new Promise<void>((done) => (release = done));
+    const hold = async () => {
+      if (started) await held;
+      return undefined;
+    };
+    const { server } = await import('../../../testing/server');
+    const { http } = await import('msw');
+    server.use(
+      http.post('/api/v1/lambda/runFunctionOnMany', () => {
+        started = true;
+        return undefined;
+      }),
+      http.post('/api/v1/db/assignment/submission-rows', hold),
+      http.post('/api/v1/db/assignment/get', hold),
+    );
+    try {
+      await user.click(screen.getByRole('button', { name: 'Grade all' }));
+      expect(await screen.findByText('Grading submissions! This should take 1-2 minutes.')).toBeInTheDocument();
+      expect(backend.bodies('lambda/runFunctionOnMany')).toHaveLength(2);
+    } finally {
+      release();
+    }
+  });
+
   it('stops at a batch that fails and says how many were queued', async () => {
     let calls = 0;
     const backend = fakeBackend({ submissions: yearGroup(2500) });
