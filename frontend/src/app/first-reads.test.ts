@@ -8,7 +8,7 @@ import { createQueryClient } from '../lib/query-client';
 import { libraryKeys } from '../lib/query-keys';
 import { sessionHandler } from '../testing/handlers';
 import { server } from '../testing/server';
-import { startFirstReads } from './first-reads';
+import { HOLD_DRAW_MS, startFirstReads } from './first-reads';
 
 /** Records the API paths the test's reads ask for, answering the library's read. */
 function recordReads(): string[] {
@@ -26,10 +26,10 @@ function recordReads(): string[] {
 
 /**
  * Answers the assignment page's first reads: the session after `sessionMs` (a signed-in teacher),
- * the light assignment after `assignmentMs`, and the table's page at once, noting each asked path
- * ("ask …") and the session's and assignment's answers in `events`. Returns the rows' last body.
+ * the light assignment after `assignmentMs`, and the table's page after `rowsMs`, noting each asked
+ * path ("ask …") and each answer ("answer session", "answer assignment", "answer rows") in `events`. Returns the rows' last body.
  */
-function answerAssignmentPage(events: string[], { sessionMs, assignmentMs = 0 }: { sessionMs: number; assignmentMs?: number }) {
+function answerAssignmentPage(events: string[], { sessionMs, assignmentMs = 0, rowsMs = 0 }: { sessionMs: number; assignmentMs?: number; rowsMs?: number }) {
   const asked: { rowsBody: unknown; tokens: (string | null)[] } = { rowsBody: null, tokens: [] };
   server.events.on('request:start', ({ request }) => {
     events.push(`ask ${new URL(request.url).pathname}`);
@@ -48,6 +48,8 @@ function answerAssignmentPage(events: string[], { sessionMs, assignmentMs = 0 }:
     }),
     http.post('/api/v1/db/assignment/submission-rows', async ({ request }) => {
       asked.rowsBody = await request.json();
+      await delay(rowsMs);
+      events.push('answer rows');
       return HttpResponse.json({ data: { rows: [], total: 0, counts: {}, classSize: 0, version: 'v1' } });
     }),
   );
@@ -129,6 +131,35 @@ describe('startFirstReads', () => {
       expect(events.indexOf('ask /api/v1/db/assignment/get')).toBeLessThan(events.indexOf('answer session'));
       expect(asked.tokens).toEqual([token, token]);
       expect(events, 'no round trip for a token').not.toContain('ask /api/auth/csrf');
+    } finally {
+      meta.remove();
+      server.events.removeAllListeners();
+    }
+  });
+
+  it("on an assignment's page served signed in, the first draw waits for the table's rows, but not past HOLD_DRAW_MS", async () => {
+    clearCsrfToken();
+    const meta = document.createElement('meta');
+    meta.name = 'csrf-token';
+    meta.content = 'b'.repeat(64);
+    document.head.append(meta);
+    try {
+      // Rows that answer soon: drawn with the page, in one draw.
+      const events: string[] = [];
+      answerAssignmentPage(events, { sessionMs: 10, assignmentMs: 20, rowsMs: 150 });
+      await startFirstReads(createQueryClient(), '/assignment/a1', '');
+      expect(events).toContain('answer rows');
+      expect(events).toContain('answer assignment');
+      server.events.removeAllListeners();
+
+      // Rows that take too long: the page is drawn without them.
+      clearCsrfToken();
+      document.head.append(meta);
+      const slow: string[] = [];
+      answerAssignmentPage(slow, { sessionMs: 10, rowsMs: HOLD_DRAW_MS + 600 });
+      await startFirstReads(createQueryClient(), '/assignment/a1', '');
+      expect(slow).toContain('answer session');
+      expect(slow).not.toContain('answer rows');
     } finally {
       meta.remove();
       server.events.removeAllListeners();

@@ -11,12 +11,21 @@ import { appConfigQueryOptions } from '../lib/app-config';
 const OUTSIDE_APP = /^\/(signin|submit|student|results)(\/|$)/;
 
 /**
+ * How long, at most, the first draw of a page that holds it (`holdDraw`) waits for the page's reads
+ * after they were sent.
+ */
+export const HOLD_DRAW_MS = 600;
+
+/**
  * The page's own first reads, for the pages whose first paint waits on them: by path. `post`: they
- * are POSTs, which carry the CSRF token (fetched beside the session, not after it).
+ * are POSTs, which carry the CSRF token (fetched beside the session, not after it). `holdDraw`: the
+ * first draw waits for them (up to {@link HOLD_DRAW_MS}) when they went out at once, so the page is
+ * drawn once with its rows instead of twice, the second draw waiting behind the first.
  */
 const PAGE_READS: {
   path: RegExp;
   post?: boolean;
+  holdDraw?: boolean;
   read: (client: QueryClient, match: RegExpMatchArray, search: URLSearchParams) => Promise<unknown>;
 }[] = [
   { path: /^\/library\/?$/, read: (client) => client.prefetchQuery(libraryQueryOptions()) },
@@ -25,6 +34,9 @@ const PAGE_READS: {
     // the table no longer waits for the page to have drawn before asking for its rows.
     path: /^\/assignment\/([^/]+)\/?$/,
     post: true,
+    // The year group's table: drawing the page first and its rows after cost the rows a second
+    // pass of 150 ms or more on a slow CPU (docs/performance.md, "Issue 23 after session 20").
+    holdDraw: true,
     read: (client, m, search) => {
       const id = decodeURIComponent(m[1]);
       return Promise.all([
@@ -49,7 +61,8 @@ const PAGE_READS: {
  * demo-mode banner sits under the bar) and the session is known, the page's reads having been sent.
  * The app's first draw waits for it (main.tsx), so the banner is there from the first paint instead
  * of pushing the page down when it arrives, and the page's reads are not queued behind that draw
- * (which could not show a signed-in page before the session anyway).
+ * (which could not show a signed-in page before the session anyway). On a page that holds its draw
+ * (the assignment's), it also waits for the page's reads sent at once, up to {@link HOLD_DRAW_MS}.
  */
 export function startFirstReads(client: QueryClient, pathname: string, search = ''): Promise<void> {
   const session = client.fetchQuery(sessionQueryOptions());
@@ -63,12 +76,13 @@ export function startFirstReads(client: QueryClient, pathname: string, search = 
   // carries the session's CSRF token), else as soon as the session says there is a user.
   const early = readPage !== null && servedSignedIn();
   if (page?.post) void getCsrfToken();
-  if (early) void readPage();
+  const pageRead = early ? readPage() : null;
   const known = session.then(
     (s) => {
       if (s && readPage && !early) void readPage();
     },
     () => undefined,
   );
-  return Promise.all([settings, known]).then(() => undefined);
+  const held = pageRead && page?.holdDraw ? Promise.race([pageRead, new Promise((done) => setTimeout(done, HOLD_DRAW_MS))]) : null;
+  return Promise.all([settings, known, held]).then(() => undefined);
 }
