@@ -68,8 +68,11 @@ function reportJobs() {
     const lines = stack.unfinishedJobs().split('\n').filter(Boolean);
     console.log(`# e2e: ${lines.length} jobs not completed at the end of the run${lines.length ? ' (id|kind|queue|state|attempt|attempted at|latest error):' : ''}`);
     for (const l of lines.slice(-60)) console.log(`#   ${l}`);
+    const subs = stack.unreadSubmissions().split('\n').filter(Boolean);
+    console.log(`# e2e: ${subs.length} submissions not read (yet)${subs.length ? ' (id|name|status|error):' : ''}`);
+    for (const l of subs.slice(-60)) console.log(`#   ${l}`);
   } catch (err) {
-    console.log(`# e2e: could not list the unfinished jobs: ${err.message}`);
+    console.log(`# e2e: could not list the unfinished jobs or submissions: ${err.message}`);
   }
 }
 

@@ -115,6 +115,12 @@ export async function startStack({ adminURL, outDir }) {
         `SELECT id, kind, queue, state, attempt, attempted_at, coalesce(left(errors[array_length(errors, 1)]->>'error', 300), '')
            FROM river_job WHERE state <> 'completed' ORDER BY id`], { encoding: 'utf8' });
     },
+    /** The submissions whose reading has not ended well (id, name, status, error), one per line: for a failed run's report. */
+    unreadSubmissions() {
+      return execFileSync('psql', [dbURL.toString(), '-qtAc',
+        `SELECT id, left(name, 80), extract_status, left(coalesce(extract_error, ''), 200)
+           FROM submissions WHERE extract_status <> 'ready' ORDER BY created_at`], { encoding: 'utf8' });
+    },
     async stop() {
       await stopAll(procs);
       rmSync(blobDir, { recursive: true, force: true });
