@@ -61,18 +61,32 @@ try {
 if (code !== 0) reportLogs();
 process.exit(code);
 
-// reportJobs prints, after a failed run, the jobs the worker had not finished: a
-// submission stuck in reading or grading shows here with its state and latest error.
+// reportJobs prints, after a failed run, what the worker had not finished: the jobs not
+// completed (a submission stuck in reading or grading shows here with its state and latest
+// error) and the submissions whose reading had not ended.
 function reportJobs() {
-  try {
-    const lines = stack.unfinishedJobs().split('\n').filter(Boolean);
-    console.log(`# e2e: ${lines.length} jobs not completed at the end of the run${lines.length ? ' (id|kind|queue|state|attempt|attempted at|latest error):' : ''}`);
-    for (const l of lines.slice(-60)) console.log(`#   ${l}`);
-    const subs = stack.unreadSubmissions().split('\n').filter(Boolean);
-    console.log(`# e2e: ${subs.length} submissions not read (yet)${subs.length ? ' (id|name|status|error):' : ''}`);
-    for (const l of subs.slice(-60)) console.log(`#   ${l}`);
-  } catch (err) {
-    console.log(`# e2e: could not list the unfinished jobs or submissions: ${err.message}`);
+  const reports = [
+    {
+      what: 'jobs not completed at the end of the run',
+      columns: 'id|kind|queue|state|attempt|attempted at|latest error',
+      sql: `SELECT id, kind, queue, state, attempt, attempted_at, coalesce(left(errors[array_length(errors, 1)]->>'error', 300), '')
+              FROM river_job WHERE state <> 'completed' ORDER BY id`,
+    },
+    {
+      what: 'submissions not read (yet)',
+      columns: 'id|name|status|error',
+      sql: `SELECT id, left(name, 80), extract_status, left(extract_error, 200)
+              FROM submissions WHERE extract_status <> 'ready' ORDER BY created_at`,
+    },
+  ];
+  for (const { what, columns, sql } of reports) {
+    try {
+      const lines = stack.query(sql).split('\n').filter(Boolean);
+      console.log(`# e2e: ${lines.length} ${what}${lines.length ? ` (${columns}):` : ''}`);
+      for (const l of lines.slice(-60)) console.log(`#   ${l}`);
+    } catch (err) {
+      console.log(`# e2e: could not list the ${what}: ${err.message}`);
+    }
   }
 }
 

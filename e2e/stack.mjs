@@ -109,17 +109,9 @@ export async function startStack({ adminURL, outDir }) {
   return {
     baseURL,
     metricsURL: `http://127.0.0.1:${metricsPort}/metrics`,
-    /** The jobs not completed (kind, state, attempt, its latest error), one per line: for a failed run's report. */
-    unfinishedJobs() {
-      return execFileSync('psql', [dbURL.toString(), '-qtAc',
-        `SELECT id, kind, queue, state, attempt, attempted_at, coalesce(left(errors[array_length(errors, 1)]->>'error', 300), '')
-           FROM river_job WHERE state <> 'completed' ORDER BY id`], { encoding: 'utf8' });
-    },
-    /** The submissions whose reading has not ended well (id, name, status, error), one per line: for a failed run's report. */
-    unreadSubmissions() {
-      return execFileSync('psql', [dbURL.toString(), '-qtAc',
-        `SELECT id, left(name, 80), extract_status, left(coalesce(extract_error, ''), 200)
-           FROM submissions WHERE extract_status <> 'ready' ORDER BY created_at`], { encoding: 'utf8' });
+    /** Runs one SQL statement on the stack's database; its rows as text, one per line, columns split by `|` (psql -tA). */
+    query(sql) {
+      return execFileSync('psql', [dbURL.toString(), '-qtAc', sql], { encoding: 'utf8' });
     },
     async stop() {
       await stopAll(procs);

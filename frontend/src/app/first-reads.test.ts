@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SESSION_QUERY_KEY } from '../features/auth/api/get-session';
 import { assignmentKeys } from '../features/assignments/api/keys';
 import { rowsKey } from '../features/submissions/api/get-submission-rows';
-import { clearCsrfToken } from '../lib/api-client';
+import { clearCsrfToken, PAGE_CSRF_META } from '../lib/api-client';
 import { createQueryClient } from '../lib/query-client';
 import { libraryKeys } from '../lib/query-keys';
 import { sessionHandler } from '../testing/handlers';
@@ -54,6 +54,19 @@ function answerAssignmentPage(events: string[], { sessionMs, assignmentMs = 0, r
     }),
   );
   return asked;
+}
+
+/**
+ * Makes the document look served to a signed-in browser: any token cached earlier is forgotten (as
+ * at a sign-in) and the page carries `token` in its CSRF `<meta>`. Returns the element, to remove.
+ */
+function serveSignedIn(token: string): HTMLMetaElement {
+  clearCsrfToken();
+  const meta = document.createElement('meta');
+  meta.name = PAGE_CSRF_META;
+  meta.content = token;
+  document.head.append(meta);
+  return meta;
 }
 
 describe('startFirstReads', () => {
@@ -116,12 +129,7 @@ describe('startFirstReads', () => {
 
   it('on a page served signed in, sends the page\'s reads before the session answers, with the token the page came with', async () => {
     const token = 'a'.repeat(64);
-    // Any token an earlier test left cached is forgotten first (as at a sign-in).
-    clearCsrfToken();
-    const meta = document.createElement('meta');
-    meta.name = 'csrf-token';
-    meta.content = token;
-    document.head.append(meta);
+    const meta = serveSignedIn(token);
     try {
       const events: string[] = [];
       const asked = answerAssignmentPage(events, { sessionMs: 50 });
@@ -138,11 +146,7 @@ describe('startFirstReads', () => {
   });
 
   it("on an assignment's page served signed in, the first draw waits for the table's rows, but not past HOLD_DRAW_MS", async () => {
-    clearCsrfToken();
-    const meta = document.createElement('meta');
-    meta.name = 'csrf-token';
-    meta.content = 'b'.repeat(64);
-    document.head.append(meta);
+    let meta = serveSignedIn('b'.repeat(64));
     try {
       // Rows that answer soon: drawn with the page, in one draw.
       const events: string[] = [];
@@ -153,8 +157,7 @@ describe('startFirstReads', () => {
       server.events.removeAllListeners();
 
       // Rows that take too long: the page is drawn without them.
-      clearCsrfToken();
-      document.head.append(meta);
+      meta = serveSignedIn('b'.repeat(64));
       const slow: string[] = [];
       answerAssignmentPage(slow, { sessionMs: 10, rowsMs: HOLD_DRAW_MS + 600 });
       await startFirstReads(createQueryClient(), '/assignment/a1', '');

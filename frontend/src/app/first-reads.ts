@@ -51,9 +51,9 @@ const PAGE_READS: {
  * Starts the reads the first page waits on before React draws anything, under the same query keys
  * the components use (they then find the read under way instead of starting it once their code has
  * loaded): the session, the deployment's settings (the demo-mode banner) on the app's pages, and
- * the library's or the assignment page's reads (at once when the page was served to a signed-in
- * browser, else once the session is known to have a user) (the
- * assignment and the page of its submissions table that `search`, the URL's query string, asks). Without
+ * the library's or the assignment page's reads (the assignment and the page of its submissions
+ * table that `search`, the URL's query string, asks): at once when the page was served to a
+ * signed-in browser, else once the session is known to have a user. Without
  * this each waited for the entry, the layout's and the page's chunks, and the session, in turn
  * (docs/performance.md, "First load").
  *
