@@ -277,6 +277,11 @@ func (l *Local) serveUpload(w http.ResponseWriter, r *http.Request, key string) 
 		// The upload helper shows error.message: the teacher learns why.
 		slog.ErrorContext(r.Context(), "storage: upload failed: disk full", "key", key, "dir", l.dir, "err", err)
 		writeJSONError(w, http.StatusInsufficientStorage, "storage_full", MsgStorageFull)
+	case errors.As(err, new(*bodyError)):
+		// The browser stopped sending (the page was reloaded or closed, the network
+		// dropped): nothing failed here, and nothing was kept.
+		slog.InfoContext(r.Context(), "storage: upload abandoned by the client", "key", key, "err", err)
+		http.Error(w, "upload interrupted", http.StatusBadRequest)
 	case err != nil:
 		slog.ErrorContext(r.Context(), "storage: upload failed", "key", key, "err", err)
 		http.Error(w, "upload failed", http.StatusInternalServerError)
@@ -443,6 +448,7 @@ func (l *Local) writeTemp(r io.Reader, size int64) (name string, err error) {
 			os.Remove(f.Name())
 		}
 	}()
+	r = bodyReader{r}
 	if size >= 0 {
 		r = io.LimitReader(r, size+1) // one byte more tells a longer body apart
 	}
@@ -460,6 +466,24 @@ func (l *Local) writeTemp(r io.Reader, size int64) (name string, err error) {
 		return "", fmt.Errorf("close temp file: %w", err)
 	}
 	return f.Name(), nil
+}
+
+// bodyError is a failure to read an upload's body (the client went away), told apart
+// from a failure to write it here.
+type bodyError struct{ err error }
+
+func (e *bodyError) Error() string { return "read upload body: " + e.err.Error() }
+func (e *bodyError) Unwrap() error { return e.err }
+
+// bodyReader marks the errors of reading r as bodyError.
+type bodyReader struct{ r io.Reader }
+
+func (b bodyReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = &bodyError{err}
+	}
+	return n, err
 }
 
 // open opens the data file of key, mapping a missing file (or a folder) to ErrNotFound.

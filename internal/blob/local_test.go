@@ -558,3 +558,36 @@ func TestLocalPresignDownloadSavesUnderItsName(t *testing.T) {
 		require.ErrorIs(t, err, ErrInvalidFileName, bad)
 	}
 }
+
+// cutReader sends part of a body, then fails as a browser's connection does when the page
+// that uploads is reloaded or closed.
+type cutReader struct{ sent bool }
+
+func (c *cutReader) Read(p []byte) (int, error) {
+	if c.sent {
+		return 0, io.ErrUnexpectedEOF
+	}
+	c.sent = true
+	return copy(p, "half a file"), nil
+}
+
+func TestLocalUploadCutOffByTheClient(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	key, err := NewKey("assignments/a/submissions/", "essay.pdf")
+	require.NoError(t, err)
+	putURL, err := b.local.PresignPut(t.Context(), key, "application/pdf", 100, time.Minute)
+	require.NoError(t, err)
+	req := httptest.NewRequestWithContext(t.Context(), http.MethodPut, putURL, &cutReader{})
+	req.ContentLength = 100
+	req.Header.Set("Content-Type", "application/pdf")
+	req.Header.Set(WriteOnceHeader, WriteOnceValue)
+	rec := httptest.NewRecorder()
+	b.local.ServeHTTP(rec, req)
+	// The client's failure, not the server's: no 500 (an ERROR in the log) for a reload.
+	require.Equal(t, http.StatusBadRequest, rec.Code, rec.Body.String())
+	require.Empty(t, b.files(t), "no partial or temporary file")
+	// The same signed URL still uploads the whole file afterwards.
+	resp, _ := do(t, http.MethodPut, putURL, "application/pdf", bytes.NewReader(bytes.Repeat([]byte("p"), 100)))
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+}
