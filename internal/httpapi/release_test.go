@@ -80,6 +80,8 @@ func TestAReleasedLinkOpensExactlyThatResultUntilRevoked(t *testing.T) {
 	status, data, e = b.call(t, "/api/v1/db/assignment/release", map[string]any{"assignmentId": asgID, "submissionIds": []string{samID}, "sendEmail": false})
 	require.Equal(t, 200, status, e)
 	require.Equal(t, float64(0), data["skipped"])
+	require.Equal(t, float64(0), data["skippedNotReviewed"])
+	require.Equal(t, float64(0), data["skippedNotGraded"])
 	rel := data["releases"].([]any)[0].(map[string]any)
 	require.Equal(t, samID, rel["submissionId"])
 	require.Equal(t, "released", rel["state"])

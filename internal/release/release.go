@@ -91,11 +91,29 @@ type Input struct {
 }
 
 // Outcome is what a release did: the releases of the rows it released and
-// how many rows it skipped (results not finished, or, releasing all, not
-// reviewed).
+// how many rows it skipped, in all and by reason.
 type Outcome struct {
 	Releases []Release `json:"releases"`
-	Skipped  int       `json:"skipped"`
+	// Skipped is every row left out: SkippedNotReviewed + SkippedNotGraded.
+	Skipped int `json:"skipped"`
+	// SkippedNotReviewed are finished results (graded, annotated) left out
+	// because releasing all takes only reviewed ones.
+	SkippedNotReviewed int `json:"skippedNotReviewed"`
+	// SkippedNotGraded are results not finished: still grading, failed, or
+	// none yet.
+	SkippedNotGraded int `json:"skippedNotGraded"`
+}
+
+// skips counts the rows a release left out, by reason.
+type skips struct{ notReviewed, notGraded int }
+
+// add counts a row left out in status.
+func (k *skips) add(status string) {
+	if assignment.Finished(status) {
+		k.notReviewed++
+	} else {
+		k.notGraded++
+	}
 }
 
 // List returns one Release per submission of one of the actor's
@@ -179,7 +197,7 @@ func (s *Service) Release(ctx context.Context, a identity.Actor, in Input) (Outc
 		return Outcome{}, apperr.New(apperr.Invalid, MsgEmailOff)
 	}
 	var released []uuid.UUID
-	skipped := 0
+	var skipped skips
 	err := store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		if _, err := s.rows(ctx, tx, a, in.AssignmentID, nil); err != nil {
 			return err
@@ -237,43 +255,46 @@ func (s *Service) Release(ctx context.Context, a identity.Actor, in Input) (Outc
 	if err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Releases: releases, Skipped: skipped}, nil
+	return Outcome{Releases: releases, Skipped: skipped.notReviewed + skipped.notGraded,
+		SkippedNotReviewed: skipped.notReviewed, SkippedNotGraded: skipped.notGraded}, nil
 }
 
 // choose picks the rows to release: the given ids' finished results, or
-// without ids every reviewed result; it counts the rows left out. An id
-// that is not a submission of the assignment is not found; none to release
-// is a bad request.
-func choose(rows []store.ListReleaseRowsRow, ids []uuid.UUID) ([]store.ListReleaseRowsRow, int, error) {
+// without ids every reviewed result; it counts the rows left out by
+// reason. An id that is not a submission of the assignment is not found;
+// none to release is a bad request.
+func choose(rows []store.ListReleaseRowsRow, ids []uuid.UUID) ([]store.ListReleaseRowsRow, skips, error) {
 	var out []store.ListReleaseRowsRow
+	var skipped skips
 	if len(ids) == 0 {
 		for _, r := range rows {
 			if r.ResultStatus == "reviewed" {
 				out = append(out, r)
+			} else {
+				skipped.add(r.ResultStatus)
 			}
 		}
 		if len(out) == 0 {
-			return nil, 0, apperr.New(apperr.Invalid, MsgNoneReviewed)
+			return nil, skips{}, apperr.New(apperr.Invalid, MsgNoneReviewed)
 		}
-		return out, len(rows) - len(out), nil
+		return out, skipped, nil
 	}
 	byID := make(map[uuid.UUID]store.ListReleaseRowsRow, len(rows))
 	for _, r := range rows {
 		byID[r.SubmissionID] = r
 	}
 	seen := map[uuid.UUID]bool{}
-	skipped := 0
 	for _, id := range ids {
 		r, ok := byID[id]
 		if !ok {
-			return nil, 0, apperr.ErrNotFound
+			return nil, skips{}, apperr.ErrNotFound
 		}
 		if seen[id] {
 			continue
 		}
 		seen[id] = true
 		if !assignment.Finished(r.ResultStatus) {
-			skipped++
+			skipped.add(r.ResultStatus)
 			continue
 		}
 		out = append(out, r)

@@ -130,6 +130,8 @@ func TestReleaseKeepsRevokesAndRenewsLinks(t *testing.T) {
 	out, err := w.svc.Release(w.ctx, a, release.Input{AssignmentID: w.asg})
 	require.NoError(t, err)
 	require.Equal(t, 2, out.Skipped)
+	require.Equal(t, 1, out.SkippedNotReviewed, "Ben's is graded")
+	require.Equal(t, 1, out.SkippedNotGraded, "Cy's is still grading")
 	got := byID(out.Releases)
 	require.Len(t, got, 2)
 	require.Equal(t, release.StateReleased, got[ada].State)
@@ -147,6 +149,8 @@ func TestReleaseKeepsRevokesAndRenewsLinks(t *testing.T) {
 	out, err = w.svc.Release(w.ctx, a, release.Input{AssignmentID: w.asg, SubmissionIDs: []uuid.UUID{ben, cy, ada}})
 	require.NoError(t, err)
 	require.Equal(t, 1, out.Skipped)
+	require.Equal(t, 0, out.SkippedNotReviewed)
+	require.Equal(t, 1, out.SkippedNotGraded)
 	got = byID(out.Releases)
 	require.Len(t, got, 2)
 	require.Equal(t, adaLink, got[ada].Link, "releasing again keeps the link")
@@ -232,6 +236,22 @@ func runWorker(t *testing.T, pool *pgxpool.Pool, m *release.Mailer) {
 			AND state NOT IN ('completed', 'cancelled', 'discarded')`).Scan(&open))
 		return open == 0
 	}, 30*time.Second, 50*time.Millisecond)
+}
+
+func TestReleaseAllCountsTheSkippedByReason(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, false, false)
+	a := w.teacher
+	w.submit(t, a, w.asg, "Ada", "", "reviewed")
+	w.submit(t, a, w.asg, "Ben", "", "graded")
+	w.submit(t, a, w.asg, "Cy", "", "graded")
+	w.submit(t, a, w.asg, "Dee", "", "annotated")
+	w.submit(t, a, w.asg, "Eve", "", "failed")
+
+	out, err := w.svc.Release(w.ctx, a, release.Input{AssignmentID: w.asg})
+	require.NoError(t, err)
+	require.Len(t, out.Releases, 1)
+	require.Equal(t, release.Outcome{Releases: out.Releases, Skipped: 4, SkippedNotReviewed: 3, SkippedNotGraded: 1}, out)
 }
 
 func TestReleaseEmailsEachStudentTheirLink(t *testing.T) {

@@ -54,6 +54,11 @@ describe('question tree', () => {
     badPoints.criteria = [{ ...newCriterion('Clear'), points: '1001' }];
     expect(questionsProblem([badPoints])).toBe('Question 1: criterion 1 needs points from 0 to 1000.');
     expect(questionsProblem([question('A', [1])])).toBeNull();
+    // Grading refuses a tree without a single criterion; a subquestion's criterion is enough.
+    expect(questionsProblem([question('A'), question('B', [], [question('B1')])])).toBe(
+      'Add at least one criterion to a question to continue.',
+    );
+    expect(questionsProblem([question('A', [], [question('A1', [], [question('A1i', [1])])])])).toBeNull();
   });
 
   it('converts drafts to the API shape', () => {

@@ -175,7 +175,15 @@ export function questionsProblem(questions: QuestionDraft[]): string | null {
     }
     return null;
   };
-  return visit(questions, []);
+  return visit(questions, []) ?? (hasCriterion(questions) ? null : 'Add at least one criterion to a question to continue.');
+}
+
+/**
+ * True when some question at any level has a criterion: grading refuses a tree without one
+ * ("This assignment's questions have no criteria to grade against yet.", internal/grading).
+ */
+export function hasCriterion(questions: QuestionDraft[]): boolean {
+  return questions.some((q) => q.criteria.length > 0 || hasCriterion(q.subquestions));
 }
 
 /** Criteria from the API (or the AI) as editable drafts. */

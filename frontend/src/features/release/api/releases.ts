@@ -84,8 +84,17 @@ export function useRelease() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (input: ReleaseInput): Promise<ReleaseOutcome> => {
-      const data = await api.post<{ releases?: unknown; skipped?: unknown }>('/api/v1/db/assignment/release', input);
-      return { releases: readReleases(data?.releases), skipped: typeof data?.skipped === 'number' ? data.skipped : 0 };
+      const data = await api.post<{ releases?: unknown; skipped?: unknown; skippedNotReviewed?: unknown; skippedNotGraded?: unknown }>(
+        '/api/v1/db/assignment/release',
+        input,
+      );
+      const count = (value: unknown) => (typeof value === 'number' ? value : 0);
+      return {
+        releases: readReleases(data?.releases),
+        skipped: count(data?.skipped),
+        skippedNotReviewed: count(data?.skippedNotReviewed),
+        skippedNotGraded: count(data?.skippedNotGraded),
+      };
     },
     onSettled: (_data, _error, input) => client.invalidateQueries({ queryKey: releaseKeys.list(input.assignmentId) }),
   });

@@ -18,10 +18,15 @@ export interface Release {
   emailedAt?: string;
 }
 
-/** What a release did: the rows it released and how many it skipped (results not finished). */
+/** What a release did: the rows it released and how many it skipped, in all and by reason. */
 export interface ReleaseOutcome {
   releases: Release[];
+  /** Every row left out (a server before the split sends only this). */
   skipped: number;
+  /** Finished (graded) results left out because "Release all reviewed" takes only reviewed ones. */
+  skippedNotReviewed: number;
+  /** Results not finished: still grading, failed, or none yet. */
+  skippedNotGraded: number;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

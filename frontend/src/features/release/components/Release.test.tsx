@@ -11,7 +11,7 @@ import { ReleaseRowState } from './ReleaseRowState';
 const LINK = 'https://markwell.test/results/tok-ada';
 
 /** A fake backend: email on or off, releases as the server answers them, and the bodies it got. */
-function setup({ emailEnabled = false, releases = [] as Release[] } = {}) {
+function setup({ emailEnabled = false, releases = [] as Release[], skipped = { skipped: 1 } as Record<string, number> } = {}) {
   let list = releases;
   const bodies: { path: string; body: unknown }[] = [];
   server.use(
@@ -30,7 +30,7 @@ function setup({ emailEnabled = false, releases = [] as Release[] } = {}) {
         email: body.sendEmail ? 'queued' : 'none',
       };
       list = [released];
-      return HttpResponse.json({ data: { releases: [released], skipped: 1 } });
+      return HttpResponse.json({ data: { releases: [released], ...skipped } });
     }),
     http.post('/api/v1/db/assignment/release/revoke', async ({ request }) => {
       bodies.push({ path: 'revoke', body: await request.json() });
@@ -59,6 +59,19 @@ describe('Releasing results', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Released 1 result. 1 skipped: not graded or reviewed yet.')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(onReleased).toHaveBeenCalled();
+  });
+
+  it('says why each skipped result was left out: not reviewed, or not graded', async () => {
+    setup({ skipped: { skipped: 7, skippedNotReviewed: 6, skippedNotGraded: 1 } });
+    const user = userEvent.setup();
+    renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={1} />);
+
+    await user.click(screen.getByRole('button', { name: 'Release' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
+    await user.click(within(dialog).getByRole('button', { name: 'Release all reviewed (1)' }));
+    expect(
+      await screen.findByText('Released 1 result. 6 skipped: not reviewed yet; 1 skipped: not graded yet.'),
+    ).toBeInTheDocument();
   });
 
   it('releases the selected rows and emails them when the server has SMTP', async () => {

@@ -17,6 +17,7 @@ import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useAppConfig } from '../../../lib/app-config';
 import { downloadLinksCsv, useRelease } from '../api/releases';
+import type { ReleaseOutcome } from '../api/types';
 
 /** Props of {@link ReleaseDialog}. */
 export interface ReleaseDialogProps {
@@ -33,6 +34,17 @@ export interface ReleaseDialogProps {
 
 function results(n: number): string {
   return `${n} ${n === 1 ? 'result' : 'results'}`;
+}
+
+/** The rows a release left out, by reason: "6 skipped: not reviewed yet; 1 skipped: not graded yet." */
+function skippedSentence(out: ReleaseOutcome): string {
+  const parts: string[] = [];
+  if (out.skippedNotReviewed > 0) parts.push(`${out.skippedNotReviewed} skipped: not reviewed yet`);
+  if (out.skippedNotGraded > 0) parts.push(`${out.skippedNotGraded} skipped: not graded yet`);
+  // A server that does not split the count by reason.
+  const unexplained = out.skipped - out.skippedNotReviewed - out.skippedNotGraded;
+  if (unexplained > 0) parts.push(`${unexplained} skipped: not graded or reviewed yet`);
+  return parts.length > 0 ? ` ${parts.join('; ')}.` : '';
 }
 
 /**
@@ -70,7 +82,7 @@ export function ReleaseDialog({ open, onClose, assignmentId, selectedIds, review
       const emailed = out.releases.filter((r) => r.email === 'queued').length;
       let message = `Released ${results(out.releases.length)}.`;
       if (emailed > 0) message += ` Emailing ${emailed} ${emailed === 1 ? 'student' : 'students'}.`;
-      if (out.skipped > 0) message += ` ${out.skipped} skipped: not graded or reviewed yet.`;
+      message += skippedSentence(out);
       onClose();
       onReleased?.();
       showToast({ type: 'success', message });

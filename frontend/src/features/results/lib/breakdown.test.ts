@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerNode, FunctionResult } from '../api/types';
-import { criteriaBreakdown, pointsDistribution, questionLabel } from './breakdown';
+import { criteriaBreakdown, pointsDistribution, summaryQuestionLabel } from './breakdown';
 import type { ResultFunction } from './definition';
 import { normalizeFunctionResult } from './normalize';
 
@@ -13,10 +13,11 @@ function result(fields: Partial<FunctionResult>): FunctionResult {
 }
 
 describe('class breakdown', () => {
-  it('labels questions by their place in the tree', () => {
-    expect(questionLabel([0])).toBe('Q1');
-    expect(questionLabel([2, 1])).toBe('Q3b');
-    expect(questionLabel([0, 0, 3])).toBe('Q1a.iv');
+  it('labels questions by their place in the tree, as the review screen and the CSV do', () => {
+    expect(summaryQuestionLabel([0])).toBe('Q1');
+    expect(summaryQuestionLabel([2, 1])).toBe('Q3b');
+    expect(summaryQuestionLabel([0, 0, 3])).toBe('Q1a iv');
+    expect(summaryQuestionLabel([0, 27])).toBe('Q1ab');
   });
 
   it('gives the share of finished grade results that met each criterion, nested questions included', () => {

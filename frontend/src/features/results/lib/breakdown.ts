@@ -4,18 +4,16 @@ import type { QuestionInfo, ResultFunction } from './definition';
 import { isFinished } from './normalize';
 import { clamp, criterionMax, levelRange, total } from './rubric';
 import type { RubricCriterion } from '../../../lib/rubrics';
+import { questionLabel } from '../../../lib/question-label';
 
 /** How the class did, computed from the finished results of an assignment. */
 
-const ROMAN = ['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x'];
-
-/** A question's label from its path: `[0]` → Q1, `[0, 1]` → Q1b, `[0, 1, 2]` → Q1b.iii. */
-export function questionLabel(path: readonly number[]): string {
-  const [first = 0, second, third] = path;
-  let label = `Q${first + 1}`;
-  if (second !== undefined) label += second < 26 ? String.fromCharCode(97 + second) : `.${second + 1}`;
-  if (third !== undefined) label += `.${ROMAN[third] ?? third + 1}`;
-  return label;
+/**
+ * A criterion's question as the summary names it, numbered as on every other screen and in the
+ * CSV export: `[0]` → Q1, `[0, 1]` → Q1b, `[0, 0, 3]` → Q1a iv.
+ */
+export function summaryQuestionLabel(path: readonly number[]): string {
+  return `Q${questionLabel(path)}`;
 }
 
 function answerAt(answers: readonly AnswerNode[] | null, path: readonly number[]): AnswerNode | undefined {
@@ -38,7 +36,7 @@ function gradeBreakdown(questions: readonly QuestionInfo[], results: readonly Fu
         const met = results.filter((r) => answerAt(r.answers, path)?.grade.criteria[ci] === true).length;
         const n = results.length;
         rows.push({
-          label: `${questionLabel(path)}: ${c.description || `Criterion ${ci + 1}`}`,
+          label: `${summaryQuestionLabel(path)}: ${c.description || `Criterion ${ci + 1}`}`,
           successRate: n ? met / n : 0,
           averagePoints: n ? (met * c.points) / n : 0,
           maxPoints: c.points,

@@ -35,6 +35,33 @@ describe('grade wizard', { timeout: 60_000 }, () => {
     expect(await screen.findByRole('tooltip')).toHaveTextContent('Questions nest at most 3 levels');
   });
 
+  it('will not go on while no question has a criterion to grade against', async () => {
+    const user = userEvent.setup({ delay: null });
+    const api = mockAuthoringApi();
+    renderAssignments(PATH);
+    await goToQuestions(user);
+
+    await fill(within(question('1')).getByRole('textbox', { name: 'Question text' }), 'Write anything.');
+    const next = screen.getByRole('button', { name: 'Next' });
+    expect(next).toBeDisabled();
+    expect(next).toHaveAccessibleDescription('Add at least one criterion to a question to continue.');
+    expect(screen.getByText('Add at least one criterion to a question to continue.')).toBeVisible();
+    await user.click(screen.getByRole('textbox', { name: 'Question text' }));
+    await user.keyboard('{Enter}');
+    expect(screen.getByText('Step 2 of 3')).toBeInTheDocument();
+    expect(api.paths()).not.toContain('function/put');
+
+    // Grading needs a criterion somewhere in the tree: a subquestion's is enough.
+    await user.click(screen.getByRole('button', { name: 'Add subquestion to question 1' }));
+    await fill(within(question('1a')).getByRole('textbox', { name: 'Question text' }), 'Name one cause.');
+    await user.click(screen.getByRole('button', { name: 'Add criterion to question 1a' }));
+    await fill(within(question('1a')).getByRole('textbox', { name: 'Criterion' }), 'Names a cause');
+    expect(next).toBeEnabled();
+    await user.click(next);
+    expect(await screen.findByText('Step 3 of 3')).toBeInTheDocument();
+    expect(screen.getByText('Total: 1 point')).toBeInTheDocument();
+  });
+
   it('shows the total points live as criteria change', async () => {
     const user = userEvent.setup({ delay: null });
     mockAuthoringApi();

@@ -62,6 +62,48 @@ describe('ClassSummaryPanel', () => {
     expect(screen.getByRole('progressbar', { name: 'Q1: Uses dates: met by 50%, average 0.5 of 1 points' })).toBeInTheDocument();
   });
 
+  it('names a third-level question as the question list and review screen do: 1a i', () => {
+    const fn = {
+      _id: 'f2',
+      questions: [
+        {
+          questionText: 'How do plants breathe?',
+          criteria: [],
+          subquestions: [
+            {
+              questionText: 'Where does air get in?',
+              criteria: [],
+              subquestions: [{ questionText: 'Through which pores?', criteria: [{ description: 'Through the stomata', points: 1 }] }],
+            },
+          ],
+        },
+      ],
+    };
+    const node = (criteria: boolean[], subanswers: AnswerNode[] = []): AnswerNode => ({
+      answerBoxesCoordinates: null,
+      answerMedia: [],
+      subanswers,
+      grade: { points: 0, gradeAdjustment: 0, feedback: '', criteria },
+    });
+    const nested = (met: boolean): AnswerNode[] => [node([], [node([], [node([met])])])];
+    renderResultUi(
+      <ClassSummaryPanel
+        assignmentId="a1"
+        assignmentQueryKey={['assignments', 'a1']}
+        type="grade"
+        fn={fn}
+        results={[
+          resultFixture({ _id: 'r1', totalPoints: 1, maxPoints: 1, answers: nested(true) }),
+          resultFixture({ _id: 'r2', totalPoints: 0, maxPoints: 1, answers: nested(false) }),
+        ]}
+        summary={null}
+      />,
+    );
+
+    expect(screen.getByText('Q1a i: Through the stomata')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Q1a i: Through the stomata: met by 50%, average 0.5 of 1 points' })).toBeInTheDocument();
+  });
+
   it('generates a summary from the breakdown and shows it', async () => {
     const bodies: unknown[] = [];
     server.use(
