@@ -1,8 +1,11 @@
 // Package docx exports a markdown document as a Word (.docx) file.
 //
 // The markdown is parsed with goldmark (CommonMark + GFM tables and strikethrough) and the AST is walked into a
-// gomutex/godocx document. Raw HTML is never interpreted: it is written as literal text. Images are taken from
-// data: URLs or from an ImageSource supplied by the caller; this package never fetches anything over the network.
+// gomutex/godocx document. Text is the Markdown source decoded exactly once (backslash escapes, entity and
+// character references, as Markwell's editor writes "&" as "&amp;"; package mdtext) and escaped once for XML by
+// godocx. Raw HTML is never interpreted: it is written as literal text, except that a "<br>" tag is a line break.
+// Images are taken from data: URLs or from an ImageSource supplied by the caller; this package never fetches
+// anything over the network.
 package docx
 
 import (
@@ -23,6 +26,8 @@ import (
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/markwell/markwell/internal/mdtext"
 )
 
 // ImageSource returns the bytes and content type of an image the document names; the caller decides what is
@@ -393,7 +398,8 @@ func (b *builder) code(p *gdocx.Paragraph, n ast.Node) error {
 	return nil
 }
 
-// rawHTMLBlock writes an HTML block's source as literal text, one line per source line (counted as code lines).
+// rawHTMLBlock writes an HTML block's source as literal text, one line per source line (counted as code lines),
+// with a line break for each "<br>" tag.
 func (b *builder) rawHTMLBlock(p *gdocx.Paragraph, n *ast.HTMLBlock) error {
 	if b.nCodeLines += n.Lines().Len() + 1; b.nCodeLines > b.lim.CodeLines {
 		return b.lim.tooManyCodeLines()
@@ -406,9 +412,15 @@ func (b *builder) rawHTMLBlock(p *gdocx.Paragraph, n *ast.HTMLBlock) error {
 	if n.HasClosure() {
 		lines = append(lines, trimNewline(string(n.ClosureLine.Value(b.src))))
 	}
-	for i, l := range lines {
+	// A "<br>" tag is a line break (the editor writes one so in a table cell); everything else is the text
+	// written.
+	var parts []string
+	for _, l := range lines {
+		parts = append(parts, mdtext.SplitBreaks(l)...)
+	}
+	for i, l := range parts {
 		r := p.AddText(l)
-		if i < len(lines)-1 {
+		if i < len(parts)-1 {
 			r.AddBreak(nil)
 		}
 	}

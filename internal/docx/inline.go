@@ -8,6 +8,8 @@ import (
 	"github.com/gomutex/godocx/wml/ctypes"
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
+
+	"github.com/markwell/markwell/internal/mdtext"
 )
 
 // style is the character formatting inherited by an inline node's text.
@@ -87,7 +89,7 @@ func (b *builder) inline(p *gdocx.Paragraph, n ast.Node, st style) error {
 	}
 	switch n := n.(type) {
 	case *ast.Text:
-		b.text(p, string(n.Segment.Value(b.src)), st)
+		b.text(p, b.textOf(n), st)
 		switch {
 		case n.HardLineBreak():
 			b.lineBreak(p, st)
@@ -95,7 +97,7 @@ func (b *builder) inline(p *gdocx.Paragraph, n ast.Node, st style) error {
 			b.text(p, " ", st)
 		}
 	case *ast.String:
-		b.text(p, string(n.Value), st)
+		b.text(p, stringOf(n), st)
 	case *ast.Emphasis:
 		inner := st
 		if n.Level >= 2 {
@@ -113,17 +115,18 @@ func (b *builder) inline(p *gdocx.Paragraph, n ast.Node, st style) error {
 		inner.code = true
 		b.text(p, b.plain(n), inner)
 	case *ast.RawHTML:
-		var sb strings.Builder
-		for i := 0; i < n.Segments.Len(); i++ {
-			seg := n.Segments.At(i)
-			sb.Write(seg.Value(b.src))
+		// A line break the editor wrote as "<br>" (in a table cell) is a line break; any other markup is
+		// shown as the characters written, never interpreted.
+		if raw := b.rawHTML(n); mdtext.BreakAt(raw) == len(raw) {
+			b.lineBreak(p, st)
+		} else {
+			b.text(p, raw, st)
 		}
-		b.text(p, sb.String(), st)
 	case *ast.Link:
 		if b.nLinks++; b.nLinks > b.lim.Links {
 			return b.lim.tooManyLinks()
 		}
-		b.link(p, string(n.Destination), b.plain(n), st)
+		b.link(p, mdtext.Unescape(string(n.Destination)), b.plain(n), st)
 	case *ast.AutoLink:
 		if b.nLinks++; b.nLinks > b.lim.Links {
 			return b.lim.tooManyLinks()
@@ -164,6 +167,36 @@ func (b *builder) link(p *gdocx.Paragraph, dest, label string, st style) {
 	}
 }
 
+// textOf is the text of a text node: Markdown source decoded once (backslash escapes, entity and character
+// references: the editor writes a typed "&" as "&amp;" and "*" as "\*"), and the characters of a code span as they
+// are. godocx escapes the text once more for XML, so "&amp;" in the source is "&" in Word, and a typed "<notes>" is
+// the text "<notes>".
+func (b *builder) textOf(n *ast.Text) string {
+	v := string(n.Segment.Value(b.src))
+	if n.IsRaw() {
+		return v
+	}
+	return mdtext.Unescape(v)
+}
+
+// stringOf is the text of a string node, decoded as textOf does unless it is code or raw.
+func stringOf(n *ast.String) string {
+	if n.IsCode() || n.IsRaw() {
+		return string(n.Value)
+	}
+	return mdtext.Unescape(string(n.Value))
+}
+
+// rawHTML is the source of an inline HTML node.
+func (b *builder) rawHTML(n *ast.RawHTML) string {
+	var sb strings.Builder
+	for i := 0; i < n.Segments.Len(); i++ {
+		seg := n.Segments.At(i)
+		sb.Write(seg.Value(b.src))
+	}
+	return sb.String()
+}
+
 // plain returns the text of n's descendants, used where formatting cannot be kept (link labels, code spans).
 func (b *builder) plain(n ast.Node) string {
 	var sb strings.Builder
@@ -173,16 +206,17 @@ func (b *builder) plain(n ast.Node) string {
 		}
 		switch c := c.(type) {
 		case *ast.Text:
-			sb.Write(c.Segment.Value(b.src))
+			sb.WriteString(b.textOf(c))
 			if c.SoftLineBreak() || c.HardLineBreak() {
 				sb.WriteByte(' ')
 			}
 		case *ast.String:
-			sb.Write(c.Value)
+			sb.WriteString(stringOf(c))
 		case *ast.RawHTML:
-			for i := 0; i < c.Segments.Len(); i++ {
-				seg := c.Segments.At(i)
-				sb.Write(seg.Value(b.src))
+			if raw := b.rawHTML(c); mdtext.BreakAt(raw) == len(raw) {
+				sb.WriteByte(' ')
+			} else {
+				sb.WriteString(raw)
 			}
 		}
 		return ast.WalkContinue, nil

@@ -75,3 +75,37 @@ func TestFODTFootnoteAfterThePassage(t *testing.T) {
 	require.Contains(t, doc, `<text:p text:style-name="Body">after</text:p>`)
 	require.Equal(t, 1, strings.Count(doc, "<text:note "))
 }
+
+// editorFeedback is a prompt result's feedback as the review screen's editor
+// saves it (Tiptap's Markdown): "&", "<" and ">" typed by the teacher as
+// entity references, "*" after a backslash, blank lines between paragraphs
+// (four newlines for one empty line typed), a hard break as two spaces, a
+// table cell's break as "<br>", and a literally typed "&amp;".
+const editorFeedback = "Amara, your opening question frames the essay well.\n\n\n\n" +
+	"Next step: add a second example &amp; explain it. &lt;script&gt;x&lt;/script&gt; Thanks.\n\n" +
+	"## Quotes &quot;&amp;&quot; more\n\n" +
+	"- Say &quot;hi&quot;, it&#39;s \\*not\\* **bold &amp; brave**, a typed &amp;amp; stays\n\n" +
+	"First line  \nsecond line<br>third line, `a &amp; <b>` as written"
+
+func TestFODTPromptFeedbackFromTheEditor(t *testing.T) {
+	doc := FODT(Report{Assignment: "A", Student: "S", Status: "reviewed", Feedback: editorFeedback})
+	text := wellFormed(t, doc)
+	s := string(doc)
+
+	// Decoded once, escaped once: the teacher's characters, never markup.
+	require.Contains(t, text, "Next step: add a second example & explain it. <script>x</script> Thanks.")
+	require.Contains(t, s, "Next step: add a second example &amp; explain it. &lt;script&gt;x&lt;/script&gt; Thanks.")
+	require.NotContains(t, s, "&amp;amp;lt;")
+	require.NotContains(t, s, "<script")
+	require.Contains(t, s, `<text:p text:style-name="Question">Quotes &quot;&amp;&quot; more</text:p>`)
+	require.Contains(t, text, `• Say "hi", it's *not* bold & brave, a typed &amp; stays`)
+	require.Contains(t, s, `<text:span text:style-name="Strong">bold &amp; brave</text:span>`)
+	require.NotContains(t, s, `<text:span text:style-name="Emphasis">not`)
+	require.Contains(t, s, `First line<text:line-break/>second line<text:line-break/>third line, `+
+		`<text:span text:style-name="Code">a &amp;amp; &lt;b&gt;</text:span> as written`)
+
+	// A run of blank lines is one paragraph break: no empty paragraph between.
+	require.Contains(t, s, `<text:p text:style-name="Body">Amara, your opening question frames the essay well.</text:p>`+
+		`<text:p text:style-name="Body">Next step:`)
+	require.NotContains(t, s, `<text:p text:style-name="Body"></text:p>`)
+}

@@ -272,6 +272,39 @@ func TestRubricAndFeedbackReports(t *testing.T) {
 	require.NotContains(t, got, "**")
 }
 
+// TestPromptReportShowsWhatTheTeacherTyped prints a prompt result whose
+// feedback the teacher edited: the editor saves Markdown source, with "&"
+// and "<" as entity references and a blank line typed as four newlines. The
+// PDF's text, read back by the extractor Markwell reads uploads with, is what
+// the teacher typed, and the blank lines are one paragraph break.
+func TestPromptReportShowsWhatTheTeacherTyped(t *testing.T) {
+	needTools(t)
+	b := setup(t)
+	ada := b.teacher(t)
+	pr := b.define(t, ada, "Reflection", assignment.TypePrompt, assignment.FunctionInput{Prompt: "Be kind."})
+	subs := b.submit(t, ada, pr, []string{"Amara"}, func(int) string { return "Why did Rome build roads?" })
+	b.review(t, subs[0], `feedback = $2`, "Amara, your opening question frames the essay well.\n\n\n\n"+
+		"Next step: add a second example &amp; explain it. &lt;script&gt;x&lt;/script&gt;\n\n"+
+		"- Compare &quot;both&quot; &lt;notes&gt;, it&#39;s \\*not\\* bold  \nsecond line")
+	pdf, _, err := b.svc.Student(b.ctx, ada, pr, subs[0])
+	require.NoError(t, err)
+	res, err := extract.New(extract.Options{}).ExtractBytes(b.ctx, pdf, "report.pdf", "application/pdf")
+	require.NoError(t, err)
+	got := strings.Join(strings.Fields(res.Text), " ")
+	for _, want := range []string{
+		"Amara, your opening question frames the essay well. Next step: add a second example & explain it. <script>x</script>",
+		`• Compare "both" <notes>, it's *not* bold second line`,
+	} {
+		require.Contains(t, got, want)
+	}
+	for _, never := range []string{"&amp;", "&lt;", "&gt;", "&quot;", "&#39;", `\*`} {
+		require.NotContains(t, got, never)
+	}
+	// One paragraph break: no empty lines printed between the paragraphs
+	// (pdftotext reads the gap of three empty paragraphs as a new block).
+	require.Contains(t, res.Text, "well.\nNext step")
+}
+
 func TestBuildReportsJob(t *testing.T) {
 	needTools(t)
 	b := setup(t)
