@@ -50,7 +50,15 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Set on the one retry after a refused CSRF token; callers leave it unset. */
   csrfRetried?: boolean;
+  /**
+   * Lets the request outlive the page (fetch `keepalive`), for a save sent as the page is hidden
+   * or left. Browsers cap such bodies at 64 KiB: a larger body is sent as an ordinary request.
+   */
+  keepalive?: boolean;
 }
+
+/** The largest body sent with `keepalive` (browsers refuse more than 64 KiB in flight). */
+const KEEPALIVE_MAX_BODY = 60_000;
 
 /**
  * What a call resolves to on `304 Not Modified`: the answer the caller already holds is current.
@@ -184,6 +192,7 @@ async function request<T>(
       body: payload,
       credentials: 'same-origin',
       signal: options.signal,
+      ...(options.keepalive && new TextEncoder().encode(payload ?? '').length <= KEEPALIVE_MAX_BODY ? { keepalive: true } : {}),
     });
   } catch (err) {
     if (options.signal?.aborted) throw err;

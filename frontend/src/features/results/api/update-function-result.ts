@@ -31,13 +31,15 @@ export interface UpdateFunctionResultInput {
    * result's own status is never sent back by itself: a stale `graded` would un-review it.
    */
   status?: ResultStatus;
+  /** Sent as the page is hidden or left: the request outlives the page (fetch `keepalive`). */
+  keepalive?: boolean;
 }
 
 /**
  * Saves a teacher's edit of a result (`POST db/functionResult/update`): the whole result with the
  * changes, `functionId` and `submissionId`. Resolves to the result as the server now has it.
  */
-export async function updateFunctionResult({ result, functionId, changes, status }: UpdateFunctionResultInput): Promise<FunctionResult> {
+export async function updateFunctionResult({ result, functionId, changes, status, keepalive }: UpdateFunctionResultInput): Promise<FunctionResult> {
   // Read-only fields (status, usage, flags, dropped highlights) stay out of the body.
   const { status: _status, usage: _usage, flags: _flags, droppedHighlights: _dropped, ...fields } = result;
   const body = {
@@ -48,7 +50,7 @@ export async function updateFunctionResult({ result, functionId, changes, status
     submissionId: result.submission,
     ...(status ? { status } : {}),
   };
-  const data = await api.post<{ functionResult?: unknown } | undefined>('/api/v1/db/functionResult/update', body);
+  const data = await api.post<{ functionResult?: unknown } | undefined>('/api/v1/db/functionResult/update', body, keepalive ? { keepalive } : {});
   return data?.functionResult ? normalizeFunctionResult(data.functionResult) : { ...result, ...changes, status: status ?? 'reviewed' };
 }
 

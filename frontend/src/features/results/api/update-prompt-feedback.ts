@@ -8,11 +8,13 @@ export interface UpdatePromptFeedbackInput {
   /** The submission the result belongs to, whose cached result is refreshed. */
   submissionId: string;
   feedback: string;
+  /** Sent as the page is hidden or left: the request outlives the page (fetch `keepalive`). */
+  keepalive?: boolean;
 }
 
 /** Saves a prompt result's feedback (`PUT db/promptFunctionResult/update` `{functionResultId, data: {feedback}}`). */
-export async function updatePromptFeedback({ functionResultId, feedback }: UpdatePromptFeedbackInput): Promise<void> {
-  await api.put<{ success?: boolean }>('/api/v1/db/promptFunctionResult/update', { functionResultId, data: { feedback } });
+export async function updatePromptFeedback({ functionResultId, feedback, keepalive }: UpdatePromptFeedbackInput): Promise<void> {
+  await api.put<{ success?: boolean }>('/api/v1/db/promptFunctionResult/update', { functionResultId, data: { feedback } }, keepalive ? { keepalive } : {});
 }
 
 /** Saves prompt feedback and refreshes that submission's result. */

@@ -8,13 +8,16 @@ import { FEEDBACK_UPDATE_FAILED_MESSAGE, useUpdateFunctionResult, type ResultCha
 /** One edit of a result: how it changes the result, and how to take it back if saving fails. */
 export interface ResultEdit {
   apply: (result: FunctionResult) => FunctionResult;
-  revert: (result: FunctionResult) => FunctionResult;
+  /** Unset: a failed edit stays shown (a typed change the screen keeps to save again). */
+  revert?: (result: FunctionResult) => FunctionResult;
   /** The fields to send, read from the edited result. */
   changes: (edited: FunctionResult) => ResultChanges;
   /** The status to send (unset: the server marks the result reviewed). */
   status?: ResultStatus;
   /** Said when it fails and the server gave no reason. */
   failure?: string;
+  /** The page is being hidden or left: the request must outlive it. */
+  keepalive?: boolean;
 }
 
 /**
@@ -28,19 +31,22 @@ export function useResultEdit(submissionId: string, functionId: string, onChange
   const { showToast } = useToast();
   const queryKey = functionResultKeys.detail(submissionId);
 
-  const save = async ({ apply, revert, changes, status, failure = FEEDBACK_UPDATE_FAILED_MESSAGE }: ResultEdit): Promise<boolean> => {
+  const save = async ({ apply, revert, changes, status, failure = FEEDBACK_UPDATE_FAILED_MESSAGE, keepalive }: ResultEdit): Promise<boolean> => {
     const current = queryClient.getQueryData<FunctionResult>(queryKey);
     if (!current) return false;
-    await queryClient.cancelQueries({ queryKey });
+    // A read on its way would bring back the result without the edit. A page being left cannot
+    // wait for it to stop: the save goes at once.
+    const cancelled = queryClient.cancelQueries({ queryKey });
+    if (!keepalive) await cancelled;
     const edited = apply(queryClient.getQueryData<FunctionResult>(queryKey) ?? current);
     queryClient.setQueryData(queryKey, edited);
     try {
-      await mutation.mutateAsync({ result: edited, functionId, changes: changes(edited), status });
+      await mutation.mutateAsync({ result: edited, functionId, changes: changes(edited), status, keepalive });
       onChanged?.();
       return true;
     } catch (error) {
       const now = queryClient.getQueryData<FunctionResult>(queryKey);
-      if (now) queryClient.setQueryData(queryKey, revert(now));
+      if (now && revert) queryClient.setQueryData(queryKey, revert(now));
       showToast({ type: 'error', message: errorMessage(error, failure) });
       return false;
     }

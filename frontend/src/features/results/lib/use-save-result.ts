@@ -9,6 +9,14 @@ import {
 } from '../api/update-function-result';
 import type { FunctionResult } from '../api/types';
 
+/** How {@link useSaveResult}'s `save` goes. */
+export interface SaveResultOptions {
+  /** Saved as the teacher types: no success toast (the screen says "Saved"). */
+  quiet?: boolean;
+  /** The page is being hidden or left: the request must outlive it. */
+  keepalive?: boolean;
+}
+
 /**
  * Saving a teacher's edits of a result with `functionResult/update`, with the spec's toasts. The
  * result shown is the saved one from the moment the server answers, then follows `result` again
@@ -20,11 +28,11 @@ export function useSaveResult(result: FunctionResult, functionId: string, onChan
   const [saved, setSaved] = useState<{ from: FunctionResult; to: FunctionResult } | null>(null);
   const current = saved && saved.from === result ? saved.to : result;
 
-  const save = async (changes: ResultChanges): Promise<boolean> => {
+  const save = async (changes: ResultChanges, { quiet = false, keepalive = false }: SaveResultOptions = {}): Promise<boolean> => {
     try {
-      const to = await mutation.mutateAsync({ result: current, functionId, changes });
+      const to = await mutation.mutateAsync({ result: current, functionId, changes, keepalive });
       setSaved({ from: result, to });
-      showToast({ type: 'success', message: FEEDBACK_UPDATED_MESSAGE });
+      if (!quiet) showToast({ type: 'success', message: FEEDBACK_UPDATED_MESSAGE });
       onChanged?.();
       return true;
     } catch (error) {

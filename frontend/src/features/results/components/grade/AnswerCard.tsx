@@ -3,7 +3,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { answerScore, formatPoints, type GradeNode } from '../../lib/answers';
-import { AnswerFields } from './AnswerFields';
+import { AnswerFields, type AnswerFieldsProps } from './AnswerFields';
 import { CriteriaList } from './CriteriaList';
 
 /** Props for {@link AnswerCard}. */
@@ -15,7 +15,10 @@ export interface AnswerCardProps {
   /** The teacher clicked or focused something in the card. */
   onActivate: () => void;
   onToggle: (criterionIndex: number) => void;
-  onCommit: (edit: { gradeAdjustment?: number; feedback?: string }) => void;
+  /** A field's typed value (null: back to the saved one), saved once typing stops. */
+  onDraft: AnswerFieldsProps['onDraft'];
+  /** A field was left (or Enter pressed in the adjustment): save now. */
+  onLeave: () => void;
 }
 
 /** The pictures of a handwritten answer, cut from its pages. */
@@ -39,9 +42,9 @@ function AnswerPictures({ urls, label }: { urls: string[]; label: string }) {
 
 /**
  * One answer of a grade result: the question, a handwritten answer's picture, the criteria to
- * tick, the grade adjustment and the feedback. Subquestions are indented under their parent.
+ * tick, the grade adjustment and the feedback. Subquestions are indented (lightly) under their parent.
  */
-export function AnswerCard({ node, current, readOnly = false, onActivate, onToggle, onCommit }: AnswerCardProps) {
+export function AnswerCard({ node, current, readOnly = false, onActivate, onToggle, onDraft, onLeave }: AnswerCardProps) {
   const headingId = useId();
   const { answer, question, label, path } = node;
   const criteria = question?.criteria ?? [];
@@ -58,7 +61,10 @@ export function AnswerCard({ node, current, readOnly = false, onActivate, onTogg
       onPointerDown={onActivate}
       sx={{
         p: { xs: 1.5, sm: 2 },
-        ml: { xs: (path.length - 1) * 1.5, sm: (path.length - 1) * 3 },
+        // A light indent per level, so a third-level answer keeps room for its fields.
+        ml: { xs: (path.length - 1) * 1, sm: (path.length - 1) * 2 },
+        // The fields inside lay out by the card's own width, not the window's (see AnswerFields).
+        container: 'answer-card / inline-size',
         borderColor: current ? 'primary.main' : undefined,
         boxShadow: current ? (theme) => `inset 3px 0 0 ${theme.palette.primary.main}` : undefined,
         display: 'grid',
@@ -91,7 +97,8 @@ export function AnswerCard({ node, current, readOnly = false, onActivate, onTogg
         max={max}
         feedback={answer.grade.feedback}
         readOnly={readOnly}
-        onCommit={onCommit}
+        onDraft={onDraft}
+        onLeave={onLeave}
       />
     </Paper>
   );

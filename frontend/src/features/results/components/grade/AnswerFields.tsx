@@ -16,8 +16,13 @@ export interface AnswerFieldsProps {
   max: number;
   feedback: string;
   readOnly?: boolean;
-  /** Saves a change; called when a field is left (or Enter is pressed in the adjustment). */
-  onCommit: (edit: { gradeAdjustment?: number; feedback?: string }) => void;
+  /**
+   * A field's value as typed, to save once typing stops; null when there is nothing to save (the
+   * saved value again, or an adjustment that is not a number yet).
+   */
+  onDraft: (field: 'gradeAdjustment' | 'feedback', edit: { gradeAdjustment?: number; feedback?: string } | null) => void;
+  /** A field was left (or Enter pressed in the adjustment): save what is pending now. */
+  onLeave: () => void;
 }
 
 function signed(points: number): string {
@@ -37,11 +42,12 @@ export function cappedReason(label: string, typed: number, points: number, max: 
 
 /**
  * An answer's grade adjustment (points added to or taken from what the criteria give) and its
- * feedback. Each is saved when the teacher leaves the field; a newer saved value replaces the
- * field's text unless the teacher is editing it. The answer scores within 0 and the question's
- * maximum, as on the server: an adjustment past that is saved capped, and a line says why.
+ * feedback. Each is saved as the teacher types (once typing stops) and when the field is left; a
+ * newer saved value replaces the field's text unless the teacher has typed since. The answer
+ * scores within 0 and the question's maximum, as on the server: an adjustment past that is saved
+ * capped, and once the field is left it shows the capped value and a line says why.
  */
-export function AnswerFields({ label, gradeAdjustment, points, max, feedback, readOnly = false, onCommit }: AnswerFieldsProps) {
+export function AnswerFields({ label, gradeAdjustment, points, max, feedback, readOnly = false, onDraft, onLeave }: AnswerFieldsProps) {
   const cappedId = useId();
   const [adjustment, setAdjustment] = useState(String(gradeAdjustment));
   const [text, setText] = useState(feedback);
@@ -49,27 +55,54 @@ export function AnswerFields({ label, gradeAdjustment, points, max, feedback, re
   const [invalid, setInvalid] = useState(false);
   const [capped, setCapped] = useState<string | null>(null);
   if (base.gradeAdjustment !== gradeAdjustment || base.feedback !== feedback) {
+    // What the teacher typed since the last saved value stays (it is on its way to be saved).
     setBase({ gradeAdjustment, feedback });
-    if (base.gradeAdjustment !== gradeAdjustment) setAdjustment(String(gradeAdjustment));
-    if (base.feedback !== feedback) setText(feedback);
+    if (base.gradeAdjustment !== gradeAdjustment && adjustment === String(base.gradeAdjustment)) setAdjustment(String(gradeAdjustment));
+    if (base.feedback !== feedback && text === base.feedback) setText(feedback);
   }
+
+  /** The adjustment to save for what is typed, capped as the server would. */
+  const capToBounds = (typed: number) => {
+    const { min, max: most } = adjustmentBounds(points, max);
+    return Math.min(Math.max(typed, min), most);
+  };
+
+  const draftAdjustment = (value: string) => {
+    const typed = Number(value);
+    // Half-typed ("", "-"): nothing to save yet.
+    if (value.trim() === '' || !Number.isFinite(typed)) return onDraft('gradeAdjustment', null);
+    const capped = capToBounds(typed);
+    onDraft('gradeAdjustment', capped === gradeAdjustment ? null : { gradeAdjustment: capped });
+  };
 
   const commitAdjustment = () => {
     const typed = adjustment.trim() === '' ? 0 : Number(adjustment);
     if (!Number.isFinite(typed)) {
       setInvalid(true);
+      onDraft('gradeAdjustment', null);
+      onLeave();
       return;
     }
     setInvalid(false);
-    const { min, max: most } = adjustmentBounds(points, max);
-    const value = Math.min(Math.max(typed, min), most);
+    const value = capToBounds(typed);
     setCapped(cappedReason(label, typed, points, max));
     if (value !== typed) setAdjustment(String(value));
-    if (value !== gradeAdjustment) onCommit({ gradeAdjustment: value });
+    onDraft('gradeAdjustment', value === gradeAdjustment ? null : { gradeAdjustment: value });
+    onLeave();
   };
 
   return (
-    <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: '140px minmax(0, 1fr)' }, alignItems: 'start' }}>
+    <Box
+      sx={{
+        display: 'grid',
+        gap: 1.5,
+        alignItems: 'start',
+        // Feedback goes below the adjustment unless the answer's card (a container) is wide enough
+        // for both side by side: a nested card in a narrow column keeps a readable feedback box.
+        gridTemplateColumns: 'minmax(0, 1fr)',
+        '@container answer-card (min-width: 30rem)': { gridTemplateColumns: '140px minmax(0, 1fr)' },
+      }}
+    >
       <TextField
         label="Adjustment"
         type="number"
@@ -81,6 +114,7 @@ export function AnswerFields({ label, gradeAdjustment, points, max, feedback, re
         onChange={(e) => {
           setAdjustment(e.target.value);
           setCapped(null);
+          draftAdjustment(e.target.value);
         }}
         onBlur={commitAdjustment}
         onKeyDown={(e) => {
@@ -102,10 +136,11 @@ export function AnswerFields({ label, gradeAdjustment, points, max, feedback, re
         minRows={2}
         value={text}
         disabled={readOnly}
-        onChange={(e) => setText(e.target.value)}
-        onBlur={() => {
-          if (text !== feedback) onCommit({ feedback: text });
+        onChange={(e) => {
+          setText(e.target.value);
+          onDraft('feedback', e.target.value === feedback ? null : { feedback: e.target.value });
         }}
+        onBlur={onLeave}
         slotProps={{ htmlInput: { 'aria-label': `Feedback for question ${label}` } }}
       />
       {capped && !readOnly && (

@@ -7,21 +7,34 @@ import { useMemo, useState } from 'react';
 import { useToast } from '../../../../components/toast';
 import { errorMessage } from '../../../../lib/api-client';
 import { useToggleCriterion } from '../../api/toggle-criterion';
+import { useAutosave } from '../../hooks/use-autosave';
 import { useResultEdit } from '../../hooks/use-result-edit';
 import { useShortcuts } from '../../hooks/use-shortcuts';
-import { answerAt, answersTotal, editAnswer, formatPoints, gradeNodes, maxPointsOf, pathKey, type GradeNode } from '../../lib/answers';
+import { answersTotal, editAnswer, formatPoints, gradeNodes, maxPointsOf, pathKey, type GradeNode } from '../../lib/answers';
 import type { ResultReviewProps } from '../../lib/definition';
+import { SaveStatus } from '../review/SaveStatus';
 import { AnswerCard } from './AnswerCard';
 import { SubmissionTextPanel } from './SubmissionTextPanel';
 
 const DIGITS = ['1', '2', '3', '4', '5', '6', '7', '8', '9'] as const;
 
-function OverallFeedback({ value, readOnly, onCommit }: { value: string; readOnly: boolean; onCommit: (feedback: string) => void }) {
+/** Props of {@link OverallFeedback}. */
+interface OverallFeedbackProps {
+  value: string;
+  readOnly: boolean;
+  /** The text as typed (null: back to the saved text), saved once typing stops. */
+  onDraft: (feedback: string | null) => void;
+  /** The field was left: save now. */
+  onLeave: () => void;
+}
+
+function OverallFeedback({ value, readOnly, onDraft, onLeave }: OverallFeedbackProps) {
   const [text, setText] = useState(value);
   const [base, setBase] = useState(value);
   if (value !== base) {
+    // A newer saved text replaces the field's, unless the teacher has typed since.
     setBase(value);
-    setText(value);
+    if (text === base) setText(value);
   }
   return (
     <TextField
@@ -30,18 +43,26 @@ function OverallFeedback({ value, readOnly, onCommit }: { value: string; readOnl
       minRows={3}
       value={text}
       disabled={readOnly}
-      onChange={(e) => setText(e.target.value)}
-      onBlur={() => {
-        if (text !== value) onCommit(text);
+      onChange={(e) => {
+        setText(e.target.value);
+        onDraft(e.target.value === value ? null : e.target.value);
       }}
+      onBlur={onLeave}
     />
   );
+}
+
+/** A typed change of a grade result: an answer's adjustment or feedback, or the overall feedback (no path). */
+interface GradeChange {
+  path: readonly number[] | null;
+  change: { gradeAdjustment?: number; feedback?: string };
 }
 
 /**
  * A grade result beside the submission: each answer with its criteria to tick (with the mouse, or
  * the keys 1–9 on the current answer), its grade adjustment and feedback, and the total. Ticks
- * save at once; the other fields save when the teacher leaves them.
+ * save at once; typed changes save as the teacher goes: shortly after typing stops, when a field
+ * is left, and when the screen or the page is left (see {@link useAutosave}).
  */
 export function GradeReview({ result, fn, text, readOnly = false, onChanged }: ResultReviewProps) {
   const { showToast } = useToast();
@@ -69,23 +90,29 @@ export function GradeReview({ result, fn, text, readOnly = false, onChanged }: R
       });
   };
 
-  const onCommit = (node: GradeNode, change: { gradeAdjustment?: number; feedback?: string }) => {
-    const before = answerAt(result.answers, node.path)?.grade;
-    if (!before) return;
-    void edit.save({
-      apply: (r) => editAnswer(r, node.path, change),
-      revert: (r) =>
-        editAnswer(r, node.path, {
-          ...(change.gradeAdjustment !== undefined ? { gradeAdjustment: before.gradeAdjustment } : {}),
-          ...(change.feedback !== undefined ? { feedback: before.feedback } : {}),
-        }),
-      changes: (edited) => ({ answers: edited.answers }),
+  // Typed changes go through the same save as any edit: applied to the result as last read (a
+  // tick meanwhile stays), sent whole, and kept on screen to save again if it fails.
+  const autosave = useAutosave<GradeChange>((changes, { keepalive }) => {
+    const list = [...changes.values()];
+    return edit.save({
+      apply: (r) => list.reduce((acc, { path, change }) => (path ? editAnswer(acc, path, change) : { ...acc, ...change }), r),
+      changes: (edited) => ({
+        ...(list.some((c) => c.path) ? { answers: edited.answers } : {}),
+        ...(list.some((c) => !c.path) ? { feedback: edited.feedback } : {}),
+      }),
+      keepalive,
     });
+  });
+
+  const onDraft = (node: GradeNode, field: 'gradeAdjustment' | 'feedback', change: GradeChange['change'] | null) => {
+    const key = `${pathKey(node.path)} ${field}`;
+    if (change) autosave.change(key, { path: node.path, change });
+    else autosave.discard(key);
   };
 
-  const onOverall = (feedback: string) => {
-    const before = result.feedback;
-    void edit.save({ apply: (r) => ({ ...r, feedback }), revert: (r) => ({ ...r, feedback: before }), changes: () => ({ feedback }) });
+  const onOverall = (feedback: string | null) => {
+    if (feedback === null) autosave.discard('overall');
+    else autosave.change('overall', { path: null, change: { feedback } });
   };
 
   useShortcuts(
@@ -104,9 +131,7 @@ export function GradeReview({ result, fn, text, readOnly = false, onChanged }: R
           <Typography sx={{ fontWeight: 600 }} role="status" aria-live="polite">
             Total {formatPoints(total)} / {formatPoints(max)}
           </Typography>
-          <Typography variant="body2" color="text.secondary" role="status" aria-live="polite">
-            {edit.saving ? 'Saving…' : readOnly ? '' : 'Changes save as you go'}
-          </Typography>
+          {!readOnly && <SaveStatus status={autosave.status} idle="Changes save as you go" onRetry={() => autosave.flush()} />}
         </Paper>
         {nodes.length === 0 ? (
           <Typography color="text.secondary">No answers have been graded yet.</Typography>
@@ -119,11 +144,12 @@ export function GradeReview({ result, fn, text, readOnly = false, onChanged }: R
               readOnly={readOnly}
               onActivate={() => setCurrentKey(pathKey(node.path))}
               onToggle={(i) => onToggle(node, i)}
-              onCommit={(change) => onCommit(node, change)}
+              onDraft={(field, change) => onDraft(node, field, change)}
+              onLeave={() => autosave.flush()}
             />
           ))
         )}
-        <OverallFeedback value={result.feedback} readOnly={readOnly} onCommit={onOverall} />
+        <OverallFeedback value={result.feedback} readOnly={readOnly} onDraft={onOverall} onLeave={() => autosave.flush()} />
       </Stack>
     </Box>
   );

@@ -110,6 +110,24 @@ describe('FeedbackReview', () => {
     expect(bodies[0]).toMatchObject({ feedback: 'A good start. Check your spelling.', highlightedText: RESULT.highlightedText });
   });
 
+  it('saves the overall feedback as the teacher types, and what is pending when the screen goes', async () => {
+    const bodies = serveUpdate();
+    const user = userEvent.setup();
+    const { unmount } = renderResultUi(<FeedbackReview result={RESULT} fn={FN} text="" />);
+
+    const field = screen.getByRole('textbox', { name: 'Overall feedback' });
+    await user.type(field, ' Check');
+    await waitFor(() => expect(bodies).toHaveLength(1), { timeout: 3000 });
+    expect(bodies[0]).toMatchObject({ feedback: 'A good start. Check' });
+    expect(await screen.findByText('Saved')).toBeInTheDocument();
+
+    // "Next submission" or Back before the pause: the screen goes, the text is saved.
+    await user.type(field, ' spelling.');
+    unmount();
+    await waitFor(() => expect(bodies).toHaveLength(2));
+    expect(bodies[1]).toMatchObject({ feedback: 'A good start. Check spelling.' });
+  });
+
   it('says when saving fails, and keeps the highlight', async () => {
     serveUpdate(500);
     const user = userEvent.setup();

@@ -21,7 +21,7 @@ function Heading({ children }: { children: string }) {
 /**
  * A feedback result: the student's text with the AI's highlighted passages beside the list of
  * feedback items, and the overall feedback. A teacher can edit a comment, delete a highlight or
- * edit the overall feedback; each is saved at once with `functionResult/update`.
+ * edit the overall feedback (saved as they type); each is saved with `functionResult/update`.
  */
 export function FeedbackReview({ result, fn, readOnly = false, onChanged }: ResultReviewProps) {
   const { current, save, saving } = useSaveResult(result, fn._id, onChanged);
@@ -67,7 +67,7 @@ export function FeedbackReview({ result, fn, readOnly = false, onChanged }: Resu
         value={current.feedback}
         readOnly={readOnly}
         saving={saving}
-        onSave={(feedback) => save({ feedback })}
+        onSave={(feedback, { quiet, keepalive }) => save({ feedback }, { quiet, keepalive })}
       />
     </Stack>
   );

@@ -7,7 +7,9 @@ import { MarkdownEditor } from '../../../../components/MarkdownEditor';
 import { useToast } from '../../../../components/toast';
 import { FEEDBACK_UPDATE_FAILED_MESSAGE, FEEDBACK_UPDATED_MESSAGE } from '../../api/update-function-result';
 import { useUpdatePromptFeedback } from '../../api/update-prompt-feedback';
+import { useAutosave } from '../../hooks/use-autosave';
 import type { ResultReviewProps } from '../../lib/definition';
+import { SaveStatus } from '../review/SaveStatus';
 import { MarkdownText } from './MarkdownText';
 
 function SubmissionText({ text }: { text: string }) {
@@ -47,8 +49,8 @@ function StudentWork({ text }: { text: string }) {
 
 /**
  * A prompt result: the AI's free-form feedback, rendered from a safe Markdown subset. A teacher
- * edits it as formatted text (the shared Markdown editor) with the student's work beside it, and
- * saves it with `PUT promptFunctionResult/update`.
+ * edits it as formatted text (the shared Markdown editor) with the student's work beside it; it
+ * is saved as they go (and at once with Save feedback) with `PUT promptFunctionResult/update`.
  */
 export function PromptReview({ result, text, readOnly = false, onChanged }: ResultReviewProps) {
   const mutation = useUpdatePromptFeedback();
@@ -57,9 +59,25 @@ export function PromptReview({ result, text, readOnly = false, onChanged }: Resu
   const feedback = saved && saved.from === result.feedback ? saved.to : result.feedback;
   const [draft, setDraft] = useState(feedback);
   const [base, setBase] = useState(feedback);
+  // Saved as the teacher types (once typing stops, when the editor or the screen is left) and
+  // with the Save button at once; the timer's saves come without a toast.
+  const autosave = useAutosave<string>(async (changes, { quiet, keepalive }) => {
+    const to = changes.get('feedback') ?? feedback;
+    try {
+      await mutation.mutateAsync({ functionResultId: result._id, submissionId: result.submission, feedback: to, keepalive });
+      setSaved({ from: result.feedback, to });
+      if (!quiet) showToast({ type: 'success', message: FEEDBACK_UPDATED_MESSAGE });
+      onChanged?.();
+      return true;
+    } catch {
+      showToast({ type: 'error', message: FEEDBACK_UPDATE_FAILED_MESSAGE });
+      return false;
+    }
+  });
   if (feedback !== base) {
+    // A newer saved text: the editor starts from it, unless the teacher has typed since.
     setBase(feedback);
-    setDraft(feedback);
+    if (draft === base) setDraft(feedback);
   }
 
   if (readOnly) {
@@ -71,15 +89,10 @@ export function PromptReview({ result, text, readOnly = false, onChanged }: Resu
     );
   }
 
-  const onSave = async () => {
-    try {
-      await mutation.mutateAsync({ functionResultId: result._id, submissionId: result.submission, feedback: draft });
-      setSaved({ from: result.feedback, to: draft });
-      showToast({ type: 'success', message: FEEDBACK_UPDATED_MESSAGE });
-      onChanged?.();
-    } catch {
-      showToast({ type: 'error', message: FEEDBACK_UPDATE_FAILED_MESSAGE });
-    }
+  const onDraft = (markdown: string) => {
+    setDraft(markdown);
+    if (markdown === feedback) autosave.discard('feedback');
+    else autosave.change('feedback', markdown);
   };
 
   return (
@@ -94,14 +107,23 @@ export function PromptReview({ result, text, readOnly = false, onChanged }: Resu
     >
       <StudentWork text={text} />
       <Stack spacing={1.5} sx={{ minWidth: 0 }}>
-        <MarkdownEditor label="Feedback" title="Feedback" value={draft} onChange={setDraft} minHeight={200} maxHeight="60vh" />
-        <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
+        <Box onBlur={() => autosave.flush()}>
+          <MarkdownEditor label="Feedback" title="Feedback" value={draft} onChange={onDraft} minHeight={200} maxHeight="60vh" />
+        </Box>
+        <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end', alignItems: 'center' }}>
+          <SaveStatus status={autosave.status} onRetry={() => autosave.flush()} />
           {draft !== feedback && (
-            <Button onClick={() => setDraft(feedback)} disabled={mutation.isPending}>
+            <Button
+              onClick={() => {
+                autosave.discard('feedback');
+                setDraft(feedback);
+              }}
+              disabled={mutation.isPending}
+            >
               Discard
             </Button>
           )}
-          <Button variant="contained" onClick={() => void onSave()} disabled={draft === feedback} loading={mutation.isPending}>
+          <Button variant="contained" onClick={() => autosave.flush()} disabled={draft === feedback} loading={mutation.isPending}>
             Save feedback
           </Button>
         </Stack>

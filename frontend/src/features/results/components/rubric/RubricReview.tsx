@@ -3,11 +3,13 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { FunctionResult } from '../../api/types';
 import type { ResultReviewProps } from '../../lib/definition';
 import { formatPoints, levelRange, pointsFit, pointsForLevel, rubricMax, total } from '../../lib/rubric';
 import { useSaveResult } from '../../lib/use-save-result';
+import { useAutosave } from '../../hooks/use-autosave';
+import { SaveStatus } from '../review/SaveStatus';
 import { rubricHighlighters } from '../../lib/rubric-highlighters';
 import { HighlightedText } from '../highlights/HighlightedText';
 import { HighlighterChip } from '../highlights/HighlighterChip';
@@ -40,36 +42,65 @@ function sameDraft(a: Draft, b: Draft): boolean {
 /**
  * A rubric-feedback result: the total, each rubric criterion with its level (a radio group),
  * points and feedback, the overall comments, and the student's text with its highlights. A
- * teacher's changes are kept as a draft, the total follows them, and "Save changes" sends them
- * with `functionResult/update`.
+ * teacher's changes are kept as a draft, the total follows them, and they are sent with
+ * `functionResult/update` as the teacher goes (when the points are valid) or with "Save changes".
  */
 export function RubricReview({ result, fn, readOnly = false, onChanged }: ResultReviewProps) {
   const criteria = fn.rubric?.criteria ?? [];
   const { current, save, saving } = useSaveResult(result, fn._id, onChanged);
   const highlighters = [...(fn.highlights ?? []), ...rubricHighlighters(criteria)];
   // The draft restarts when the saved result changes, not when a refetch brings the same one
-  // back as a new object (the page polls): a teacher's unsaved choices survive a refetch.
+  // back as a new object (the page polls): a teacher's unsaved choices survive a refetch. When
+  // the change is the teacher's own save landing, what they chose since stays (it is saved next).
   const savedKey = `${current._id} ${current.updatedAt}`;
   const [base, setBase] = useState(savedKey);
   const [draft, setDraft] = useState(() => draftOf(current, criteria));
+  const [sent, setSent] = useState<Draft | null>(null);
+  const [dropped, setDropped] = useState(0);
   if (savedKey !== base) {
+    const next = draftOf(current, criteria);
     setBase(savedKey);
-    setDraft(draftOf(current, criteria));
+    if (!sent || !sameDraft(next, sent)) {
+      // Saved elsewhere: start from it, and send nothing of the draft it replaced (below).
+      setDraft(next);
+      setDropped((n) => n + 1);
+    }
   }
 
+  const valid = (d: Draft) => d.criteria.every((c, i) => c.points.trim() !== '' && pointsFit(criteria[i], c.level, Number(c.points)));
   const points = draft.criteria.map((c) => Number(c.points));
-  const valid = draft.criteria.every((c, i) => c.points.trim() !== '' && pointsFit(criteria[i], c.level, points[i]));
   const changed = !sameDraft(draft, draftOf(current, criteria));
-  const update = (i: number, patch: Partial<CriterionDraft>) =>
-    setDraft((d) => ({ ...d, criteria: d.criteria.map((c, j) => (j === i ? { ...c, ...patch } : c)) }));
 
-  const onSave = () =>
-    void save({
-      criteriaLevels: draft.criteria.map((c) => c.level),
-      criteriaPoints: points,
-      criteriaFeedback: draft.criteria.map((c) => c.feedback),
-      overallComments: draft.overallComments,
-    });
+  // Saved as the teacher goes (once typing stops, when a field or the screen is left) whenever
+  // the points are valid, and at once with "Save changes"; the timer's saves come without a toast.
+  const autosave = useAutosave<Draft>((changes, { quiet, keepalive }) => {
+    const d = changes.get('draft');
+    if (!d) return Promise.resolve(true);
+    setSent(d);
+    return save(
+      {
+        criteriaLevels: d.criteria.map((c) => c.level),
+        criteriaPoints: d.criteria.map((c) => Number(c.points)),
+        criteriaFeedback: d.criteria.map((c) => c.feedback),
+        overallComments: d.overallComments,
+      },
+      { quiet, keepalive },
+    );
+  });
+  const { discard } = autosave;
+  useEffect(() => {
+    if (dropped > 0) discard('draft');
+  }, [dropped, discard]);
+
+  const edit = (next: Draft) => {
+    setDraft(next);
+    if (valid(next) && !sameDraft(next, draftOf(current, criteria))) autosave.change('draft', next);
+    else autosave.discard('draft');
+  };
+  const update = (i: number, patch: Partial<CriterionDraft>) =>
+    edit({ ...draft, criteria: draft.criteria.map((c, j) => (j === i ? { ...c, ...patch } : c)) });
+
+  const onSave = () => autosave.flush();
 
   return (
     <Stack spacing={3}>
@@ -82,7 +113,7 @@ export function RubricReview({ result, fn, readOnly = false, onChanged }: Result
           Total
         </Typography>
         <Typography component="span" sx={{ fontSize: '1.5rem', fontWeight: 700 }}>
-          {`${valid ? formatPoints(total(points)) : '–'} / ${formatPoints(rubricMax(criteria))}`}
+          {`${valid(draft) ? formatPoints(total(points)) : '–'} / ${formatPoints(rubricMax(criteria))}`}
         </Typography>
       </Box>
       <Box
@@ -108,7 +139,7 @@ export function RubricReview({ result, fn, readOnly = false, onChanged }: Result
           )}
           <HighlightedText highlightedText={current.highlightedText} highlighters={highlighters} label="Submission with highlights" />
         </Box>
-        <Stack spacing={2} sx={{ minWidth: 0 }}>
+        <Stack spacing={2} sx={{ minWidth: 0 }} onBlur={() => autosave.flush()}>
           <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600 }}>
             {fn.rubric?.name ? `Rubric: ${fn.rubric.name}` : 'Rubric'}
           </Typography>
@@ -143,23 +174,25 @@ export function RubricReview({ result, fn, readOnly = false, onChanged }: Result
           <TextField
             label="Overall comments"
             value={draft.overallComments}
-            onChange={(e) => setDraft((d) => ({ ...d, overallComments: e.target.value }))}
+            onChange={(e) => edit({ ...draft, overallComments: e.target.value })}
+            onBlur={() => autosave.flush()}
             multiline
             minRows={3}
             fullWidth
           />
           <Stack direction="row" spacing={1} sx={{ mt: 1.5, justifyContent: 'flex-end', alignItems: 'center' }}>
-            {!valid && (
+            <SaveStatus status={autosave.status} onRetry={() => autosave.flush()} />
+            {!valid(draft) && (
               <Typography variant="body2" color="error">
                 Fix the points before saving.
               </Typography>
             )}
             {changed && (
-              <Button onClick={() => setDraft(draftOf(current, criteria))} disabled={saving}>
+              <Button onClick={() => edit(draftOf(current, criteria))} disabled={saving}>
                 Discard changes
               </Button>
             )}
-            <Button variant="contained" onClick={onSave} disabled={!changed || !valid} loading={saving}>
+            <Button variant="contained" onClick={onSave} disabled={!changed || !valid(draft)} loading={saving}>
               Save changes
             </Button>
           </Stack>
