@@ -438,16 +438,33 @@ func validateFunction(ctx context.Context, db store.DBTX, a identity.Actor, typ 
 }
 
 // ownRubric parses a rubric id and checks that the rubric is the team's;
-// anything else is not found.
+// anything else is not found. Through a transaction, the rubric stays
+// locked against deletion until it ends (lockOwnRubrics).
 func ownRubric(ctx context.Context, db store.DBTX, a identity.Actor, raw string) (uuid.UUID, error) {
 	id, err := uuid.Parse(raw)
 	if err != nil {
 		return uuid.Nil, apperr.ErrNotFound
 	}
-	if _, err := store.Q.GetRubric(ctx, db, store.GetRubricParams{ID: id, TeamID: a.TeamID}); err != nil {
-		return uuid.Nil, store.NotFound(fmt.Errorf("load rubric %s: %w", id, err))
+	if err := lockOwnRubrics(ctx, db, a, []uuid.UUID{id}); err != nil {
+		return uuid.Nil, err
 	}
 	return id, nil
+}
+
+// lockOwnRubrics checks that every id (distinct) is a rubric of the team,
+// and locks them FOR KEY SHARE: a colleague deleting one of them at the
+// same time (library.DeleteRubric) either waits for the definition to be
+// saved, and then refuses, or has deleted it first, and the rubric is not
+// found here.
+func lockOwnRubrics(ctx context.Context, db store.DBTX, a identity.Actor, ids []uuid.UUID) error {
+	found, err := store.Q.LockTeamRubrics(ctx, db, store.LockTeamRubricsParams{TeamID: a.TeamID, Ids: ids})
+	if err != nil {
+		return fmt.Errorf("check rubrics: %w", err)
+	}
+	if len(found) != len(ids) {
+		return apperr.ErrNotFound
+	}
+	return nil
 }
 
 // validateQuestions checks the depth of the whole tree first, then each
@@ -469,12 +486,8 @@ func validateQuestions(ctx context.Context, db store.DBTX, a identity.Actor, qs 
 		for id := range rubrics {
 			ids = append(ids, id)
 		}
-		n, err := store.Q.CountTeamRubrics(ctx, db, store.CountTeamRubricsParams{TeamID: a.TeamID, Ids: ids})
-		if err != nil {
-			return nil, fmt.Errorf("check question rubrics: %w", err)
-		}
-		if int(n) != len(ids) {
-			return nil, apperr.ErrNotFound
+		if err := lockOwnRubrics(ctx, db, a, ids); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

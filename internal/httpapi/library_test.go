@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/google/uuid"
@@ -151,6 +152,37 @@ func TestLibraryRoutes(t *testing.T) {
 	_, body = ada.do(t, "GET", "/api/v1/db/library/get", nil)
 	require.Len(t, libData(body)["assignments"], 1)
 	require.Len(t, libData(body)["rubrics"], 0)
+}
+
+func TestDeleteRubricInUseRoute(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ada, bob := b.libTeacher(t, "ada"), b.libTeacher(t, "bob")
+	essay := ada.assignment(t, "Essay 3", store.AssignmentTypeRubricFeedback)
+	rub := ada.rubric(t, "Argument")
+	_, err := store.Q.CreateFunction(context.Background(), testdb.Pool(t), store.CreateFunctionParams{
+		TeamID: ada.teamID, AssignmentID: essay, Type: store.AssignmentTypeRubricFeedback,
+		Highlights: json.RawMessage(`[]`), Questions: json.RawMessage(`[]`), RubricID: uuid.NullUUID{UUID: rub, Valid: true},
+	})
+	require.NoError(t, err)
+	team := ada.teamID.String()
+
+	res, body := ada.do(t, "POST", "/api/v1/db/team/delete-rubric", map[string]any{"teamId": team, "rubricId": rub.String()})
+	require.Equal(t, 409, res.StatusCode, body)
+	require.Equal(t, map[string]any{"code": "conflict", "message": "This rubric is used by “Essay 3”. Choose another rubric for it or delete it first."}, body["error"])
+	_, body = ada.do(t, "GET", "/api/v1/db/library/get", nil)
+	require.Len(t, libData(body)["rubrics"], 1)
+
+	// Another team learns nothing of it.
+	res, body = bob.do(t, "POST", "/api/v1/db/team/delete-rubric", map[string]any{"teamId": bob.teamID.String(), "rubricId": rub.String()})
+	require.Equal(t, 404, res.StatusCode, body)
+	require.NotContains(t, fmt.Sprint(body), "Essay 3")
+
+	res, body = ada.do(t, "POST", "/api/v1/db/team/delete-assignment", map[string]any{"teamId": team, "assignmentId": essay.String()})
+	require.Equal(t, 200, res.StatusCode, body)
+	res, body = ada.do(t, "POST", "/api/v1/db/team/delete-rubric", map[string]any{"teamId": team, "rubricId": rub.String()})
+	require.Equal(t, 200, res.StatusCode, body)
+	require.Equal(t, map[string]any{"success": true}, libData(body))
 }
 
 func TestShareRoutes(t *testing.T) {

@@ -42,6 +42,7 @@ const (
 	invalid   = 400 // refused as a bad request; the answer shows nothing of A's
 	unauth    = 401 // "Please sign in to continue."
 	notFound  = 404 // not found: another team's id, a token that does not open it, a link that is off
+	conflict  = 409 // refused for the state of A's things (a rubric an assignment still uses)
 	forbidden = 403
 )
 
@@ -144,7 +145,7 @@ var routeMatrix = map[string][numCallers]int{
 	"POST /api/v1/upload-and-read-pdf":                  {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/rubric/get":                        {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/rubric/update":                     {allowed, notFound, unauth, unauth, unauth},
-	"POST /api/v1/db/team/delete-rubric":                {allowed, notFound, unauth, unauth, unauth},
+	"POST /api/v1/db/team/delete-rubric":                {conflict, notFound, unauth, unauth, unauth}, // Ada's assignment grades against the rubric
 	"POST /api/v1/db/assignment/get":                    {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/assignment/export":                 {allowed, notFound, unauth, unauth, unauth},
 	"POST /api/v1/db/assignment/history":                {allowed, notFound, unauth, unauth, unauth},

@@ -249,17 +249,6 @@ func (s *Service) DeleteAssignment(ctx context.Context, a identity.Actor, id uui
 	})
 }
 
-// DeleteRubric deletes a rubric of the actor's team. Rubric-feedback
-// definitions that used it are left without a rubric; grade questions keep
-// the dangling id, which the assignment page treats as no rubric.
-func (s *Service) DeleteRubric(ctx context.Context, a identity.Actor, id uuid.UUID) error {
-	n, err := store.Q.LibraryDeleteRubric(ctx, s.Pool, store.LibraryDeleteRubricParams{ID: id, TeamID: a.TeamID})
-	if err != nil {
-		return fmt.Errorf("delete rubric %s: %w", id, err)
-	}
-	return store.Affected(n)
-}
-
 // Duplicate copies an assignment of the actor's team as "Copy of {name}" in
 // the same folder, with a copy of its definition and no submissions.
 func (s *Service) Duplicate(ctx context.Context, a identity.Actor, id uuid.UUID) (assignment.Assignment, error) {

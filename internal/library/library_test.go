@@ -341,9 +341,13 @@ func TestDeleteAssignmentAndRubric(t *testing.T) {
 	require.ErrorIs(t, err, pgx.ErrNoRows)
 	requireCode(t, b.svc.DeleteAssignment(b.ctx, ada, asg.ID), apperr.NotFound, "")
 
+	// "Other" still grades against the rubric: it stays until Other goes.
+	requireCode(t, b.svc.DeleteRubric(b.ctx, ada, rub.ID), apperr.Conflict, "This rubric is used by “Other”. Choose another rubric for it or delete it first.")
+	require.Equal(t, uuid.NullUUID{UUID: rub.ID, Valid: true}, b.fn(t, ada, other.ID).RubricID)
+	require.NoError(t, b.svc.DeleteAssignment(b.ctx, ada, other.ID))
 	require.NoError(t, b.svc.DeleteRubric(b.ctx, ada, rub.ID))
 	require.Empty(t, b.lib(t, ada).Rubrics)
-	require.False(t, b.fn(t, ada, other.ID).RubricID.Valid, "the definition stays, without its rubric")
+	requireCode(t, b.svc.DeleteRubric(b.ctx, ada, rub.ID), apperr.NotFound, "")
 }
 
 func TestDuplicateIsAnIndependentCopy(t *testing.T) {

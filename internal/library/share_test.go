@@ -246,7 +246,9 @@ func TestCopyRubricFeedbackBringsItsRubric(t *testing.T) {
 	fn := b.fn(t, bob, cp.ID)
 	require.Equal(t, uuid.NullUUID{UUID: copied.ID, Valid: true}, fn.RubricID)
 
-	// Deleting Ada's rubric leaves Bob's assignment with its own.
+	// Deleting Ada's rubric (once her assignment is gone) leaves Bob's
+	// assignment with its own.
+	require.NoError(t, b.svc.DeleteAssignment(b.ctx, ada, src.ID))
 	require.NoError(t, b.svc.DeleteRubric(b.ctx, ada, rub.ID))
 	require.Equal(t, uuid.NullUUID{UUID: copied.ID, Valid: true}, b.fn(t, bob, cp.ID).RubricID)
 }

@@ -161,7 +161,8 @@ type LibraryDeleteRubricParams struct {
 	TeamID uuid.UUID
 }
 
-// Functions that used it keep rubric_id NULL (ON DELETE SET NULL).
+// Only an unused rubric is deleted (LibraryLockRubric, LibraryRubricUsers
+// first, in the same transaction).
 func (q *Queries) LibraryDeleteRubric(ctx context.Context, db DBTX, arg LibraryDeleteRubricParams) (int64, error) {
 	result, err := db.Exec(ctx, libraryDeleteRubric, arg.ID, arg.TeamID)
 	if err != nil {
@@ -289,6 +290,26 @@ func (q *Queries) LibraryListAssignments(ctx context.Context, db DBTX, teamID uu
 	return items, nil
 }
 
+const libraryLockRubric = `-- name: LibraryLockRubric :one
+SELECT id FROM rubrics WHERE id = $1 AND team_id = $2 FOR UPDATE
+`
+
+type LibraryLockRubricParams struct {
+	ID     uuid.UUID
+	TeamID uuid.UUID
+}
+
+// Locks a rubric of the team against new uses until the transaction ends:
+// a definition naming it (functions.rubric_id's foreign key, or a grade
+// question through LockTeamRubrics) takes a KEY SHARE lock on it, which
+// waits for this one.
+func (q *Queries) LibraryLockRubric(ctx context.Context, db DBTX, arg LibraryLockRubricParams) (uuid.UUID, error) {
+	row := db.QueryRow(ctx, libraryLockRubric, arg.ID, arg.TeamID)
+	var id uuid.UUID
+	err := row.Scan(&id)
+	return id, err
+}
+
 const libraryLockTeam = `-- name: LibraryLockTeam :exec
 
 SELECT id FROM teams WHERE id = $1 FOR NO KEY UPDATE
@@ -302,6 +323,44 @@ SELECT id FROM teams WHERE id = $1 FOR NO KEY UPDATE
 func (q *Queries) LibraryLockTeam(ctx context.Context, db DBTX, id uuid.UUID) error {
 	_, err := db.Exec(ctx, libraryLockTeam, id)
 	return err
+}
+
+const libraryRubricUsers = `-- name: LibraryRubricUsers :many
+SELECT a.name
+FROM functions f
+JOIN assignments a ON a.id = f.assignment_id
+WHERE f.team_id = $1
+  AND (f.rubric_id = $2::uuid
+       OR EXISTS (SELECT 1 FROM jsonb_path_query(f.questions, 'lax $.**.rubricId') AS q(v)
+                  WHERE lower(btrim(q.v #>> '{}')) = ($2::uuid)::text))
+ORDER BY a.created_at DESC, a.id
+`
+
+type LibraryRubricUsersParams struct {
+	TeamID   uuid.UUID
+	RubricID uuid.UUID
+}
+
+// The team's assignments whose definition uses a rubric: a rubric-feedback
+// definition's rubric_id, or the rubricId of a grade question at any depth.
+func (q *Queries) LibraryRubricUsers(ctx context.Context, db DBTX, arg LibraryRubricUsersParams) ([]string, error) {
+	rows, err := db.Query(ctx, libraryRubricUsers, arg.TeamID, arg.RubricID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []string{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		items = append(items, name)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const libraryUnfileOthers = `-- name: LibraryUnfileOthers :exec

@@ -12,23 +12,6 @@ import (
 	"github.com/google/uuid"
 )
 
-const countTeamRubrics = `-- name: CountTeamRubrics :one
-SELECT count(*) FROM rubrics WHERE team_id = $1 AND id = ANY($2::uuid[])
-`
-
-type CountTeamRubricsParams struct {
-	TeamID uuid.UUID
-	Ids    []uuid.UUID
-}
-
-// How many of the given ids are rubrics of the team.
-func (q *Queries) CountTeamRubrics(ctx context.Context, db DBTX, arg CountTeamRubricsParams) (int64, error) {
-	row := db.QueryRow(ctx, countTeamRubrics, arg.TeamID, arg.Ids)
-	var count int64
-	err := row.Scan(&count)
-	return count, err
-}
-
 const createRubric = `-- name: CreateRubric :one
 INSERT INTO rubrics (team_id, name, criteria, created_by)
 VALUES ($1, $2, $3, $4)
@@ -111,6 +94,38 @@ func (q *Queries) ListRubrics(ctx context.Context, db DBTX, teamID uuid.UUID) ([
 			return nil, err
 		}
 		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const lockTeamRubrics = `-- name: LockTeamRubrics :many
+SELECT id FROM rubrics WHERE team_id = $1 AND id = ANY($2::uuid[]) FOR KEY SHARE
+`
+
+type LockTeamRubricsParams struct {
+	TeamID uuid.UUID
+	Ids    []uuid.UUID
+}
+
+// The given ids that are rubrics of the team, each locked against deletion
+// (LibraryLockRubric) until the transaction ends: a definition that names
+// them reads them through this.
+func (q *Queries) LockTeamRubrics(ctx context.Context, db DBTX, arg LockTeamRubricsParams) ([]uuid.UUID, error) {
+	rows, err := db.Query(ctx, lockTeamRubrics, arg.TeamID, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

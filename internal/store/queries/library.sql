@@ -51,8 +51,28 @@ WHERE team_id = @team_id AND id = ANY(@ids::uuid[]) AND folder_id IS DISTINCT FR
 -- Its function, submissions and results go with it (ON DELETE CASCADE).
 DELETE FROM assignments WHERE id = @id AND team_id = @team_id;
 
+-- name: LibraryLockRubric :one
+-- Locks a rubric of the team against new uses until the transaction ends:
+-- a definition naming it (functions.rubric_id's foreign key, or a grade
+-- question through LockTeamRubrics) takes a KEY SHARE lock on it, which
+-- waits for this one.
+SELECT id FROM rubrics WHERE id = @id AND team_id = @team_id FOR UPDATE;
+
+-- name: LibraryRubricUsers :many
+-- The team's assignments whose definition uses a rubric: a rubric-feedback
+-- definition's rubric_id, or the rubricId of a grade question at any depth.
+SELECT a.name
+FROM functions f
+JOIN assignments a ON a.id = f.assignment_id
+WHERE f.team_id = @team_id
+  AND (f.rubric_id = @rubric_id::uuid
+       OR EXISTS (SELECT 1 FROM jsonb_path_query(f.questions, 'lax $.**.rubricId') AS q(v)
+                  WHERE lower(btrim(q.v #>> '{}')) = (@rubric_id::uuid)::text))
+ORDER BY a.created_at DESC, a.id;
+
 -- name: LibraryDeleteRubric :execrows
--- Functions that used it keep rubric_id NULL (ON DELETE SET NULL).
+-- Only an unused rubric is deleted (LibraryLockRubric, LibraryRubricUsers
+-- first, in the same transaction).
 DELETE FROM rubrics WHERE id = @id AND team_id = @team_id;
 
 -- name: CopyAssignment :one

@@ -14,6 +14,8 @@ SELECT * FROM rubrics WHERE id = @id AND team_id = @team_id;
 -- name: ListRubrics :many
 SELECT * FROM rubrics WHERE team_id = @team_id ORDER BY created_at DESC, id DESC;
 
--- name: CountTeamRubrics :one
--- How many of the given ids are rubrics of the team.
-SELECT count(*) FROM rubrics WHERE team_id = @team_id AND id = ANY(@ids::uuid[]);
+-- name: LockTeamRubrics :many
+-- The given ids that are rubrics of the team, each locked against deletion
+-- (LibraryLockRubric) until the transaction ends: a definition that names
+-- them reads them through this.
+SELECT id FROM rubrics WHERE team_id = @team_id AND id = ANY(@ids::uuid[]) FOR KEY SHARE;
