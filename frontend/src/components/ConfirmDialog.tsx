@@ -14,6 +14,8 @@ export interface ConfirmDialogProps {
   pending?: boolean;
   /** Colours the confirm button as a destructive action. */
   destructive?: boolean;
+  /** Why the action was refused (e.g. the server's message), shown in the dialog under the description. */
+  error?: string;
 }
 
 const ConfirmDialogBody = lazyComponent(() => import('./ConfirmDialogBody').then((m) => m.ConfirmDialogBody), null, { prefetch: true });

@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -17,6 +18,7 @@ export function ConfirmDialogBody({
   onClose,
   pending = false,
   destructive = true,
+  error,
 }: ConfirmDialogProps) {
   const titleId = useId();
   const descriptionId = useId();
@@ -34,6 +36,11 @@ export function ConfirmDialogBody({
       </DialogTitle>
       <DialogContent>
         <DialogContentText id={descriptionId}>{description}</DialogContentText>
+        {error && (
+          <Alert severity="error" sx={{ mt: 2, overflowWrap: 'anywhere' }}>
+            {error}
+          </Alert>
+        )}
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2.5, gap: 1, flexWrap: 'wrap' }}>
         <Button onClick={onClose} disabled={pending} autoFocus>

@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { server } from '../../testing/server';
 import { currentPath, renderApp } from '../../testing/test-utils';
-import { fakeGrading, gradedResult, reviewPath } from './SubmissionReviewRoute.fake-backend';
+import { ASSIGNMENT_ID, fakeGrading, gradedResult, reviewPath } from './SubmissionReviewRoute.fake-backend';
 
 /** Opens a submission's review and waits for its answers (or, `answers: false`, its name). */
 async function openReview(submissionId = 's1', { answers = true } = {}) {
@@ -267,5 +267,35 @@ describe('reviewing a grade result', { timeout: 30_000 }, () => {
     fakeGrading();
     renderApp(reviewPath('nope'));
     expect(await screen.findByRole('heading', { name: 'Submission not found' })).toBeInTheDocument();
+  });
+});
+
+describe('the benchmark switch', { timeout: 30_000 }, () => {
+  /** Opens s1's finished result in an assignment of `type`, whose definition is `fn`. */
+  async function openResultOf(type: string, fn: Record<string, unknown>) {
+    fakeGrading({ type });
+    server.use(http.post('/api/v1/db/function/get', () => HttpResponse.json({ data: { function: { _id: 'fn1', assignmentId: ASSIGNMENT_ID, type, ...fn } } })));
+    renderApp(reviewPath('s1'));
+    await screen.findByRole('heading', { level: 1, name: 'ann.pdf' });
+    // Drawn with the switch, once the result and the definition are in.
+    await screen.findByRole('button', { name: 'Mark reviewed' });
+  }
+
+  it('is not offered on a prompt result', async () => {
+    await openResultOf('prompt', { prompt: 'Comment on the argument.' });
+    expect(screen.queryByRole('switch', { name: 'Benchmark' })).not.toBeInTheDocument();
+  });
+
+  it('is not offered on a feedback result', async () => {
+    await openResultOf('feedback', { highlights: [], context: 'Write an essay.' });
+    expect(screen.queryByRole('switch', { name: 'Benchmark' })).not.toBeInTheDocument();
+  });
+
+  it('is offered on a rubric-feedback result', async () => {
+    await openResultOf('rubric-feedback', {
+      rubric: { _id: 'r1', name: 'Essay rubric', criteria: [{ criterionDescription: 'Thesis', levelDescriptions: ['Clear', 'Vague'], useRange: false }] },
+      highlights: [],
+    });
+    expect(screen.getByRole('switch', { name: 'Benchmark' })).not.toBeChecked();
   });
 });

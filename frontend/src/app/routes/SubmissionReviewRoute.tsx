@@ -101,7 +101,11 @@ function ReviewPage({ data, fn, submission, result }: ReviewPageProps) {
 
   const finished = isFinished(result.status);
   const hasPoints = finished && result.totalPoints !== null && result.maxPoints !== null;
-  const Review = processes.get(assignment.type)?.Review;
+  const typeProcess = processes.get(assignment.type);
+  const Review = typeProcess?.Review;
+  // Benchmarks are examples of the teacher's scoring of criteria, for later runs and the agreement
+  // check; a type whose results score no criteria (feedback, prompt) has no use for the switch.
+  const takesBenchmarks = Boolean(typeProcess?.info.criteria);
 
   const startRun = async () => {
     try {
@@ -124,7 +128,7 @@ function ReviewPage({ data, fn, submission, result }: ReviewPageProps) {
         count={position.count}
         previousPath={paths.previousPath}
         nextPath={paths.nextPath}
-        benchmark={finished ? { checked: result.isBenchmark, onChange: (on) => void actions.setBenchmark(result, on) } : null}
+        benchmark={finished && takesBenchmarks ? { checked: result.isBenchmark, onChange: (on) => void actions.setBenchmark(result, on) } : null}
         review={
           finished && fn
             ? { reviewed: result.status === 'reviewed', pending: actions.reviewing, onChange: (on) => void actions.setReviewed(result, on) }

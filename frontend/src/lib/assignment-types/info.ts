@@ -27,8 +27,9 @@ export interface AssignmentTypeInfo {
    */
   verbs: { run: 'Grade' | 'Annotate'; running: 'Grading' | 'Annotating'; done: 'graded' | 'annotated' };
   /**
-   * How its results score criteria, for the class summary and the agreement check: `met` (each
-   * criterion met or not), `earned` (points per criterion), or null (no criteria: neither panel).
+   * How its results score criteria, for the class summary, the agreement check and the review
+   * screen's Benchmark switch: `met` (each criterion met or not), `earned` (points per criterion),
+   * or null (no criteria: neither panel, no switch).
    */
   criteria: 'met' | 'earned' | null;
   /** Submissions can be imported from a CSV file, one column per question. */

@@ -8,6 +8,7 @@ import { useNavigate } from 'react-router';
 import { PageHeader } from '../../../components/PageHeader';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { useSaveChat } from '../api/chats';
 import { uploadAndReadFiles } from '../api/read-files';
 import { useChatSession } from '../hooks/use-chat-session';
@@ -49,6 +50,7 @@ export function ChatSession({ title, intro, start, workflow, onSaved, onNewChat 
   const navigate = useNavigate();
   const { showToast } = useToast();
   const save = useSaveChat();
+  const once = useSingleFlight();
   const [reading, setReading] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
 
@@ -58,11 +60,12 @@ export function ChatSession({ title, intro, start, workflow, onSaved, onNewChat 
   const unsaved = state.revision !== state.savedRevision;
   const status = !state.chatId ? 'Not saved yet' : unsaved ? 'Unsaved changes' : 'Saved';
 
-  const onSave = () => {
-    const revision = state.revision;
-    const firstSave = !state.chatId;
-    save.mutate(
-      {
+  // A double click saves once: a chat's first save creates it, so a second would be a second chat.
+  const onSave = () =>
+    void once(async () => {
+      const revision = state.revision;
+      const firstSave = !state.chatId;
+      const chatId = await save.mutateAsync({
         chatState: {
           messages: plainMessages(state.messages),
           document: state.document,
@@ -71,20 +74,14 @@ export function ChatSession({ title, intro, start, workflow, onSaved, onNewChat 
         },
         assistantId: state.assistantId,
         toolId: state.toolId,
-      },
-      {
-        onSuccess: (chatId) => {
-          session.markSaved(chatId, revision);
-          showToast({ type: 'success', message: 'Chat saved' });
-          if (firstSave) {
-            onSaved(chatId);
-            void navigate(`/chat/${encodeURIComponent(chatId)}`, { replace: true });
-          }
-        },
-        onError: (err) => showToast({ type: 'error', message: errorMessage(err, 'The chat could not be saved.') }),
-      },
-    );
-  };
+      });
+      session.markSaved(chatId, revision);
+      showToast({ type: 'success', message: 'Chat saved' });
+      if (firstSave) {
+        onSaved(chatId);
+        void navigate(`/chat/${encodeURIComponent(chatId)}`, { replace: true });
+      }
+    }).catch((err: unknown) => showToast({ type: 'error', message: errorMessage(err, 'The chat could not be saved.') }));
 
   const attach = async (files: File[]) => {
     const names = files.map((f) => f.name);

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { currentPath } from '../../../testing/test-utils';
@@ -245,6 +245,31 @@ describe('saving and previous chats', { timeout: 60_000 }, () => {
     await waitFor(() => expect(puts).toHaveLength(2));
     expect(puts[1]).toMatchObject({ chatState: { chatId: 'c9', document: '# Short plan' } });
     expect(await screen.findByText('Saved')).toBeInTheDocument();
+  });
+
+  it('saves a new chat once when "Save chat" is clicked twice quickly', async () => {
+    const streams = holdChatStreams();
+    const chats: ChatDoc[] = [];
+    server.use(
+      http.put('/api/v1/db/chat/put', async ({ request }) => {
+        const body = (await request.json()) as { chatState: Omit<ChatDoc, '_id' | 'title' | 'createdAt' | 'updatedAt'> };
+        // Each call without a chatId is a new entry under "Previous chats", as on the server.
+        const id = `c${chats.length + 1}`;
+        chats.push(chatDoc({ ...body.chatState, _id: id }));
+        return HttpResponse.json({ data: { chatDoc: { _id: id } } });
+      }),
+    );
+    serveChats(chats);
+    const { user, router } = renderChat('/chat');
+    await answer(user, streams, 0, 'Plan a lesson', 'Here it is.', '# Plan');
+
+    const save = screen.getByRole('button', { name: 'Save chat' });
+    fireEvent.click(save);
+    fireEvent.click(save);
+
+    await waitFor(() => expect(currentPath(router)).toBe('/chat/c1'));
+    expect(await screen.findByText('Saved')).toBeInTheDocument();
+    expect(chats.map((c) => c._id)).toEqual(['c1']);
   });
 
   it('reopens a chat from the previous chats with its document and versions', async () => {

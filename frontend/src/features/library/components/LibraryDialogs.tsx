@@ -1,4 +1,5 @@
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { DeleteRubricDialog } from '../../../components/DeleteRubricDialog';
 import { ShareDialog } from '../../../components/ShareDialog';
 import { useToast } from '../../../components/toast';
 import { useDeleteAssignment } from '../api/delete-assignment';
@@ -87,14 +88,17 @@ export function LibraryDialogs({ library, dialog, closeDialog, folderOf, moveAss
       );
     case 'deleteRubric':
       return (
-        <ConfirmDialog
+        <DeleteRubricDialog
           open
-          title={`Delete “${dialog.rubric.name}”?`}
-          description="The rubric is removed from your team's library. Assignments that grade against it may stop working. This can't be undone."
-          confirmLabel="Delete rubric"
+          name={dialog.rubric.name}
           pending={deleteRubric.isPending}
-          onClose={closeDialog}
+          error={deleteRubric.error}
+          onClose={() => {
+            deleteRubric.reset();
+            closeDialog();
+          }}
           onConfirm={() => {
+            // A refusal (the rubric is in use) shows in the dialog; nothing leaves the library.
             deleteRubric.mutate(
               { rubricId: dialog.rubric._id },
               {

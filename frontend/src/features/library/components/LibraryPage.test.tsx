@@ -115,6 +115,23 @@ describe('library', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('button', { name: 'Year 10 History, 0 assignments' })).toBeInTheDocument();
   });
 
+  it('creates one folder when "Create folder" is clicked twice quickly', async () => {
+    const backend = fakeBackend(sampleLibrary());
+    const user = userEvent.setup();
+    renderLibrary();
+    await user.click(await screen.findByRole('button', { name: 'New folder' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New folder' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Folder name' }), 'Year 10 History');
+
+    const create = within(dialog).getByRole('button', { name: 'Create folder' });
+    fireEvent.click(create);
+    fireEvent.click(create);
+
+    expect(await screen.findByText('Folder created successfully')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Year 10 History, 0 assignments' })).toBeInTheDocument();
+    expect(backend.bodies('team/create-folder')).toEqual([{ teamId: TEAM_ID, folderName: 'Year 10 History' }]);
+  });
+
   it('says so when a folder cannot be created', async () => {
     const backend = fakeBackend(sampleLibrary());
     backend.fail('team/create-folder');
@@ -288,6 +305,22 @@ describe('library', { timeout: 30_000 }, () => {
     await waitFor(() => expect(router.state.location.pathname).toMatch(/^\/assignment\/copy-\d+$/));
   });
 
+  it('duplicates once when "Duplicate" is clicked twice quickly', async () => {
+    const backend = fakeBackend(sampleLibrary());
+    const user = userEvent.setup();
+    const { router } = renderLibrary();
+
+    await user.click(await screen.findByRole('button', { name: 'Actions for Poem reflection' }));
+    const duplicate = await screen.findByRole('menuitem', { name: 'Duplicate' });
+    // The menu closes on the first click, but a fast second click still reaches the item.
+    fireEvent.click(duplicate);
+    fireEvent.click(duplicate);
+
+    expect(await screen.findByText('Assignment duplicated')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toMatch(/^\/assignment\/copy-\d+$/));
+    expect(backend.bodies('assignment/duplicate')).toEqual([{ assignmentId: 'a4' }]);
+  });
+
   it('keeps the delete dialog open, without an error toast, when deleting fails', async () => {
     const backend = fakeBackend(sampleLibrary());
     backend.fail('team/delete-assignment');
@@ -319,6 +352,40 @@ describe('library', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Rubric deleted')).toBeInTheDocument();
     expect(backend.bodies('team/delete-rubric')).toEqual([{ teamId: TEAM_ID, rubricId: 'r1' }]);
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Essay rubric' })).not.toBeInTheDocument());
+  });
+
+  it('shows the refusal in the dialog and keeps the rubric when an assignment still uses it', async () => {
+    const backend = fakeBackend(sampleLibrary());
+    const refusal = 'This rubric is used by “Persuasive letter”. Choose another rubric for it or delete it first.';
+    let attempts = 0;
+    server.use(
+      http.post('/api/v1/db/team/delete-rubric', () => {
+        attempts += 1;
+        return HttpResponse.json({ error: { code: 'conflict', message: refusal } }, { status: 409 });
+      }),
+    );
+    const user = userEvent.setup();
+    renderLibrary();
+
+    await chooseAction('Essay rubric', 'Delete');
+    const dialog = await screen.findByRole('dialog', { name: 'Delete “Essay rubric”?' });
+    expect(dialog).toHaveTextContent("A rubric that an assignment still grades against can't be deleted");
+    expect(dialog).not.toHaveTextContent('may stop working');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete rubric' }));
+
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(refusal);
+    expect(attempts).toBe(1);
+    expect(screen.getByRole('dialog', { name: 'Delete “Essay rubric”?' })).toBeInTheDocument();
+    expect(screen.queryByText('Rubric deleted')).not.toBeInTheDocument();
+    expect(backend.state.rubrics.map((r) => r._id)).toEqual(['r1']);
+
+    // Closed and opened again, the dialog starts afresh; the rubric is still listed.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByRole('link', { name: 'Essay rubric' })).toBeInTheDocument();
+    await chooseAction('Essay rubric', 'Delete');
+    const again = await screen.findByRole('dialog', { name: 'Delete “Essay rubric”?' });
+    expect(within(again).queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('shares an assignment by email', async () => {

@@ -6,6 +6,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { useId, useState, type FormEvent } from 'react';
 import { useToast } from '../../../components/toast';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { useCreateFolder } from '../api/create-folder';
 
 /** Longest folder name the API accepts. */
@@ -19,24 +20,21 @@ export interface NewFolderDialogProps {
 /** Names and creates a folder; toasts 'Folder created successfully' or 'Error creating folder'. */
 export function NewFolderDialog({ onClose }: NewFolderDialogProps) {
   const create = useCreateFolder();
+  const once = useSingleFlight({ lockAfterSuccess: true });
   const { showToast } = useToast();
   const [name, setName] = useState('');
   const titleId = useId();
   const empty = name.trim() === '';
 
+  // A double click on "Create folder" creates one folder.
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (empty) return;
-    create.mutate(
-      { folderName: name.trim() },
-      {
-        onSuccess: () => {
-          showToast({ type: 'success', message: 'Folder created successfully' });
-          onClose();
-        },
-        onError: () => showToast({ type: 'error', message: 'Error creating folder' }),
-      },
-    );
+    void once(async () => {
+      await create.mutateAsync({ folderName: name.trim() });
+      showToast({ type: 'success', message: 'Folder created successfully' });
+      onClose();
+    }).catch(() => showToast({ type: 'error', message: 'Error creating folder' }));
   };
 
   return (

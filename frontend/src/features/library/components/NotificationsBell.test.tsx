@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
@@ -91,6 +91,32 @@ describe('notifications bell', { timeout: 30_000 }, () => {
 
     expect(await screen.findByText('Rubric copied successfully')).toBeInTheDocument();
     expect(backend.bodies('notification/copySharedRubric')).toEqual([{ notificationId: 'n2', status: 'closed' }]);
+    expect(reload).toHaveBeenCalledTimes(1);
+    sessionStorage.clear();
+  });
+
+  it('copies once when "Copy to my library" is clicked twice quickly, and says it worked', async () => {
+    const { reload } = renderBell();
+    // As the server does: a second copy of the same notification is refused.
+    let copies = 0;
+    server.use(
+      http.post('/api/v1/db/notification/copySharedRubric', () =>
+        ++copies === 1
+          ? HttpResponse.json({ data: { rubric: {} } })
+          : HttpResponse.json({ error: { code: 'invalid', message: 'This item has already been copied.' } }, { status: 400 }),
+      ),
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: /^Notifications/ }));
+    const items = within(await screen.findByRole('dialog', { name: 'Notifications' })).getAllByRole('listitem');
+
+    const copy = within(items[1]).getByRole('button', { name: 'Copy to my library' });
+    fireEvent.click(copy);
+    fireEvent.click(copy);
+
+    expect(await screen.findByText('Rubric copied successfully')).toBeInTheDocument();
+    expect(copies).toBe(1);
+    expect(screen.queryByText('This item has already been copied.')).not.toBeInTheDocument();
     expect(reload).toHaveBeenCalledTimes(1);
     sessionStorage.clear();
   });

@@ -5,6 +5,7 @@ import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { useCopySharedItem } from '../api/copy-shared-item';
 import { useDismissNotification } from '../api/dismiss-notification';
 import { assignmentTypeMeta, RUBRIC_META } from '../assignment-types';
@@ -74,6 +75,7 @@ export function NotificationsPanel({ id, anchorEl, onClose, notifications }: Not
 
 function NotificationItem({ notification }: { notification: ShareNotification }) {
   const copy = useCopySharedItem();
+  const once = useSingleFlight({ lockAfterSuccess: true });
   const dismiss = useDismissNotification();
   const { showToast } = useToast();
   const isRubric = notification.kind === 'shared-rubric';
@@ -81,19 +83,16 @@ function NotificationItem({ notification }: { notification: ShareNotification })
   const sender = notification.sender.name?.trim() || notification.sender.email;
   const busy = copy.isPending || copy.isSuccess || dismiss.isPending;
 
+  // A double click copies once: a second call would be refused ("already copied") and its red
+  // toast would hide the first call's success.
   const copyToLibrary = () =>
-    copy.mutate(
-      { notification },
-      {
-        onSuccess: () => {
-          const message = isRubric ? 'Rubric copied successfully' : 'Assignment copied successfully';
-          showToast({ type: 'success', message });
-          stashPendingToast('success', message);
-          pageReload.reload();
-        },
-        onError: (error) => showToast({ type: 'error', message: errorMessage(error, "Couldn't copy it. Please try again.") }),
-      },
-    );
+    void once(async () => {
+      await copy.mutateAsync({ notification });
+      const message = isRubric ? 'Rubric copied successfully' : 'Assignment copied successfully';
+      showToast({ type: 'success', message });
+      stashPendingToast('success', message);
+      pageReload.reload();
+    }).catch((error: unknown) => showToast({ type: 'error', message: errorMessage(error, "Couldn't copy it. Please try again.") }));
 
   return (
     <Box sx={{ display: 'flex', gap: 1.5, px: 2, py: 1.75 }}>

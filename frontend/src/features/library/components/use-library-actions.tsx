@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { useDuplicateAssignment } from '../api/duplicate-assignment';
 import { useUpdateFolders } from '../api/update-folders';
 import { folderOfAssignments, foldersAfterMove } from '../library-view';
@@ -27,6 +28,7 @@ export function useLibraryActions(
   const { showToast } = useToast();
   const updateFolders = useUpdateFolders();
   const duplicate = useDuplicateAssignment();
+  const once = useSingleFlight({ lockAfterSuccess: true });
   const folderOf = useMemo(() => folderOfAssignments(library.folders), [library.folders]);
 
   const moveAssignment = (assignmentId: string, folderId: string | null, onDone?: () => void) => {
@@ -44,17 +46,15 @@ export function useLibraryActions(
     );
   };
 
+  // Guarded here, not only disabled: the menu closes on the first click, yet a fast second click
+  // still reaches the item (one "Copy of …", not two).
   const duplicateAssignment = (assignment: LibraryAssignment) =>
-    duplicate.mutate(
-      { assignmentId: assignment._id },
-      {
-        onSuccess: (copy) => {
-          showToast({ type: 'success', message: 'Assignment duplicated' });
-          navigate(`/assignment/${copy._id}`);
-        },
-        onError: (error) =>
-          showToast({ type: 'error', message: errorMessage(error, "Couldn't duplicate the assignment. Please try again.") }),
-      },
+    void once(async () => {
+      const copy = await duplicate.mutateAsync({ assignmentId: assignment._id });
+      showToast({ type: 'success', message: 'Assignment duplicated' });
+      navigate(`/assignment/${copy._id}`);
+    }).catch((error: unknown) =>
+      showToast({ type: 'error', message: errorMessage(error, "Couldn't duplicate the assignment. Please try again.") }),
     );
 
   const assignmentActions = (assignment: LibraryAssignment): MenuAction[] => [

@@ -236,6 +236,27 @@ describe('rubric editor', { timeout: 30_000 }, () => {
     });
   });
 
+  it('saves a new rubric once when "Save rubric" is clicked twice quickly', async () => {
+    backend({ rubrics: [] });
+    let puts = 0;
+    server.use(
+      http.post('/api/v1/db/rubric/put', () => {
+        puts += 1;
+        return HttpResponse.json({ data: { rubric: { ...savedRubric, _id: `new-${puts}` } } });
+      }),
+    );
+    const user = userEvent.setup();
+    renderRubricRoutes('/rubrics/new');
+    await screen.findByRole('heading', { name: 'New rubric' });
+    await user.type(screen.getByRole('textbox', { name: 'Rubric name' }), 'Lab report');
+
+    await user.dblClick(screen.getByRole('button', { name: 'Save rubric' }));
+
+    expect(await screen.findByText('Rubric saved')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Rubrics' })).toBeInTheDocument();
+    expect(puts).toBe(1);
+  });
+
   it("sends what the teacher typed and shows the server's 400 message as an error toast", async () => {
     backend();
     let body: { criteria: { levelRanges?: unknown }[] } | undefined;
@@ -414,6 +435,30 @@ describe('rubric editor', { timeout: 30_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Delete rubric' }));
     expect(await screen.findByText('Rubric deleted')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/rubrics'));
+  });
+
+  it('shows why the rubric cannot be deleted and stays on the rubric', async () => {
+    backend();
+    const refusal = 'This rubric is used by “Essay 3” and “Argument essay”. Choose another rubric for them or delete them first.';
+    server.use(
+      http.post('/api/v1/db/team/delete-rubric', () =>
+        HttpResponse.json({ error: { code: 'conflict', message: refusal } }, { status: 409 }),
+      ),
+    );
+    const user = userEvent.setup();
+    const { router } = renderRubricRoutes('/rubrics/rub-1');
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Delete “Essay rubric”?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete rubric' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(refusal);
+    expect(screen.queryByText('Rubric deleted')).not.toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/rubrics/rub-1');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    expect(within(await screen.findByRole('dialog', { name: 'Delete “Essay rubric”?' })).queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('says so when the rubric does not exist', async () => {

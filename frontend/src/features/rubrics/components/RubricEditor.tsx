@@ -12,6 +12,7 @@ import { Link as RouterLink, useBlocker, useNavigate } from 'react-router';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { useCreateRubric } from '../api/create-rubric';
 import { useDeleteRubric } from '../api/delete-rubric';
 import { useShareRubric } from '../api/share-rubric';
@@ -33,6 +34,7 @@ import { lazyComponent } from '../../../components/lazy-component';
 // The dialogs are closed when the editor opens: they load after it has drawn (docs/performance.md, "First load").
 const ConfirmDialog = lazyComponent(() => import('../../../components/ConfirmDialog').then((m) => m.ConfirmDialog));
 const ShareDialog = lazyComponent(() => import('../../../components/ShareDialog').then((m) => m.ShareDialog));
+const DeleteRubricDialog = lazyComponent(() => import('../../../components/DeleteRubricDialog').then((m) => m.DeleteRubricDialog));
 
 /** Props for {@link RubricEditor}. */
 export interface RubricEditorProps {
@@ -131,6 +133,7 @@ export function RubricEditor({ rubric }: RubricEditorProps) {
   const remove = useDeleteRubric();
   const share = useShareRubric();
   const saving = create.isPending || update.isPending;
+  const once = useSingleFlight({ lockAfterSuccess: true });
 
   useDocumentTitle(rubric ? `Edit ${rubric.name}` : 'New rubric');
 
@@ -176,24 +179,26 @@ export function RubricEditor({ rubric }: RubricEditorProps) {
     navigate(path);
   };
 
+  // A double click saves once: a new rubric is created once, and a saved one is not saved again
+  // while the page leaves.
   const save = (event?: FormEvent) => {
     event?.preventDefault();
-    if (saving) return;
-    setShowErrors(true);
-    const input = toRubricInput(draft);
-    const onSuccess = () => {
+    void once(async () => {
+      setShowErrors(true);
+      const input = toRubricInput(draft);
+      if (rubric) await update.mutateAsync({ rubricId: rubric._id, ...input });
+      else await create.mutateAsync(input);
       showToast({ type: 'success', message: 'Rubric saved' });
       leaveTo('/rubrics');
-    };
-    const onError = (error: unknown) =>
-      showToast({ type: 'error', message: errorMessage(error, "Couldn't save the rubric. Please try again.") });
-    if (rubric) update.mutate({ rubricId: rubric._id, ...input }, { onSuccess, onError });
-    else create.mutate(input, { onSuccess, onError });
+    }).catch((error: unknown) =>
+      showToast({ type: 'error', message: errorMessage(error, "Couldn't save the rubric. Please try again.") }),
+    );
   };
 
   const confirmDelete = () => {
     if (!rubric) return;
-    // Spec §8: a failed delete shows nothing and the dialog stays open.
+    // Spec §8: a failed delete shows no toast and the dialog stays open; a refusal (the rubric is
+    // in use) shows in the dialog.
     remove.mutate(
       { rubricId: rubric._id },
       {
@@ -316,14 +321,16 @@ export function RubricEditor({ rubric }: RubricEditorProps) {
             onShare={(email) => share.mutateAsync({ rubricId: rubric._id, email })}
             onClose={() => setShareOpen(false)}
           />
-          <ConfirmDialog
+          <DeleteRubricDialog
             open={deleteOpen}
-            title={`Delete “${rubric.name}”?`}
-            description="The rubric is removed from your team's library. Assignments that grade against it may stop working. This can't be undone."
-            confirmLabel="Delete rubric"
+            name={rubric.name}
             pending={remove.isPending}
+            error={remove.error}
             onConfirm={confirmDelete}
-            onClose={() => setDeleteOpen(false)}
+            onClose={() => {
+              remove.reset();
+              setDeleteOpen(false);
+            }}
           />
         </>
       )}

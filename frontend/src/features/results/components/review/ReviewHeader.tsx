@@ -28,7 +28,7 @@ export interface ReviewHeaderProps {
   count: number;
   previousPath: string | null;
   nextPath: string | null;
-  /** The benchmark switch; null hides it (no finished result yet). */
+  /** The benchmark switch; null hides it (no finished result yet, or a type without benchmarks). */
   benchmark: { checked: boolean; onChange: (checked: boolean) => void } | null;
   /** "Mark reviewed"; null hides it. */
   review: { reviewed: boolean; pending: boolean; onChange: (reviewed: boolean) => void } | null;
