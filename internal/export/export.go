@@ -24,6 +24,7 @@ import (
 	"github.com/markwell/markwell/internal/grading"
 	"github.com/markwell/markwell/internal/highlight"
 	"github.com/markwell/markwell/internal/identity"
+	"github.com/markwell/markwell/internal/mdtext"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/store"
 )
@@ -247,6 +248,12 @@ func layout(typ string, fn *assignment.Function, all, subs []store.ListExportSub
 		cols = append(cols, column{"Feedback", func(r row) Cell {
 			if r.fr == nil {
 				return blank()
+			}
+			if typ == assignment.TypePrompt {
+				// The rich editor's (and the model's) Markdown: the cell shows
+				// the text typed, decoded once ("&amp;" is "&"), its Markdown
+				// markers kept. The other types' feedback is plain text.
+				return text(mdtext.Text(r.fr.Feedback))
 			}
 			return text(r.fr.Feedback)
 		}})

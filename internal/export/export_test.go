@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -34,6 +35,7 @@ import (
 	"github.com/markwell/markwell/internal/jobs"
 	"github.com/markwell/markwell/internal/llm"
 	"github.com/markwell/markwell/internal/llm/fakellm"
+	"github.com/markwell/markwell/internal/mdtext"
 	"github.com/markwell/markwell/internal/queue"
 	"github.com/markwell/markwell/internal/result"
 	"github.com/markwell/markwell/internal/rubric"
@@ -415,7 +417,12 @@ func (b *bundle) expected(t *testing.T, a identity.Actor, asgID uuid.UUID, ids [
 	}
 	if fn.Type == assignment.TypePrompt || feedback && fn.Type != assignment.TypeRubricFeedback {
 		header = append(header, "Feedback")
-		cols = append(cols, func(_ int, _ uuid.UUID, fr *result.FunctionResult) string { return esc(fr.Feedback) })
+		cols = append(cols, func(_ int, _ uuid.UUID, fr *result.FunctionResult) string {
+			if fn.Type == assignment.TypePrompt {
+				return esc(mdtext.Text(fr.Feedback)) // the editor's Markdown, decoded once
+			}
+			return esc(fr.Feedback)
+		})
 	}
 	if fn.Type == assignment.TypeRubricFeedback && feedback {
 		header = append(header, "Overall comments")
@@ -628,6 +635,42 @@ func must(f export.File, err error) export.File {
 		panic(err)
 	}
 	return f
+}
+
+// TestExportPromptFeedbackIsTheTypedText: prompt feedback is the rich
+// editor's Markdown ("&" saved as "&amp;", "*" as "\\*", a line break in a
+// table cell as "<br>"); the Feedback cell shows what the teacher typed,
+// decoded once, and a formula the decoding makes is escaped as any other.
+func TestExportPromptFeedbackIsTheTypedText(t *testing.T) {
+	b := setup(t)
+	a := b.teacher(t)
+	asgID := b.define(t, a, assignment.TypePrompt)
+	ids := b.class(t, a, asgID)
+	edited := []struct{ saved, cell string }{
+		{
+			"add a second example &amp; explain it. &lt;script&gt;x&lt;/script&gt;\n\n\\*not bold\\* &amp;amp; `a &amp; b`\n\n| Step | Note |\n| --- | --- |\n| one<br>two | &lt;br&gt; |",
+			"add a second example & explain it. <script>x</script>\n\n*not bold* &amp; `a &amp; b`\n\n| Step | Note |\n| --- | --- |\n| one\ntwo | <br> |",
+		},
+		{"&#61;SUM(A1:A9) &amp; more", "'=SUM(A1:A9) & more"},
+		{"\\+1 is &lt;fine&gt;", "'+1 is <fine>"},
+	}
+	for i, e := range edited {
+		fr, err := b.results.Get(b.ctx, a, ids[i], asgID)
+		require.NoError(t, err)
+		edit := result.Edit{ResultID: fr.ID, SubmissionID: ids[i], ResultFields: fr.ResultFields}
+		edit.Feedback = e.saved
+		_, err = b.results.Update(b.ctx, a, edit)
+		require.NoError(t, err)
+	}
+	csvRows := readCSV(t, must(b.svc.Export(b.ctx, a, export.Request{AssignmentID: asgID, Format: "csv"})).Body)
+	xlsxRows := readXLSX(t, must(b.svc.Export(b.ctx, a, export.Request{AssignmentID: asgID, Format: "xlsx", IncludeFeedback: true})).Body)
+	for what, rows := range map[string][][]string{"csv": csvRows, "xlsx": xlsxRows} {
+		col := slices.Index(rows[0], "Feedback")
+		require.GreaterOrEqual(t, col, 0, what)
+		for i, e := range edited {
+			require.Equal(t, e.cell, strings.ReplaceAll(rows[i+1][col], "\r\n", "\n"), "%s: row %d", what, i+1)
+		}
+	}
 }
 
 func TestExportRefusals(t *testing.T) {

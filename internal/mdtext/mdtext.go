@@ -1,7 +1,8 @@
 // Package mdtext reads the text of Markdown as Markwell's rich-text editor
 // (Tiptap's Markdown writer, components/markdown-editor in the frontend)
 // writes it, for the converters that turn a document into something other
-// than HTML (the Word export, the PDF feedback report).
+// than HTML (the Word export, the PDF feedback report, the spreadsheet
+// export's prompt feedback: Text).
 //
 // The editor writes what the teacher typed as Markdown source: "&", "<" and
 // ">" as the entity references "&amp;", "&lt;" and "&gt;", the characters
@@ -144,4 +145,120 @@ func SplitBreaks(s string) []string {
 		i += j
 	}
 	return append(parts, s[last:])
+}
+
+// Text is the text of a whole Markdown document for a converter that shows
+// its structure as written (a spreadsheet cell): outside code, each
+// backslash escape and character reference decoded once (as Unescape does),
+// each line-break tag (BreakAt) and each backslash before a line end a line
+// break; code spans (on one line) and fenced code blocks as they are, since
+// Markdown decodes nothing in code. The markers of headings, lists, emphasis
+// and tables stay. No markup is made from the decoded text.
+func Text(s string) string {
+	if !strings.ContainsAny(s, "\\&<") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	fence := ""
+	for rest := s; rest != ""; {
+		line := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line = rest[:i+1]
+		}
+		rest = rest[len(line):]
+		if f := fenceOf(line); fence == "" && f != "" {
+			fence = f
+			b.WriteString(line)
+			continue
+		} else if fence != "" {
+			if f != "" && f[0] == fence[0] && len(f) >= len(fence) && strings.TrimSpace(strings.TrimLeft(line, " ")[len(f):]) == "" {
+				fence = ""
+			}
+			b.WriteString(line)
+			continue
+		}
+		textLine(&b, line)
+	}
+	return b.String()
+}
+
+// fenceOf is the run of backticks or tildes (three or more) a fenced code
+// block's line starts with, after up to three spaces, or "".
+func fenceOf(line string) string {
+	t := strings.TrimLeft(line, " ")
+	if len(line)-len(t) > 3 || len(t) < 3 || (t[0] != '`' && t[0] != '~') {
+		return ""
+	}
+	n := 0
+	for n < len(t) && t[n] == t[0] {
+		n++
+	}
+	if n < 3 || (t[0] == '`' && strings.IndexByte(t[n:], '`') >= 0) {
+		return ""
+	}
+	return t[:n]
+}
+
+// textLine writes the text of a line outside fenced code (Text).
+func textLine(b *strings.Builder, line string) {
+	for i := 0; i < len(line); {
+		c := line[i]
+		switch {
+		case c == '\\' && i+1 < len(line) && IsPunct(line[i+1]):
+			b.WriteByte(line[i+1])
+			i += 2
+			continue
+		case c == '\\' && i+1 < len(line) && (line[i+1] == '\n' || line[i+1] == '\r'):
+			i++ // a hard line break: the line end follows
+			continue
+		case c == '&':
+			if text, n := reference(line[i:]); n > 0 {
+				b.WriteString(text)
+				i += n
+				continue
+			}
+		case c == '<':
+			if n := BreakAt(line[i:]); n > 0 {
+				b.WriteByte('\n')
+				i += n
+				continue
+			}
+		case c == '`':
+			n := 1
+			for i+n < len(line) && line[i+n] == '`' {
+				n++
+			}
+			if end := closingRun(line, i+n, n); end > 0 {
+				b.WriteString(line[i:end])
+				i = end
+			} else {
+				b.WriteString(line[i : i+n])
+				i += n
+			}
+			continue
+		}
+		b.WriteByte(c)
+		i++
+	}
+}
+
+// closingRun is the end of the first run of exactly n backticks in line
+// from from on, or 0 when there is none.
+func closingRun(line string, from, n int) int {
+	for j := from; j < len(line); {
+		if line[j] != '`' {
+			j++
+			continue
+		}
+		k := j
+		for k < len(line) && line[k] == '`' {
+			k++
+		}
+		if k-j == n {
+			return k
+		}
+		j = k
+	}
+	return 0
 }

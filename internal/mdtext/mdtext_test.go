@@ -38,3 +38,20 @@ func TestBreaks(t *testing.T) {
 	require.Equal(t, []string{"no tags < here"}, SplitBreaks("no tags < here"))
 	require.Equal(t, []string{"", ""}, SplitBreaks("<br>"))
 }
+
+func TestTextDecodesOutsideCode(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain\n\n## Heading": "plain\n\n## Heading",
+		"add a second example &amp; explain it. &lt;script&gt;x&lt;/script&gt;": "add a second example & explain it. <script>x</script>",
+		`\*not bold\* **bold** &amp;amp; \&amp;`:                                "*not bold* **bold** &amp; &amp;",
+		"| one<br>two | &lt;br&gt; <b>x</b> |":                                  "| one\ntwo | <br> <b>x</b> |",
+		"a `code &amp; \\*` b &amp; `` x ` y `` \\` &amp;":                      "a `code &amp; \\*` b & `` x ` y `` ` &",
+		"un`closed &amp;":                                          "un`closed &",
+		"&nbsp;\n\nline  \nhard\\\nbreak":                          "\u00a0\n\nline  \nhard\nbreak",
+		"```go\n&amp; \\* <br>\n```\n&amp;\n~~~\n&lt;\n~~~~\n&gt;": "```go\n&amp; \\* <br>\n```\n&\n~~~\n&lt;\n~~~~\n>",
+		"   ```\n&amp;\n   ``` \n&amp;":                            "   ```\n&amp;\n   ``` \n&",
+		"C:\\dir \\n & b":                                          "C:\\dir \\n & b",
+	} {
+		require.Equal(t, want, Text(in), in)
+	}
+}

@@ -76,6 +76,33 @@ describe('MarkdownEditor', { timeout: 60_000 }, () => {
     expect((window as { __mwXss?: number }).__mwXss).toBeUndefined();
   });
 
+  it('keeps a line break in a table cell through save, reload and save; other tags in a cell stay text', () => {
+    // The document as the teacher left it: Shift+Enter inside a cell, once in bold.
+    const editor = new Editor({
+      extensions: editorExtensions(),
+      content: '<table><tr><th><p>Step</p></th><th><p>Note</p></th></tr><tr><td><p>one<br>two</p></td><td><p><strong>a<br>b</strong> &lt;br&gt; &lt;b&gt;x&lt;/b&gt;</p></td></tr></table>',
+      injectCSS: false,
+    });
+    const saved = editor.getMarkdown();
+    editor.destroy();
+    expect(saved).toMatch(/\| one<br>two +\| \*\*a\*\*<br>\*\*b\*\* &lt;br&gt; &lt;b&gt;x&lt;\/b&gt; +\|/);
+
+    const reloaded = roundTrip(saved);
+    expect(reloaded.html).toContain('<td><p>one<br>two</p></td>');
+    expect(reloaded.html).toContain('<strong>a</strong><br><strong>b</strong> &lt;br&gt; &lt;b&gt;x&lt;/b&gt;');
+    expect(reloaded.markdown).toBe(saved);
+    expect(reloaded.markdown).not.toContain('&lt;br&gt;two');
+
+    // The other spellings of the tag are breaks too, in bold as well; in code, after a backslash or
+    // outside a table a tag stays text.
+    const other = roundTrip('| a | b |\n| --- | --- |\n| x<br/>y<BR />z **p<br>q** | `c<br>d` \\<br> <i>i</i> |\n\nOutside <br> a table.');
+    expect(other.html).toContain('<td><p>x<br>y<br>z <strong>p</strong><br><strong>q</strong></p></td>');
+    expect(other.html).toContain('<code>c&lt;br&gt;d</code> &lt;br&gt; &lt;i&gt;i&lt;/i&gt;</p></td>');
+    expect(other.html).toContain('<p>Outside &lt;br&gt; a table.</p>');
+    expect(other.html).not.toMatch(/<i>/);
+    expect(roundTrip(other.markdown).markdown).toBe(other.markdown);
+  });
+
   it('takes a new value from outside and reports none back', async () => {
     const changes: string[] = [];
     function Host() {

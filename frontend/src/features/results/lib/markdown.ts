@@ -1,8 +1,15 @@
+import { decodeString } from 'micromark-util-decode-string';
+
 /**
  * A small, safe subset of Markdown for AI feedback: headings, paragraphs, bullet and numbered
  * lists, fenced code, **bold**, *italic* and `code`. It produces a tree of plain strings that the
  * UI renders as React text: raw HTML, links and images are never interpreted, so `<img onerror>`
  * in feedback shows as the characters typed.
+ *
+ * Feedback the teacher edited is the rich editor's Markdown source: what was typed as `&`, `<`, `>`
+ * is there as `&amp;`, `&lt;`, `&gt;`, Markdown punctuation after a backslash (`\*`), an empty
+ * paragraph as `&nbsp;`. Outside code, each backslash escape and character reference is decoded
+ * exactly once, as CommonMark reads them (`&amp;lt;` is the text `&lt;`), into text, never markup.
  */
 
 /** A run of inline text. */
@@ -18,23 +25,35 @@ export type Block =
   | { type: 'list'; ordered: boolean; items: Inline[][] }
   | { type: 'code'; text: string };
 
-const INLINE = /(`[^`\n]+`|\*\*[^*\n]+\*\*|__[^_\n]+__|\*[^*\s][^*\n]*\*|_[^_\s][^_\n]*_)/;
-const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+/**
+ * The inline runs, as one capturing group: a backslash escape (of ASCII punctuation, or of the
+ * line end: a line break), `code`, **strong**, *emphasis*. An escaped marker is never part of a
+ * run's delimiters.
+ */
+const INLINE = /(\\[!-/:-@[-`{-~\n]|`[^`\n]+`|\*\*(?:\\.|[^*\\\n])+\*\*|__(?:\\.|[^_\\\n])+__|\*(?=[^*\s])(?:\\.|[^*\\\n])+\*|_(?=[^_\s])(?:\\.|[^_\\\n])+_)/;
+// A closing run of #s follows a space: "# Use C#" is the text "Use C#".
+const HEADING = /^(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
 const LIST_ITEM = /^\s*([-*+]|\d{1,9}[.)])\s+(.*)$/;
 const FENCE = /^\s*```/;
 
-/** Splits a line of text into plain, bold, italic and code runs. */
+/** Splits a line of text into plain, bold, italic and code runs, their text decoded (not code's). */
 export function parseInline(text: string): Inline[] {
   const out: Inline[] = [];
-  for (const part of text.split(INLINE)) {
-    if (part === '') continue;
-    if (part.length > 2 && part.startsWith('`') && part.endsWith('`')) out.push({ type: 'code', text: part.slice(1, -1) });
-    else if (part.length > 4 && (part.startsWith('**') || part.startsWith('__')) && part.endsWith(part.slice(0, 2)))
-      out.push({ type: 'strong', text: part.slice(2, -2) });
-    else if (part.length > 2 && (part.startsWith('*') || part.startsWith('_')) && part.endsWith(part[0]) && INLINE.test(part))
-      out.push({ type: 'em', text: part.slice(1, -1) });
-    else out.push({ type: 'text', text: part });
-  }
+  const push = (type: Inline['type'], value: string) => {
+    if (value === '') return;
+    const last = out[out.length - 1];
+    if (type === 'text' && last?.type === 'text') last.text += value;
+    else out.push({ type, text: value });
+  };
+  // split with one capturing group: text at even indexes, a run at odd ones. decodeString decodes
+  // backslash escapes and entity and numeric character references in one pass, as CommonMark does.
+  text.split(INLINE).forEach((part, i) => {
+    if (i % 2 === 0) push('text', decodeString(part));
+    else if (part.startsWith('\\')) push('text', part.slice(1));
+    else if (part.startsWith('`')) push('code', part.slice(1, -1));
+    else if (part.startsWith('**') || part.startsWith('__')) push('strong', decodeString(part.slice(2, -2)));
+    else push('em', decodeString(part.slice(1, -1)));
+  });
   return out;
 }
 
