@@ -90,6 +90,50 @@ describe('Releasing results', { timeout: 30_000 }, () => {
     expect(await screen.findByText(/Emailing 1 student\./)).toBeInTheDocument();
   });
 
+  it('counts the selected rows as results, not students: one pupil’s two attempts are two results', async () => {
+    setup({ emailEnabled: true });
+    // Eight rows, two of them attempts by the same pupil (Ada): seven students.
+    const ids = ['s1', 's1b', 's2', 's3', 's4', 's5', 's6', 's7'];
+    server.use(
+      http.post('/api/v1/db/assignment/release', () => {
+        const release = (submissionId: string, studentName: string, studentEmail: string): Release => ({
+          submissionId, studentName, studentEmail, state: 'released', link: `${LINK}-${submissionId}`, email: 'queued',
+        });
+        return HttpResponse.json({
+          data: { releases: [release('s1', 'Ada', 'ada@pupils.test'), release('s1b', 'Ada', 'Ada@Pupils.test'), release('s2', 'Ben', 'ben@pupils.test')], skipped: 0 },
+        });
+      }),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={ids} reviewedCount={0} />);
+
+    await user.click(screen.getByRole('button', { name: 'Release' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
+    expect(
+      within(dialog).getByText(/^The 8 selected results are released: each student gets a private link to their result page\./),
+    ).toBeInTheDocument();
+    expect(within(dialog).queryByText(/selected students?/)).not.toBeInTheDocument();
+
+    // Ada's two results are two links but one student emailed.
+    await user.click(await within(dialog).findByRole('button', { name: 'Release 8 selected' }));
+    expect(await screen.findByText('Released 3 results. Emailing 2 students.')).toBeInTheDocument();
+  });
+
+  it('words one selected row, and every reviewed result, as results', async () => {
+    setup();
+    const user = userEvent.setup();
+    const { unmount } = renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={['s1']} reviewedCount={0} />);
+    await user.click(screen.getByRole('button', { name: 'Release' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
+    expect(within(dialog).getByText(/^The selected result is released: its student gets a private link/)).toBeInTheDocument();
+    unmount();
+
+    renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={5} />);
+    await user.click(screen.getByRole('button', { name: 'Release' }));
+    dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
+    expect(within(dialog).getByText(/^The 5 reviewed results are released: each student gets a private link/)).toBeInTheDocument();
+  });
+
   it('shows the server’s sentence when nothing can be released, and keeps the dialog open', async () => {
     setup();
     server.use(

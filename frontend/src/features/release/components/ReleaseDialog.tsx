@@ -36,6 +36,26 @@ function results(n: number): string {
   return `${n} ${n === 1 ? 'result' : 'results'}`;
 }
 
+/**
+ * What the dialog releases, counted in results (rows), never in students: a student who submitted
+ * twice has two results, each with its own link. "The 8 selected results are released: each student
+ * gets a private link to their result page."
+ */
+function releaseSentence(selected: number, reviewedCount: number): string {
+  const what =
+    selected === 1
+      ? 'The selected result is'
+      : selected > 1
+        ? `The ${selected} selected results are`
+        : reviewedCount === 1
+          ? 'The reviewed result is'
+          : reviewedCount > 1
+            ? `The ${reviewedCount} reviewed results are`
+            : 'Every reviewed result is';
+  const who = selected === 1 || (selected === 0 && reviewedCount === 1) ? 'its student gets' : 'each student gets';
+  return `${what} released: ${who} a private link to their result page.`;
+}
+
 /** The rows a release left out, by reason: "6 skipped: not reviewed yet; 1 skipped: not graded yet." */
 function skippedSentence(out: ReleaseOutcome): string {
   const parts: string[] = [];
@@ -79,7 +99,8 @@ export function ReleaseDialog({ open, onClose, assignmentId, selectedIds, review
         submissionIds: selected > 0 ? selectedIds : undefined,
         sendEmail: emailEnabled && sendEmail,
       });
-      const emailed = out.releases.filter((r) => r.email === 'queued').length;
+      // Students, not rows: one student's two attempts are one person emailed.
+      const emailed = new Set(out.releases.filter((r) => r.email === 'queued').map((r) => r.studentEmail.toLowerCase() || r.submissionId)).size;
       let message = `Released ${results(out.releases.length)}.`;
       if (emailed > 0) message += ` Emailing ${emailed} ${emailed === 1 ? 'student' : 'students'}.`;
       message += skippedSentence(out);
@@ -107,9 +128,7 @@ export function ReleaseDialog({ open, onClose, assignmentId, selectedIds, review
       <DialogTitle id={titleId}>Release results to students</DialogTitle>
       <DialogContent>
         <Typography sx={{ mb: 2 }}>
-          {selected > 0
-            ? `The ${selected === 1 ? 'selected student gets' : `${selected} selected students get`} a private link to their result page.`
-            : `Every student with a reviewed result (${reviewedCount}) gets a private link to their result page.`}{' '}
+          {releaseSentence(selected, reviewedCount)}{' '}
           Only graded or reviewed results are released. You can revoke a link at any time.
         </Typography>
         {nothing && (

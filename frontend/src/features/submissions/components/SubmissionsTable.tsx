@@ -8,7 +8,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import type { Theme } from '@mui/material/styles';
+import type { SxProps, Theme } from '@mui/material/styles';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { startTransition, useEffect, useState, type MouseEvent, type ReactNode } from 'react';
@@ -35,6 +35,30 @@ const visuallyHidden = {
 const WIDE_ONLY = { display: { xs: 'none', sm: 'table-cell' } } as const;
 /** Shown on a large screen only: the preview is the first column to give way. */
 const LARGE_ONLY = { display: { xs: 'none', lg: 'table-cell' } } as const;
+/**
+ * On a phone the table is laid out to the screen's width (`table-layout: fixed`), never wider: the
+ * checkbox and actions columns keep their size, the result column gets {@link PHONE_RESULT_WIDTH}
+ * and the name takes the rest, ending in an ellipsis. So every row's actions button is on the screen
+ * without scrolling sideways. From `sm` up the table sizes its columns to their content as before.
+ */
+const PHONE_FIT = { tableLayout: { xs: 'fixed', sm: 'auto' } } as const;
+/** The result column's width on a phone: room for a chip such as "Not released" on one line. */
+const PHONE_RESULT_WIDTH = 118;
+/** The result column's padding: narrower on a phone, where the name needs every pixel. */
+const RESULT_PADDING = { px: { xs: 1, sm: 2 } } as const;
+/** The result column's header: on a phone it sets the column's width (the fixed layout reads the first row). */
+const RESULT_HEAD = { ...RESULT_PADDING, width: { xs: PHONE_RESULT_WIDTH, sm: 'auto' } } as const;
+/** A result cell: the padding, and at least 110px beside the other columns on a larger screen. */
+const RESULT_CELL = { ...RESULT_PADDING, minWidth: { sm: 110 } } as const;
+/** The name column's padding: narrower on a phone, where the name needs every pixel. */
+const NAME_PADDING = { px: { xs: 1, sm: 2 } } as const;
+/**
+ * The checkbox and actions columns' headers: MUI's 24px is the content's width but the box is
+ * border-box, so the fixed layout on a phone would draw them 28px wide; 52px (24 + its padding) is
+ * what the content needs, as the table is drawn on a larger screen. (Under MUI's own selector, to
+ * outweigh it.)
+ */
+const CHECKBOX_HEAD = { '&.MuiTableCell-paddingCheckbox': { width: { xs: 52, sm: 24 } } } as const;
 
 type Width = 'wide' | 'large';
 
@@ -65,6 +89,8 @@ const COLUMNS: { id: SortColumn; label: string; only?: Width; numeric?: boolean 
 ];
 
 const ONLY = { wide: WIDE_ONLY, large: LARGE_ONLY } as const;
+/** The headers' own styles, by column (the fixed layout on a phone reads its widths from them). */
+const HEAD: Partial<Record<SortColumn, SxProps<Theme>>> = { name: NAME_PADDING, result: RESULT_HEAD };
 
 /** True when a click landed on something of its own (a checkbox, button, link or a menu in a portal). */
 function isOwnControl(event: MouseEvent<HTMLElement>): boolean {
@@ -149,7 +175,8 @@ function AttemptLine({
  * The submissions of an assignment as a table: sortable by every column, with a checkbox per row
  * (and one for all), the result's status and points, and an actions menu. The name links to the
  * review screen and a click anywhere else on the row goes there too. On a phone the student,
- * preview and page columns are hidden.
+ * preview and page columns are hidden and the table fits the screen's width (the name truncated), so
+ * every row's actions button shows without scrolling sideways.
  */
 export function SubmissionsTable({
   submissions,
@@ -188,10 +215,10 @@ export function SubmissionsTable({
   return (
     // Positioned, so the visually hidden header stays inside the scrolling area.
     <TableContainer sx={{ overflowX: 'auto', position: 'relative' }}>
-      <Table size="small" aria-label="Submissions" sx={{ '& td, & th': { verticalAlign: 'top' } }}>
+      <Table size="small" aria-label="Submissions" sx={{ ...PHONE_FIT, '& td, & th': { verticalAlign: 'top' } }}>
         <TableHead>
           <TableRow>
-            <TableCell padding="checkbox">
+            <TableCell padding="checkbox" sx={CHECKBOX_HEAD}>
               <Checkbox
                 checked={allSelected}
                 indeterminate={selectedCount > 0 && !allSelected}
@@ -212,7 +239,7 @@ export function SubmissionsTable({
                 key={column.id}
                 align={column.numeric ? 'right' : 'left'}
                 sortDirection={sort.column === column.id ? sort.direction : false}
-                sx={column.only ? ONLY[column.only] : undefined}
+                sx={column.only ? ONLY[column.only] : HEAD[column.id]}
               >
                 <TableSortLabel
                   active={sort.column === column.id}
@@ -223,7 +250,7 @@ export function SubmissionsTable({
                 </TableSortLabel>
               </TableCell>
             ))}
-            <TableCell padding="checkbox">
+            <TableCell padding="checkbox" sx={CHECKBOX_HEAD}>
               <Box component="span" sx={visuallyHidden}>
                 Actions
               </Box>
@@ -248,7 +275,7 @@ export function SubmissionsTable({
                   slotProps={{ input: { 'aria-label': `Select ${s.name}` } }}
                 />
               </TableCell>
-              <TableCell component="th" scope="row" sx={{ fontWeight: 500, overflowWrap: 'anywhere', minWidth: { xs: 96, sm: 120 } }}>
+              <TableCell component="th" scope="row" sx={{ ...NAME_PADDING, fontWeight: 500, overflowWrap: 'anywhere', minWidth: { xs: 96, sm: 120 } }}>
                 {/* A long file name ends in an ellipsis (never broken mid-word); the whole name is its title. */}
                 <Link
                   component={RouterLink}
@@ -258,7 +285,7 @@ export function SubmissionsTable({
                   title={s.name}
                   sx={{
                     display: 'block',
-                    maxWidth: { xs: 132, sm: 240, md: 360 },
+                    maxWidth: { xs: 'none', sm: 240, md: 360 },
                     overflow: 'hidden',
                     textOverflow: 'ellipsis',
                     whiteSpace: 'nowrap',
@@ -287,7 +314,7 @@ export function SubmissionsTable({
                   <StatusChip submission={s} checkPath={(page) => `${reviewPath(s)}?page=${page}`} />
                 </TableCell>
               )}
-              <TableCell sx={{ minWidth: { sm: 110 }, width: { xs: '1%', sm: 'auto' } }}>
+              <TableCell sx={RESULT_CELL}>
                 {!wide && (s.status !== 'ready' || s.error) && (
                   <Box sx={{ mb: 1 }}>
                     <StatusChip submission={s} checkPath={(page) => `${reviewPath(s)}?page=${page}`} />
