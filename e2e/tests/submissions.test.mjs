@@ -431,7 +431,7 @@ test("refusals: another team, another student's token, a link turned off", async
       token: first.viewToken,
     });
     await s.page.goto(`${baseURL}/student/view-result/${id}/${second.submissionId}`);
-    await s.page.getByText('This result is not available on this device.').waitFor();
+    await s.page.getByText('This result is not available.').waitFor();
     assert.equal(await s.page.getByText('Homework steals play time.').count(), 0);
 
     // The owner reads the submission; a teacher of another team gets 404 and a not-found page.

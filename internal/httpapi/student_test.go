@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"strings"
 	"testing"
@@ -110,6 +111,7 @@ func TestTeacherTurnsTheStudentLinkOffAndRotatesIt(t *testing.T) {
 	require.Equal(t, 200, status, e)
 	require.Equal(t, map[string]any{"assignment": map[string]any{
 		"_id": asgID, "name": "Essay", "type": "prompt", "isHandWritten": false, "provideInstantFeedback": true,
+		"allowResubmission": false,
 	}}, data, "a student sees only the public part of the assignment")
 
 	status, data, e = b.call(t, "/api/v1/db/assignment/student-link/update", map[string]any{"assignmentId": asgID, "enabled": false})
@@ -161,6 +163,35 @@ func TestTeacherTurnsTheStudentLinkOffAndRotatesIt(t *testing.T) {
 	require.Equal(t, 401, status, e)
 }
 
+// The student pages offer another submission only when the link takes one:
+// student/link and the submission's answer carry allowResubmission (an added
+// field; the spec's fields are unchanged).
+func TestStudentLinkSaysWhetherResubmissionIsAllowed(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.signIn(t, "Ada", "ada.resubmitflag@school.test")
+	asgID, token := linkedAssignment(t, b.browser, "Essay")
+	student := b.newBrowser(t)
+	allowed := func() any {
+		t.Helper()
+		status, data, e := student.call(t, "/api/v1/student/link", map[string]any{"linkToken": token})
+		require.Equal(t, 200, status, e)
+		return data["assignment"].(map[string]any)["allowResubmission"]
+	}
+	require.Equal(t, false, allowed(), "off by default")
+
+	status, data, e := b.call(t, "/api/v1/db/assignment/student-link/update", map[string]any{"assignmentId": asgID, "allowResubmission": true})
+	require.Equal(t, 200, status, e)
+	require.Equal(t, true, data["allowResubmission"])
+	require.Equal(t, true, allowed())
+	submitted := student.submitAs(t, asgID, token, "Sam Student", "Rivers run to the sea.")
+	require.Equal(t, true, submitted["assignment"].(map[string]any)["allowResubmission"])
+
+	status, _, e = b.call(t, "/api/v1/db/assignment/student-link/update", map[string]any{"assignmentId": asgID, "allowResubmission": false})
+	require.Equal(t, 200, status, e)
+	require.Equal(t, false, allowed())
+}
+
 func TestStudentSubmitsThroughTheLinkAndReadsOnlyTheirOwnWork(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -177,7 +208,9 @@ func TestStudentSubmitsThroughTheLinkAndReadsOnlyTheirOwnWork(t *testing.T) {
 	require.Regexp(t, `/files/assignments/`+asgID+`/submissions/student/[0-9a-f]{16}-essay\.txt$`, up["data"].(map[string]any)["fileUrl"])
 
 	data := sam.submitAs(t, asgID, token, "Sam Student", "Rivers run to the sea.")
-	require.Equal(t, map[string]any{"_id": asgID, "name": "Essay", "type": "prompt", "isHandWritten": false, "provideInstantFeedback": true}, data["assignment"])
+	require.Equal(t, map[string]any{
+		"_id": asgID, "name": "Essay", "type": "prompt", "isHandWritten": false, "provideInstantFeedback": true, "allowResubmission": false,
+	}, data["assignment"])
 	subs := data["submissions"].([]any)
 	require.Len(t, subs, 1)
 	sub := subs[0].(map[string]any)
@@ -206,7 +239,9 @@ func TestStudentSubmitsThroughTheLinkAndReadsOnlyTheirOwnWork(t *testing.T) {
 	}
 	status, got, e := view("/api/v1/db/assignment/get-view-only", map[string]any{"assignmentId": asgID})
 	require.Equal(t, 200, status, e)
-	require.Equal(t, data["assignment"], got["assignment"], "no class summary, no list of submissions")
+	public := maps.Clone(data["assignment"].(map[string]any))
+	delete(public, "allowResubmission") // the submission pages' field only
+	require.Equal(t, public, got["assignment"], "no class summary, no list of submissions")
 	status, got, e = view("/api/v1/db/function/get-view-only", map[string]any{"assignmentId": asgID, "type": "prompt"})
 	require.Equal(t, 404, status, e)
 	require.Nil(t, got)

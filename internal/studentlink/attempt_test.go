@@ -59,6 +59,7 @@ func TestAStudentSubmitsOnceUnlessResubmissionIsAllowed(t *testing.T) {
 
 	first, err := b.submitAs(t, token, asg, "Sam Student", "sam@pupils.test")
 	require.NoError(t, err)
+	require.False(t, first.Assignment.AllowResubmission, "the thank-you page offers no second submission")
 	sub1 := first.Submissions[0]
 	require.Equal(t, 1, sub1.Attempt)
 	require.Nil(t, sub1.PreviousSubmissionID)
@@ -83,8 +84,12 @@ func TestAStudentSubmitsOnceUnlessResubmissionIsAllowed(t *testing.T) {
 	// The teacher allows resubmission: Sam's next submission is attempt 2,
 	// linked to attempt 1, which stays.
 	setResubmission(t, b, ada, asg, true)
+	opened, err := b.svc.Open(ctx, token)
+	require.NoError(t, err)
+	require.True(t, opened.AllowResubmission, "the student page knows another submission is taken")
 	second, err := b.submitAs(t, token, asg, "Sam Student", " Sam@PUPILS.test")
 	require.NoError(t, err)
+	require.True(t, second.Assignment.AllowResubmission)
 	sub2 := second.Submissions[0]
 	require.Equal(t, 2, sub2.Attempt)
 	require.Equal(t, &sub1.ID, sub2.PreviousSubmissionID)

@@ -122,6 +122,20 @@ func PublicAssignment(row store.Assignment) Assignment {
 	}
 }
 
+// LinkAssignment is the assignment as the submission pages see it (Open,
+// Submit): the public part plus AllowResubmission, a Markwell addition to
+// the spec's payload, so the thank-you page offers another submission only
+// when the link takes one. The result page's reads keep to Assignment.
+type LinkAssignment struct {
+	Assignment
+	AllowResubmission bool `json:"allowResubmission"`
+}
+
+// linkAssignment is the submission pages' view of row.
+func linkAssignment(row store.Assignment) LinkAssignment {
+	return LinkAssignment{Assignment: PublicAssignment(row), AllowResubmission: row.AllowResubmission}
+}
+
 // Get returns the student link of one of the actor's assignments, making it
 // on the first call: a new link starts on.
 func (s *Service) Get(ctx context.Context, a identity.Actor, assignmentID uuid.UUID) (Link, error) {
@@ -186,12 +200,12 @@ func describeLinkChange(was store.GetStudentLinkRow, now Link, rotated bool) []s
 
 // Open returns the assignment a student link leads to while it is on, or a
 // not-found error with MsgLinkOff.
-func (s *Service) Open(ctx context.Context, linkToken string) (Assignment, error) {
+func (s *Service) Open(ctx context.Context, linkToken string) (LinkAssignment, error) {
 	row, err := s.assignmentOf(ctx, linkToken)
 	if err != nil {
-		return Assignment{}, err
+		return LinkAssignment{}, err
 	}
-	return PublicAssignment(row), nil
+	return linkAssignment(row), nil
 }
 
 // assignmentOf resolves a link token to its assignment while the link is on.

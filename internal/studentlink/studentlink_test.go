@@ -131,7 +131,9 @@ func TestLinkIsMadeOnceAndTurnsOffAndRotates(t *testing.T) {
 
 	opened, err := b.svc.Open(ctx, first.Token)
 	require.NoError(t, err)
-	require.Equal(t, studentlink.Assignment{ID: asg.ID, Name: "Essay", Type: "feedback", ProvideInstantFeedback: true}, opened)
+	require.Equal(t, studentlink.LinkAssignment{
+		Assignment: studentlink.Assignment{ID: asg.ID, Name: "Essay", Type: "feedback", ProvideInstantFeedback: true},
+	}, opened, "resubmission is off by default")
 
 	off := false
 	l, err := b.svc.Update(ctx, ada, asg.ID, studentlink.Change{Enabled: &off})
@@ -268,7 +270,9 @@ func TestStudentSubmitsOneFileAndGetsAViewToken(t *testing.T) {
 	got, err := b.svc.Submit(ctx, "10.0.0.1", in)
 	require.NoError(t, err)
 
-	require.Equal(t, studentlink.Assignment{ID: asg.ID, Name: "Essay", Type: "feedback", ProvideInstantFeedback: true}, got.Assignment)
+	require.Equal(t, studentlink.LinkAssignment{
+		Assignment: studentlink.Assignment{ID: asg.ID, Name: "Essay", Type: "feedback", ProvideInstantFeedback: true},
+	}, got.Assignment)
 	require.Len(t, got.Submissions, 1)
 	require.Len(t, got.FunctionResults, 1)
 	sub := got.Submissions[0]
@@ -299,7 +303,7 @@ func TestStudentSubmitsOneFileAndGetsAViewToken(t *testing.T) {
 	require.Equal(t, studentlink.Viewer{SubmissionID: sub.ID, AssignmentID: asg.ID, TeamID: ada.TeamID}, v)
 	seen, err := b.svc.ViewAssignment(ctx, v)
 	require.NoError(t, err)
-	require.Equal(t, got.Assignment, seen)
+	require.Equal(t, got.Assignment.Assignment, seen, "the public part, without the link's allowResubmission")
 	for _, bad := range []string{"", "x", strings.Repeat("A", 43)} {
 		_, err = b.svc.Viewer(ctx, bad)
 		require.ErrorIs(t, err, apperr.ErrNotFound)

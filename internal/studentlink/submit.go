@@ -72,7 +72,7 @@ type LTILearners interface {
 // Submitted is the answer to a student's submission: the assignment, and the
 // submission and its result, which ViewToken lets the student read again.
 type Submitted struct {
-	Assignment      Assignment                  `json:"assignment"`
+	Assignment      LinkAssignment              `json:"assignment"`
 	FunctionResults []assignment.FunctionResult `json:"functionResults"`
 	Submissions     []submission.Submission     `json:"submissions"`
 	ViewToken       string                      `json:"viewToken"`
@@ -152,7 +152,7 @@ func (s *Service) Submit(ctx context.Context, addr string, in SubmitInput) (Subm
 			return err
 		}
 		subs[0].Attempt, subs[0].PreviousSubmissionID = at.shown()
-		out = Submitted{Assignment: PublicAssignment(asg), FunctionResults: results, Submissions: subs, ViewToken: viewToken}
+		out = Submitted{Assignment: linkAssignment(asg), FunctionResults: results, Submissions: subs, ViewToken: viewToken}
 		return nil
 	})
 	if err != nil {

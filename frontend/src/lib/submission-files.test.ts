@@ -3,9 +3,11 @@ import {
   formatFileSize,
   isCsvFile,
   readerFlags,
+  MAX_SUBMISSION_NAME,
   sanitizeFileName,
   SUBMISSION_ACCEPT,
   submissionFileType,
+  submissionName,
 } from './submission-files';
 
 describe('sanitizeFileName', () => {
@@ -25,6 +27,39 @@ describe('sanitizeFileName', () => {
     ['...', 'file'],
   ])('makes %s safe for a storage key: %s', (name, expected) => {
     expect(sanitizeFileName(name)).toBe(expected);
+  });
+});
+
+describe('submissionName', () => {
+  it('keeps a name of up to 200 characters as it is', () => {
+    expect(submissionName('My essay (final).pdf')).toBe('My essay (final).pdf');
+    const exact = `${'a'.repeat(196)}.pdf`;
+    expect(submissionName(exact)).toBe(exact);
+  });
+
+  it('shortens a longer name to 200 characters, keeping its start, the end of its stem and its extension', () => {
+    const long = `My_photosynthesis_homework_final_version_really_final_${'x'.repeat(211)}_v2.txt`;
+    const short = submissionName(long);
+    expect(Array.from(short)).toHaveLength(MAX_SUBMISSION_NAME);
+    expect(short.startsWith('My_photosynthesis_homework_final_version_really_final_')).toBe(true);
+    expect(short.endsWith('xxxxxxxxxx_v2.txt')).toBe(true);
+    expect(short.split('…')).toHaveLength(2);
+    expect(submissionFileType({ name: short })).toEqual(submissionFileType({ name: long }));
+  });
+
+  it('counts characters as the server does (code points), not UTF-16 units', () => {
+    const emoji = `${'📄'.repeat(150)}.pdf`; // 154 characters, 304 UTF-16 units
+    expect(submissionName(emoji)).toBe(emoji);
+    const short = submissionName(`${'é📄'.repeat(150)}.docx`);
+    expect(Array.from(short)).toHaveLength(MAX_SUBMISSION_NAME);
+    expect(short.endsWith('.docx')).toBe(true);
+  });
+
+  it('cuts the end of a name without a usable extension', () => {
+    const short = submissionName(`notes.${'z'.repeat(300)}`);
+    expect(Array.from(short)).toHaveLength(MAX_SUBMISSION_NAME);
+    expect(short.startsWith('notes.zz')).toBe(true);
+    expect(short).toContain('…');
   });
 });
 

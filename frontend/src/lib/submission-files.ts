@@ -101,6 +101,32 @@ export function sanitizeFileName(fileName: string): string {
   return ext ? `file.${ext}` : 'file';
 }
 
+/** The longest submission name the server takes, in characters (`input.MaxName`). */
+export const MAX_SUBMISSION_NAME = 200;
+
+/** How many characters of the end of a long name's stem are kept ("…final_v2.txt"). */
+const KEPT_TAIL = 16;
+
+/**
+ * A file's name as a submission's name: at most {@link MAX_SUBMISSION_NAME} characters (code
+ * points, as the server counts them), so a long name never fails the submission after its upload.
+ * A longer name keeps its start, the last few characters of its stem and its extension, with "…"
+ * in place of the middle: `My_photosynthesis_homework_…_really_final_v2.txt`. Used for the
+ * teacher's uploads and the student's link alike.
+ */
+export function submissionName(fileName: string, max = MAX_SUBMISSION_NAME): string {
+  const chars = Array.from(fileName);
+  if (chars.length <= max) return fileName;
+  const dot = fileName.lastIndexOf('.');
+  // An extension is kept when it looks like one: short, after a stem.
+  let ext = dot > 0 ? Array.from(fileName.slice(dot)) : [];
+  if (ext.length > 16) ext = [];
+  const stem = chars.slice(0, chars.length - ext.length);
+  const room = max - ext.length - 1;
+  const tail = Math.min(KEPT_TAIL, Math.floor(room / 3));
+  return [...stem.slice(0, room - tail), '…', ...stem.slice(stem.length - tail), ...ext].join('');
+}
+
 /** The upload folder of an assignment's submissions (spec §9), for `s3-upload`'s file name. */
 export function submissionsFolder(assignmentId: string): string {
   return `assignments/${assignmentId}/submissions/`;

@@ -23,6 +23,8 @@ export interface LinkAssignment {
   type: string;
   isHandWritten: boolean;
   provideInstantFeedback: boolean;
+  /** A student may submit again through the link (their next attempt); absent is off. */
+  allowResubmission?: boolean;
 }
 
 /** The state of an assignment's student submission link. */

@@ -70,8 +70,11 @@ export function FilePicker({ file, onSelect, error, disabled = false, buttonRef 
         {file ? (
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flex: '1 1 200px', minWidth: 0 }}>
             <InsertDriveFileOutlined color="primary" aria-hidden="true" />
-            <Box sx={{ minWidth: 0 }}>
-              <Typography sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>{file.name}</Typography>
+            <Box sx={{ minWidth: 0, flex: 1 }}>
+              {/* A long name ends in "…" on one line rather than breaking mid-word; the whole name is its tooltip. */}
+              <Typography title={file.name} noWrap sx={{ fontWeight: 500 }}>
+                {file.name}
+              </Typography>
               <Typography variant="body2" color="text.secondary">
                 {formatFileSize(file.size)}
               </Typography>

@@ -49,12 +49,22 @@ export function BeingGraded() {
   );
 }
 
+/**
+ * `reason` as a sentence to follow with another: a full stop is added unless it already ends with
+ * one, a "?", "!" or "…" (before any closing quote or bracket).
+ */
+export function asSentence(reason: string): string {
+  const text = reason.trim();
+  return /[.!?…]["'”’)\]]*$/.test(text) ? text : `${text}.`;
+}
+
 /** The work could not be read at all. */
 export function ReadFailed({ error }: { error: string }) {
+  const reason = error.trim() === '' ? 'The file could not be read.' : asSentence(error);
   return (
     <Alert severity="error" variant="outlined" icon={<ErrorOutlineRounded />} sx={{ bgcolor: 'background.paper' }}>
       <AlertTitle>We couldn't read your work</AlertTitle>
-      {error || 'The file could not be read.'} Ask your teacher what to do next.
+      {reason} Ask your teacher what to do next.
     </Alert>
   );
 }

@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useToast } from '../../../components/toast';
+import { ApiError } from '../../../lib/api-client';
 import { ACCEPTED_TYPES_TEXT, submissionFileType } from '../../../lib/submission-files';
 import { isValidEmail } from '../../../lib/validation';
 import { getLtiLearner } from '../api/get-lti-learner';
@@ -20,6 +21,17 @@ import { FilePicker } from './FilePicker';
 
 /** Said when a student picks a file of another kind. */
 const UNSUPPORTED_FILE_MESSAGE = `This kind of file can't be submitted. Choose a ${ACCEPTED_TYPES_TEXT} file.`;
+
+/** Said when a student picks an empty file (the server's words for it, said at once). */
+export const EMPTY_FILE_MESSAGE = 'This file is empty.';
+
+/** What the form leaves in the thank-you page's history entry: proof this tab submitted. */
+export interface SubmittedState {
+  submitted: true;
+  assignmentName: string;
+  /** The link takes another submission from the same student (their next attempt). */
+  allowResubmission: boolean;
+}
 
 interface FieldErrors {
   name?: string;
@@ -59,13 +71,18 @@ function SubmitProgress({ stage }: { stage: SubmitStage }) {
 export interface SubmitFormProps {
   linkToken: string;
   assignment: LinkAssignment;
+  /**
+   * Called when the server answers 404 to the submission: the link may have been turned off or
+   * replaced while the form was open (or the course launch expired).
+   */
+  onNotFound?: () => void;
 }
 
 /**
  * The student's form: name, email and one file. Submitting uploads the file and records it, then
  * opens the result page (instant feedback) or the thank-you page.
  */
-export function SubmitForm({ linkToken, assignment }: SubmitFormProps) {
+export function SubmitForm({ linkToken, assignment, onNotFound }: SubmitFormProps) {
   const { showToast } = useToast();
   const navigate = useNavigate();
   const location = useLocation();
@@ -107,6 +124,10 @@ export function SubmitForm({ linkToken, assignment }: SubmitFormProps) {
       setFileError(UNSUPPORTED_FILE_MESSAGE);
       return;
     }
+    if (picked.size === 0) {
+      setFileError(EMPTY_FILE_MESSAGE);
+      return;
+    }
     setFileError(undefined);
     setFile(picked);
   };
@@ -129,10 +150,18 @@ export function SubmitForm({ linkToken, assignment }: SubmitFormProps) {
             void navigate(`/student/view-result/${assignment._id}/${result.submissionId}`);
           } else {
             const here = location.pathname.replace(/\/+$/, '');
-            void navigate(`${here}/success`, { state: { assignmentName: assignment.name } });
+            const state: SubmittedState = {
+              submitted: true,
+              assignmentName: assignment.name,
+              allowResubmission: (result.assignment?.allowResubmission ?? assignment.allowResubmission) === true,
+            };
+            void navigate(`${here}/success`, { state });
           }
         },
-        onError: (error) => showToast({ type: 'error', message: submitErrorMessage(error) }),
+        onError: (error) => {
+          showToast({ type: 'error', message: submitErrorMessage(error) });
+          if (error instanceof ApiError && error.status === 404) onNotFound?.();
+        },
       },
     );
   };

@@ -6,6 +6,7 @@ import { server } from '../../../testing/server';
 import { currentPath, renderApp, signOutEverywhere } from '../../../testing/test-utils';
 import type { LinkAssignment } from '../api/types';
 import { apiError, LINK_ASSIGNMENT, linkHandler, submission } from '../testing/fixtures';
+import { LINK_UNAVAILABLE_MESSAGE } from './SubmitPage';
 
 const SIGNED_URL = '/files/upload/assignments/a1/submissions/student/k1-Myessayfinal.pdf?expires=1&sig=abc';
 
@@ -159,7 +160,11 @@ describe('student submission page', () => {
   });
 
   it('goes to the thank-you page, without the query string, when instant feedback is off', async () => {
-    const { user, recorded, router } = setup('/submit/tok-1?ref=email', { ...LINK_ASSIGNMENT, provideInstantFeedback: false });
+    const { user, recorded, router } = setup('/submit/tok-1?ref=email', {
+      ...LINK_ASSIGNMENT,
+      provideInstantFeedback: false,
+      allowResubmission: true,
+    });
     await fillIn(user, new File(['hello'], 'answers.docx', { type: '' }));
 
     await user.click(screen.getByRole('button', { name: 'Submit' }));
@@ -268,5 +273,98 @@ describe('student submission page', () => {
     await user.keyboard('{Enter}');
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/student/view-result/a1/s1'));
+  });
+
+  it('says the link was turned off when it goes off while the form is open, and offers no retry', async () => {
+    const { user, router } = setup();
+    await fillIn(user);
+    // The teacher turns the link off (or makes a new one) while the pupil fills in the form.
+    server.use(
+      http.post('/api/v1/student/link', () => apiError(404, 'not_found', LINK_UNAVAILABLE_MESSAGE)),
+      http.post('/api/v1/db/assignment/update-submissions-from-student', () => apiError(404, 'not_found', LINK_UNAVAILABLE_MESSAGE)),
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(LINK_UNAVAILABLE_MESSAGE);
+    expect(await screen.findByRole('heading', { name: LINK_UNAVAILABLE_MESSAGE })).toBeInTheDocument();
+    expect(screen.getByText(/Your work was not submitted.*Ask your teacher for the current link\./)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Submit' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: 'Your name' })).not.toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/submit/tok-1');
+  });
+
+  it("keeps the form when a 404 leaves the link on (an expired course launch), with the server's words", async () => {
+    const { user } = setup();
+    const expired = 'Your launch from the course has expired. Please open the activity again from your course.';
+    server.use(http.post('/api/v1/db/assignment/update-submissions-from-student', () => apiError(404, 'not_found', expired)));
+    await fillIn(user);
+
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(expired);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Submit' })).toBeEnabled());
+    expect(screen.getByRole('textbox', { name: 'Your name' })).toHaveValue('Sam Student');
+    expect(screen.queryByRole('heading', { name: LINK_UNAVAILABLE_MESSAGE })).not.toBeInTheDocument();
+  });
+
+  it('shortens a file name longer than 200 characters before uploading, and shows it on one line', async () => {
+    const { user, recorded, router } = setup();
+    const long = `My_photosynthesis_homework_final_version_really_final_${'x'.repeat(211)}_v2.txt`;
+    expect(long).toHaveLength(272);
+    await fillIn(user, new File(['Plants make sugar.'], long, { type: 'text/plain' }));
+
+    // The whole name is the tooltip of the one line that shows it.
+    expect(screen.getByText(long)).toHaveAttribute('title', long);
+
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/student/view-result/a1/s1'));
+    const name = (recorded.submits[0].submissions as { name: string }[])[0].name;
+    expect(Array.from(name).length).toBeLessThanOrEqual(200);
+    expect(name.startsWith('My_photosynthesis_homework_final_version_really_final_')).toBe(true);
+    expect(name).toContain('…');
+    expect(name.endsWith('_v2.txt')).toBe(true);
+    expect((recorded.uploads[0] as { fileName: string }).fileName.endsWith('_v2.txt')).toBe(true);
+  });
+
+  it('refuses an empty file as soon as it is picked', async () => {
+    const { user, recorded } = setup();
+    await fillIn(user, new File([], 'notes.txt', { type: 'text/plain' }));
+
+    expect(screen.getByText('This file is empty.')).toBeInTheDocument();
+    expect(screen.queryByText('notes.txt')).not.toBeInTheDocument();
+    expect(screen.queryByText('0 bytes')).not.toBeInTheDocument();
+
+    await user.upload(screen.getByLabelText('File to submit'), essay());
+    expect(screen.queryByText('This file is empty.')).not.toBeInTheDocument();
+    expect(screen.getByText('My essay (final).pdf')).toBeInTheDocument();
+    expect(recorded.uploads).toEqual([]);
+  });
+
+  it('offers no second submission on the thank-you page when the link takes one only', async () => {
+    const { user, router } = setup('/submit/tok-1', { ...LINK_ASSIGNMENT, provideInstantFeedback: false, allowResubmission: false });
+    await fillIn(user);
+
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+
+    expect(await screen.findByRole('heading', { name: 'Thank you — your work was submitted' })).toBeInTheDocument();
+    expect(currentPath(router)).toBe('/submit/tok-1/success');
+    expect(screen.queryByRole('link', { name: 'Submit another piece of work' })).not.toBeInTheDocument();
+  });
+
+  it('does not thank a pupil who opens the thank-you page without submitting from this tab', async () => {
+    const { router } = setup('/submit/tok-1/success');
+
+    expect(await screen.findByRole('textbox', { name: 'Your name' })).toBeInTheDocument();
+    expect(currentPath(router)).toBe('/submit/tok-1');
+    expect(screen.queryByText('Thank you — your work was submitted')).not.toBeInTheDocument();
+  });
+
+  it('opened directly for a link that is off, says the link is off rather than thanking', async () => {
+    setup('/submit/old-token/success');
+
+    expect(await screen.findByRole('heading', { name: LINK_UNAVAILABLE_MESSAGE })).toBeInTheDocument();
+    expect(screen.queryByText('Thank you — your work was submitted')).not.toBeInTheDocument();
   });
 });

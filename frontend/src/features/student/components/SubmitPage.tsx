@@ -1,6 +1,7 @@
 import LinkOffRounded from '@mui/icons-material/LinkOffRounded';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { LoadError } from '../../../components/LoadError';
 import { PageSpinner } from '../../../components/PageSpinner';
@@ -22,19 +23,27 @@ function isUnavailable(error: unknown): boolean {
 export function SubmitPage() {
   const { token = '' } = useParams();
   const query = useLinkAssignment(token);
+  // The server refused a submission as not found: the link is looked up again, and the page says
+  // so (and that the work was not sent) when it has been turned off or replaced meanwhile.
+  const [refusedOnSubmit, setRefusedOnSubmit] = useState(false);
   useDocumentTitle(query.data ? `Submit: ${query.data.name}` : 'Submit your work');
 
   if (query.isPending) return <PageSpinner label="Loading the assignment" />;
-  if (query.isError) {
-    if (isUnavailable(query.error)) {
-      return (
-        <StudentMessage
-          icon={<LinkOffRounded color="action" sx={{ fontSize: 40 }} aria-hidden="true" />}
-          title={LINK_UNAVAILABLE_MESSAGE}
-          description="Ask your teacher for the current link."
-        />
-      );
-    }
+  if (query.isError && isUnavailable(query.error)) {
+    return (
+      <StudentMessage
+        icon={<LinkOffRounded color="action" sx={{ fontSize: 40 }} aria-hidden="true" />}
+        title={LINK_UNAVAILABLE_MESSAGE}
+        description={
+          refusedOnSubmit
+            ? 'Your work was not submitted: the link was turned off or replaced. Ask your teacher for the current link.'
+            : 'Ask your teacher for the current link.'
+        }
+      />
+    );
+  }
+  // A failed look-up after a refused submission keeps the form (and what was typed) on screen.
+  if (!query.data) {
     return (
       <LoadError
         message="Couldn't load this page. Check your connection and try again."
@@ -55,7 +64,14 @@ export function SubmitPage() {
           {assignment.name}
         </Typography>
       </div>
-      <SubmitForm linkToken={token} assignment={assignment} />
+      <SubmitForm
+        linkToken={token}
+        assignment={assignment}
+        onNotFound={() => {
+          setRefusedOnSubmit(true);
+          void query.refetch();
+        }}
+      />
     </Stack>
   );
 }

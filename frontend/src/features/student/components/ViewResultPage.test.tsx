@@ -74,6 +74,22 @@ describe('student result page', () => {
     expect(screen.getByText('No text found on 1 of 4 pages')).toBeInTheDocument();
   });
 
+  it.each([
+    ['This PDF is password-protected', 'This PDF is password-protected. Ask your teacher what to do next.'],
+    ['This file cannot be read', 'This file cannot be read. Ask your teacher what to do next.'],
+    ['This is not an image file', 'This is not an image file. Ask your teacher what to do next.'],
+    ['Is this a scan?', 'Is this a scan? Ask your teacher what to do next.'],
+    ['The file was cut short…', 'The file was cut short… Ask your teacher what to do next.'],
+    ['', 'The file could not be read. Ask your teacher what to do next.'],
+  ])('ends the reason %j with a full stop before "Ask your teacher"', async (reason, shown) => {
+    setup('vt-1', [submission({ status: 'failed', text: '', error: reason })]);
+
+    expect(await screen.findByText("We couldn't read your work")).toBeInTheDocument();
+    expect(screen.getByText((_, el) => el?.classList.contains('MuiAlert-message') === true)).toHaveTextContent(
+      `We couldn't read your work${shown}`,
+    );
+  });
+
   it('says why the work could not be read', async () => {
     setup('vt-1', [submission({ status: 'failed', text: '', error: 'This PDF is protected by a password.' })]);
 
@@ -81,12 +97,14 @@ describe('student result page', () => {
     expect(screen.getByText(/This PDF is protected by a password\./)).toBeInTheDocument();
   });
 
-  it('says the result is not available when this tab has no token', async () => {
+  it('says a result opens only in the tab it was submitted from when this tab has no token', async () => {
     const { bodies } = setup(null, [submission()]);
 
     expect(
-      await screen.findByRole('heading', { name: 'This result is not available on this device.' }),
+      await screen.findByRole('heading', { name: 'This result opens only in the tab it was submitted from.' }),
     ).toBeInTheDocument();
+    expect(screen.getByText(/wait for your teacher to release it/)).toBeInTheDocument();
+    expect(screen.queryByText(/not available on this device/)).not.toBeInTheDocument();
     expect(screen.queryByText('My essay.')).not.toBeInTheDocument();
     expect(bodies).toEqual([{ submissionId: 's1' }]);
   });
@@ -94,8 +112,7 @@ describe('student result page', () => {
   it('says the result is not available when the token is refused', async () => {
     setup('someone-elses-token', [submission()]);
 
-    expect(
-      await screen.findByRole('heading', { name: 'This result is not available on this device.' }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'This result is not available.' })).toBeInTheDocument();
+    expect(screen.queryByText('My essay.')).not.toBeInTheDocument();
   });
 });

@@ -15,8 +15,14 @@ import { loadViewToken } from '../lib/view-token';
 import { BeingGraded, BeingRead, FeedbackLater, GradingFailed, ReadFailed, ReadWork, ResultCard, Waiting } from './ResultStates';
 import { StudentMessage } from './StudentMessage';
 
-/** Said when this browser holds no token for the result, or the server refuses it. */
-export const RESULT_UNAVAILABLE_MESSAGE = 'This result is not available on this device.';
+/**
+ * Said when this tab holds no token for the result: a result opens, before its release, only in
+ * the tab (sessionStorage) the work was submitted from — a second tab or window has none.
+ */
+export const RESULT_OTHER_TAB_MESSAGE = 'This result opens only in the tab it was submitted from.';
+
+/** Said when the server refuses the token this tab holds (another submission's, or one gone). */
+export const RESULT_UNAVAILABLE_MESSAGE = 'This result is not available.';
 
 /** Result statuses with finished feedback to show. */
 const FINISHED = ['graded', 'annotated', 'reviewed'];
@@ -81,10 +87,15 @@ export function ViewResultPage({ renderResult, released }: ViewResultPageProps =
   useDocumentTitle(assignmentName ? `Your submission: ${assignmentName}` : 'Your submission');
 
   if (submission.isError && isRefused(submission.error)) {
-    return (
+    return viewToken ? (
       <StudentMessage
         title={RESULT_UNAVAILABLE_MESSAGE}
-        description="A result opens only in the browser window the work was submitted from. Your teacher can still see your work."
+        description="Your teacher can still see your work. Ask your teacher if you need your feedback."
+      />
+    ) : (
+      <StudentMessage
+        title={RESULT_OTHER_TAB_MESSAGE}
+        description="Go back to that tab to see your feedback, or wait for your teacher to release it: they can send you a link that opens it on any device. Your teacher can see your work."
       />
     );
   }

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../../lib/api-client';
-import { readerFlags, sanitizeFileName, submissionFileType } from '../../../lib/submission-files';
+import { readerFlags, sanitizeFileName, submissionFileType, submissionName } from '../../../lib/submission-files';
 import { uploadFile } from '../../../lib/upload-file';
 import { requestStudentUpload } from '../api/request-student-upload';
 import { submitStudentWork, type SubmittedWork } from '../api/submit-student-work';
@@ -28,12 +28,12 @@ export interface StudentWork {
 export type SubmitStage = { step: 'uploading'; progress: number } | { step: 'saving' } | null;
 
 /**
- * The message for a failed submission: the server's own words for a refused file (400), a student
- * who has already submitted (409) or a rate limit (429), the spec's generic message for anything
- * else.
+ * The message for a failed submission: the server's own words for a refused file (400), a link
+ * turned off or replaced meanwhile, or an expired course launch (404), a student who has already
+ * submitted (409) or a rate limit (429), the spec's generic message for anything else.
  */
 export function submitErrorMessage(error: unknown): string {
-  const refused = error instanceof ApiError && (error.status === 400 || error.status === 409 || error.status === 429);
+  const refused = error instanceof ApiError && [400, 404, 409, 429].includes(error.status);
   return refused ? errorMessage(error, SUBMIT_FAILED_MESSAGE) : SUBMIT_FAILED_MESSAGE;
 }
 
@@ -47,9 +47,11 @@ export function useSubmitWork() {
     mutationFn: async (work: StudentWork): Promise<SubmittedWork> => {
       const kind = submissionFileType(work.file);
       if (!kind) throw new Error(`Unsupported file ${work.file.name}`);
+      // Shortened first: a name the server would refuse must not leave an upload with no submission.
+      const name = submissionName(work.file.name);
       setStage({ step: 'uploading', progress: 0 });
       const upload = await requestStudentUpload({
-        fileName: sanitizeFileName(work.file.name),
+        fileName: sanitizeFileName(name),
         fileType: kind.mimeType,
         fileSize: work.file.size,
         linkToken: work.linkToken,
@@ -61,7 +63,7 @@ export function useSubmitWork() {
       const submitted = await submitStudentWork({
         linkToken: work.linkToken,
         assignmentId: work.assignment._id,
-        submissions: [{ name: work.file.name, location: upload.location }],
+        submissions: [{ name, location: upload.location }],
         submissionRole: 'student',
         type: work.assignment.type,
         ...readerFlags([kind.reader]),

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
-import { readerFlags, sanitizeFileName, submissionFileType, submissionsFolder, type Reader } from '../../../lib/submission-files';
+import { readerFlags, sanitizeFileName, submissionFileType, submissionName, submissionsFolder, type Reader } from '../../../lib/submission-files';
 import { fileSha256 } from '../../../lib/file-hash';
 import { UploadError, uploadFile } from '../../../lib/upload-file';
 import { useAddSubmissions } from '../api/add-submissions';
@@ -134,13 +134,13 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
               signal: controller.signal,
               onProgress: (fraction) => dispatch({ type: 'progress', id: item.id, progress: fraction }),
             });
-            results[index] = { name: file.name, location: signed.location, reader };
+            results[index] = { name: submissionName(file.name), location: signed.location, reader };
             dispatch({ type: 'increment', id: item.id, location: signed.location });
           } catch (error) {
             if (controller.signal.aborted) return;
             console.warn(`Upload of ${file.name} failed`, error);
             const message = failureMessage(error);
-            results[index] = { name: file.name, error: message, reader };
+            results[index] = { name: submissionName(file.name), error: message, reader };
             dispatch({ type: 'increment', id: item.id, error: message });
           }
         }
