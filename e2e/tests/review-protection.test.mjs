@@ -183,7 +183,7 @@ test('an adjustment past the question\'s maximum is capped, and the review scree
     assert.equal(await field.inputValue(), String(most));
     await card.getByLabel('6 of 6 points').waitFor();
     await page.getByText('Reviewed', { exact: true }).first().waitFor();
-    await page.getByText('Changes save as you go').waitFor();
+    await page.getByText('Saved', { exact: true }).waitFor();
     await page.waitForTimeout(500); // the chips' colour transitions
     await page.screenshot({ path: `${process.env.E2E_OUTPUT}/review-protection-capped-1280.png` });
 
@@ -193,6 +193,19 @@ test('an adjustment past the question\'s maximum is capped, and the review scree
     await card.getByLabel('6 of 6 points').waitFor();
     assert.equal(await page.getByRole('region', { name: 'Question 1' }).getByRole('spinbutton', { name: 'Grade adjustment for question 1' }).inputValue(), String(most));
     assert.equal(await totalOf(page), 6);
+
+    // Feedback typed and left at once, by the browser's Back: saved all the same (no blur, no wait).
+    const feedback = page.getByRole('region', { name: 'Question 1' }).getByRole('textbox', { name: 'Feedback for question 1' });
+    await feedback.click();
+    await feedback.press('Control+End');
+    await page.keyboard.type(' Glaciers widen valleys too.');
+    await page.goBack();
+    await page.waitForURL(new RegExp(`/assignment/${id}$`));
+    await row(page, 'cai.txt').getByRole('link', { name: 'cai.txt' }).click();
+    await page.waitForURL(new RegExp(`/submission/${sub._id}$`));
+    const kept = page.getByRole('region', { name: 'Question 1' }).getByRole('textbox', { name: 'Feedback for question 1' });
+    await kept.waitFor();
+    assert.match(await kept.inputValue(), /Glaciers widen valleys too\.$/);
   } finally {
     await ctx.close();
   }
