@@ -1,4 +1,7 @@
 import { api } from './api-client';
+import { UploadError } from './upload-error';
+
+export { UploadError };
 
 /** A signed upload: PUT the bytes to `signedUrl`; `location` is what names the file afterwards. */
 export interface SignedUpload {
@@ -24,17 +27,6 @@ export async function requestSignedUpload(path: string, body: object): Promise<S
   return { signedUrl, location: data.location || withoutQuery(signedUrl) };
 }
 
-/** Why a PUT to a signed URL failed, in words a teacher or student can act on. */
-export class UploadError extends Error {
-  /** The storage's HTTP status, or 0 when no answer arrived. */
-  readonly status: number;
-
-  constructor(status: number, message: string) {
-    super(message);
-    this.name = 'UploadError';
-    this.status = status;
-  }
-}
 
 /** The failure message of a finished PUT: the storage's own JSON message, else one by status. */
 function messageFor(xhr: XMLHttpRequest): string {

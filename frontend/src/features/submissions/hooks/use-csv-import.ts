@@ -2,9 +2,9 @@ import { useCallback, useState } from 'react';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { isCsvFile, sanitizeFileName, submissionsFolder } from '../../../lib/submission-files';
-import { UploadError, uploadFile } from '../../../lib/upload-file';
+import { UploadError } from '../../../lib/upload-error';
 import { usePreviewCsv } from '../api/preview-csv';
-import { requestUpload } from '../api/request-upload';
+import { loadUploader } from '../lib/load-uploader';
 import type { CsvPreview, SubmissionsAssignment } from '../api/types';
 import { useBeforeUnload } from './use-before-unload';
 
@@ -42,6 +42,7 @@ export function useCsvImport(assignment: SubmissionsAssignment) {
       setUploading(true);
       let location: string;
       try {
+        const { requestUpload, uploadFile } = await loadUploader();
         const signed = await requestUpload({
           fileName: submissionsFolder(assignment._id) + sanitizeFileName(file.name),
           fileType: 'text/csv',

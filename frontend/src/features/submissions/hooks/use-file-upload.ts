@@ -3,11 +3,10 @@ import { useLocation, useNavigate } from 'react-router';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { readerFlags, sanitizeFileName, submissionFileType, submissionName, submissionsFolder, type Reader } from '../../../lib/submission-files';
-import { fileSha256 } from '../../../lib/file-hash';
-import { UploadError, uploadFile } from '../../../lib/upload-file';
+import { UploadError } from '../../../lib/upload-error';
 import { useAddSubmissions } from '../api/add-submissions';
 import type { AssignmentQueryKey } from '../api/keys';
-import { requestUpload } from '../api/request-upload';
+import { loadUploader } from '../lib/load-uploader';
 import type { Submission, SubmissionsAssignment } from '../api/types';
 import { IDLE, uploadReducer, type UploadItem } from './upload-progress';
 import { useBeforeUnload } from './use-before-unload';
@@ -125,6 +124,7 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
           const { item, file, mimeType, reader } = jobs[index];
           dispatch({ type: 'uploading', id: item.id });
           try {
+            const { requestUpload, uploadFile } = await loadUploader();
             const signed = await requestUpload({
               fileName: submissionsFolder(assignment._id) + sanitizeFileName(file.name),
               fileType: mimeType,
@@ -173,7 +173,11 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
       let seen: File[] = [];
       if (!options.evenIfUploaded && knownHashes.current.size > 0 && accepted.length > 0) {
         setChecking(true);
-        const hashes = await Promise.all(accepted.map((file) => (file.size > 0 ? fileSha256(file) : null)));
+        // Without the hashes (the upload code did not load) nothing is set aside: each file's
+        // upload then says why it failed.
+        const hashes = await loadUploader()
+          .then(({ fileSha256 }) => Promise.all(accepted.map((file) => (file.size > 0 ? fileSha256(file) : null))))
+          .catch(() => accepted.map(() => null));
         setChecking(false);
         const known = knownHashes.current;
         seen = accepted.filter((_, i) => hashes[i] !== null && known.has(hashes[i]));
