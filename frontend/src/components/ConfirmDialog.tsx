@@ -8,6 +8,8 @@ export interface ConfirmDialogProps {
   description: ReactNode;
   /** Label of the confirming button, e.g. "Remove". */
   confirmLabel: string;
+  /** Label of the button that keeps things as they are (focused first); "Cancel" unless given. */
+  cancelLabel?: string;
   onConfirm: () => void;
   onClose: () => void;
   /** The confirmed action is running: the confirm button spins and nothing can be dismissed. */
@@ -21,7 +23,7 @@ export interface ConfirmDialogProps {
 const ConfirmDialogBody = lazyComponent(() => import('./ConfirmDialogBody').then((m) => m.ConfirmDialogBody), null, { prefetch: true });
 
 /**
- * Asks "are you sure?" before an action that is hard to undo. Cancel is focused first. The dialog
+ * Asks "are you sure?" before an action that is hard to undo. Cancel (or `cancelLabel`) is focused first. The dialog
  * (MUI's Dialog) loads from its own chunk the first time one opens, so a page that only might ask
  * does not download it before it draws (docs/performance.md, "First load"); it downloads once the
  * page is idle, so it still opens offline. Once open it stays drawn, so it closes with its transition.

@@ -14,6 +14,7 @@ export function ConfirmDialogBody({
   title,
   description,
   confirmLabel,
+  cancelLabel = 'Cancel',
   onConfirm,
   onClose,
   pending = false,
@@ -44,7 +45,7 @@ export function ConfirmDialogBody({
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2.5, gap: 1, flexWrap: 'wrap' }}>
         <Button onClick={onClose} disabled={pending} autoFocus>
-          Cancel
+          {cancelLabel}
         </Button>
         <Button
           onClick={onConfirm}

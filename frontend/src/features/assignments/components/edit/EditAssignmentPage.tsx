@@ -7,9 +7,10 @@ import CardContent from '@mui/material/CardContent';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type ComponentType, type FormEvent } from 'react';
+import { useCallback, useState, type ComponentType, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { PageSpinner } from '../../../../components/PageSpinner';
+import { useUnsavedChangesGuard } from '../../../../components/UnsavedChangesDialog';
 import { useToast } from '../../../../components/toast';
 import { errorMessage } from '../../../../lib/api-client';
 import { assignmentTypeLabel } from '../../../../lib/assignment-type';
@@ -54,11 +55,24 @@ function EditForm({
     isHandWritten: assignment.isHandWritten,
     provideInstantFeedback: assignment.provideInstantFeedback,
   });
-  const [draft, setDraft] = useState<DefinitionDraft | null>(null);
+  // The editor reports its draft on every change, the first time with what was loaded: that first
+  // report is what the draft is compared with to tell whether anything changed.
+  const [edits, setEdits] = useState<{ loaded: string; draft: DefinitionDraft } | null>(null);
+  const draft = edits?.draft ?? null;
+  const setDraft = useCallback(
+    (next: DefinitionDraft) => setEdits((e) => ({ loaded: e?.loaded ?? JSON.stringify(next.input), draft: next })),
+    [],
+  );
   const [saving, setSaving] = useState(false);
   const back = `/assignment/${assignment._id}`;
 
   const problem = nameProblem(name) ?? draft?.problem ?? null;
+  const dirty =
+    name.trim() !== assignment.name ||
+    settings.isHandWritten !== assignment.isHandWritten ||
+    settings.provideInstantFeedback !== assignment.provideInstantFeedback ||
+    (edits !== null && JSON.stringify(edits.draft.input) !== edits.loaded);
+  const guard = useUnsavedChangesGuard(dirty);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -80,6 +94,7 @@ function EditForm({
         queryClient.invalidateQueries({ queryKey: libraryKeys.all }),
       ]);
       showToast({ type: 'success', message: 'Changes saved.' });
+      guard.allowLeave();
       void navigate(back);
     } catch (error) {
       showToast({ type: 'error', message: errorMessage(error, 'Failed to save the changes.') });
@@ -117,6 +132,7 @@ function EditForm({
         submitIcon={<CheckRounded />}
         submitting={saving}
       />
+      {guard.dialog}
     </Box>
   );
 }

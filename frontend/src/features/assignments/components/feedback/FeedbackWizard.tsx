@@ -38,7 +38,9 @@ export function FeedbackWizard() {
     context.trim() === '' ? 'Describe what the students were asked to continue.' : null,
     highlightersProblem(highlighters),
   ];
-  const wizard = useCreationWizard(STEPS, problems);
+  const [initialHighlighters] = useState(highlighters);
+  const dirty = name.trim() !== '' || context.trim() !== '' || highlighters !== initialHighlighters;
+  const wizard = useCreationWizard(STEPS, problems, dirty);
 
   function finish() {
     return wizard.finish(

@@ -180,6 +180,57 @@ describe('grade wizard', { timeout: 60_000 }, () => {
     expect(screen.queryByRole('region', { name: 'Question 2' })).not.toBeInTheDocument();
   });
 
+  it('leaves at once while nothing is entered', async () => {
+    mockAuthoringApi();
+    const { router } = renderAssignments(PATH);
+    expect(await screen.findByText('Step 1 of 3')).toBeInTheDocument();
+    await act(() => router.navigate('/library'));
+    expect(await screen.findByRole('heading', { name: 'Library page' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('asks before leaving with a typed question: Keep editing stays, Discard leaves', async () => {
+    const user = userEvent.setup({ delay: null });
+    mockAuthoringApi();
+    const { router } = renderAssignments(PATH);
+    await goToQuestions(user);
+    await fill(within(question('1')).getByRole('textbox', { name: 'Question text' }), 'Explain the causes.');
+
+    // Another page of the app (the top bar's Library) asks; moving between steps does not.
+    await act(() => router.navigate('/library'));
+    const dialog = await screen.findByRole('dialog', { name: 'Discard your changes?' });
+    const keep = within(dialog).getByRole('button', { name: 'Keep editing' });
+    expect(keep).toHaveFocus();
+    await user.click(keep);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(router.state.location.pathname).toBe(PATH);
+    expect(within(question('1')).getByRole('textbox', { name: 'Question text' })).toHaveValue('Explain the causes.');
+
+    // Back to step 1 stays in the wizard; Back again would leave it, so it asks. Discard leaves.
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(await screen.findByText('Step 1 of 3')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await act(() => router.navigate(-1));
+    const again = await screen.findByRole('dialog', { name: 'Discard your changes?' });
+    expect(router.state.location.pathname).toBe(PATH);
+    await user.click(within(again).getByRole('button', { name: 'Discard' }));
+    expect(await screen.findByRole('heading', { name: 'Library page' })).toBeInTheDocument();
+  });
+
+  it('asks when the tab is closed or reloaded once anything is entered', async () => {
+    mockAuthoringApi();
+    renderAssignments(PATH);
+    expect(await screen.findByText('Step 1 of 3')).toBeInTheDocument();
+    const before = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(before);
+    expect(before.defaultPrevented).toBe(false);
+
+    await fill(screen.getByRole('textbox', { name: 'Assignment name' }), 'Causes of WW1');
+    const after = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(after);
+    expect(after.defaultPrevented).toBe(true);
+  });
+
   it('reviews and creates the assignment with its question tree', async () => {
     const user = userEvent.setup({ delay: null });
     const api = mockAuthoringApi();
@@ -211,6 +262,8 @@ describe('grade wizard', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Create assignment' }));
     expect(await screen.findByRole('heading', { name: 'Causes of WW1', level: 1 })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe(`/assignment/${NEW_ASSIGNMENT_ID}`);
+    // Creating is the way out that does not ask.
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(api.paths().filter((p) => !p.startsWith('ai-assist'))).toEqual(['assignment/put', 'function/put']);
     expect(api.calls[0].body).toEqual({ name: 'Causes of WW1', type: 'grade', isHandWritten: true, provideInstantFeedback: true });
     expect(api.calls[1].body).toEqual({

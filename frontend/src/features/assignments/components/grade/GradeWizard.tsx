@@ -81,7 +81,16 @@ export function GradeWizard() {
   const rubricNames = useMemo(() => new Map(rubrics.map((r) => [r._id, r.name])), [rubrics]);
 
   const problems = [nameProblem(name), questionsProblem(questions), null];
-  const wizard = useCreationWizard(STEPS, problems);
+  const [firstQuestion] = questions;
+  const dirty =
+    name.trim() !== '' ||
+    isHandWritten ||
+    provideInstantFeedback ||
+    questions.length !== 1 ||
+    !isBlankQuestion(firstQuestion) ||
+    firstQuestion.criteria.length > 0 ||
+    firstQuestion.subquestions.length > 0;
+  const wizard = useCreationWizard(STEPS, problems, dirty);
   const total = totalPoints(questions);
 
   function onSuggested(suggestions: SuggestedQuestion[]) {

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { mockAuthoringApi, NEW_ASSIGNMENT_ID, OTHER_RUBRIC, SAMPLE_RUBRIC } from '../../testing/api-mocks';
@@ -58,6 +58,9 @@ describe('rubric-feedback wizard', { timeout: 60_000 }, () => {
     expect(await screen.findByText('Your team has no rubrics yet.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
     await user.click(screen.getByRole('link', { name: 'Create a rubric first' }));
-    expect(router.state.location.pathname).toBe('/rubrics/new');
+    // Leaving drops the name typed in step 1, so the wizard asks first.
+    const dialog = await screen.findByRole('dialog', { name: 'Discard your changes?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/rubrics/new'));
   });
 });

@@ -39,7 +39,8 @@ export function RubricFeedbackWizard() {
   const selected = rubrics.data?.find((r) => r._id === rubricId);
 
   const problems = [nameProblem(name), selected ? null : 'Choose a rubric to continue.', null];
-  const wizard = useCreationWizard(STEPS, problems);
+  const dirty = name.trim() !== '' || isHandWritten || rubricId !== null;
+  const wizard = useCreationWizard(STEPS, problems, dirty);
 
   async function finish() {
     if (!selected) return;

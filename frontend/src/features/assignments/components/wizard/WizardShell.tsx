@@ -41,6 +41,8 @@ export interface WizardShellProps {
   finishLabel?: string;
   /** Shown in the footer beside the buttons, e.g. the live points total. */
   footerExtra?: ReactNode;
+  /** The "Discard your changes?" dialog shown when the teacher leaves with unsaved work. */
+  leaveGuard?: ReactNode;
   children: ReactNode;
 }
 
@@ -61,6 +63,7 @@ export function WizardShell({
   submitting = false,
   finishLabel = 'Create assignment',
   footerExtra,
+  leaveGuard,
   children,
 }: WizardShellProps) {
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -143,6 +146,7 @@ export function WizardShell({
           extra={footerExtra}
         />
       </Box>
+      {leaveGuard}
     </Box>
   );
 }

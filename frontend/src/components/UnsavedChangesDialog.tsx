@@ -1,0 +1,46 @@
+import { useCallback, useRef, type ReactNode } from 'react';
+import { useBlocker, type BlockerFunction } from 'react-router';
+import { useBeforeUnload } from '../lib/use-before-unload';
+import { ConfirmDialog } from './ConfirmDialog';
+
+/** What {@link useUnsavedChangesGuard} returns. */
+export interface UnsavedChangesGuard {
+  /** The "Discard your changes?" dialog; render it somewhere on the page. */
+  dialog: ReactNode;
+  /** Lets the page leave without asking from now on: call it just before leaving on success. */
+  allowLeave: () => void;
+}
+
+/**
+ * While `dirty`, closing or reloading the tab makes the browser ask, and leaving for another page
+ * of the app (a link, the browser's Back) first asks "Discard your changes?", with Keep editing
+ * focused. Moves that keep the page (only the query changes, e.g. a wizard's `?step=`) pass.
+ * Needs a data router (`createBrowserRouter`), for react-router's `useBlocker`.
+ */
+export function useUnsavedChangesGuard(dirty: boolean): UnsavedChangesGuard {
+  const allowed = useRef(false);
+  useBeforeUnload(dirty);
+  const blocker = useBlocker(
+    useCallback<BlockerFunction>(
+      ({ currentLocation, nextLocation }) =>
+        dirty && !allowed.current && currentLocation.pathname !== nextLocation.pathname,
+      [dirty],
+    ),
+  );
+  const allowLeave = useCallback(() => {
+    allowed.current = true;
+  }, []);
+
+  const dialog = (
+    <ConfirmDialog
+      open={blocker.state === 'blocked'}
+      title="Discard your changes?"
+      description="You have changes that are not saved. If you leave this page they will be lost."
+      cancelLabel="Keep editing"
+      confirmLabel="Discard"
+      onClose={() => blocker.reset?.()}
+      onConfirm={() => blocker.proceed?.()}
+    />
+  );
+  return { dialog, allowLeave };
+}
