@@ -13,6 +13,10 @@ export interface ReleaseButtonProps {
   selectedIds: string[];
   /** How many results are reviewed. */
   reviewedCount: number;
+  /** The whole class's submissions graded against an earlier version of the assignment. */
+  outdatedIds?: string[];
+  /** How many of those are reviewed. */
+  outdatedReviewed?: number;
   onReleased?: () => void;
 }
 

@@ -28,6 +28,13 @@ export interface ReleaseDialogProps {
   selectedIds: string[];
   /** How many results are reviewed (what "Release all reviewed" releases). */
   reviewedCount: number;
+  /**
+   * The whole class's submissions whose result was graded against an earlier version of the
+   * assignment (submission-rows' outdatedIds): the selected ones among them are warned about.
+   */
+  outdatedIds?: string[];
+  /** How many of those are reviewed (submission-rows' outdatedReviewed): "Release all reviewed" takes them. */
+  outdatedReviewed?: number;
   /** Called after a release, e.g. to clear the selection. */
   onReleased?: () => void;
 }
@@ -56,6 +63,20 @@ function releaseSentence(selected: number, reviewedCount: number): string {
   return `${what} released: ${who} a private link to their result page.`;
 }
 
+/**
+ * The warning about results graded against an earlier version of the assignment: their students
+ * would see the questions added since as not met, never marked. "1 of these results was graded
+ * against an earlier version of the assignment: …"
+ */
+function outdatedSentence(outdated: number): string {
+  const one = outdated === 1;
+  return (
+    `${outdated} of these results ${one ? 'was' : 'were'} graded against an earlier version of the assignment: ${one ? 'its student' : 'their students'} will see the ` +
+    `questions added since as not met. Grade ${one ? 'it' : 'them'} again first (“Grade changed questions again” skips ` +
+    `reviewed results: select ${one ? 'it' : 'them'} and grade the selection), or release anyway.`
+  );
+}
+
 /** The rows a release left out, by reason: "6 skipped: not reviewed yet; 1 skipped: not graded yet." */
 function skippedSentence(out: ReleaseOutcome): string {
   const parts: string[] = [];
@@ -73,7 +94,16 @@ function skippedSentence(out: ReleaseOutcome): string {
  * emailed to each student whose address is known. Without email the teacher copies the links or
  * downloads them as a CSV.
  */
-export function ReleaseDialog({ open, onClose, assignmentId, selectedIds, reviewedCount, onReleased }: ReleaseDialogProps) {
+export function ReleaseDialog({
+  open,
+  onClose,
+  assignmentId,
+  selectedIds,
+  reviewedCount,
+  outdatedIds = [],
+  outdatedReviewed = 0,
+  onReleased,
+}: ReleaseDialogProps) {
   const titleId = useId();
   const { showToast } = useToast();
   const config = useAppConfig();
@@ -85,6 +115,8 @@ export function ReleaseDialog({ open, onClose, assignmentId, selectedIds, review
   const selected = selectedIds.length;
   const label = selected > 0 ? `Release ${selected} selected` : `Release all reviewed (${reviewedCount})`;
   const nothing = selected === 0 && reviewedCount === 0;
+  // Only the rows this release takes: the selected ones, else every reviewed one.
+  const outdated = selected > 0 ? selectedIds.filter((id) => outdatedIds.includes(id)).length : Math.min(outdatedReviewed, reviewedCount);
 
   // A dialog opened again shows no earlier error.
   const { reset } = release;
@@ -134,6 +166,11 @@ export function ReleaseDialog({ open, onClose, assignmentId, selectedIds, review
         {nothing && (
           <Alert severity="info" sx={{ mb: 2 }}>
             No result is reviewed yet. Select the rows to release in the table instead.
+          </Alert>
+        )}
+        {outdated > 0 && (
+          <Alert severity="warning" sx={{ mb: 2 }}>
+            {outdatedSentence(outdated)}
           </Alert>
         )}
         {emailEnabled ? (

@@ -1,0 +1,80 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { server } from '../../../testing/server';
+import { renderWithProviders } from '../../../testing/test-utils';
+import type { Release } from '../api/types';
+import { ReleaseButton } from './ReleaseButton';
+
+const ONE_OUTDATED =
+  '1 of these results was graded against an earlier version of the assignment: its student will see the questions added since as not met.';
+
+/** A fake backend without email that releases what it is asked, and the release bodies it got. */
+function setup() {
+  const bodies: unknown[] = [];
+  server.use(
+    http.get('/api/v1/app-config', () => HttpResponse.json({ data: { demoModel: false, emailEnabled: false } })),
+    http.post('/api/v1/db/assignment/release/list', () => HttpResponse.json({ data: { releases: [] } })),
+    http.post('/api/v1/db/assignment/release', async ({ request }) => {
+      bodies.push(await request.json());
+      const released: Release = { submissionId: 's1', studentName: 'Ada', studentEmail: '', state: 'released', link: 'https://markwell.test/results/t', email: 'none' };
+      return HttpResponse.json({ data: { releases: [released], skipped: 0 } });
+    }),
+  );
+  return { bodies };
+}
+
+async function openDialog() {
+  await userEvent.setup().click(screen.getByRole('button', { name: 'Release' }));
+  return screen.findByRole('dialog', { name: 'Release results to students' });
+}
+
+describe('Releasing results graded against an earlier version', { timeout: 30_000 }, () => {
+  it('warns before releasing all reviewed when a reviewed result is outdated, and still releases', async () => {
+    const { bodies } = setup();
+    const user = userEvent.setup();
+    // The teacher's walk: one reviewed result, graded before Question 4 was added.
+    renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={1} outdatedIds={['s1']} outdatedReviewed={1} />);
+
+    const dialog = await openDialog();
+    const warning = within(dialog).getByText(/graded against an earlier version/);
+    expect(warning).toHaveTextContent(ONE_OUTDATED);
+    expect(warning).toHaveTextContent(/Grade it again first .*, or release anyway\./);
+
+    // The teacher may mean it: releasing stays possible.
+    await user.click(within(dialog).getByRole('button', { name: 'Release all reviewed (1)' }));
+    await waitFor(() => expect(bodies).toEqual([{ assignmentId: 'a1', sendEmail: false }]));
+  });
+
+  it('counts only the selected rows that are outdated', async () => {
+    setup();
+    renderWithProviders(
+      <ReleaseButton assignmentId="a1" selectedIds={['s1', 's2', 's3']} reviewedCount={0} outdatedIds={['s2', 's3', 's9']} outdatedReviewed={0} />,
+    );
+
+    const dialog = await openDialog();
+    expect(within(dialog).getByText(/graded against an earlier version/)).toHaveTextContent(
+      '2 of these results were graded against an earlier version of the assignment: their students will see the questions added since as not met. Grade them again first',
+    );
+    expect(within(dialog).getByRole('button', { name: 'Release 3 selected' })).toBeEnabled();
+  });
+
+  it('does not warn when no result the release takes is outdated', async () => {
+    setup();
+    // Outdated results exist, but none of them is selected.
+    const { unmount } = renderWithProviders(
+      <ReleaseButton assignmentId="a1" selectedIds={['s1']} reviewedCount={2} outdatedIds={['s2']} outdatedReviewed={1} />,
+    );
+    let dialog = await openDialog();
+    expect(within(dialog).getByText(/^The selected result is released/)).toBeInTheDocument();
+    expect(within(dialog).queryByText(/earlier version/)).not.toBeInTheDocument();
+    unmount();
+
+    // Releasing all reviewed: the outdated result is not a reviewed one, so it is not released.
+    renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={2} outdatedIds={['s2']} outdatedReviewed={0} />);
+    dialog = await openDialog();
+    expect(within(dialog).getByRole('button', { name: 'Release all reviewed (2)' })).toBeEnabled();
+    expect(within(dialog).queryByText(/earlier version/)).not.toBeInTheDocument();
+  });
+});
