@@ -56,7 +56,7 @@ function AssistantNotFound() {
 
 function EditorSkeleton() {
   return (
-    <Box aria-busy="true" aria-label="Loading assistant" sx={{ maxWidth: 760 }}>
+    <Box aria-busy="true" aria-label="Loading assistant" role="status" sx={{ maxWidth: 760 }}>
       <Skeleton width={120} sx={{ mb: 1.5 }} />
       <Skeleton variant="text" width={260} height={48} sx={{ mb: 3 }} />
       {[0, 1].map((i) => (

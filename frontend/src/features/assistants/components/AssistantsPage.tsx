@@ -115,6 +115,7 @@ function AssistantGridSkeleton() {
     <Box
       aria-busy="true"
       aria-label="Loading assistants"
+      role="status"
       sx={{ display: 'grid', gridTemplateColumns: GRID_COLUMNS, gap: 2 }}
     >
       {[0, 1, 2].map((i) => (

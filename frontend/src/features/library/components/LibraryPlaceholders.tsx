@@ -56,7 +56,7 @@ export function NoMatches({ search, onClear }: { search: string; onClear: () => 
 /** The library's shape while it loads. */
 export function LibrarySkeleton() {
   return (
-    <Box aria-busy="true" aria-label="Loading library">
+    <Box aria-busy="true" aria-label="Loading library" role="status">
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, mb: 3 }}>
         <Skeleton variant="rounded" height={40} sx={{ flex: { xs: '1 1 100%', md: '0 1 320px' } }} />
         <Box sx={{ display: 'flex', gap: 1 }}>

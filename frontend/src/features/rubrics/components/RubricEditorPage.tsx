@@ -49,7 +49,7 @@ function RubricNotFound() {
 
 function EditorSkeleton() {
   return (
-    <Box aria-busy="true" aria-label="Loading rubric">
+    <Box aria-busy="true" aria-label="Loading rubric" role="status">
       <Skeleton width={120} sx={{ mb: 1.5 }} />
       <Skeleton variant="text" width={260} height={48} sx={{ mb: 3 }} />
       <Skeleton variant="rounded" height={56} sx={{ maxWidth: 640, mb: 4 }} />

@@ -159,7 +159,7 @@ function EmptyRubrics() {
 
 function RubricListSkeleton() {
   return (
-    <Paper variant="outlined" sx={{ borderRadius: '12px', px: 2.5, py: 1 }} aria-busy="true" aria-label="Loading rubrics">
+    <Paper variant="outlined" sx={{ borderRadius: '12px', px: 2.5, py: 1 }} aria-busy="true" aria-label="Loading rubrics" role="status">
       {[0, 1, 2].map((i) => (
         <Box key={i} sx={{ display: 'flex', alignItems: 'center', gap: 1.5, py: 1.5 }}>
           <Skeleton variant="rounded" width={36} height={36} />
