@@ -4,7 +4,8 @@
  * numerals — `[0]` is "1", `[2, 0]` is "3a", `[0, 1, 2]` is "1b iii".
  */
 const ROMAN: [number, string][] = [
-  [10, 'x'], [9, 'ix'], [5, 'v'], [4, 'iv'], [1, 'i'],
+  [1000, 'm'], [900, 'cm'], [500, 'd'], [400, 'cd'], [100, 'c'], [90, 'xc'],
+  [50, 'l'], [40, 'xl'], [10, 'x'], [9, 'ix'], [5, 'v'], [4, 'iv'], [1, 'i'],
 ];
 
 function roman(n: number): string {

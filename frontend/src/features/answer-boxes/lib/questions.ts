@@ -1,3 +1,5 @@
+import { questionLabel } from '../../../lib/question-label';
+
 /** A question that gets an answer box: its path in the question tree and its label ("1a i"). */
 export interface BoxQuestion {
   path: number[];
@@ -12,41 +14,8 @@ export interface QuestionNode {
   subquestions?: QuestionNode[] | null;
 }
 
-const ROMAN: [number, string][] = [
-  [1000, 'm'], [900, 'cm'], [500, 'd'], [400, 'cd'], [100, 'c'], [90, 'xc'],
-  [50, 'l'], [40, 'xl'], [10, 'x'], [9, 'ix'], [5, 'v'], [4, 'iv'], [1, 'i'],
-];
-
-function roman(n: number): string {
-  let out = '';
-  for (const [value, numeral] of ROMAN) {
-    while (n >= value) {
-      out += numeral;
-      n -= value;
-    }
-  }
-  return out;
-}
-
-function letters(n: number): string {
-  // 1 → a … 26 → z, 27 → aa.
-  let out = '';
-  while (n > 0) {
-    const rem = (n - 1) % 26;
-    out = String.fromCharCode(97 + rem) + out;
-    n = Math.floor((n - 1) / 26);
-  }
-  return out;
-}
-
-/** The label of a question path: `[0]` → "1", `[0, 1]` → "1b", `[0, 1, 2]` → "1b iii". */
-export function questionLabel(path: number[]): string {
-  const [top, second, ...rest] = path;
-  let label = String(top + 1);
-  if (second !== undefined) label += letters(second + 1);
-  for (const index of rest) label += ` ${roman(index + 1)}`;
-  return label;
-}
+/** The label of a question path: `[0]` → "1", `[0, 1]` → "1b", `[0, 1, 2]` → "1b iii" (numbered as everywhere). */
+export { questionLabel };
 
 /** Every question of a tree, depth first, with its path and label. */
 export function flattenQuestions(questions: readonly QuestionNode[] | null | undefined): BoxQuestion[] {

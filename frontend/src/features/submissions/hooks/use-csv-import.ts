@@ -6,7 +6,7 @@ import { UploadError } from '../../../lib/upload-error';
 import { usePreviewCsv } from '../api/preview-csv';
 import { loadUploader } from '../lib/load-uploader';
 import type { CsvPreview, SubmissionsAssignment } from '../api/types';
-import { useBeforeUnload } from './use-before-unload';
+import { useBeforeUnload } from '../../../lib/use-before-unload';
 
 /** The spec's message for a file that is not a CSV (§5). */
 export const NOT_CSV_MESSAGE = 'Uploaded file is not a CSV file.';

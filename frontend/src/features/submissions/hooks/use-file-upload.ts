@@ -9,7 +9,7 @@ import type { AssignmentQueryKey } from '../api/keys';
 import { loadUploader } from '../lib/load-uploader';
 import type { Submission, SubmissionsAssignment } from '../api/types';
 import { IDLE, uploadReducer, type UploadItem } from './upload-progress';
-import { useBeforeUnload } from './use-before-unload';
+import { useBeforeUnload } from '../../../lib/use-before-unload';
 
 /** How many files upload at once. */
 export const UPLOAD_CONCURRENCY = 4;
