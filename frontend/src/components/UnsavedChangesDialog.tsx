@@ -11,13 +11,28 @@ export interface UnsavedChangesGuard {
   allowLeave: () => void;
 }
 
+/** The dialog's words, when a page says it its own way. */
+export interface UnsavedChangesWording {
+  title: string;
+  description: string;
+  confirmLabel: string;
+  cancelLabel: string;
+}
+
+const DISCARD: UnsavedChangesWording = {
+  title: 'Discard your changes?',
+  description: 'You have changes that are not saved. If you leave this page they will be lost.',
+  confirmLabel: 'Discard',
+  cancelLabel: 'Keep editing',
+};
+
 /**
  * While `dirty`, closing or reloading the tab makes the browser ask, and leaving for another page
  * of the app (a link, the browser's Back) first asks "Discard your changes?", with Keep editing
  * focused. Moves that keep the page (only the query changes, e.g. a wizard's `?step=`) pass.
  * Needs a data router (`createBrowserRouter`), for react-router's `useBlocker`.
  */
-export function useUnsavedChangesGuard(dirty: boolean): UnsavedChangesGuard {
+export function useUnsavedChangesGuard(dirty: boolean, wording: UnsavedChangesWording = DISCARD): UnsavedChangesGuard {
   const allowed = useRef(false);
   useBeforeUnload(dirty);
   const blocker = useBlocker(
@@ -34,10 +49,10 @@ export function useUnsavedChangesGuard(dirty: boolean): UnsavedChangesGuard {
   const dialog = (
     <ConfirmDialog
       open={blocker.state === 'blocked'}
-      title="Discard your changes?"
-      description="You have changes that are not saved. If you leave this page they will be lost."
-      cancelLabel="Keep editing"
-      confirmLabel="Discard"
+      title={wording.title}
+      description={wording.description}
+      cancelLabel={wording.cancelLabel}
+      confirmLabel={wording.confirmLabel}
       onClose={() => blocker.reset?.()}
       onConfirm={() => blocker.proceed?.()}
     />

@@ -8,7 +8,8 @@ import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState, type FormEvent } from 'react';
-import { Link as RouterLink, useBlocker, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useUnsavedChangesGuard, type UnsavedChangesWording } from '../../../components/UnsavedChangesDialog';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -32,7 +33,13 @@ import { controlId, CriterionCard } from './CriterionCard';
 import { lazyComponent } from '../../../components/lazy-component';
 
 // The dialogs are closed when the editor opens: they load after it has drawn (docs/performance.md, "First load").
-const ConfirmDialog = lazyComponent(() => import('../../../components/ConfirmDialog').then((m) => m.ConfirmDialog));
+/** How this page asks before unsaved changes are lost. */
+const LEAVE_WORDING: UnsavedChangesWording = {
+  title: 'Leave without saving?',
+  description: 'Your changes to this rubric have not been saved and will be lost.',
+  confirmLabel: 'Leave without saving',
+  cancelLabel: 'Cancel',
+};
 const ShareDialog = lazyComponent(() => import('../../../components/ShareDialog').then((m) => m.ShareDialog));
 const DeleteRubricDialog = lazyComponent(() => import('../../../components/DeleteRubricDialog').then((m) => m.DeleteRubricDialog));
 
@@ -123,8 +130,6 @@ export function RubricEditor({ rubric }: RubricEditorProps) {
   const [announcement, setAnnouncement] = useState('');
   const [shareOpen, setShareOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
-  // Set once the page is leaving on purpose (saved or deleted), so the unsaved-changes guard lets go.
-  const leaving = useRef(false);
 
   const navigate = useNavigate();
   const { showToast } = useToast();
@@ -144,23 +149,8 @@ export function RubricEditor({ rubric }: RubricEditorProps) {
     if (id) document.getElementById(id)?.focus();
   }, [focusRequest, draft]);
 
-  // Closing the tab or reloading with unsaved changes: the browser asks.
-  useEffect(() => {
-    if (!dirty) return;
-    const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (leaving.current) return;
-      event.preventDefault();
-      event.returnValue = '';
-    };
-    window.addEventListener('beforeunload', onBeforeUnload);
-    return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, [dirty]);
-
-  // Leaving for another page of the app with unsaved changes: we ask.
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname,
-  );
+  // Closing the tab, reloading or leaving for another page with unsaved changes: we ask.
+  const guard = useUnsavedChangesGuard(dirty, LEAVE_WORDING);
 
   // Stable, so criteria that did not change skip re-rendering while the teacher types.
   const latestDraft = useRef(draft);
@@ -175,7 +165,7 @@ export function RubricEditor({ rubric }: RubricEditorProps) {
   }, []);
 
   const leaveTo = (path: string) => {
-    leaving.current = true;
+    guard.allowLeave();
     navigate(path);
   };
 
@@ -334,14 +324,7 @@ export function RubricEditor({ rubric }: RubricEditorProps) {
           />
         </>
       )}
-      <ConfirmDialog
-        open={blocker.state === 'blocked'}
-        title="Leave without saving?"
-        description="Your changes to this rubric have not been saved and will be lost."
-        confirmLabel="Leave without saving"
-        onConfirm={() => blocker.proceed?.()}
-        onClose={() => blocker.reset?.()}
-      />
+      {guard.dialog}
     </Box>
   );
 }
