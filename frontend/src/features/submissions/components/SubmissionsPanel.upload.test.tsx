@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, ASSIGNMENT_ID, BLOB_BASE, fakeBackend, submission } from '../testing/fake-backend';
 import { renderSubmissions } from '../testing/render';
 import { ACCEPTED_TYPES_TEXT } from '../../../lib/submission-files';
+import { RECORD_AT_MOST, RECORD_EVERY_MS } from '../hooks/use-file-upload';
 
 const PAGE = `/assignment/${ASSIGNMENT_ID}`;
 const FOLDER = `assignments/${ASSIGNMENT_ID}/submissions/`;
@@ -204,6 +205,53 @@ describe('uploading submissions', { timeout: 30_000 }, () => {
     const [first, second] = backend.bodies('db/assignment/update-submissions');
     expect(second).toEqual(first);
     expect(backend.bodies('s3-upload')).toHaveLength(1);
+  });
+
+  it('records the files that arrived while a long batch is still uploading, and the rest at the end', async () => {
+    const gates = { 'b.pdf': gate(), 'c.pdf': gate() };
+    const backend = fakeBackend({
+      putFile: async (name) => {
+        if (name in gates) await gates[name as keyof typeof gates].opened;
+        return undefined;
+      },
+    });
+    const user = userEvent.setup();
+    renderSubmissions(PAGE);
+    await user.upload(await screen.findByLabelText('Choose files to upload'), ['a.pdf', 'b.pdf', 'c.pdf'].map((n) => file(n, 'application/pdf')));
+    await screen.findByText('1 of 3 files');
+    // a.pdf arrived at once: too soon to record on its own.
+    expect(backend.bodies('db/assignment/update-submissions')).toEqual([]);
+
+    // Later, b.pdf arrives while c.pdf is still on its way: a and b are recorded now, so a reload
+    // would not lose them.
+    const realNow = Date.now.bind(Date);
+    vi.spyOn(Date, 'now').mockImplementation(() => realNow() + RECORD_EVERY_MS + 1000);
+    gates['b.pdf'].release();
+    await waitFor(() => expect(backend.bodies('db/assignment/update-submissions')).toHaveLength(1));
+    expect(backend.bodies('db/assignment/update-submissions')[0]).toMatchObject({ submissions: [{ name: 'a.pdf' }, { name: 'b.pdf' }] });
+    const table = await screen.findByRole('table', { name: 'Submissions' });
+    expect(await within(table).findByRole('rowheader', { name: 'b.pdf' })).toBeInTheDocument();
+    expect(screen.getByText('Uploading')).toBeInTheDocument();
+
+    gates['c.pdf'].release();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Uploaded 3 files. Reading them now…');
+    const calls = backend.bodies('db/assignment/update-submissions');
+    expect(calls).toHaveLength(2);
+    expect(calls[1]).toMatchObject({ submissions: [{ name: 'c.pdf' }] });
+  });
+
+  it('records a batch of more than 200 files in calls of at most 200', { timeout: 90_000 }, async () => {
+    const backend = fakeBackend();
+    renderSubmissions(PAGE);
+    const names = Array.from({ length: RECORD_AT_MOST + 3 }, (_, i) => `pupil-${String(i + 1).padStart(3, '0')}.txt`);
+    // No time passes for the batch: it is recorded at its end only.
+    const t0 = Date.now();
+    vi.spyOn(Date, 'now').mockReturnValue(t0);
+    fireEvent.change(await screen.findByLabelText('Choose files to upload'), { target: { files: names.map((n) => file(n, 'text/plain')) } });
+    expect(await screen.findByRole('alert', {}, { timeout: 60_000 })).toHaveTextContent(`Uploaded ${names.length} files. Reading them now…`);
+    const calls = backend.bodies('db/assignment/update-submissions') as { submissions: { name: string }[] }[];
+    expect(calls.map((c) => c.submissions.length)).toEqual([RECORD_AT_MOST, 3]);
+    expect(calls.flatMap((c) => c.submissions.map((s) => s.name))).toEqual(names);
   });
 
   it('uploads at most four files at once', async () => {

@@ -5,7 +5,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import type { UploadItem, UploadProgress } from '../hooks/upload-progress';
 
 function ItemState({ item }: { item: UploadItem }) {
@@ -29,7 +29,8 @@ function ItemState({ item }: { item: UploadItem }) {
   }
 }
 
-function ItemRow({ item }: { item: UploadItem }) {
+/** One file's row; memoised, so a batch of hundreds redraws only the rows that changed. */
+const ItemRow = memo(function ItemRow({ item }: { item: UploadItem }) {
   const nameId = useId();
   return (
     <Box component="li" aria-labelledby={nameId} sx={{ py: 1, borderTop: '1px solid', borderColor: 'divider' }}>
@@ -49,7 +50,7 @@ function ItemRow({ item }: { item: UploadItem }) {
       )}
     </Box>
   );
-}
+});
 
 /** Props for {@link UploadProgressPanel}. */
 export interface UploadProgressPanelProps {

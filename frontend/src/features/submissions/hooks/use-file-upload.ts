@@ -14,6 +14,16 @@ import { useBeforeUnload } from '../../../lib/use-before-unload';
 /** How many files upload at once. */
 export const UPLOAD_CONCURRENCY = 4;
 
+/**
+ * How long finished files of a batch wait to be recorded while the rest still upload: a long
+ * batch is recorded as it goes, so a reload or a lost tab keeps what had arrived (and a second
+ * upload of the same files sets those aside as already uploaded).
+ */
+export const RECORD_EVERY_MS = 5_000;
+
+/** The most files one `update-submissions` call takes. */
+export const RECORD_AT_MOST = 200;
+
 /** A file that was picked but is not one of the accepted types. */
 export interface RefusedFile {
   name: string;
@@ -55,8 +65,9 @@ function failureMessage(error: unknown): string {
  * whose content is already one of `submissions` (compared by SHA-256, listed in `duplicates`
  * until the teacher adds them anyway or closes the note), uploads up to
  * {@link UPLOAD_CONCURRENCY} at once (sign with `s3-upload`, then PUT the bytes), counts one
- * increment per finished file, then records every file in one `update-submissions` call — a
- * file that could not be uploaded (empty, too large …) as a failed row with its reason — and
+ * increment per finished file, records the files in `update-submissions` calls — one at the end,
+ * and every {@link RECORD_EVERY_MS} before that on a long batch; a file that could not be
+ * uploaded (empty, too large …) as a failed row with its reason — and
  * "reloads" the page: it goes to the same address without its query string and the assignment
  * is fetched again. Leaving the page while files upload asks first.
  */
@@ -65,7 +76,8 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
   const [refused, setRefused] = useState<RefusedFile[]>([]);
   const [duplicates, setDuplicates] = useState<File[]>([]);
   const [checking, setChecking] = useState(false);
-  const uploadedRef = useRef<(Uploaded | NotUploaded)[]>([]);
+  /** The batch's files not recorded yet (after a failed save), and how the whole batch went. */
+  const unsavedRef = useRef<{ files: (Uploaded | NotUploaded)[]; batch: { total: number; failed: number } } | null>(null);
   const abortRef = useRef<AbortController | null>(null);
   const nextId = useRef(1);
   const addSubmissions = useAddSubmissions(assignmentQueryKey);
@@ -79,36 +91,56 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
   useBeforeUnload(running);
   useEffect(() => () => abortRef.current?.abort(), []);
 
-  const save = useCallback(
-    async (files: (Uploaded | NotUploaded)[], failed: number) => {
-      dispatch({ type: 'saving' });
-      try {
+  /**
+   * Records `files` in calls of at most {@link RECORD_AT_MOST} (the route's limit); `onRecorded`
+   * hears of each call that succeeded, so a failure part-way leaves only the rest to record.
+   */
+  const record = useCallback(
+    async (files: (Uploaded | NotUploaded)[], onRecorded: (count: number) => void = () => {}) => {
+      for (let start = 0; start < files.length; start += RECORD_AT_MOST) {
+        const part = files.slice(start, start + RECORD_AT_MOST);
         await addSubmissions.mutateAsync({
           assignmentId: assignment._id,
-          submissions: files.map((f) => ('location' in f ? { name: f.name, location: f.location } : { name: f.name, error: f.error })),
+          submissions: part.map((f) => ('location' in f ? { name: f.name, location: f.location } : { name: f.name, error: f.error })),
           submissionRole: 'teacher',
           type: assignment.type,
-          ...readerFlags(files.map((u) => u.reader)),
+          ...readerFlags(part.map((u) => u.reader)),
           isHandWritten: assignment.isHandWritten,
         });
+        onRecorded(part.length);
+      }
+    },
+    [addSubmissions, assignment],
+  );
+
+  /** Records the batch's files not recorded yet (`unsavedRef`), then tells how the batch went. */
+  const save = useCallback(
+    async () => {
+      const unsaved = unsavedRef.current;
+      if (!unsaved) return;
+      dispatch({ type: 'saving' });
+      try {
+        await record(unsaved.files, (count) => (unsaved.files = unsaved.files.slice(count)));
       } catch (error) {
         dispatch({ type: 'save-failed', error: errorMessage(error, "The files were uploaded but couldn't be added. Please try again.") });
         return;
       }
+      unsavedRef.current = null;
       dispatch({ type: 'finish' });
-      const uploaded = files.length - failed;
+      const { total, failed } = unsaved.batch;
+      const uploaded = total - failed;
       const count = `${uploaded} ${uploaded === 1 ? 'file' : 'files'}`;
       showToast(
         failed === 0
           ? { type: 'success', message: `Uploaded ${count}. Reading them now…` }
           : uploaded === 0
-            ? { type: 'error', message: files.length === 1 ? 'The file could not be uploaded.' : 'None of the files could be uploaded.' }
+            ? { type: 'error', message: total === 1 ? 'The file could not be uploaded.' : 'None of the files could be uploaded.' }
             : { type: 'warning', message: `Uploaded ${count}; ${failed} failed.` },
       );
       // The spec's reload after an upload: the same page without its query string.
       void navigate({ pathname }, { replace: true });
     },
-    [addSubmissions, assignment, navigate, pathname, showToast],
+    [record, navigate, pathname, showToast],
   );
 
   const upload = useCallback(
@@ -117,6 +149,35 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
       abortRef.current = controller;
       // Results by position, so the submissions keep the order the teacher picked the files in.
       const results: (Uploaded | NotUploaded | undefined)[] = new Array(jobs.length);
+      // Finished files are recorded as they go, in the order picked: every RECORD_EVERY_MS the
+      // finished files ahead of the first unfinished one. One that fails to record waits for
+      // the last call (and recording as it goes stops).
+      let recorded = 0;
+      let notRecorded: (Uploaded | NotUploaded)[] = [];
+      let lastRecord = Date.now();
+      let recording: Promise<void> = Promise.resolve();
+      let recordFailed = false;
+      const recordFinished = () => {
+        let end = recorded;
+        while (end < results.length && results[end] !== undefined) end++;
+        const files = results.slice(recorded, end) as (Uploaded | NotUploaded)[];
+        recorded = end;
+        return files;
+      };
+      const recordAsItGoes = () => {
+        if (recordFailed || Date.now() - lastRecord < RECORD_EVERY_MS) return;
+        const files = recordFinished();
+        if (files.length === 0) return;
+        lastRecord = Date.now();
+        let left = files;
+        recording = recording.then(() =>
+          record(files, (count) => (left = left.slice(count))).catch((error: unknown) => {
+            console.warn('Recording uploaded files failed; they are recorded with the rest', error);
+            recordFailed = true;
+            notRecorded = [...notRecorded, ...left];
+          }),
+        );
+      };
       let next = 0;
       const worker = async () => {
         while (next < jobs.length && !controller.signal.aborted) {
@@ -136,22 +197,26 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
             });
             results[index] = { name: submissionName(file.name), location: signed.location, reader };
             dispatch({ type: 'increment', id: item.id, location: signed.location });
+            recordAsItGoes();
           } catch (error) {
             if (controller.signal.aborted) return;
             console.warn(`Upload of ${file.name} failed`, error);
             const message = failureMessage(error);
             results[index] = { name: submissionName(file.name), error: message, reader };
             dispatch({ type: 'increment', id: item.id, error: message });
+            recordAsItGoes();
           }
         }
       };
       await Promise.all(Array.from({ length: Math.min(UPLOAD_CONCURRENCY, jobs.length) }, worker));
+      await recording;
       if (controller.signal.aborted) return;
-      const files = results.filter((r): r is Uploaded | NotUploaded => r !== undefined);
-      uploadedRef.current = files;
-      await save(files, files.filter((f) => 'error' in f).length);
+      const all = results.filter((r): r is Uploaded | NotUploaded => r !== undefined);
+      const rest = [...notRecorded, ...recordFinished()];
+      unsavedRef.current = { files: rest, batch: { total: all.length, failed: all.filter((f) => 'error' in f).length } };
+      await save();
     },
-    [assignment._id, save],
+    [assignment._id, record, save],
   );
 
   /**
@@ -210,10 +275,9 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
   /** Forgets the files set aside as already uploaded. */
   const clearDuplicates = useCallback(() => setDuplicates([]), []);
 
-  /** Tries again to record the files. */
+  /** Tries again to record the files that are not recorded yet. */
   const retrySave = useCallback(() => {
-    const files = uploadedRef.current;
-    if (files.length > 0) void save(files, files.filter((f) => 'error' in f).length);
+    void save();
   }, [save]);
 
   /** Clears the finished batch and any refusal. */
