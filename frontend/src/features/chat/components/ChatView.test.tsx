@@ -218,7 +218,7 @@ describe('ChatView pages', { timeout: 60_000 }, () => {
 });
 
 describe('ChatView markdown', { timeout: 60_000 }, () => {
-  it('keeps HTML from the model inert, gives links rel and target, and loads no outside image', async () => {
+  it('shows HTML in messages as text (never markup), gives links rel and target, and loads no outside image', async () => {
     serveChats([
       chatDoc({
         messages: [
@@ -228,7 +228,8 @@ describe('ChatView markdown', { timeout: 60_000 }, () => {
             content:
               'Look <script>window.__xss = 1</script><img src="x" onerror="window.__xss = 2">\n\n' +
               '[the site](https://example.com/page) and [bad](javascript:alert(1))\n\n' +
-              '![chart](https://evil.example/c.png) ![local](/files/chart.png)',
+              '![chart](https://evil.example/c.png) ![local](/files/chart.png)\n\n' +
+              '| Task | Notes |\n| --- | --- |\n| 1 | first line<br>second line |',
           },
         ],
         document: '',
@@ -243,6 +244,13 @@ describe('ChatView markdown', { timeout: 60_000 }, () => {
     expect(list.querySelector('img[src="x"]')).toBeNull();
     expect(list.querySelector('b')).toBeNull();
     expect((window as { __xss?: number }).__xss).toBeUndefined();
+    // What was typed stays as typed: the tags show as text, neither run nor dropped.
+    expect(within(list).getByText(/Hi <b>there<\/b>/)).toBeInTheDocument();
+    expect(within(list).getByText(/Look <script>window.__xss = 1<\/script><img src="x"/)).toBeInTheDocument();
+    // …except the editor's line break in a table cell, which stays a line break.
+    const cell = within(list).getByRole('cell', { name: /first line/ });
+    expect(cell.querySelector('br')).not.toBeNull();
+    expect(cell).not.toHaveTextContent('<br>');
 
     const link = within(list).getByRole('link', { name: 'the site' });
     expect(link).toHaveAttribute('href', 'https://example.com/page');

@@ -43,16 +43,45 @@ function Table({ node: _node, ...props }: ComponentProps<'table'> & { node?: unk
 
 const components: Components = { a: Link, img: Image, table: Table };
 
-const remarkPlugins = [remarkGfm];
+interface MdNode {
+  type: string;
+  value?: string;
+  children?: MdNode[];
+}
 
 /**
- * The markdown itself, through react-markdown with GitHub's flavour (remark-gfm): raw HTML is
- * dropped (`skipHtml`), link and image addresses filtered. Its own chunk (~60 kB gzipped): see
+ * HTML written in the text (a teacher asking about `<title>`, a model quoting a tag) stays as the
+ * characters typed: raw HTML nodes become text, which React escapes. Nothing of it is parsed as
+ * markup, so nothing runs and nothing is silently dropped.
+ */
+function remarkHtmlAsText() {
+  const walk = (node: MdNode, inline: boolean) => {
+    if (!node.children) return;
+    const inlineChildren = inline || node.type === 'paragraph' || node.type === 'heading' || node.type === 'tableCell';
+    node.children = node.children.map((child) => {
+      if (child.type !== 'html') {
+        walk(child, inlineChildren);
+        return child;
+      }
+      // The editor writes a line break inside a table cell as <br>: it stays a line break.
+      if (inlineChildren && /^<br\s*\/?>$/i.test(child.value ?? '')) return { type: 'break' };
+      const text = { type: 'text', value: child.value ?? '' };
+      return inlineChildren ? text : { type: 'paragraph', children: [text] };
+    });
+  };
+  return (tree: MdNode) => walk(tree, false);
+}
+
+const remarkPlugins = [remarkGfm, remarkHtmlAsText];
+
+/**
+ * The markdown itself, through react-markdown with GitHub's flavour (remark-gfm): raw HTML shows
+ * as the text it is (never markup), link and image addresses filtered. Its own chunk (~60 kB gzipped): see
  * {@link Markdown}, which draws it.
  */
 export function MarkdownBody({ children }: { children: string }) {
   return (
-    <ReactMarkdown remarkPlugins={remarkPlugins} skipHtml urlTransform={urlTransform} components={components}>
+    <ReactMarkdown remarkPlugins={remarkPlugins} urlTransform={urlTransform} components={components}>
       {children}
     </ReactMarkdown>
   );
