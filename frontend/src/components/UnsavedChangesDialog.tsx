@@ -1,4 +1,4 @@
-import { useCallback, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, type ReactNode } from 'react';
 import { useBlocker, type BlockerFunction } from 'react-router';
 import { useBeforeUnload } from '../lib/use-before-unload';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -7,7 +7,10 @@ import { ConfirmDialog } from './ConfirmDialog';
 export interface UnsavedChangesGuard {
   /** The "Discard your changes?" dialog; render it somewhere on the page. */
   dialog: ReactNode;
-  /** Lets the page leave without asking from now on: call it just before leaving on success. */
+  /**
+   * Lets the page leave without asking: call it just before leaving on success. It holds until
+   * the page has unsaved changes again (a page that stays, like a chat saved for the first time).
+   */
   allowLeave: () => void;
 }
 
@@ -34,6 +37,9 @@ const DISCARD: UnsavedChangesWording = {
  */
 export function useUnsavedChangesGuard(dirty: boolean, wording: UnsavedChangesWording = DISCARD): UnsavedChangesGuard {
   const allowed = useRef(false);
+  useEffect(() => {
+    if (!dirty) allowed.current = false;
+  }, [dirty]);
   useBeforeUnload(dirty);
   const blocker = useBlocker(
     useCallback<BlockerFunction>(

@@ -5,7 +5,9 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { PageHeader } from '../../../components/PageHeader';
+import { useUnsavedChangesGuard, type UnsavedChangesWording } from '../../../components/UnsavedChangesDialog';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useSingleFlight } from '../../../lib/use-single-flight';
@@ -43,6 +45,13 @@ function newChatPath(assistantId?: string, toolId?: string, workflow?: WorkflowR
   return '/chat';
 }
 
+const LEAVE_WORDING: UnsavedChangesWording = {
+  title: 'Leave this chat without saving?',
+  description: 'This chat has changes that are not saved. If you leave, they will be lost.',
+  confirmLabel: 'Leave without saving',
+  cancelLabel: 'Keep chatting',
+};
+
 /** One open chat: header with its actions, the conversation and composer, and the document beside it. */
 export function ChatSession({ title, intro, start, workflow, onSaved, onNewChat }: ChatSessionProps) {
   const session = useChatSession(start, workflow);
@@ -59,6 +68,10 @@ export function ChatSession({ title, intro, start, workflow, onSaved, onNewChat 
   const hasDocument = state.document !== '' || state.pastDocuments.length > 0;
   const unsaved = state.revision !== state.savedRevision;
   const status = !state.chatId ? 'Not saved yet' : unsaved ? 'Unsaved changes' : 'Saved';
+  // Worth asking about: something the teacher said or a document, not just the greeting.
+  const unsavedWork = unsaved && (state.document !== '' || state.messages.some((m) => m.role === 'user'));
+  const guard = useUnsavedChangesGuard(unsavedWork, LEAVE_WORDING);
+  const [confirmNew, setConfirmNew] = useState(false);
 
   // A double click saves once: a chat's first save creates it, so a second would be a second chat.
   const onSave = () =>
@@ -79,6 +92,8 @@ export function ChatSession({ title, intro, start, workflow, onSaved, onNewChat 
       showToast({ type: 'success', message: 'Chat saved' });
       if (firstSave) {
         onSaved(chatId);
+        // The chat stays open under its new address: no need to ask.
+        guard.allowLeave();
         void navigate(`/chat/${encodeURIComponent(chatId)}`, { replace: true });
       }
     }).catch((err: unknown) => showToast({ type: 'error', message: errorMessage(err, 'The chat could not be saved.') }));
@@ -101,7 +116,11 @@ export function ChatSession({ title, intro, start, workflow, onSaved, onNewChat 
     }
   };
 
-  const startNew = () => onNewChat(newChatPath(state.assistantId, state.toolId, workflow));
+  const newChat = () => {
+    guard.allowLeave();
+    onNewChat(newChatPath(state.assistantId, state.toolId, workflow));
+  };
+  const startNew = () => (unsavedWork ? setConfirmNew(true) : newChat());
 
   return (
     <Box sx={{ minWidth: 0 }}>
@@ -183,10 +202,23 @@ export function ChatSession({ title, intro, start, workflow, onSaved, onNewChat 
         onDeleted={(chatId) => {
           if (chatId === state.chatId) {
             setHistoryOpen(false);
-            startNew();
+            newChat();
           }
         }}
       />
+      <ConfirmDialog
+        open={confirmNew}
+        title="Start a new chat without saving?"
+        description="This chat has changes that are not saved. If you start a new chat, they will be lost."
+        cancelLabel="Keep chatting"
+        confirmLabel="Start new chat"
+        onClose={() => setConfirmNew(false)}
+        onConfirm={() => {
+          setConfirmNew(false);
+          newChat();
+        }}
+      />
+      {guard.dialog}
     </Box>
   );
 }

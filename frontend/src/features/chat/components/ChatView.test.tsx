@@ -264,3 +264,34 @@ describe('ChatView markdown', { timeout: 60_000 }, () => {
     expect(within(list).getByRole('img', { name: 'local' })).toHaveAttribute('src', '/files/chart.png');
   });
 });
+
+describe('ChatView unsaved work', { timeout: 60_000 }, () => {
+  it('asks before "New chat" drops an unsaved chat, and keeps it on "Keep chatting"', async () => {
+    const streams = holdChatStreams();
+    const { user } = renderChat('/chat');
+    await sendMessage(user, 'Plan a lesson');
+    await waitFor(() => expect(streams).toHaveLength(1));
+    streams[0].send('done', { text: 'Here is your plan.', document: '', usage: {} });
+    expect(await within(messages()).findByText('Here is your plan.')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'New chat' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Start a new chat without saving?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Keep chatting' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(within(messages()).getByText('Here is your plan.')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'New chat' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Start new chat' }));
+    await waitFor(() => expect(within(messages()).queryByText('Here is your plan.')).not.toBeInTheDocument());
+    expect(screen.getByText('Not saved yet')).toBeInTheDocument();
+  });
+
+  it('starts a new chat at once when nothing is unsaved', async () => {
+    serveChats([chatDoc()]);
+    const { user } = renderChat('/chat/c1');
+    expect(await within(await screen.findByRole('list', { name: 'Messages' })).findByText('Homework added.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'New chat' }));
+    await waitFor(() => expect(screen.queryByText('Homework added.')).not.toBeInTheDocument());
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});

@@ -105,7 +105,7 @@ describe('workflow page', { timeout: 30_000 }, () => {
     });
   });
 
-  it('goes back from the result to the form, then to the tools, without running the workflow again', async () => {
+  it('goes back from the result to the form, then (asking first) to the tools, without running the workflow again', async () => {
     serveCatalog();
     const bodies = lessonPlanStream();
     const user = userEvent.setup();
@@ -124,7 +124,11 @@ describe('workflow page', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('document', { name: 'Current document' })).toHaveTextContent('Photosynthesis lesson');
     expect(bodies).toHaveLength(1);
 
+    // Leaving the unsaved result for another page asks first.
     await router.navigate(-2);
+    const dialog = await screen.findByRole('dialog', { name: 'Leave this chat without saving?' });
+    expect(router.state.location.pathname).toBe('/workflows/quiz-from-text');
+    await user.click(within(dialog).getByRole('button', { name: 'Leave without saving' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/tools'));
   });
 
