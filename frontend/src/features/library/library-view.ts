@@ -103,6 +103,11 @@ export function foldersAfterMove(folders: Folder[], assignmentId: string, target
   });
 }
 
+/** The whole folder list with one folder renamed. */
+export function foldersAfterRename(folders: Folder[], folderId: string, name: string): Folder[] {
+  return folders.map((folder) => (folder._id === folderId ? { ...plain(folder), name } : plain(folder)));
+}
+
 /** The whole folder list without one folder (its assignments return to the top level). */
 export function foldersAfterDelete(folders: Folder[], folderId: string): Folder[] {
   return folders.filter((folder) => folder._id !== folderId).map(plain);

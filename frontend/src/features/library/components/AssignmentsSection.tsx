@@ -21,6 +21,7 @@ export interface AssignmentsSectionProps {
   folderOf: Map<string, string>;
   openFolders: Set<string>;
   setFolderOpen: (folderId: string, open: boolean) => void;
+  onRenameFolder: (folder: Folder) => void;
   onDeleteFolder: (folder: Folder) => void;
   /** Moves an assignment into a folder, or to the top level (null). */
   moveAssignment: (assignmentId: string, folderId: string | null) => void;
@@ -34,6 +35,7 @@ export function AssignmentsSection({
   folderOf,
   openFolders,
   setFolderOpen,
+  onRenameFolder,
   onDeleteFolder,
   moveAssignment,
   assignmentActions,
@@ -93,6 +95,7 @@ export function AssignmentsSection({
           count={assignments.length}
           open={view.filtered || openFolders.has(folder._id)}
           onToggle={() => setFolderOpen(folder._id, !openFolders.has(folder._id))}
+          onRename={() => onRenameFolder(folder)}
           onDelete={() => onDeleteFolder(folder)}
           onDropAssignment={(id) => moveAssignment(id, folder._id)}
           dropActive={dropTarget === folder._id}

@@ -1,4 +1,5 @@
 import DeleteOutlineRounded from '@mui/icons-material/DeleteOutlineRounded';
+import DriveFileRenameOutlineRounded from '@mui/icons-material/DriveFileRenameOutlineRounded';
 import ExpandMoreRounded from '@mui/icons-material/ExpandMoreRounded';
 import FolderOutlined from '@mui/icons-material/FolderOutlined';
 import FolderOpenOutlined from '@mui/icons-material/FolderOpenOutlined';
@@ -20,6 +21,7 @@ export interface FolderSectionProps {
   count: number;
   open: boolean;
   onToggle: () => void;
+  onRename: () => void;
   onDelete: () => void;
   /** An assignment was dropped on the folder. */
   onDropAssignment: (assignmentId: string) => void;
@@ -37,13 +39,14 @@ export function isAssignmentDrag(event: DragEvent): boolean {
 
 /**
  * A folder of the library: a header that opens and closes it (a button with aria-expanded), a
- * "More" menu to delete it, and its assignments. Assignment rows can be dropped on it.
+ * "More" menu to rename or delete it, and its assignments. Assignment rows can be dropped on it.
  */
 export function FolderSection({
   folder,
   count,
   open,
   onToggle,
+  onRename,
   onDelete,
   onDropAssignment,
   dropActive,
@@ -119,7 +122,10 @@ export function FolderSection({
         <ActionsMenu
           label={`Actions for folder ${folder.name}`}
           buttonSx={ABOVE_ROW_LINK}
-          actions={[{ label: 'Delete folder', icon: <DeleteOutlineRounded fontSize="small" />, onSelect: onDelete, destructive: true }]}
+          actions={[
+            { label: 'Rename folder', icon: <DriveFileRenameOutlineRounded fontSize="small" />, onSelect: onRename },
+            { label: 'Delete folder', icon: <DeleteOutlineRounded fontSize="small" />, onSelect: onDelete, destructive: true },
+          ]}
         />
       </Box>
       <Collapse in={open} id={contentId} unmountOnExit>

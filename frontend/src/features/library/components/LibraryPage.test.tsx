@@ -115,6 +115,49 @@ describe('library', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('button', { name: 'Year 10 History, 0 assignments' })).toBeInTheDocument();
   });
 
+  it('refuses a folder name the team already has, whatever its case', async () => {
+    const backend = fakeBackend(sampleLibrary());
+    const user = userEvent.setup();
+    renderLibrary();
+    await screen.findByRole('button', { name: /^Maths,/ });
+
+    await user.click(screen.getByRole('button', { name: 'New folder' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New folder' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Folder name' }), ' maths ');
+    expect(within(dialog).getByText('There is already a folder named “Maths”.')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Create folder' })).toBeDisabled();
+    await user.keyboard('{Enter}');
+    expect(backend.bodies('team/create-folder')).toEqual([]);
+  });
+
+  it('renames a folder, keeping its assignments', async () => {
+    const backend = fakeBackend(sampleLibrary());
+    const user = userEvent.setup();
+    renderLibrary();
+
+    await chooseAction('folder Year 9 English', 'Rename folder');
+    const dialog = await screen.findByRole('dialog', { name: 'Rename folder' });
+    const field = within(dialog).getByRole('textbox', { name: 'Folder name' });
+    expect(field).toHaveValue('Year 9 English');
+    await user.clear(field);
+    await user.type(field, 'Maths');
+    expect(within(dialog).getByRole('button', { name: 'Rename' })).toBeDisabled();
+    await user.clear(field);
+    await user.type(field, 'Year 9 English, set 2{Enter}');
+
+    expect(await screen.findByText('Folder renamed')).toBeInTheDocument();
+    expect(backend.bodies('team/update-folders')).toEqual([
+      {
+        teamId: TEAM_ID,
+        newFolders: [
+          { _id: 'f1', name: 'Year 9 English, set 2', assignments: ['a1'] },
+          { _id: 'f2', name: 'Maths', assignments: [] },
+        ],
+      },
+    ]);
+    expect(await openFolder('Year 9 English, set 2')).toHaveTextContent('Macbeth essay');
+  });
+
   it('creates one folder when "Create folder" is clicked twice quickly', async () => {
     const backend = fakeBackend(sampleLibrary());
     const user = userEvent.setup();

@@ -12,7 +12,7 @@ import { LibraryDialogs } from './LibraryDialogs';
 import { LibraryFilters } from './LibraryFilters';
 import { LibraryHeader } from './LibraryHeader';
 import { EmptyLibrary, LibrarySkeleton, NoMatches } from './LibraryPlaceholders';
-import { NewFolderDialog } from './NewFolderDialog';
+import { FolderNameDialog } from './FolderNameDialog';
 import { RubricsSection } from './RubricsSection';
 import { useLibraryActions } from './use-library-actions';
 
@@ -40,7 +40,8 @@ export function LibraryPage() {
     <>
       <LibraryHeader onNewFolder={() => setDialog({ kind: 'newFolder' })} />
       {body}
-      {dialog?.kind === 'newFolder' && <NewFolderDialog onClose={closeDialog} />}
+      {dialog?.kind === 'newFolder' && <FolderNameDialog onClose={closeDialog} />}
+      {dialog?.kind === 'renameFolder' && <FolderNameDialog folder={dialog.folder} onClose={closeDialog} />}
     </>
   );
 }
@@ -94,6 +95,7 @@ function LibraryContent({ library, dialog, setDialog, closeDialog }: LibraryCont
             folderOf={folderOf}
             openFolders={openFolders}
             setFolderOpen={setFolderOpen}
+            onRenameFolder={(folder) => setDialog({ kind: 'renameFolder', folder })}
             onDeleteFolder={(folder) => setDialog({ kind: 'deleteFolder', folder })}
             moveAssignment={moveAssignment}
             assignmentActions={assignmentActions}

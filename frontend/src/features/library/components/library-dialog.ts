@@ -7,4 +7,5 @@ export type OpenDialog =
   | { kind: 'share'; item: { kind: 'assignment' | 'rubric'; id: string; name: string } }
   | { kind: 'deleteAssignment'; assignment: LibraryAssignment }
   | { kind: 'deleteRubric'; rubric: LibraryRubric }
+  | { kind: 'renameFolder'; folder: Folder }
   | { kind: 'deleteFolder'; folder: Folder };
