@@ -6,6 +6,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { useId, useState, type FormEvent } from 'react';
 import { useToast } from '../../../components/toast';
+import { lengthHint } from '../../../lib/length-hint';
 import { useSingleFlight } from '../../../lib/use-single-flight';
 import { useCreateFolder } from '../api/create-folder';
 import { useLibrary } from '../api/get-library';
@@ -45,7 +46,6 @@ export function FolderNameDialog({ folder, onClose }: FolderNameDialogProps) {
   const unchanged = folder !== undefined && name.trim() === folder.name;
   const twin = empty || unchanged ? undefined : folders.find((f) => f._id !== folder?._id && sameName(f.name, name));
   const pending = create.isPending || update.isPending;
-  const nearLimit = name.length >= MAX_FOLDER_NAME - 20;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -79,9 +79,7 @@ export function FolderNameDialog({ folder, onClose }: FolderNameDialogProps) {
             helperText={
               twin
                 ? `There is already a folder named “${twin.name}”.`
-                : nearLimit
-                  ? `${name.length} / ${MAX_FOLDER_NAME} characters`
-                  : undefined
+                : lengthHint(name, MAX_FOLDER_NAME)
             }
             slotProps={{ htmlInput: { maxLength: MAX_FOLDER_NAME } }}
             sx={{ mt: 1 }}

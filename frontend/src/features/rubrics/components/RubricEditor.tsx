@@ -9,6 +9,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
+import { lengthHint } from '../../../lib/length-hint';
 import { useUnsavedChangesGuard, type UnsavedChangesWording } from '../../../components/UnsavedChangesDialog';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
@@ -33,6 +34,9 @@ import { controlId, CriterionCard } from './CriterionCard';
 import { lazyComponent } from '../../../components/lazy-component';
 
 // The dialogs are closed when the editor opens: they load after it has drawn (docs/performance.md, "First load").
+
+/** Longest rubric name the API accepts. */
+const MAX_RUBRIC_NAME = 200;
 /** How this page asks before unsaved changes are lost. */
 const LEAVE_WORDING: UnsavedChangesWording = {
   title: 'Leave without saving?',
@@ -257,8 +261,8 @@ export function RubricEditor({ rubric }: RubricEditorProps) {
         placeholder={RUBRIC_NAME_PLACEHOLDER}
         onChange={(event) => change({ type: 'setName', name: event.target.value })}
         error={showErrors && nameEmpty}
-        helperText={showErrors && nameEmpty ? 'Rubric name cannot be empty' : undefined}
-        slotProps={{ inputLabel: { shrink: true } }}
+        helperText={showErrors && nameEmpty ? 'Rubric name cannot be empty' : lengthHint(draft.name, MAX_RUBRIC_NAME)}
+        slotProps={{ inputLabel: { shrink: true }, htmlInput: { maxLength: MAX_RUBRIC_NAME } }}
         sx={{ mb: 3, maxWidth: 640, '& .MuiInputBase-root': { bgcolor: 'background.paper' } }}
       />
 

@@ -10,6 +10,7 @@ import { errorMessage } from '../../../../lib/api-client';
 import { useUpdateAssignment } from '../../api/update-assignment';
 import type { Assignment } from '../../api/types';
 import { MAX_NAME_LENGTH } from '../wizard/NameField';
+import { lengthHint } from '../../../../lib/length-hint';
 
 /** Toast after the name is saved. */
 export const SAVED_MESSAGE = 'Assignment saved';
@@ -66,7 +67,7 @@ function EditNameForm({ assignment, onClose }: { assignment: Assignment; onClose
           required
           autoComplete="off"
           error={empty}
-          helperText={empty ? 'Enter a name.' : ' '}
+          helperText={empty ? 'Enter a name.' : (lengthHint(name, MAX_NAME_LENGTH) ?? ' ')}
           slotProps={{ htmlInput: { maxLength: MAX_NAME_LENGTH } }}
           sx={{ mt: 1 }}
         />

@@ -1,4 +1,5 @@
 import TextField from '@mui/material/TextField';
+import { lengthHint } from '../../../../lib/length-hint';
 
 /** Longest assignment name the form accepts. */
 export const MAX_NAME_LENGTH = 200;
@@ -21,7 +22,7 @@ export function NameField({ value, onChange, autoFocus = true }: NameFieldProps)
       autoFocus={autoFocus}
       autoComplete="off"
       placeholder="e.g. Persuasive essay: school uniforms"
-      helperText="Your team sees this name in the library."
+      helperText={lengthHint(value, MAX_NAME_LENGTH) ?? 'Your team sees this name in the library.'}
       slotProps={{ htmlInput: { maxLength: MAX_NAME_LENGTH } }}
     />
   );
