@@ -55,6 +55,26 @@ export function answerScore(grade: { points: number; gradeAdjustment: number }, 
   return Math.min(Math.max(grade.points + grade.gradeAdjustment, 0), Math.max(max, grade.points));
 }
 
+/** What a question's own criteria are worth (negative criteria take points, they add none). */
+export function questionMax(question: QuestionInfo | undefined): number {
+  return (question?.criteria ?? []).reduce((sum, c) => sum + Math.max(0, c.points), 0);
+}
+
+/**
+ * A question with its parts, as the assignment page counts its points: the answer's score and
+ * its question's worth, plus those of every part below it.
+ */
+export function withParts(node: GradeNode): { scored: number; max: number } {
+  const all = [node, ...gradeNodes(node.answer.subanswers, node.question?.subquestions)];
+  return all.reduce(
+    (sum, { answer, question }) => {
+      const max = questionMax(question);
+      return { scored: sum.scored + answerScore(answer.grade, max), max: sum.max + max };
+    },
+    { scored: 0, max: 0 },
+  );
+}
+
 /** Σ (points + gradeAdjustment) over every answer of the tree (the root itself is not in it). */
 export function answersTotal(answers: readonly AnswerNode[] | null): number {
   return gradeNodes(answers, undefined).reduce((sum, { answer }) => sum + answer.grade.points + answer.grade.gradeAdjustment, 0);

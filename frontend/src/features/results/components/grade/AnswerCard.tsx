@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
-import { answerScore, formatPoints, type GradeNode } from '../../lib/answers';
+import { answerScore, formatPoints, questionMax, withParts, type GradeNode } from '../../lib/answers';
 import { AnswerFields, type AnswerFieldsProps } from './AnswerFields';
 import { CriteriaList } from './CriteriaList';
 
@@ -48,8 +48,10 @@ export function AnswerCard({ node, current, readOnly = false, onActivate, onTogg
   const headingId = useId();
   const { answer, question, label, path } = node;
   const criteria = question?.criteria ?? [];
-  const max = criteria.reduce((sum, c) => sum + Math.max(0, c.points), 0);
+  const max = questionMax(question);
   const scored = answerScore(answer.grade, max);
+  // A question with parts: its own criteria here, and the whole as the assignment page counts it.
+  const whole = answer.subanswers.length > 0 ? withParts(node) : null;
 
   return (
     <Paper
@@ -78,11 +80,16 @@ export function AnswerCard({ node, current, readOnly = false, onActivate, onTogg
         <Typography
           variant="body2"
           sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
-          aria-label={`${formatPoints(scored)} of ${formatPoints(max)} points`}
+          aria-label={`${formatPoints(scored)} of ${formatPoints(max)} points${whole ? ' for its own criteria' : ''}`}
         >
           {formatPoints(scored)} / {formatPoints(max)}
         </Typography>
       </Box>
+      {whole && (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: -1 }}>
+          {`Its own criteria above; with its parts ${formatPoints(whole.scored)} / ${formatPoints(whole.max)}.`}
+        </Typography>
+      )}
       {question?.questionText && (
         <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {question.questionText}

@@ -82,6 +82,31 @@ describe('GradeReview', () => {
     expect(within(screen.getByRole('region', { name: 'Question 1' })).getByLabelText('2 of 2 points')).toHaveTextContent('2 / 2');
   });
 
+  it('tells a question\'s own criteria from the question with its parts', () => {
+    const nested = {
+      _id: 'fn3',
+      questions: [
+        {
+          questionText: 'Photosynthesis.',
+          criteria: [{ description: 'Names the gas', points: 3 }],
+          subquestions: [
+            { questionText: 'Where?', criteria: [{ description: 'Leaves', points: 2 }], subquestions: [] },
+          ],
+        },
+      ],
+    };
+    const part: AnswerNode = { ...answer([]), grade: { points: 0, gradeAdjustment: 1, feedback: '', criteria: [false] } };
+    const whole: AnswerNode = { ...answer([]), subanswers: [part], grade: { points: 3, gradeAdjustment: 0, feedback: '', criteria: [true] } };
+    renderResultUi(<GradeReview result={resultFixture({ answers: [whole], totalPoints: 4, maxPoints: 5 })} fn={nested} text="x" />);
+    const card = screen.getByRole('region', { name: 'Question 1' });
+    expect(within(card).getByLabelText('3 of 3 points for its own criteria')).toHaveTextContent('3 / 3');
+    expect(within(card).getByText('Its own criteria above; with its parts 4 / 5.')).toBeInTheDocument();
+    // A part without parts of its own says nothing more.
+    const partCard = screen.getByRole('region', { name: 'Question 1a' });
+    expect(within(partCard).getByLabelText('1 of 2 points')).toBeInTheDocument();
+    expect(within(partCard).queryByText(/with its parts/)).not.toBeInTheDocument();
+  });
+
   it('says so when nothing is graded yet', () => {
     renderResultUi(<GradeReview result={resultFixture({ answers: null })} fn={fn} text="x" />);
     expect(screen.getByText('No answers have been graded yet.')).toBeInTheDocument();
