@@ -175,7 +175,7 @@ func (s *Service) CopySharedAssignment(ctx context.Context, a identity.Actor, no
 		}
 		cp, err := store.Q.CopyAssignment(ctx, tx, store.CopyAssignmentParams{
 			TeamID:                 a.TeamID,
-			Name:                   src.Name,
+			Name:                   sharedCopyName(src.Name, src.TeamID, a),
 			Type:                   src.Type,
 			IsHandWritten:          src.IsHandWritten,
 			ProvideInstantFeedback: src.ProvideInstantFeedback,
@@ -228,7 +228,7 @@ func (s *Service) CopySharedRubric(ctx context.Context, a identity.Actor, notifi
 			return fmt.Errorf("load shared rubric %s: %w", n.RubricID.UUID, store.NotFound(err))
 		}
 		cp, err := store.Q.CreateRubric(ctx, tx, store.CreateRubricParams{
-			TeamID: a.TeamID, Name: src.Name, Criteria: src.Criteria, CreatedBy: uuid.NullUUID{UUID: a.UserID, Valid: true},
+			TeamID: a.TeamID, Name: sharedCopyName(src.Name, src.TeamID, a), Criteria: src.Criteria, CreatedBy: uuid.NullUUID{UUID: a.UserID, Valid: true},
 		})
 		if err != nil {
 			return fmt.Errorf("copy rubric %s: %w", src.ID, err)
@@ -240,6 +240,16 @@ func (s *Service) CopySharedRubric(ctx context.Context, a identity.Actor, notifi
 		return err
 	})
 	return out, err
+}
+
+// sharedCopyName is the name of a shared item's copy: its own, or "Copy of
+// …" when the item is in the actor's team already (shared before the
+// actor joined it), so the library does not hold two of the same name.
+func sharedCopyName(name string, from uuid.UUID, a identity.Actor) string {
+	if from == a.TeamID {
+		return copyName(name)
+	}
+	return name
 }
 
 // openNotification locks one of the actor's notifications of the given kind
@@ -286,6 +296,11 @@ func (c *rubricCopier) copy(ctx context.Context, id uuid.UUID) (uuid.NullUUID, e
 	}
 	if err != nil {
 		return uuid.NullUUID{}, fmt.Errorf("load rubric %s: %w", id, err)
+	}
+	if c.from == c.actor.TeamID {
+		// The rubric is in the actor's team already: the copy grades against it.
+		c.copies[id] = src.ID
+		return uuid.NullUUID{UUID: src.ID, Valid: true}, nil
 	}
 	cp, err := store.Q.CreateRubric(ctx, c.tx, store.CreateRubricParams{
 		TeamID: c.actor.TeamID, Name: src.Name, Criteria: src.Criteria, CreatedBy: uuid.NullUUID{UUID: c.actor.UserID, Valid: true},

@@ -309,3 +309,46 @@ func TestCopyGradeRewritesQuestionRubrics(t *testing.T) {
 	require.Nil(t, got[3].RubricID)
 	require.JSONEq(t, `[{"description":"d","points":1.5}]`, string(got[0].Criteria))
 }
+
+// A share sent before its recipient joined the sender's team copies into a
+// library that holds the original already: the copies are "Copy of …", and
+// the assignment grades against the team's own rubric instead of a twin.
+func TestCopySharedIntoTheSameTeamNamesItACopy(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ada, bob := b.teacher(t, "Ada"), b.teacher(t, "Bob")
+	rub := b.rubric(t, ada, "Argument")
+	src := b.assignment(t, ada, "Essay", store.AssignmentTypeRubricFeedback)
+	b.function(t, src, uuid.NullUUID{UUID: rub.ID, Valid: true}, `[]`)
+	_, err := b.svc.ShareAssignment(b.ctx, ada, src.ID, bob.Email)
+	require.NoError(t, err)
+	_, err = b.svc.ShareRubric(b.ctx, ada, rub.ID, bob.Email)
+	require.NoError(t, err)
+
+	// Bob joins Ada's team.
+	_, err = b.svc.Pool.Exec(b.ctx, `UPDATE users SET team_id = $1 WHERE id = $2`, ada.TeamID, bob.UserID)
+	require.NoError(t, err)
+	bob.TeamID = ada.TeamID
+	list, err := b.svc.Notifications(b.ctx, bob)
+	require.NoError(t, err)
+	require.Len(t, list, 2)
+	byKind := map[string]uuid.UUID{}
+	for _, n := range list {
+		byKind[string(n.Kind)] = n.ID
+	}
+
+	cp, err := b.svc.CopySharedAssignment(b.ctx, bob, byKind[string(store.NotificationKindSharedAssignment)])
+	require.NoError(t, err)
+	require.Equal(t, "Copy of Essay", cp.Name)
+	require.Equal(t, uuid.NullUUID{UUID: rub.ID, Valid: true}, b.fn(t, bob, cp.ID).RubricID)
+	rcp, err := b.svc.CopySharedRubric(b.ctx, bob, byKind[string(store.NotificationKindSharedRubric)])
+	require.NoError(t, err)
+	require.Equal(t, "Copy of Argument", rcp.Name)
+
+	l := b.lib(t, ada)
+	names := []string{}
+	for _, r := range l.Rubrics {
+		names = append(names, r.Name)
+	}
+	require.ElementsMatch(t, []string{"Argument", "Copy of Argument"}, names)
+}
