@@ -240,7 +240,15 @@ test('payloads in an assistant title, a chat message and the model answer stay t
   await answers.getByText('begins', { exact: false }).first().waitFor({ timeout: TIMEOUT });
   assert.match(await answers.innerText(), /begins "<img src=x onerror=__xss=1>/, 'the model echoed the payload, shown as text');
   await assertInert('chat, answer');
+  // The chat is not saved: reloading asks first (the browser's prompt), and the test goes on.
+  const asked = new Promise((resolve) =>
+    page.once('dialog', async (dialog) => {
+      resolve(dialog.type());
+      await dialog.accept();
+    }),
+  );
   await page.reload();
+  assert.equal(await asked, 'beforeunload', 'reloading an unsaved chat asks first');
   await page.getByText(`Hello ${IMG}`, { exact: false }).first().waitFor();
   await assertInert('chat, reloaded');
 });
