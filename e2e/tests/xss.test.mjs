@@ -240,15 +240,12 @@ test('payloads in an assistant title, a chat message and the model answer stay t
   await answers.getByText('begins', { exact: false }).first().waitFor({ timeout: TIMEOUT });
   assert.match(await answers.innerText(), /begins "<img src=x onerror=__xss=1>/, 'the model echoed the payload, shown as text');
   await assertInert('chat, answer');
-  // The chat is not saved: reloading asks first (the browser's prompt), and the test goes on.
-  const asked = new Promise((resolve) =>
-    page.once('dialog', async (dialog) => {
-      resolve(dialog.type());
-      await dialog.accept();
-    }),
-  );
+  // Saved (an unsaved chat would ask before the reload), then read back from the server.
+  await page.getByRole('button', { name: 'Save chat' }).click();
+  await page.waitForURL(/\/chat\/[^/]+$/);
+  await page.getByText('Saved', { exact: true }).waitFor();
   await page.reload();
-  assert.equal(await asked, 'beforeunload', 'reloading an unsaved chat asks first');
+  await page.getByText('begins', { exact: false }).first().waitFor();
   await page.getByText(`Hello ${IMG}`, { exact: false }).first().waitFor();
   await assertInert('chat, reloaded');
 });
