@@ -265,7 +265,8 @@ func TestStudentSubmitsOneFileAndGetsAViewToken(t *testing.T) {
 	in := submitInput(token, asg.ID, fileURL)
 	in.StudentName = "  Sam\u202e Student "
 	in.StudentEmail = "Sam@Pupils.test"
-	in.LTI = json.RawMessage(`{"lis_result_sourcedid":"abc"}`)
+	// Details sent without a launch, claiming an LMS identity.
+	in.LTI = json.RawMessage(`{"lis_result_sourcedid":"abc","user_id":"classmate-7","sub":"classmate-7","platformId":"` + uuid.NewString() + `"}`)
 	in.RequiresPDFRead = []bool{true}
 	got, err := b.svc.Submit(ctx, "10.0.0.1", in)
 	require.NoError(t, err)
@@ -287,7 +288,17 @@ func TestStudentSubmitsOneFileAndGetsAViewToken(t *testing.T) {
 
 	row, err := store.Q.GetSubmission(ctx, b.svc.Pool, store.GetSubmissionParams{ID: sub.ID, TeamID: ada.TeamID})
 	require.NoError(t, err)
-	require.JSONEq(t, `{"lis_result_sourcedid":"abc"}`, string(row.Lti), "LTI details stored as given")
+	var stored struct {
+		Unverified map[string]string `json:"unverified"`
+		Sub        string            `json:"sub"`
+	}
+	require.NoError(t, json.Unmarshal(row.Lti, &stored))
+	require.Equal(t, "abc", stored.Unverified["lis_result_sourcedid"], "the details are kept for the teacher")
+	require.Empty(t, stored.Sub, "but not where a verified launch's identity is read")
+	exported, err := store.Q.ListExportSubmissions(ctx, b.svc.Pool, store.ListExportSubmissionsParams{AssignmentID: asg.ID, TeamID: ada.TeamID})
+	require.NoError(t, err)
+	require.Len(t, exported, 1)
+	require.Empty(t, exported[0].LtiUserID, "the export's LTI user id comes only from a verified launch")
 	require.Equal(t, "pdf", row.ReaderHint)
 	require.Equal(t, "text/plain", row.ContentType)
 	require.NotEqual(t, []byte(got.ViewToken), row.ViewTokenHash, "only the token's hash is stored")

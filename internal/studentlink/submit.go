@@ -45,7 +45,9 @@ type SubmitInput struct {
 	// Readers are the client's reader hints, one per file.
 	submission.Readers
 	StudentName, StudentEmail string
-	// LTI is stored as given (JSON, at most MaxLTI bytes); null or empty is none.
+	// LTI is JSON of at most MaxLTI bytes (null or empty is none). Sent
+	// without LTILaunch, it is stored as {"unverified": LTI}: kept for the
+	// teacher to see, never read as the pupil's LMS identity.
 	LTI json.RawMessage
 	// LTILaunch is a pupil's LTI launch token (internal/lti): when set, the
 	// name, email and LTI details come from the verified launch, not from
@@ -195,6 +197,9 @@ func newSubmission(asg store.Assignment, in SubmitInput) (submission.NewSubmissi
 	if err != nil {
 		return submission.NewSubmission{}, err
 	}
+	if in.LTILaunch == "" {
+		lti = unverifiedLTI(lti)
+	}
 	return submission.NewSubmission{
 		Name: fileName, Source: submission.SourceStudent, Role: submission.RoleStudent,
 		StudentName: name, StudentEmail: email, LTI: lti,
@@ -209,6 +214,22 @@ func fileLabel(name string) string {
 		return name
 	}
 	return "Your file"
+}
+
+// unverifiedLTI keeps the LTI details a client sent without a launch under
+// "unverified": nothing reads an LMS identity from them (the export's LTI
+// user id, the roster's "submitted", a score sent back to the course all
+// read the top-level keys a verified launch writes), so a pupil cannot
+// claim a classmate's LMS account.
+func unverifiedLTI(raw json.RawMessage) json.RawMessage {
+	if raw == nil {
+		return nil
+	}
+	wrapped, err := json.Marshal(map[string]json.RawMessage{"unverified": raw})
+	if err != nil {
+		return nil
+	}
+	return wrapped
 }
 
 // validLTI keeps LTI details as given, capped; null is none.
