@@ -1,15 +1,22 @@
 package httpapi_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/markwell/markwell/internal/office"
+	"github.com/markwell/markwell/internal/original"
 	"github.com/markwell/markwell/internal/testdb"
 )
 
@@ -167,4 +174,72 @@ func TestOriginalBesideTheText(t *testing.T) {
 		status, _, _ := anon.call(t, "/api/v1/db/submission/original/"+path, map[string]any{"submissionId": subPNG, "page": 0, "viewToken": "made-up"})
 		require.Equal(t, 401, status, path)
 	}
+}
+
+// countingOffice is a converter that fails every conversion with err and
+// counts the calls.
+type countingOffice struct {
+	calls atomic.Int32
+	err   error
+}
+
+func (c *countingOffice) ToPDF(context.Context, []byte, string) ([]byte, error) {
+	c.calls.Add(1)
+	return nil, c.err
+}
+
+// docxWithNotes is a Word file whose footnotes part holds n footnotes.
+func docxWithNotes(t *testing.T, n int) string {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	part := func(name, body string) {
+		w, err := zw.Create(name)
+		require.NoError(t, err)
+		_, err = io.WriteString(w, body)
+		require.NoError(t, err)
+	}
+	const ns = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`
+	part("[Content_Types].xml", `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`)
+	part("word/document.xml", `<?xml version="1.0"?><w:document `+ns+`><w:body><w:p><w:r><w:t>Notes.</w:t></w:r></w:p></w:body></w:document>`)
+	var notes strings.Builder
+	for i := range n {
+		fmt.Fprintf(&notes, `<w:footnote w:id="%d"><w:p><w:r><w:t>n</w:t></w:r></w:p></w:footnote>`, i+1)
+	}
+	part("word/footnotes.xml", `<?xml version="1.0"?><w:footnotes `+ns+`>`+notes.String()+`</w:footnotes>`)
+	require.NoError(t, zw.Close())
+	return buf.String()
+}
+
+// A Word file LibreOffice could not convert in time is not converted again
+// on every view (each try held the only conversion slot for 90 s), and one
+// whose thousands of notes would hold it that long is not converted at all.
+func TestOriginalConversionFailuresAreKept(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	slow := &countingOffice{err: office.ErrTimeout}
+	b.originals.Office = slow
+	ada := b.browser
+	ada.signIn(t, "Ada", "ada.convert@school.test")
+	status, data, e := ada.call(t, "/api/v1/db/assignment/put", map[string]any{"name": "Essays", "type": "grade"})
+	require.Equal(t, 200, status, e)
+	asg := data["assignment"].(map[string]any)["_id"].(string)
+
+	docx, err := os.ReadFile("../extract/testdata/report.docx")
+	require.NoError(t, err)
+	sub := addSubmission(t, ada, asg, "report.docx", string(docx))
+	for range 3 {
+		o := getOriginal(t, ada, sub)
+		require.Equal(t, "none", o["kind"])
+		require.Equal(t, original.MsgConvertSlow, o["problem"])
+	}
+	require.Equal(t, int32(1), slow.calls.Load(), "converted once, the failure kept")
+
+	noted := addSubmission(t, ada, asg, "notes.docx", docxWithNotes(t, original.MaxNotes+1))
+	o := getOriginal(t, ada, noted)
+	require.Equal(t, original.MsgTooManyNotes, o["problem"])
+	require.Equal(t, int32(1), slow.calls.Load(), "a document with too many notes is not converted")
+	fine := addSubmission(t, ada, asg, "few-notes.docx", docxWithNotes(t, 20))
+	require.Equal(t, original.MsgConvertSlow, getOriginal(t, ada, fine)["problem"])
+	require.Equal(t, int32(2), slow.calls.Load(), "a few notes are converted as usual")
 }

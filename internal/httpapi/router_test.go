@@ -63,6 +63,9 @@ type bundle struct {
 	chats *chat.Service
 	// clock is the results' change listener (changes.Clock), listening.
 	clock *changes.Clock
+	// originals is the router's originals service; a test may swap its
+	// Office (the converter) before its first request.
+	originals *original.Service
 	// lti is the router's LTI tool (http platform URLs allowed); a test
 	// works its lti_score jobs by calling SendScores.
 	lti *lti.Service
@@ -111,6 +114,7 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 	clock := changeClock(t)
 	b.clock = clock
 	b.lti = lti.New(testdb.Pool(t), cfg.SecretKey, b.srv.URL, true, authSvc, links, insertClient(t))
+	b.originals = &original.Service{Pool: testdb.Pool(t), Blob: blobs, TTL: time.Minute}
 	links.LTI = b.lti
 	b.router = httpapi.NewRouter(httpapi.Deps{
 		Config: cfg, Pool: testdb.Pool(t), Log: log,
@@ -128,7 +132,7 @@ func setup(t *testing.T, opts ...func(*config.Config)) *bundle {
 			Assignments: assignments,
 			Results:     &result.Service{Pool: testdb.Pool(t), Assignments: assignments, Model: model, Jobs: insertClient(t), Budget: budget, Changes: clock},
 			AnswerBoxes: &answerbox.Service{Pool: testdb.Pool(t), Jobs: insertClient(t), Blob: blobs, TTL: time.Minute},
-			Originals:   &original.Service{Pool: testdb.Pool(t), Blob: blobs, TTL: time.Minute},
+			Originals:   b.originals,
 			Assist:      &assist.Service{LLM: model},
 			AIBudget:    budget,
 			StudentLink: links,

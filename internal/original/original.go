@@ -14,6 +14,7 @@
 package original
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -21,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -63,18 +65,27 @@ const (
 	MsgConvertBusy   = "Too many Word and PowerPoint files are being prepared right now. Please try again in a few seconds."
 	MsgConvertSlow   = "This file took too long to prepare. Download the original to open it."
 	MsgUnknownFormat = "This kind of file can't be shown here. Download the original to open it."
+	MsgTooManyNotes  = "This document has too many footnotes to be shown as pages here. Download the original to open it."
 )
 
 // The bounds of converting Word and PowerPoint files in one API process:
 // LibreOffice takes about 200 MB and a few seconds a file, so one at a time
 // (others wait up to ConvertWait, then 429 with MsgConvertBusy), each within
-// ConvertTimeout (MsgConvertSlow). A converted file is kept: each file is
-// converted once.
+// ConvertTimeout (MsgConvertSlow). A converted file is kept, and so is a
+// conversion that failed or ran out of time (failedName beside the PDF):
+// each file is converted at most once. A document whose notes LibreOffice
+// would lay out for minutes (more than MaxNotes footnotes and endnotes; a
+// 214 KB file with 20,000 held the slot for 90 s) is not converted at all.
 const (
 	ConvertSlots   = 1
 	ConvertWait    = 20 * time.Second
 	ConvertTimeout = 90 * time.Second
+	MaxNotes       = 2_000
 )
+
+// failedName is the file kept beside a converted PDF's place when the
+// conversion failed: its text is the problem the teacher is shown.
+const failedName = "original.failed"
 
 // NewConvertGate returns a gate with the conversion bounds above.
 func NewConvertGate() *bounded.Gate {
@@ -357,6 +368,13 @@ func (s *Service) convert(ctx context.Context, src *source) (pages int, problem 
 	src.pdfKey = pdfDir + "original.pdf"
 	data, err := readAll(ctx, s.Blob, src.pdfKey)
 	if errors.Is(err, blob.ErrNotFound) {
+		// A conversion that failed before is not tried again.
+		if failed, ferr := readAll(ctx, s.Blob, pdfDir+failedName); ferr == nil && len(failed) > 0 {
+			return 0, string(failed), nil
+		}
+		if notes(src.data, src.kind) > MaxNotes {
+			return 0, s.keepFailure(ctx, pdfDir, MsgTooManyNotes), nil
+		}
 		err = s.converts().Run(ctx, func(ctx context.Context) error {
 			pdf, err := s.office().ToPDF(ctx, src.data, string(src.kind))
 			if err != nil {
@@ -370,9 +388,9 @@ func (s *Service) convert(ctx context.Context, src *source) (pages int, problem 
 	case errors.Is(err, office.ErrNotInstalled):
 		return 0, MsgNoOffice, nil
 	case errors.Is(err, office.ErrNotConverted), errors.Is(err, office.ErrTooLarge):
-		return 0, MsgNotConverted, nil
+		return 0, s.keepFailure(ctx, pdfDir, MsgNotConverted), nil
 	case errors.Is(err, office.ErrTimeout):
-		return 0, MsgConvertSlow, nil
+		return 0, s.keepFailure(ctx, pdfDir, MsgConvertSlow), nil
 	case err != nil:
 		return 0, "", err
 	}
@@ -382,6 +400,57 @@ func (s *Service) convert(ctx context.Context, src *source) (pages int, problem 
 	}
 	return n, "", nil
 }
+
+// keepFailure remembers beside the PDF's place that converting the file
+// failed, with the problem shown, and returns the problem. Not remembering
+// it (the store refused) only means the next view tries again.
+func (s *Service) keepFailure(ctx context.Context, pdfDir, problem string) string {
+	_ = s.Blob.Put(ctx, pdfDir+failedName, strings.NewReader(problem), int64(len(problem)), "text/plain; charset=utf-8")
+	return problem
+}
+
+// notes counts the footnotes and endnotes of a Word or OpenDocument text
+// file, reading at most notesReadBytes of its notes' XML (a count past
+// MaxNotes is all that matters); 0 for other kinds or a file that is not a
+// readable zip (LibreOffice then says what it makes of it).
+func notes(data []byte, kind extract.Kind) int {
+	var parts []string
+	var marks [][]byte
+	switch kind {
+	case extract.KindDOCX:
+		parts = []string{"word/footnotes.xml", "word/endnotes.xml"}
+		marks = [][]byte{[]byte("<w:footnote "), []byte("<w:footnote>"), []byte("<w:endnote "), []byte("<w:endnote>")}
+	case extract.KindODT:
+		parts = []string{"content.xml"}
+		marks = [][]byte{[]byte("<text:note ")}
+	default:
+		return 0
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, f := range zr.File {
+		if !slices.Contains(parts, f.Name) {
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			continue
+		}
+		xml, _ := io.ReadAll(io.LimitReader(rc, notesReadBytes))
+		rc.Close()
+		for _, m := range marks {
+			n += bytes.Count(xml, m)
+		}
+	}
+	return n
+}
+
+// notesReadBytes bounds what notes reads of one part (a notes part holding
+// MaxNotes notes is far smaller).
+const notesReadBytes = 64 << 20
 
 // countPages counts the pages of a stored PDF or TIFF.
 func (s *Service) countPages(ctx context.Context, key string, kind extract.Kind) (int, error) {
