@@ -214,6 +214,48 @@ func (q *Queries) DeleteSubmissions(ctx context.Context, db DBTX, arg DeleteSubm
 	return items, nil
 }
 
+const failedUploadsNamed = `-- name: FailedUploadsNamed :many
+SELECT id FROM submissions
+WHERE team_id = $1 AND assignment_id = $2 AND source = 'upload'
+  AND file_key = '' AND extract_status = 'failed'
+  AND name = ANY($3::text[]) AND NOT (id = ANY($4::uuid[]))
+`
+
+type FailedUploadsNamedParams struct {
+	TeamID       uuid.UUID
+	AssignmentID uuid.UUID
+	Names        []string
+	Created      []uuid.UUID
+}
+
+// The rows of files a teacher picked that could not be uploaded (no file,
+// failed) named like one of @names, other than the rows @created: an upload
+// of the same name that arrived stands for them.
+func (q *Queries) FailedUploadsNamed(ctx context.Context, db DBTX, arg FailedUploadsNamedParams) ([]uuid.UUID, error) {
+	rows, err := db.Query(ctx, failedUploadsNamed,
+		arg.TeamID,
+		arg.AssignmentID,
+		arg.Names,
+		arg.Created,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const getSubmission = `-- name: GetSubmission :one
 SELECT id, team_id, assignment_id, name, file_key, content_type, role, student_name, student_email, lti, extract_status, extracted_text, extract_error, extracted_at, created_at, source, reader_hint, is_hand_written, pages, page_count, extract_writes, csv_answers, view_token_hash, external_id, updated_at, attempt, previous_submission_id, student_key, content_sha256, doubtful_pages, changed_xid FROM submissions WHERE id = $1 AND team_id = $2
 `

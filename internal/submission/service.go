@@ -128,8 +128,14 @@ func (s *Service) UpdateSubmissions(ctx context.Context, a identity.Actor, in Up
 	err = store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
 		var err error
 		out, results, err = s.CreateTx(ctx, tx, a.TeamID, asg, subs)
-		if err != nil || len(refusals) == 0 {
+		if err != nil {
 			return err
+		}
+		if err := s.replaceFailedUploads(ctx, tx, a.TeamID, asg.ID, uploaded, out); err != nil {
+			return err
+		}
+		if len(refusals) == 0 {
+			return nil
 		}
 		ids, reasons := make([]uuid.UUID, 0, len(refusals)), make([]string, 0, len(refusals))
 		for i, reason := range refusals {
@@ -142,6 +148,35 @@ func (s *Service) UpdateSubmissions(ctx context.Context, a identity.Actor, in Up
 		return nil, nil, err
 	}
 	return out, results, nil
+}
+
+// replaceFailedUploads deletes the failed rows of earlier files that could
+// not be uploaded when a file of the same name now arrived (the teacher
+// tried again): the new row stands for that student, instead of a failed
+// twin that the count and the export would still hold.
+func (s *Service) replaceFailedUploads(ctx context.Context, tx pgx.Tx, teamID, assignmentID uuid.UUID, uploaded []files.Claim, created []Submission) error {
+	if len(uploaded) == 0 {
+		return nil
+	}
+	names := make([]string, len(uploaded))
+	for i, c := range uploaded {
+		names[i] = c.Name
+	}
+	ids := make([]uuid.UUID, len(created))
+	for i, c := range created {
+		ids[i] = c.ID
+	}
+	failed, err := store.Q.FailedUploadsNamed(ctx, tx, store.FailedUploadsNamedParams{TeamID: teamID, AssignmentID: assignmentID, Names: names, Created: ids})
+	if err != nil {
+		return fmt.Errorf("find failed uploads: %w", err)
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	if _, err := store.Q.DeleteSubmissions(ctx, tx, store.DeleteSubmissionsParams{TeamID: teamID, AssignmentID: assignmentID, Ids: failed}); err != nil {
+		return fmt.Errorf("delete %d failed uploads: %w", len(failed), err)
+	}
+	return nil
 }
 
 // notAddedYet refuses a file that is already a submission (a batch sent

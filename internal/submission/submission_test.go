@@ -610,6 +610,39 @@ func TestDeleteRemovesRowsCancelsJobsAndDeletesFiles(t *testing.T) {
 	}
 }
 
+// A teacher who uploads again a file that failed (the network went) gets
+// one row for it: the new upload replaces the failed row of the same name,
+// and a failed row of another name, or a failed read of an uploaded file,
+// stays.
+func TestUploadingAFailedFileAgainReplacesItsFailedRow(t *testing.T) {
+	t.Parallel()
+	b := setup(t, false)
+	a := b.teacher(t)
+	asg := b.assignment(t, a)
+	kept := b.upload(t, a, asg.ID, "ben.txt", "Ben's work.")
+	first, _, err := b.svc.UpdateSubmissions(b.ctx, a, submission.UpdateInput{AssignmentID: asg.ID, Submissions: []submission.Upload{
+		{Name: "ana.txt", Error: "The upload failed. Please try again."},
+		{Name: "cy.txt", Error: "The upload failed. Please try again."},
+		{Name: "ben.txt", Location: kept.Key},
+	}})
+	require.NoError(t, err)
+	require.Len(t, first, 3)
+
+	again := b.upload(t, a, asg.ID, "ana.txt", "Ana's work.")
+	_, _, err = b.svc.UpdateSubmissions(b.ctx, a, submission.UpdateInput{AssignmentID: asg.ID, Submissions: []submission.Upload{
+		{Name: "ana.txt", Location: again.Key},
+	}})
+	require.NoError(t, err)
+	listed, err := b.svc.List(b.ctx, a, asg.ID)
+	require.NoError(t, err)
+	var rows []string
+	for _, s := range listed {
+		rows = append(rows, s.Name+" "+s.Status)
+	}
+	require.ElementsMatch(t, []string{"cy.txt " + submission.StatusFailed, "ben.txt " + submission.StatusQueued, "ana.txt " + submission.StatusQueued}, rows)
+	require.Zero(t, b.count(t, `SELECT count(*) FROM function_results WHERE submission_id = $1`, first[0].ID), "its result went with it")
+}
+
 func TestUpdateSubmissionsKeepsAFileThatDidNotUploadAsAFailedRow(t *testing.T) {
 	t.Parallel()
 	b := setup(t, false)

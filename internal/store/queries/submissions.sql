@@ -112,6 +112,15 @@ DELETE FROM submissions
 WHERE team_id = @team_id AND assignment_id = @assignment_id AND id = ANY(@ids::uuid[])
 RETURNING id, file_key;
 
+-- name: FailedUploadsNamed :many
+-- The rows of files a teacher picked that could not be uploaded (no file,
+-- failed) named like one of @names, other than the rows @created: an upload
+-- of the same name that arrived stands for them.
+SELECT id FROM submissions
+WHERE team_id = @team_id AND assignment_id = @assignment_id AND source = 'upload'
+  AND file_key = '' AND extract_status = 'failed'
+  AND name = ANY(@names::text[]) AND NOT (id = ANY(@created::uuid[]));
+
 -- name: SubmissionKeysInUse :many
 -- Which of the keys a submission still names.
 SELECT DISTINCT file_key FROM submissions WHERE file_key = ANY(@keys::text[]);
