@@ -85,9 +85,12 @@ export function UploadProgressPanel({ progress, onRetrySave, onDismiss }: Upload
         <Typography sx={{ fontWeight: 600 }} aria-live="polite">
           {heading}
         </Typography>
-        <Typography variant="body2" color="text.secondary">
-          {label}
-        </Typography>
+        {/* Once done, the heading says how it went: "2 of 2 files" beside "0 of 2 files uploaded" read as a contradiction. */}
+        {(phase === 'uploading' || phase === 'saving') && (
+          <Typography variant="body2" color="text.secondary">
+            {label}
+          </Typography>
+        )}
       </Box>
       <LinearProgress
         variant={phase === 'saving' ? 'indeterminate' : 'determinate'}
