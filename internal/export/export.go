@@ -7,11 +7,13 @@
 package export
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -144,6 +146,7 @@ func (s *Service) Table(ctx context.Context, a identity.Actor, req Request) (str
 	if err != nil {
 		return "", Table{}, fmt.Errorf("list submissions of assignment %s: %w", req.AssignmentID, err)
 	}
+	subs = byName(subs)
 	all := subs
 	if len(req.SubmissionIDs) > 0 {
 		// Every id asked must be a row: another team's or a made-up id is
@@ -178,6 +181,21 @@ func (s *Service) Table(ctx context.Context, a identity.Actor, req Request) (str
 		typ = fn.Type
 	}
 	return asg.Name, layout(typ, fn, all, subs, bySub, req.IncludeFeedback), nil
+}
+
+// byName orders the rows as the submissions table first shows them (and
+// the review screen steps through them): by file name, numbers as numbers
+// ("Essay 2" before "Essay 10"), case and accents aside; rows that tie keep
+// upload order.
+func byName(subs []store.ListExportSubmissionsRow) []store.ListExportSubmissionsRow {
+	key := result.NameKeys()
+	keys := make(map[uuid.UUID][]byte, len(subs))
+	for _, sub := range subs {
+		keys[sub.ID] = key(sub.Name)
+	}
+	out := slices.Clone(subs)
+	slices.SortStableFunc(out, func(a, b store.ListExportSubmissionsRow) int { return bytes.Compare(keys[a.ID], keys[b.ID]) })
+	return out
 }
 
 // column is one column: its header and how a row fills it.

@@ -697,3 +697,24 @@ func TestExportRefusals(t *testing.T) {
 		require.ErrorIs(t, err, apperr.ErrNotFound, "%+v", req)
 	}
 }
+
+// The export lists the rows as the submissions table first shows them: by
+// file name, numbers as numbers, whatever order they were uploaded in.
+func TestExportRowsFollowTheTablesNameOrder(t *testing.T) {
+	b := setup(t)
+	a := b.teacher(t)
+	asgID := b.define(t, a, assignment.TypePrompt)
+	ids := b.class(t, a, asgID)
+	for i, name := range []string{"pupil 10.txt", "Pupil 2.txt", "pupil 0.txt", "anna.txt"} {
+		_, err := b.pool.Exec(b.ctx, `UPDATE submissions SET name = $1 WHERE id = $2`, name, ids[i])
+		require.NoError(t, err)
+	}
+	rows := readCSV(t, must(b.svc.Export(b.ctx, a, export.Request{AssignmentID: asgID, Format: "csv"})).Body)
+	col := slices.Index(rows[0], "File")
+	require.GreaterOrEqual(t, col, 0)
+	var files []string
+	for _, r := range rows[1:] {
+		files = append(files, r[col])
+	}
+	require.Equal(t, []string{"anna.txt", "pupil 0.txt", "Pupil 2.txt", "pupil 10.txt"}, files)
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -317,6 +318,26 @@ func rowCmp(sort string) func(a, b *Row) int {
 	return func(a, b *Row) int { return a.CreatedAt.Compare(b.CreatedAt) }
 }
 
+// NameKeys returns a function that makes sort keys of names as the table
+// sorts them in the browser: numbers as numbers ("Essay 2" before "Essay
+// 10"), case and accents aside. Its collator is its own (one per sort, not
+// shared between goroutines). Every run of digits is keyed as "1" and the
+// number without its leading zeros: collate's numeric keys put a lone "0"
+// after the other numbers ("essay-0" after "essay-1"), and no number keyed
+// this way is 0.
+func NameKeys() func(string) []byte {
+	col := collate.New(language.Und, collate.Numeric, collate.Loose)
+	var buf collate.Buffer
+	return func(s string) []byte {
+		return col.KeyFromString(&buf, digitRuns.ReplaceAllStringFunc(s, func(run string) string {
+			return "1" + strings.TrimLeft(run, "0")
+		}))
+	}
+}
+
+// digitRuns matches the runs of ASCII digits NameKeys rewrites.
+var digitRuns = regexp.MustCompile(`[0-9]+`)
+
 // sortRows returns the indexes of rows in q's order; rows that tie keep
 // upload order (their order in rows), whichever way the column runs.
 // Numbers in names sort as numbers ("Essay 2" before "Essay 10"), case and
@@ -335,11 +356,10 @@ func sortRows(rows []Row, q RowQuery) []int {
 	}
 	var cmp func(i, j int) int
 	if text := rowText(q.Sort); text != nil {
-		col := collate.New(language.Und, collate.Numeric, collate.Loose)
-		var buf collate.Buffer
+		key := NameKeys()
 		keys := make([][]byte, len(rows))
 		for i := range rows {
-			keys[i] = col.KeyFromString(&buf, text(&rows[i]))
+			keys[i] = key(text(&rows[i]))
 		}
 		cmp = func(i, j int) int { return bytes.Compare(keys[i], keys[j]) }
 	} else {

@@ -38,7 +38,7 @@ type ListExportSubmissionsRow struct {
 
 // The rows of an assignment's results export (internal/export): who each
 // submission is from and the ids other systems know it by, in the order of
-// the submissions table (ListSubmissions).
+// upload; internal/export orders them by name, as the table first shows them.
 func (q *Queries) ListExportSubmissions(ctx context.Context, db DBTX, arg ListExportSubmissionsParams) ([]ListExportSubmissionsRow, error) {
 	rows, err := db.Query(ctx, listExportSubmissions, arg.AssignmentID, arg.TeamID)
 	if err != nil {
