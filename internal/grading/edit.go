@@ -8,6 +8,7 @@ import (
 	"github.com/markwell/markwell/internal/answerbox"
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/highlight"
 	"github.com/markwell/markwell/internal/input"
 )
 
@@ -17,7 +18,27 @@ const (
 	MsgNoQuestion      = "This question does not exist in the assignment"
 	MsgAdjustment      = "A grade adjustment must be a number from -1000000 to 1000000"
 	MsgFeedbackTooLong = "Feedback can be at most 20000 characters"
+	// MsgTooManyHighlights refuses an edited highlightedText with more
+	// than MaxEditHighlights highlights.
+	MsgTooManyHighlights = "A result can have at most 1000 highlights"
 )
+
+// MaxEditHighlights caps the highlights of a teacher's edited
+// highlightedText: the AI places at most maxPassages (200) in a result, and
+// every highlight is a footnote of the printed report (package report).
+const MaxEditHighlights = 1000
+
+// checkHighlights checks a teacher's edited highlightedText (see
+// highlight.Validate) and its number of highlights.
+func checkHighlights(tagged string, keys []string, plainWant string) error {
+	if err := highlight.Validate(tagged, keys, plainWant); err != nil {
+		return err
+	}
+	if _, items := highlight.Parse(tagged); len(items) > MaxEditHighlights {
+		return apperr.New(apperr.Invalid, MsgTooManyHighlights)
+	}
+	return nil
+}
 
 // maxAdjustment bounds a grade adjustment's size; each answer's score is
 // kept within 0 and its question's maximum anyway.

@@ -157,7 +157,7 @@ func (FeedbackType) Edit(fn assignment.Function, cur, next Result) (Result, erro
 	out := cur
 	out.Feedback = next.Feedback
 	if next.HighlightedText != cur.HighlightedText {
-		if err := highlight.Validate(next.HighlightedText, HighlightKeys(fn), highlight.Plain(cur.HighlightedText)); err != nil {
+		if err := checkHighlights(next.HighlightedText, HighlightKeys(fn), highlight.Plain(cur.HighlightedText)); err != nil {
 			return Result{}, err
 		}
 		out.HighlightedText = next.HighlightedText

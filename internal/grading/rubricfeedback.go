@@ -237,7 +237,7 @@ func (RubricFeedbackType) Edit(fn assignment.Function, cur, next Result) (Result
 	out.CriteriaPoints = RubricPoints(*fn.Rubric, next.CriteriaLevels, next.CriteriaPoints)
 	out.CriteriaFeedback = next.CriteriaFeedback
 	if next.HighlightedText != cur.HighlightedText {
-		if err := highlight.Validate(next.HighlightedText, RubricHighlightKeys(*fn.Rubric), highlight.Plain(cur.HighlightedText)); err != nil {
+		if err := checkHighlights(next.HighlightedText, RubricHighlightKeys(*fn.Rubric), highlight.Plain(cur.HighlightedText)); err != nil {
 			return Result{}, err
 		}
 		out.HighlightedText = next.HighlightedText

@@ -275,7 +275,9 @@ func (w *writer) rubric(rows []RubricRow) {
 
 // work writes the student's work, a paragraph per line, each highlighted
 // passage shaded in its highlighter's colour and followed by a footnote
-// with the highlighter's title and the comment.
+// with the highlighter's title and the comment. Past maxFootnotes the
+// passages are shaded without one, past maxShaded they are plain text, and
+// a sentence before the work says that comments were left out.
 func (w *writer) work(spans []Span, notes []Highlight) {
 	type seg struct {
 		text string
@@ -303,6 +305,17 @@ func (w *writer) work(spans []Span, notes []Highlight) {
 		}
 	}
 	paras = append(paras, cur)
+	called := 0 // the passages whose footnote the work calls for
+	for _, p := range paras {
+		for _, s := range p {
+			if s.last && s.id >= 0 && s.id < len(notes) {
+				called++
+			}
+		}
+	}
+	if called > maxFootnotes {
+		w.para("Label", fmt.Sprintf(msgNotesLeftOut, maxFootnotes, called-maxFootnotes))
+	}
 	for _, p := range paras {
 		var all strings.Builder
 		for _, s := range p {
@@ -310,7 +323,7 @@ func (w *writer) work(spans []Span, notes []Highlight) {
 		}
 		w.raw(`<text:p text:style-name="` + styleFor("Body", all.String()) + `">`)
 		for _, s := range p {
-			if s.id < 0 || s.id >= len(notes) {
+			if s.id < 0 || s.id >= len(notes) || s.id >= maxShaded {
 				w.text(s.text)
 				continue
 			}
@@ -320,7 +333,7 @@ func (w *writer) work(spans []Span, notes []Highlight) {
 				w.text(s.text)
 				w.raw(`</text:span>`)
 			}
-			if s.last {
+			if s.last && w.notes < maxFootnotes {
 				w.footnote(n)
 			}
 		}
@@ -371,6 +384,7 @@ func (w *writer) image(img Image) {
 type writer struct {
 	b                     bytes.Buffer
 	tables, notes, images int
+	tabs                  int // tabs written as tabs (at most maxTabs)
 }
 
 func (w *writer) raw(s string) { w.b.WriteString(s) }
@@ -399,9 +413,9 @@ func (w *writer) cell(cellStyle, paraStyle, s string) {
 }
 
 // text writes s as paragraph content: XML-escaped, runs of spaces and tabs
-// kept (OpenDocument collapses them otherwise), line breaks as breaks, and
-// the characters XML 1.0 cannot carry (controls, lone surrogates, U+FFFE)
-// dropped.
+// kept (OpenDocument collapses them otherwise), line breaks as breaks, tabs
+// past the document's maxTabs as spaces, and the characters XML 1.0 cannot
+// carry (controls, lone surrogates, U+FFFE) dropped.
 func (w *writer) text(s string) {
 	spaces := 0
 	flush := func() {
@@ -418,6 +432,9 @@ func (w *writer) text(s string) {
 				continue // invalid UTF-8
 			}
 		}
+		if r == '\t' && w.tabs >= maxTabs {
+			r = ' '
+		}
 		if r == ' ' {
 			spaces++
 			continue
@@ -425,6 +442,7 @@ func (w *writer) text(s string) {
 		flush()
 		switch {
 		case r == '\t':
+			w.tabs++
 			w.b.WriteString(`<text:tab/>`)
 		case r == '\n':
 			w.b.WriteString(`<text:line-break/>`)

@@ -19,13 +19,37 @@ import (
 )
 
 // Limits of what a report embeds: pictures beyond them are left out (the
-// answer's text is shown when none is left).
+// answer's text is shown when none is left). The work's limits bound what
+// LibreOffice lays out, whose time grows with the document's paragraphs,
+// footnotes, shaded runs and tabs: at the limits a report converts in a few seconds, as a
+// large ordinary one does, where a result saved with 25,000 highlights
+// took more than the conversion's 60 seconds.
 const (
-	maxImageBytes        = 8 << 20
-	maxImagesPerAnswer   = 8
-	maxImagesPerReport   = 60
-	maxWorkRunes         = 200_000 // a submission's text is cut here, with a note
+	maxImageBytes      = 8 << 20
+	maxImagesPerAnswer = 8
+	maxImagesPerReport = 60
+	maxWorkRunes       = 200_000 // a submission's text is cut here, with a note
+	// maxWorkLines caps the paragraphs of the work (one a line): the work
+	// is cut after this many lines, with the same note. A typed essay has a
+	// few hundred; 3,000 is some 60 pages of short lines.
+	maxWorkLines = 3_000
+	// maxFootnotes caps the highlights printed with their comment as a
+	// footnote; the later ones are shaded without one, and one sentence
+	// (msgNotesLeftOut) says so. The AI places at most 200 highlights in a
+	// result (grading's maxPassages), and a teacher's edit may hold at most
+	// grading.MaxEditHighlights (1,000).
+	maxFootnotes = 300
+	// maxShaded caps the highlights shaded in their colour (the later ones
+	// are plain text): LibreOffice's time grows faster than the shaded runs
+	// of a paragraph (5,000 on one line take 6 s, 25,000 over two minutes).
+	// It is the most a teacher's edit may hold.
+	maxShaded = 1_000
+	// maxTabs caps the tabs laid out as tabs (the later ones are spaces):
+	// 66,000 tabs on one line, which a pupil's .txt can hold, took 30 s,
+	// 5,000 took 4 s.
+	maxTabs              = 2_000
 	msgWorkCut           = "[The rest of the work is not shown: it is too long to print.]"
+	msgNotesLeftOut      = "[This report prints the comments on the first %d highlighted passages only: read the comments on the other %d in Markwell.]"
 	msgNoSubmissions     = "This assignment has no submissions to print."
 	msgUnknownSubmission = "One of the chosen submissions is not in this assignment any more. Refresh the page and try again."
 )
@@ -249,17 +273,21 @@ func plainWork(text string) []Span {
 	return cut([]Span{{Text: text, ID: -1}})
 }
 
-// cut keeps the first maxWorkRunes characters of the work.
+// cut keeps the first maxWorkRunes characters and maxWorkLines lines of
+// the work, and says so after them when it cut.
 func cut(spans []Span) []Span {
-	left := maxWorkRunes
+	runes, breaks := maxWorkRunes, maxWorkLines-1 // characters and line breaks left
 	for i, sp := range spans {
-		n := len([]rune(sp.Text))
-		if n <= left {
-			left -= n
-			continue
+		for j, r := range sp.Text {
+			if runes == 0 || r == '\n' && breaks == 0 {
+				spans[i].Text = sp.Text[:j]
+				return append(spans[:i+1], Span{Text: "\n" + msgWorkCut, ID: -1})
+			}
+			runes--
+			if r == '\n' {
+				breaks--
+			}
 		}
-		spans[i].Text = string([]rune(sp.Text)[:left])
-		return append(spans[:i+1], Span{Text: "\n" + msgWorkCut, ID: -1})
 	}
 	return spans
 }

@@ -259,6 +259,24 @@ func TestRubricAndFeedbackReports(t *testing.T) {
 	for _, want := range []string{"Letter", "Kim", "Nice letter.", "He went to there", "Grammar:", `Use "their" here`} {
 		require.Contains(t, got, want)
 	}
+	require.NotContains(t, got, "This report prints the comments")
+
+	// A result saved with 25,000 highlights (LibreOffice took over a minute
+	// on their footnotes) prints the first 300 and says where the rest are.
+	var many, plain strings.Builder
+	for i := range 25_000 {
+		many.WriteString(`<grammar comment="Note ` + strconv.Itoa(i) + `">ab</grammar> `)
+		plain.WriteString("ab ")
+	}
+	subs = b.submit(t, ada, fb, []string{"Max"}, func(int) string { return plain.String() })
+	b.review(t, subs[0], `highlighted_text = $2`, many.String())
+	pdf, _, err = b.svc.Student(b.ctx, ada, fb, subs[0])
+	require.NoError(t, err)
+	got = text(t, pdf)
+	require.Contains(t, got, "This report prints the comments on the first 300 highlighted passages only: "+
+		"read the comments on the other 24700 in Markwell.")
+	require.Contains(t, got, "Grammar: Note 299")
+	require.NotContains(t, got, "Note 300")
 
 	pr := b.define(t, ada, "Reflection", assignment.TypePrompt, assignment.FunctionInput{Prompt: "Be kind."})
 	subs = b.submit(t, ada, pr, []string{"Lee"}, func(int) string { return "I learnt a lot." })
