@@ -38,7 +38,7 @@ const LARGE_ONLY = { display: { xs: 'none', lg: 'table-cell' } } as const;
 /**
  * On a phone the table is laid out to the screen's width (`table-layout: fixed`), never wider: the
  * checkbox and actions columns keep their size, the result column gets {@link PHONE_RESULT_WIDTH}
- * and the name takes the rest, ending in an ellipsis. So every row's actions button is on the screen
+ * and the name takes the rest, on up to three lines, then an ellipsis. So every row's actions button is on the screen
  * without scrolling sideways. From `sm` up the table sizes its columns to their content as before.
  */
 const PHONE_FIT = { tableLayout: { xs: 'fixed', sm: 'auto' } } as const;
@@ -276,7 +276,9 @@ export function SubmissionsTable({
                 />
               </TableCell>
               <TableCell component="th" scope="row" sx={{ ...NAME_PADDING, fontWeight: 500, overflowWrap: 'anywhere', minWidth: { xs: 96, sm: 120 } }}>
-                {/* A long file name ends in an ellipsis (never broken mid-word); the whole name is its title. */}
+                {/* A long file name ends in an ellipsis (never broken mid-word); the whole name is its title.
+                    On a phone, where the column is narrow and the row tall anyway, it wraps onto up to
+                    three lines first ("Amara O…" told nobody which Amara). */}
                 <Link
                   component={RouterLink}
                   to={reviewPath(s)}
@@ -284,11 +286,14 @@ export function SubmissionsTable({
                   underline="hover"
                   title={s.name}
                   sx={{
-                    display: 'block',
+                    display: { xs: '-webkit-box', sm: 'block' },
+                    WebkitBoxOrient: 'vertical',
+                    WebkitLineClamp: { xs: 3, sm: 'none' },
+                    overflowWrap: 'break-word',
                     maxWidth: { xs: 'none', sm: 240, md: 360 },
                     overflow: 'hidden',
                     textOverflow: 'ellipsis',
-                    whiteSpace: 'nowrap',
+                    whiteSpace: { xs: 'normal', sm: 'nowrap' },
                     '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: -2, borderRadius: 0.5 },
                   }}
                 >
