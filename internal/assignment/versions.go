@@ -320,6 +320,14 @@ func quote(s string) string {
 
 func pts(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
+// points counts points in words: "1 point", "0.5 points", "3 points".
+func points(x float64) string {
+	if x == 1 {
+		return "1 point"
+	}
+	return pts(x) + " points"
+}
+
 // indexQuestions maps question ids to their question and label.
 type placedQuestion struct {
 	q      Question
@@ -389,7 +397,7 @@ func DescribeChanges(old, new Function, rubricName func(id string) string) []str
 				newC[c.ID] = true
 				was, ok := oldC[c.ID]
 				if !ok {
-					add("added a criterion to %s: %s (%s points)", n.label, quote(c.Description), pts(c.Points))
+					add("added a criterion to %s: %s (%s)", n.label, quote(c.Description), points(c.Points))
 					continue
 				}
 				keptOrder = append(keptOrder, c.ID)

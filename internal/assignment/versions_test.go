@@ -55,3 +55,31 @@ func TestOutdatedMarkerMarksAsEachResultAlone(t *testing.T) {
 	require.True(t, results[2].Outdated)
 	require.False(t, results[4].Outdated, "a result being graded is not outdated")
 }
+
+// The history says "1 point", not "1 points", for an added criterion worth
+// one point, and counts every other amount in points.
+func TestDescribeChangesCountsOnePointInTheSingular(t *testing.T) {
+	old := photosynthesis("Names chlorophyll")
+	added := func(points ...float64) assignment.Function {
+		f := photosynthesis("Names chlorophyll")
+		for i, p := range points {
+			f.Questions[0].Criteria = append(f.Questions[0].Criteria, assignment.Criterion{
+				ID: "n" + string(rune('1'+i)), Description: "Names the stroma", Points: p,
+			})
+		}
+		return f
+	}
+	noRubric := func(string) string { return "" }
+	require.Equal(t, []string{
+		"added a criterion to 1: “Names the stroma” (1 point)",
+		"added a criterion to 1: “Names the stroma” (0.5 points)",
+		"added a criterion to 1: “Names the stroma” (3 points)",
+		"added a criterion to 1: “Names the stroma” (0 points)",
+	}, assignment.DescribeChanges(old, added(1, 0.5, 3, 0), noRubric))
+
+	// A points change names no unit: "2 → 1", whatever the amounts.
+	one := photosynthesis("Names chlorophyll")
+	one.Questions[0].Criteria[0].Points = 1
+	require.Equal(t, []string{"changed the points of 1: 2 → 1 (“Names chlorophyll”)"},
+		assignment.DescribeChanges(old, one, noRubric))
+}

@@ -150,7 +150,7 @@ func TestEditingAGradedAssignment(t *testing.T) {
 	require.Equal(t, []string{
 		"reordered the questions",
 		"removed a criterion from 1: “Evaporation from oceans”",
-		"added a criterion to 2a: “Names the stroma” (1 points)",
+		"added a criterion to 2a: “Names the stroma” (1 point)",
 	}, lines[2:])
 
 	// a reviewed result is left alone by the targeted regrade

@@ -8,6 +8,8 @@ export const releaseKeys = {
   all: ['releases'] as const,
   list: (assignmentId: string) => ['releases', assignmentId] as const,
   row: (assignmentId: string, submissionId: string) => ['releases', assignmentId, submissionId] as const,
+  /** What the Release dialog knows of the whole class (see {@link useClassReleases}); under `list(a)`. */
+  classState: (assignmentId: string) => ['releases', assignmentId, 'class'] as const,
 };
 
 /** The releases of the given submissions of an assignment (`db/assignment/release/list`). */
@@ -70,6 +72,42 @@ function releaseQueryOptions(assignmentId: string, submissionId: string) {
 /** One row's release (null: not listed), polled while its email is queued. */
 export function useRowRelease(assignmentId: string, submissionId: string) {
   return useQuery(releaseQueryOptions(assignmentId, submissionId));
+}
+
+/**
+ * What the Release dialog needs of the whole class: the reviewed results (what "Release all
+ * reviewed" takes) and the results whose link is live now. Not released yet = reviewed minus live.
+ */
+export interface ClassReleases {
+  reviewedIds: string[];
+  releasedIds: string[];
+}
+
+const ids = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/** The class's reviewed results (`db/assignment/submission-rows` with ids) and its live links (`release/list`). */
+async function loadClassReleases(assignmentId: string, signal?: AbortSignal): Promise<ClassReleases> {
+  const [rows, list] = await Promise.all([
+    api.post<{ reviewedIds?: unknown }>('/api/v1/db/assignment/submission-rows', { assignmentId, offset: 0, limit: 1, ids: true }, { signal }),
+    api.post<{ releases?: unknown }>('/api/v1/db/assignment/release/list', { assignmentId }, { signal }),
+  ]);
+  return {
+    reviewedIds: ids(rows?.reviewedIds),
+    releasedIds: readReleases(list?.releases).filter((r) => r.state === 'released').map((r) => r.submissionId),
+  };
+}
+
+/**
+ * The class's reviewed results and live links, asked while `enabled` (the dialog is open) and again
+ * each time it opens: results are reviewed and released elsewhere meanwhile.
+ */
+export function useClassReleases(assignmentId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: releaseKeys.classState(assignmentId),
+    queryFn: ({ signal }) => loadClassReleases(assignmentId, signal),
+    enabled,
+    staleTime: 0,
+  });
 }
 
 /** What a release asks for: the given rows, or with none every reviewed result. */

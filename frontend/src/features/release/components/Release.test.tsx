@@ -10,12 +10,30 @@ import { ReleaseRowState } from './ReleaseRowState';
 
 const LINK = 'https://markwell.test/results/tok-ada';
 
-/** A fake backend: email on or off, releases as the server answers them, and the bodies it got. */
-function setup({ emailEnabled = false, releases = [] as Release[], skipped = { skipped: 1 } as Record<string, number> } = {}) {
+/**
+ * A fake backend: email on or off, releases as the server answers them, the class's reviewed
+ * results (`submission-rows` with ids), and the bodies it got (the dialog's read of the class's
+ * reviewed results not among them).
+ */
+function setup({
+  emailEnabled = false,
+  releases = [] as Release[],
+  skipped = { skipped: 1 } as Record<string, number>,
+  reviewedIds = [] as string[],
+} = {}) {
   let list = releases;
   const bodies: { path: string; body: unknown }[] = [];
   server.use(
     http.get('/api/v1/app-config', () => HttpResponse.json({ data: { demoModel: false, emailEnabled } })),
+    http.post('/api/v1/db/assignment/submission-rows', () =>
+      HttpResponse.json({ data: { rows: [], total: reviewedIds.length, submissionIds: reviewedIds, reviewedIds, outdatedIds: [] } }),
+    ),
+    http.post('/api/v1/db/assignment/release/links-csv', () => {
+      bodies.push({ path: 'links-csv', body: null });
+      return new HttpResponse(`\uFEFFStudent name,Email,Link\r\nAda,ada@pupils.test,${LINK}\r\n`, {
+        headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="Essay - links.csv"' },
+      });
+    }),
     http.post('/api/v1/db/assignment/release/list', async ({ request }) => {
       const body = (await request.json()) as { assignmentId: string; submissionIds?: string[] };
       bodies.push({ path: 'list', body });
@@ -43,7 +61,7 @@ function setup({ emailEnabled = false, releases = [] as Release[], skipped = { s
 
 describe('Releasing results', { timeout: 30_000 }, () => {
   it('releases all reviewed results without email, and says how to hand out the links', async () => {
-    const { bodies } = setup();
+    const { bodies } = setup({ reviewedIds: ['s1', 's2', 's3'] });
     const user = userEvent.setup();
     const onReleased = vi.fn();
     renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={3} onReleased={onReleased} />);
@@ -52,8 +70,7 @@ describe('Releasing results', { timeout: 30_000 }, () => {
     const dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
     expect(await within(dialog).findByText(/Email is not set up on this server/)).toBeInTheDocument();
     expect(within(dialog).queryByRole('checkbox', { name: 'Email each student a link' })).not.toBeInTheDocument();
-    expect(within(dialog).getByRole('button', { name: 'Download links (CSV)' })).toBeEnabled();
-    await user.click(within(dialog).getByRole('button', { name: 'Release all reviewed (3)' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Release all reviewed (3)' }));
 
     await waitFor(() => expect(bodies.filter((b) => b.path !== 'list')).toEqual([{ path: 'release', body: { assignmentId: 'a1', sendEmail: false } }]));
     expect(await screen.findByText('Released 1 result. 1 skipped: not graded or reviewed yet.')).toBeInTheDocument();
@@ -62,13 +79,13 @@ describe('Releasing results', { timeout: 30_000 }, () => {
   });
 
   it('says why each skipped result was left out: not reviewed, or not graded', async () => {
-    setup({ skipped: { skipped: 7, skippedNotReviewed: 6, skippedNotGraded: 1 } });
+    setup({ skipped: { skipped: 7, skippedNotReviewed: 6, skippedNotGraded: 1 }, reviewedIds: ['s1'] });
     const user = userEvent.setup();
     renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={1} />);
 
     await user.click(screen.getByRole('button', { name: 'Release' }));
     const dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
-    await user.click(within(dialog).getByRole('button', { name: 'Release all reviewed (1)' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Release all reviewed (1)' }));
     expect(
       await screen.findByText('Released 1 result. 6 skipped: not reviewed yet; 1 skipped: not graded yet.'),
     ).toBeInTheDocument();
@@ -110,7 +127,7 @@ describe('Releasing results', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Release' }));
     const dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
     expect(
-      within(dialog).getByText(/^The 8 selected results are released: each student gets a private link to their result page\./),
+      within(dialog).getByText(/^The 8 selected results will be released: each student will get a private link to their result page\./),
     ).toBeInTheDocument();
     expect(within(dialog).queryByText(/selected students?/)).not.toBeInTheDocument();
 
@@ -119,19 +136,113 @@ describe('Releasing results', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Released 3 results. Emailing 2 students.')).toBeInTheDocument();
   });
 
-  it('words one selected row, and every reviewed result, as results', async () => {
-    setup();
+  it('words one selected row, and every reviewed result, as results that will be released', async () => {
+    setup({ reviewedIds: ['s1', 's2', 's3', 's4', 's5'] });
     const user = userEvent.setup();
     const { unmount } = renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={['s1']} reviewedCount={0} />);
     await user.click(screen.getByRole('button', { name: 'Release' }));
     let dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
-    expect(within(dialog).getByText(/^The selected result is released: its student gets a private link/)).toBeInTheDocument();
+    expect(within(dialog).getByText(/^The selected result will be released: its student will get a private link/)).toBeInTheDocument();
     unmount();
 
     renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={5} />);
     await user.click(screen.getByRole('button', { name: 'Release' }));
     dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
-    expect(within(dialog).getByText(/^The 5 reviewed results are released: each student gets a private link/)).toBeInTheDocument();
+    expect(within(dialog).getByText(/^The 5 reviewed results will be released: each student will get a private link/)).toBeInTheDocument();
+    // Nothing is released before the teacher presses the button: no sentence says it is.
+    expect(within(dialog).queryByText(/results? (is|are) released:/)).not.toBeInTheDocument();
+  });
+
+  it('offers the links CSV only once a link is live, and says why before', async () => {
+    setup();
+    const user = userEvent.setup();
+    const { unmount } = renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={['s1']} reviewedCount={0} />);
+    await user.click(screen.getByRole('button', { name: 'Release' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
+    const hint = await within(dialog).findByText(/^No result is released yet, so there are no links to download\./);
+    const csv = within(dialog).getByRole('button', { name: 'Download links (CSV)' });
+    expect(csv).toBeDisabled();
+    expect(csv).toHaveAccessibleDescription(hint.textContent ?? '');
+    unmount();
+
+    // Once a result is released its link is in the list: the button downloads it.
+    setup({ releases: [{ submissionId: 's1', studentName: 'Ada', studentEmail: 'ada@pupils.test', state: 'released', link: LINK, email: 'none' }] });
+    const names: string[] = [];
+    vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:links');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    try {
+      renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={0} />);
+      await user.click(screen.getByRole('button', { name: 'Release' }));
+      dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
+      const download = within(dialog).getByRole('button', { name: 'Download links (CSV)' });
+      await waitFor(() => expect(download).toBeEnabled());
+      expect(within(dialog).queryByText(/no links to download/)).not.toBeInTheDocument();
+      await user.click(download);
+      await waitFor(() => expect(names).toEqual(['Essay - links.csv']));
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it('after releasing, counts only the reviewed results not released yet, and says when all are', async () => {
+    // The teacher's walk: two reviewed results, both released.
+    const released = (submissionId: string, studentName: string): Release => ({
+      submissionId, studentName, studentEmail: '', state: 'released', link: `${LINK}-${submissionId}`, email: 'none',
+    });
+    const { bodies } = setup({ reviewedIds: ['s1', 's2'] });
+    let list: Release[] = [];
+    server.use(
+      http.post('/api/v1/db/assignment/release/list', () => HttpResponse.json({ data: { releases: list } })),
+      http.post('/api/v1/db/assignment/release', async ({ request }) => {
+        const body = (await request.json()) as { submissionIds?: string[] };
+        bodies.push({ path: 'release', body });
+        const now = (body.submissionIds ?? ['s1', 's2']).map((id) => released(id, id === 's1' ? 'Ada' : 'Ben'));
+        list = [...list.filter((r) => !now.some((n) => n.submissionId === r.submissionId)), ...now];
+        return HttpResponse.json({ data: { releases: now, skipped: 0 } });
+      }),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={2} />);
+    await user.click(screen.getByRole('button', { name: 'Release' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Release all reviewed (2)' }));
+    expect(await screen.findByText('Released 2 results.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    // Opened again: nothing left to release, and it says so; the links can be downloaded now.
+    await user.click(screen.getByRole('button', { name: 'Release' }));
+    dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
+    expect(await within(dialog).findByRole('button', { name: 'Release all reviewed (0)' })).toBeDisabled();
+    expect(within(dialog).queryByRole('button', { name: 'Release all reviewed (2)' })).not.toBeInTheDocument();
+    expect(within(dialog).getByText(/^Already released: all 2 reviewed results are released/)).toBeInTheDocument();
+    expect(within(dialog).queryByText(/will be released/)).not.toBeInTheDocument();
+    expect(within(dialog).queryByText(/No result is reviewed yet/)).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Download links (CSV)' })).toBeEnabled();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    // Ben's link revoked, a third result reviewed: only those two are counted and released, Ada's
+    // result is not asked for again (it would be emailed again).
+    list = [released('s1', 'Ada'), { ...released('s2', 'Ben'), state: 'revoked', link: undefined }];
+    server.use(
+      http.post('/api/v1/db/assignment/submission-rows', () =>
+        HttpResponse.json({ data: { rows: [], total: 3, submissionIds: ['s1', 's2', 's3'], reviewedIds: ['s1', 's2', 's3'], outdatedIds: [] } }),
+      ),
+    );
+    await user.click(screen.getByRole('button', { name: 'Release' }));
+    dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
+    const releaseTwo = await within(dialog).findByRole('button', { name: 'Release all reviewed (2)' });
+    expect(within(dialog).getByText(/^The 2 reviewed results will be released/)).toBeInTheDocument();
+    expect(within(dialog).getByText('1 other reviewed result is already released: it keeps its link and is not counted or emailed again.')).toBeInTheDocument();
+    await user.click(releaseTwo);
+    expect(await screen.findByText('Released 2 results. 1 was released already.')).toBeInTheDocument();
+    expect(bodies.filter((b) => b.path === 'release').map((b) => b.body)).toEqual([
+      { assignmentId: 'a1', sendEmail: false },
+      { assignmentId: 'a1', submissionIds: ['s2', 's3'], sendEmail: false },
+    ]);
   });
 
   it('shows the server’s sentence when nothing can be released, and keeps the dialog open', async () => {

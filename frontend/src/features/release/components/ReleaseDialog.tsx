@@ -16,7 +16,7 @@ import { useEffect, useId, useState } from 'react';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useAppConfig } from '../../../lib/app-config';
-import { downloadLinksCsv, useRelease } from '../api/releases';
+import { downloadLinksCsv, useClassReleases, useRelease } from '../api/releases';
 import type { ReleaseOutcome } from '../api/types';
 
 /** Props of {@link ReleaseDialog}. */
@@ -44,23 +44,36 @@ function results(n: number): string {
 }
 
 /**
- * What the dialog releases, counted in results (rows), never in students: a student who submitted
- * twice has two results, each with its own link. "The 8 selected results are released: each student
- * gets a private link to their result page."
+ * What the dialog will release, counted in results (rows), never in students: a student who
+ * submitted twice has two results, each with its own link. Said before anything happens, so in the
+ * future: "The 8 selected results will be released: each student will get a private link to their
+ * result page." `count` is what "Release all reviewed" takes: the reviewed results not released yet.
  */
-function releaseSentence(selected: number, reviewedCount: number): string {
+function releaseSentence(selected: number, count: number): string {
   const what =
     selected === 1
-      ? 'The selected result is'
+      ? 'The selected result'
       : selected > 1
-        ? `The ${selected} selected results are`
-        : reviewedCount === 1
-          ? 'The reviewed result is'
-          : reviewedCount > 1
-            ? `The ${reviewedCount} reviewed results are`
-            : 'Every reviewed result is';
-  const who = selected === 1 || (selected === 0 && reviewedCount === 1) ? 'its student gets' : 'each student gets';
-  return `${what} released: ${who} a private link to their result page.`;
+        ? `The ${selected} selected results`
+        : count === 1
+          ? 'The reviewed result'
+          : count > 1
+            ? `The ${count} reviewed results`
+            : 'Every reviewed result';
+  const who = selected === 1 || (selected === 0 && count === 1) ? 'its student will get' : 'each student will get';
+  return `${what} will be released: ${who} a private link to their result page.`;
+}
+
+/** The reviewed results released already, which "Release all reviewed" leaves as they are. */
+function alreadyReleasedSentence(already: number, left: number): string {
+  if (left === 0) {
+    return already === 1
+      ? 'Already released: the reviewed result is released, and its student has their link. There is nothing more to release; select rows in the table to release other results.'
+      : `Already released: all ${already} reviewed results are released, and their students have their links. There is nothing more to release; select rows in the table to release other results.`;
+  }
+  return already === 1
+    ? '1 other reviewed result is already released: it keeps its link and is not counted or emailed again.'
+    : `${already} other reviewed results are already released: they keep their links and are not counted or emailed again.`;
 }
 
 /**
@@ -113,10 +126,32 @@ export function ReleaseDialog({
   const release = useRelease();
   const fullScreen = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const selected = selectedIds.length;
-  const label = selected > 0 ? `Release ${selected} selected` : `Release all reviewed (${reviewedCount})`;
-  const nothing = selected === 0 && reviewedCount === 0;
-  // Only the rows this release takes: the selected ones, else every reviewed one.
-  const outdated = selected > 0 ? selectedIds.filter((id) => outdatedIds.includes(id)).length : Math.min(outdatedReviewed, reviewedCount);
+  // The whole class as it stands now: which reviewed results are released already, and whether any
+  // link is live. Until it has arrived (or when it cannot be read) the table's count stands.
+  const classReleases = useClassReleases(assignmentId, open);
+  // "Release all reviewed" waits for the class (asked again at each opening): pressed before, it
+  // would release (and email) again what is released already, and its count could be wrong.
+  const counting = selected === 0 && reviewedCount > 0 && !classReleases.isError && (classReleases.isPending || classReleases.isFetching);
+  const known = classReleases.isFetching ? undefined : classReleases.data;
+  const live = new Set(known?.releasedIds);
+  // What "Release all reviewed" takes: the reviewed results not released yet.
+  const toRelease = known ? known.reviewedIds.filter((id) => !live.has(id)) : null;
+  const alreadyReleased = known ? known.reviewedIds.length - (toRelease?.length ?? 0) : 0;
+  const allCount = toRelease ? toRelease.length : reviewedCount;
+  const label = selected > 0 ? `Release ${selected} selected` : counting ? 'Release all reviewed' : `Release all reviewed (${allCount})`;
+  const nothing = selected === 0 && allCount === 0;
+  const noneReviewed = nothing && alreadyReleased === 0;
+  // The links CSV lists live links only: before any, it would be a header row and nothing else.
+  const hasLinks = known ? known.releasedIds.length > 0 : classReleases.isError;
+  const csvHintId = useId();
+  // Only the rows this release takes: the selected ones, else every reviewed one not released yet.
+  const outdatedSet = new Set(outdatedIds);
+  const outdated =
+    selected > 0
+      ? selectedIds.filter((id) => outdatedSet.has(id)).length
+      : toRelease
+        ? toRelease.filter((id) => outdatedSet.has(id)).length
+        : Math.min(outdatedReviewed, reviewedCount);
 
   // A dialog opened again shows no earlier error.
   const { reset } = release;
@@ -128,7 +163,9 @@ export function ReleaseDialog({
     try {
       const out = await release.mutateAsync({
         assignmentId,
-        submissionIds: selected > 0 ? selectedIds : undefined,
+        // With some reviewed results released already, only the others: a released one asked again
+        // would be emailed again.
+        submissionIds: selected > 0 ? selectedIds : toRelease && alreadyReleased > 0 ? toRelease : undefined,
         sendEmail: emailEnabled && sendEmail,
       });
       // Students, not rows: one student's two attempts are one person emailed.
@@ -136,6 +173,7 @@ export function ReleaseDialog({
       let message = `Released ${results(out.releases.length)}.`;
       if (emailed > 0) message += ` Emailing ${emailed} ${emailed === 1 ? 'student' : 'students'}.`;
       message += skippedSentence(out);
+      if (selected === 0 && alreadyReleased > 0) message += ` ${alreadyReleased} ${alreadyReleased === 1 ? 'was' : 'were'} released already.`;
       onClose();
       onReleased?.();
       showToast({ type: 'success', message });
@@ -159,11 +197,18 @@ export function ReleaseDialog({
     <Dialog open={open} onClose={release.isPending ? undefined : onClose} aria-labelledby={titleId} fullScreen={fullScreen} maxWidth="sm" fullWidth>
       <DialogTitle id={titleId}>Release results to students</DialogTitle>
       <DialogContent>
-        <Typography sx={{ mb: 2 }}>
-          {releaseSentence(selected, reviewedCount)}{' '}
-          Only graded or reviewed results are released. You can revoke a link at any time.
-        </Typography>
-        {nothing && (
+        {!(nothing && alreadyReleased > 0) && (
+          <Typography sx={{ mb: 2 }}>
+            {releaseSentence(selected, allCount)}{' '}
+            Only graded or reviewed results can be released. You can revoke a link at any time.
+          </Typography>
+        )}
+        {selected === 0 && alreadyReleased > 0 && (
+          <Alert severity={nothing ? 'success' : 'info'} sx={{ mb: 2 }}>
+            {alreadyReleasedSentence(alreadyReleased, allCount)}
+          </Alert>
+        )}
+        {noneReviewed && (
           <Alert severity="info" sx={{ mb: 2 }}>
             No result is reviewed yet. Select the rows to release in the table instead.
           </Alert>
@@ -189,12 +234,19 @@ export function ReleaseDialog({
             {errorMessage(release.error, "We couldn't release the results. Please try again.")}
           </Alert>
         )}
+        {known && !hasLinks && (
+          <Typography id={csvHintId} variant="body2" color="text.secondary" sx={{ mt: 2 }}>
+            No result is released yet, so there are no links to download. The list of links (CSV) can be downloaded once
+            results are released.
+          </Typography>
+        )}
       </DialogContent>
       <DialogActions sx={{ flexWrap: 'wrap', gap: 1, px: 3, pb: 2 }}>
         <Button
           startIcon={downloading ? <CircularProgress size={16} /> : <DownloadRounded />}
           onClick={() => void download()}
-          disabled={downloading}
+          disabled={downloading || !hasLinks}
+          aria-describedby={known && !hasLinks ? csvHintId : undefined}
           sx={{ mr: 'auto' }}
         >
           Download links (CSV)
@@ -206,7 +258,7 @@ export function ReleaseDialog({
           <Button
             variant="contained"
             onClick={() => void submit()}
-            disabled={release.isPending || nothing}
+            disabled={release.isPending || nothing || counting}
             startIcon={release.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
           >
             {label}

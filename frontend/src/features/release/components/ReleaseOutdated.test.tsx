@@ -10,12 +10,21 @@ import { ReleaseButton } from './ReleaseButton';
 const ONE_OUTDATED =
   '1 of these results was graded against an earlier version of the assignment: its student will see the questions added since as not met.';
 
-/** A fake backend without email that releases what it is asked, and the release bodies it got. */
-function setup() {
+/**
+ * A fake backend without email that releases what it is asked, and the release bodies it got; the
+ * class's reviewed results are `reviewedIds`, its live links `releasedIds`.
+ */
+function setup({ reviewedIds = [] as string[], releasedIds = [] as string[] } = {}) {
   const bodies: unknown[] = [];
+  const live = (submissionId: string): Release => ({
+    submissionId, studentName: submissionId, studentEmail: '', state: 'released', link: `https://markwell.test/results/${submissionId}`, email: 'none',
+  });
   server.use(
     http.get('/api/v1/app-config', () => HttpResponse.json({ data: { demoModel: false, emailEnabled: false } })),
-    http.post('/api/v1/db/assignment/release/list', () => HttpResponse.json({ data: { releases: [] } })),
+    http.post('/api/v1/db/assignment/release/list', () => HttpResponse.json({ data: { releases: releasedIds.map(live) } })),
+    http.post('/api/v1/db/assignment/submission-rows', () =>
+      HttpResponse.json({ data: { rows: [], total: reviewedIds.length, submissionIds: reviewedIds, reviewedIds, outdatedIds: [] } }),
+    ),
     http.post('/api/v1/db/assignment/release', async ({ request }) => {
       bodies.push(await request.json());
       const released: Release = { submissionId: 's1', studentName: 'Ada', studentEmail: '', state: 'released', link: 'https://markwell.test/results/t', email: 'none' };
@@ -32,7 +41,7 @@ async function openDialog() {
 
 describe('Releasing results graded against an earlier version', { timeout: 30_000 }, () => {
   it('warns before releasing all reviewed when a reviewed result is outdated, and still releases', async () => {
-    const { bodies } = setup();
+    const { bodies } = setup({ reviewedIds: ['s1'] });
     const user = userEvent.setup();
     // The teacher's walk: one reviewed result, graded before Question 4 was added.
     renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={1} outdatedIds={['s1']} outdatedReviewed={1} />);
@@ -43,7 +52,7 @@ describe('Releasing results graded against an earlier version', { timeout: 30_00
     expect(warning).toHaveTextContent(/Grade it again first .*, or release anyway\./);
 
     // The teacher may mean it: releasing stays possible.
-    await user.click(within(dialog).getByRole('button', { name: 'Release all reviewed (1)' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Release all reviewed (1)' }));
     await waitFor(() => expect(bodies).toEqual([{ assignmentId: 'a1', sendEmail: false }]));
   });
 
@@ -61,20 +70,32 @@ describe('Releasing results graded against an earlier version', { timeout: 30_00
   });
 
   it('does not warn when no result the release takes is outdated', async () => {
-    setup();
+    setup({ reviewedIds: ['s1', 's3'] });
     // Outdated results exist, but none of them is selected.
     const { unmount } = renderWithProviders(
       <ReleaseButton assignmentId="a1" selectedIds={['s1']} reviewedCount={2} outdatedIds={['s2']} outdatedReviewed={1} />,
     );
     let dialog = await openDialog();
-    expect(within(dialog).getByText(/^The selected result is released/)).toBeInTheDocument();
+    expect(within(dialog).getByText(/^The selected result will be released/)).toBeInTheDocument();
     expect(within(dialog).queryByText(/earlier version/)).not.toBeInTheDocument();
     unmount();
 
     // Releasing all reviewed: the outdated result is not a reviewed one, so it is not released.
     renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={2} outdatedIds={['s2']} outdatedReviewed={0} />);
     dialog = await openDialog();
-    expect(within(dialog).getByRole('button', { name: 'Release all reviewed (2)' })).toBeEnabled();
+    expect(await within(dialog).findByRole('button', { name: 'Release all reviewed (2)' })).toBeEnabled();
     expect(within(dialog).queryByText(/earlier version/)).not.toBeInTheDocument();
+  });
+
+  it('does not warn about an outdated reviewed result that is released already: releasing all leaves it be', async () => {
+    // s1 was graded before Question 4 was added and released since; s2 is reviewed and not released.
+    const { bodies } = setup({ reviewedIds: ['s1', 's2'], releasedIds: ['s1'] });
+    const user = userEvent.setup();
+    renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={2} outdatedIds={['s1']} outdatedReviewed={1} />);
+
+    const dialog = await openDialog();
+    await user.click(await within(dialog).findByRole('button', { name: 'Release all reviewed (1)' }));
+    expect(within(dialog).queryByText(/earlier version/)).not.toBeInTheDocument();
+    await waitFor(() => expect(bodies).toEqual([{ assignmentId: 'a1', submissionIds: ['s2'], sendEmail: false }]));
   });
 });

@@ -1,6 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { server } from '../../../../testing/server';
 import type { Assignment, AssignmentFunction } from '../../api/types';
 import { mockAssignment, mockAuthoringApi } from '../../testing/api-mocks';
 import { fill } from '../../testing/fill';
@@ -102,5 +104,88 @@ describe('edit assignment page: unsaved changes', { timeout: 60_000 }, () => {
     await waitFor(() => expect(router.state.location.pathname).toBe(`/assignment/${ID}`));
     expect(api.paths()).toEqual(['function/update']);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
+/** The class's releases as `db/assignment/release/list` answers: `released` live links, then a revoked and a not released one. */
+function mockReleases(released: number) {
+  const asked: unknown[] = [];
+  const row = (i: number, state: string) => ({ submissionId: `s${i}`, studentName: `Pupil ${i}`, studentEmail: '', state, email: 'none' });
+  server.use(
+    http.post('/api/v1/db/assignment/release/list', async ({ request }) => {
+      asked.push(await request.json());
+      const releases = [
+        ...Array.from({ length: released }, (_, i) => ({ ...row(i, 'released'), link: `https://markwell.test/results/t${i}` })),
+        row(90, 'revoked'),
+        row(91, 'not-released'),
+      ];
+      return HttpResponse.json({ data: { releases } });
+    }),
+  );
+  return asked;
+}
+
+describe('edit assignment page: results released to students', { timeout: 60_000 }, () => {
+  const NOTE =
+    '3 results are released to students: they will see any change you save here at once ' +
+    '(a new question or criterion shows as not met until the work is graded again).';
+
+  it('says that released results will change, asks before saving, and still saves', async () => {
+    const asked = mockReleases(3);
+    const user = userEvent.setup({ delay: null });
+    const { router, api } = await openEditor();
+
+    // The teacher's walk: three results released (a revoked link is not counted).
+    expect(await screen.findByText(NOTE)).toBeInTheDocument();
+    expect(asked).toEqual([{ assignmentId: ID }]);
+
+    // Rename, change a criterion's points, Save: nothing is saved before the teacher confirms.
+    await fill(screen.getByRole('textbox', { name: 'Assignment name' }), 'Causes of the First World War');
+    await fill(points(), '4');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Students will see these changes' });
+    expect(dialog).toHaveAccessibleDescription(
+      '3 results are released to students: they will see these changes at once ' +
+        '(a new question or criterion shows as not met until the work is graded again). Save them now?',
+    );
+    expect(api.paths()).toEqual([]);
+
+    // Keep editing stays, with the changes.
+    await user.click(within(dialog).getByRole('button', { name: 'Keep editing' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(router.state.location.pathname).toBe(`/assignment/${ID}/edit`);
+    expect(points()).toHaveValue(4);
+    expect(api.paths()).toEqual([]);
+
+    // Saving stays possible.
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    dialog = await screen.findByRole('dialog', { name: 'Students will see these changes' });
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/assignment/${ID}`));
+    expect(api.paths()).toEqual(['function/update']);
+    expect(await screen.findByText('Changes saved. The 3 released results show them now.')).toBeInTheDocument();
+  });
+
+  it('says one released result in the singular', async () => {
+    mockReleases(1);
+    await openEditor();
+    expect(
+      await screen.findByText(
+        '1 result is released to its student: they will see any change you save here at once ' +
+          '(a new question or criterion shows as not met until the work is graded again).',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('says nothing and saves without asking when no result is released', async () => {
+    mockReleases(0);
+    const user = userEvent.setup({ delay: null });
+    const { router, api } = await openEditor();
+    await fill(points(), '5');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/assignment/${ID}`));
+    expect(api.paths()).toEqual(['function/update']);
+    expect(screen.queryByText(/released to/)).not.toBeInTheDocument();
+    expect(await screen.findByText('Changes saved.')).toBeInTheDocument();
   });
 });

@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState, type ComponentType, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { ConfirmDialog } from '../../../../components/ConfirmDialog';
 import { PageSpinner } from '../../../../components/PageSpinner';
 import { useUnsavedChangesGuard } from '../../../../components/UnsavedChangesDialog';
 import { useToast } from '../../../../components/toast';
@@ -23,6 +24,7 @@ import { updateAssignment } from '../../api/update-assignment';
 import { updateFunction } from '../../api/update-function';
 import { FormFooter } from '../wizard/FormFooter';
 import { NameField, nameProblem } from '../wizard/NameField';
+import { useReleasedCount } from './api';
 import type { AssignmentSettings, DefinitionDraft, EditorProps } from './editor-props';
 
 /** Props for {@link EditAssignmentPage}. */
@@ -37,14 +39,30 @@ export const EDIT_NOTE =
   'the results graded before it as “Graded against an earlier version”; “Grade changed questions again” on the ' +
   'assignment page grades them again. Every change is kept in the assignment’s history.';
 
+/**
+ * What saving does to results already released: their students see the change at once. On the
+ * page: "3 results are released to students: they will see any change you save here at once (a new
+ * question or criterion shows as not met until the work is graded again)."; asked before saving:
+ * "… they will see these changes at once …".
+ */
+export function releasedNote(released: number, type: Assignment['type'], asked = false): string {
+  const who = released === 1 ? '1 result is released to its student' : `${released} results are released to students`;
+  const what = asked ? 'these changes' : 'any change you save here';
+  const notMet = type === 'grade' ? ' (a new question or criterion shows as not met until the work is graded again)' : '';
+  return `${who}: they will see ${what} at once${notMet}.`;
+}
+
 function EditForm({
   assignment,
   fn,
   Editor,
+  released,
 }: {
   assignment: Assignment;
   fn: AssignmentFunction;
   Editor: ComponentType<EditorProps>;
+  /** How many of its results are released to students now. */
+  released: number;
 }) {
   useDocumentTitle(`Edit ${assignment.name}`);
   const navigate = useNavigate();
@@ -64,6 +82,8 @@ function EditForm({
     [],
   );
   const [saving, setSaving] = useState(false);
+  // Save waits for this confirmation when released results would change.
+  const [confirming, setConfirming] = useState(false);
   const back = `/assignment/${assignment._id}`;
 
   const problem = nameProblem(name) ?? draft?.problem ?? null;
@@ -74,9 +94,18 @@ function EditForm({
     (edits !== null && JSON.stringify(edits.draft.input) !== edits.loaded);
   const guard = useUnsavedChangesGuard(dirty);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  // What a student with a released result sees: the name and the definition (not the switches).
+  const seenByStudents = name.trim() !== assignment.name || (edits !== null && JSON.stringify(edits.draft.input) !== edits.loaded);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (problem || saving) return;
+    if (released > 0 && seenByStudents) setConfirming(true);
+    else void save();
+  }
+
+  async function save() {
+    setConfirming(false);
     setSaving(true);
     try {
       const settingsChanged =
@@ -93,7 +122,14 @@ function EditForm({
         queryClient.invalidateQueries({ queryKey: assignmentKeys.detail(assignment._id) }),
         queryClient.invalidateQueries({ queryKey: libraryKeys.all }),
       ]);
-      showToast({ type: 'success', message: 'Changes saved.' });
+      // Said again once saved: the released results changed with it.
+      const shown =
+        released > 0 && seenByStudents
+          ? released === 1
+            ? ' The released result shows them now.'
+            : ` The ${released} released results show them now.`
+          : '';
+      showToast({ type: 'success', message: `Changes saved.${shown}` });
       guard.allowLeave();
       void navigate(back);
     } catch (error) {
@@ -103,16 +139,21 @@ function EditForm({
   }
 
   return (
-    <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} sx={{ maxWidth: 880, mx: 'auto' }}>
+    <Box component="form" noValidate onSubmit={onSubmit} sx={{ maxWidth: 880, mx: 'auto' }}>
       <Typography variant="body2" color="text.secondary" sx={{ fontWeight: 600, mb: 0.5 }}>
         {assignmentTypeLabel(assignment.type)} assignment
       </Typography>
       <Typography variant="h1" sx={{ overflowWrap: 'anywhere' }}>
         Edit assignment
       </Typography>
-      <Alert severity="info" sx={{ mt: 2, mb: 3 }}>
+      <Alert severity="info" sx={{ mt: 2, mb: released > 0 ? 2 : 3 }}>
         {EDIT_NOTE}
       </Alert>
+      {released > 0 && (
+        <Alert severity="warning" sx={{ mb: 3 }}>
+          {releasedNote(released, assignment.type)}
+        </Alert>
+      )}
       <Card>
         <CardContent sx={{ p: { xs: 2, sm: 3 }, '&:last-child': { pb: { xs: 2.5, sm: 3 } } }}>
           <Stack spacing={3}>
@@ -132,6 +173,16 @@ function EditForm({
         submitIcon={<CheckRounded />}
         submitting={saving}
       />
+      <ConfirmDialog
+        open={confirming}
+        title="Students will see these changes"
+        description={`${releasedNote(released, assignment.type, true)} Save them now?`}
+        confirmLabel="Save changes"
+        cancelLabel="Keep editing"
+        destructive={false}
+        onConfirm={() => void save()}
+        onClose={() => setConfirming(false)}
+      />
       {guard.dialog}
     </Box>
   );
@@ -145,6 +196,8 @@ export function EditAssignmentPage({ editorFor }: EditAssignmentPageProps) {
   const { assignmentId = '' } = useParams();
   const assignment = useQuery(assignmentQueryOptions(assignmentId));
   const fn = useAssignmentFunction(assignmentId, assignment.data?.assignment.type);
+  // Not known (still asked, or unreadable): the page says nothing and saves without asking.
+  const released = useReleasedCount(assignmentId).data ?? 0;
   if (assignment.isPending || (assignment.data && fn.isPending)) return <PageSpinner label="Loading assignment" />;
   if (assignment.isError || fn.isError || !assignment.data || !fn.data) {
     return (
@@ -156,5 +209,5 @@ export function EditAssignmentPage({ editorFor }: EditAssignmentPageProps) {
   const Editor = editorFor(assignment.data.assignment.type);
   if (!Editor) return <Alert severity="error">This assignment type cannot be edited.</Alert>;
   // keyed by the definition, so a save elsewhere starts the form again from it
-  return <EditForm key={fn.data._id} assignment={assignment.data.assignment} fn={fn.data} Editor={Editor} />;
+  return <EditForm key={fn.data._id} assignment={assignment.data.assignment} fn={fn.data} Editor={Editor} released={released} />;
 }

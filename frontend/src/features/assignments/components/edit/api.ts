@@ -26,3 +26,27 @@ export function useAssignmentHistory(assignmentId: string) {
     }),
   );
 }
+
+/**
+ * The cache key of how many results are released: under the release feature's key of the
+ * assignment (`['releases', assignmentId]`, its `releaseKeys.list`), so releasing or revoking
+ * refreshes it. Features do not import each other, hence the key written out.
+ */
+export const releasedCountKey = (assignmentId: string) => ['releases', assignmentId, 'released-count'] as const;
+
+/**
+ * How many of the assignment's results are released to their students now (their link is live,
+ * `db/assignment/release/list`): those students see a change of the definition at once.
+ */
+export function useReleasedCount(assignmentId: string) {
+  return useQuery(
+    queryOptions({
+      queryKey: releasedCountKey(assignmentId),
+      queryFn: async ({ signal }) => {
+        const data = await api.post<{ releases?: unknown }>('/api/v1/db/assignment/release/list', { assignmentId }, { signal });
+        const releases = Array.isArray(data?.releases) ? (data.releases as unknown[]) : [];
+        return releases.filter((r) => typeof r === 'object' && r !== null && (r as { state?: unknown }).state === 'released').length;
+      },
+    }),
+  );
+}
