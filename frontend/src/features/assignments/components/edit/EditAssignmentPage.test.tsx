@@ -128,7 +128,7 @@ function mockReleases(released: number) {
 describe('edit assignment page: results released to students', { timeout: 60_000 }, () => {
   const NOTE =
     '3 results are released to students: they will see any change you save here at once ' +
-    '(a new question or criterion shows as not met until the work is graded again).';
+    '(anything added is not marked until the work is graded again).';
 
   it('says that released results will change, asks before saving, and still saves', async () => {
     const asked = mockReleases(3);
@@ -146,7 +146,7 @@ describe('edit assignment page: results released to students', { timeout: 60_000
     let dialog = await screen.findByRole('dialog', { name: 'Students will see these changes' });
     expect(dialog).toHaveAccessibleDescription(
       '3 results are released to students: they will see these changes at once ' +
-        '(a new question or criterion shows as not met until the work is graded again). Save them now?',
+        '(anything added is not marked until the work is graded again). Save them now?',
     );
     expect(api.paths()).toEqual([]);
 
@@ -172,7 +172,7 @@ describe('edit assignment page: results released to students', { timeout: 60_000
     expect(
       await screen.findByText(
         '1 result is released to its student: they will see any change you save here at once ' +
-          '(a new question or criterion shows as not met until the work is graded again).',
+          '(anything added is not marked until the work is graded again).',
       ),
     ).toBeInTheDocument();
   });

@@ -41,15 +41,14 @@ export const EDIT_NOTE =
 
 /**
  * What saving does to results already released: their students see the change at once. On the
- * page: "3 results are released to students: they will see any change you save here at once (a new
- * question or criterion shows as not met until the work is graded again)."; asked before saving:
+ * page: "3 results are released to students: they will see any change you save here at once (anything
+ * added is not marked until the work is graded again)."; asked before saving:
  * "… they will see these changes at once …".
  */
-export function releasedNote(released: number, type: Assignment['type'], asked = false): string {
+export function releasedNote(released: number, asked = false): string {
   const who = released === 1 ? '1 result is released to its student' : `${released} results are released to students`;
   const what = asked ? 'these changes' : 'any change you save here';
-  const notMet = type === 'grade' ? ' (a new question or criterion shows as not met until the work is graded again)' : '';
-  return `${who}: they will see ${what} at once${notMet}.`;
+  return `${who}: they will see ${what} at once (anything added is not marked until the work is graded again).`;
 }
 
 function EditForm({
@@ -151,7 +150,7 @@ function EditForm({
       </Alert>
       {released > 0 && (
         <Alert severity="warning" sx={{ mb: 3 }}>
-          {releasedNote(released, assignment.type)}
+          {releasedNote(released)}
         </Alert>
       )}
       <Card>
@@ -176,7 +175,7 @@ function EditForm({
       <ConfirmDialog
         open={confirming}
         title="Students will see these changes"
-        description={`${releasedNote(released, assignment.type, true)} Save them now?`}
+        description={`${releasedNote(released, true)} Save them now?`}
         confirmLabel="Save changes"
         cancelLabel="Keep editing"
         destructive={false}
