@@ -19,8 +19,8 @@ export interface ToggleCriterionInput {
  * Flips one criterion of a grade result (`POST db/gradeFunction/toggleCriterion`). Resolves to the
  * change of the total: plus the criterion's points when it is now met, minus them when not.
  */
-export async function toggleCriterion(input: ToggleCriterionInput): Promise<number> {
-  const data = await api.post<{ totalPointsChange?: unknown } | undefined>('/api/v1/db/gradeFunction/toggleCriterion', input);
+export async function toggleCriterion(input: ToggleCriterionInput, { keepalive = false }: { keepalive?: boolean } = {}): Promise<number> {
+  const data = await api.post<{ totalPointsChange?: unknown } | undefined>('/api/v1/db/gradeFunction/toggleCriterion', input, keepalive ? { keepalive } : {});
   const change = data?.totalPointsChange;
   if (typeof change !== 'number' || !Number.isFinite(change)) throw new Error('The server sent no change of points');
   return change;
@@ -29,6 +29,8 @@ export async function toggleCriterion(input: ToggleCriterionInput): Promise<numb
 /** What the toggle hook takes: the call's input and the submission whose cached result it changes. */
 export interface ToggleCriterionVariables extends ToggleCriterionInput {
   submissionId: string;
+  /** Sent as the page is hidden or left: the request outlives the page (fetch `keepalive`). */
+  keepalive?: boolean;
 }
 
 const TOGGLE_KEY = ['functionResult', 'toggleCriterion'] as const;
@@ -44,7 +46,7 @@ export function useToggleCriterion(onChanged?: () => void) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: TOGGLE_KEY,
-    mutationFn: ({ submissionId: _submissionId, ...input }: ToggleCriterionVariables) => toggleCriterion(input),
+    mutationFn: ({ submissionId: _submissionId, keepalive, ...input }: ToggleCriterionVariables) => toggleCriterion(input, { keepalive }),
     onMutate: async ({ submissionId, questionIndexPath, criterionIndex, questionsCriterion }) => {
       const queryKey = functionResultKeys.detail(submissionId);
       await queryClient.cancelQueries({ queryKey });

@@ -190,3 +190,35 @@ export function withoutHighlight(parsed: ParsedHighlights, id: number): string {
   const spans = parsed.spans.map((s) => (s.id === id ? { text: s.text, key: null, id: -1 } : s));
   return serializeHighlights(spans, commentsOf(parsed.items));
 }
+
+/**
+ * Where each highlight starts in the plain text, by id. It names a highlight for as long as the
+ * text stays the same: a changed comment or a removed highlight (its words stay) moves no other.
+ */
+export function highlightStarts(parsed: ParsedHighlights): number[] {
+  const starts: number[] = [];
+  let at = 0;
+  for (const span of parsed.spans) {
+    if (span.key !== null) starts[span.id] = at;
+    at += span.text.length;
+  }
+  return starts;
+}
+
+/**
+ * `tagged` with the comments of the highlights starting at the offsets of `comments` replaced and
+ * the highlights starting at `removed` taken off (their words stay, as plain text). An offset
+ * where no highlight starts (it was removed meanwhile) changes nothing.
+ */
+export function editHighlights(tagged: string, comments: ReadonlyMap<number, string>, removed: ReadonlySet<number>): string {
+  const parsed = parseHighlights(tagged);
+  const starts = highlightStarts(parsed);
+  const byStart = new Map(starts.map((at, id) => [at, id]));
+  const edited = commentsOf(parsed.items);
+  for (const [at, comment] of comments) {
+    const id = byStart.get(at);
+    if (id !== undefined) edited[id] = comment;
+  }
+  const spans = parsed.spans.map((s) => (s.key !== null && removed.has(starts[s.id]) ? { text: s.text, key: null, id: -1 } : s));
+  return serializeHighlights(spans, edited);
+}

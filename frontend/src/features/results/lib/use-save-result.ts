@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useToast } from '../../../components/toast';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import {
@@ -20,18 +20,29 @@ export interface SaveResultOptions {
 /**
  * Saving a teacher's edits of a result with `functionResult/update`, with the spec's toasts. The
  * result shown is the saved one from the moment the server answers, then follows `result` again
- * whenever the caller passes a newer one.
+ * whenever the caller passes a newer one. Each save builds on the latest: the one the previous
+ * save left, even before the screen has drawn it (a save queued behind another).
  */
 export function useSaveResult(result: FunctionResult, functionId: string, onChanged?: () => void) {
   const mutation = useUpdateFunctionResult();
   const { showToast } = useToast();
   const [saved, setSaved] = useState<{ from: FunctionResult; to: FunctionResult } | null>(null);
   const current = saved && saved.from === result ? saved.to : result;
+  const latest = useRef({ result, current });
+  useEffect(() => {
+    latest.current = { result, current };
+  });
 
-  const save = async (changes: ResultChanges, { quiet = false, keepalive = false }: SaveResultOptions = {}): Promise<boolean> => {
+  /** Saves `changes`, or what `changes` makes of the latest result. */
+  const save = async (
+    changes: ResultChanges | ((base: FunctionResult) => ResultChanges),
+    { quiet = false, keepalive = false }: SaveResultOptions = {},
+  ): Promise<boolean> => {
+    const base = latest.current.current;
     try {
-      const to = await mutation.mutateAsync({ result: current, functionId, changes, keepalive });
-      setSaved({ from: result, to });
+      const to = await mutation.mutateAsync({ result: base, functionId, changes: typeof changes === 'function' ? changes(base) : changes, keepalive });
+      latest.current = { result: latest.current.result, current: to };
+      setSaved({ from: latest.current.result, to });
       if (!quiet) showToast({ type: 'success', message: FEEDBACK_UPDATED_MESSAGE });
       onChanged?.();
       return true;

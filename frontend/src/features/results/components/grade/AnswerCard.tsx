@@ -42,7 +42,9 @@ function AnswerPictures({ urls, label }: { urls: string[]; label: string }) {
 
 /**
  * One answer of a grade result: the question, a handwritten answer's picture, the criteria to
- * tick, the grade adjustment and the feedback. Subquestions are indented (lightly) under their parent.
+ * tick, the grade adjustment and the feedback. Subquestions are indented (lightly) under their
+ * parent. A question with no criteria of its own but parts shows its parts' subtotal and only its
+ * feedback: nothing to tick or adjust there.
  */
 export function AnswerCard({ node, current, readOnly = false, onActivate, onToggle, onDraft, onLeave }: AnswerCardProps) {
   const headingId = useId();
@@ -52,6 +54,13 @@ export function AnswerCard({ node, current, readOnly = false, onActivate, onTogg
   const scored = answerScore(answer.grade, max);
   // A question with parts: its own criteria here, and the whole as the assignment page counts it.
   const whole = answer.subanswers.length > 0 ? withParts(node) : null;
+  // A question of parts only (no criteria of its own): its score is its parts', which carry the
+  // criteria and adjustments; it keeps only its feedback.
+  const partsOnly = whole !== null && criteria.length === 0;
+  const shown = partsOnly ? whole : { scored, max };
+  const scoreLabel = partsOnly
+    ? `${formatPoints(whole.scored)} of ${formatPoints(whole.max)} points with its parts`
+    : `${formatPoints(scored)} of ${formatPoints(max)} points${whole ? ' for its own criteria' : ''}`;
 
   return (
     <Paper
@@ -80,12 +89,17 @@ export function AnswerCard({ node, current, readOnly = false, onActivate, onTogg
         <Typography
           variant="body2"
           sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
-          aria-label={`${formatPoints(scored)} of ${formatPoints(max)} points${whole ? ' for its own criteria' : ''}`}
+          aria-label={scoreLabel}
         >
-          {formatPoints(scored)} / {formatPoints(max)}
+          {formatPoints(shown.scored)} / {formatPoints(shown.max)}
         </Typography>
       </Box>
-      {whole && (
+      {partsOnly && (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: -1 }}>
+          With its parts: their criteria and adjustments are below.
+        </Typography>
+      )}
+      {whole && !partsOnly && (
         <Typography variant="body2" color="text.secondary" sx={{ mt: -1 }}>
           {`Its own criteria above; with its parts ${formatPoints(whole.scored)} / ${formatPoints(whole.max)}.`}
         </Typography>
@@ -96,8 +110,11 @@ export function AnswerCard({ node, current, readOnly = false, onActivate, onTogg
         </Typography>
       )}
       <AnswerPictures urls={answer.signedAnswerMedia ?? []} label={label} />
-      <CriteriaList label={label} criteria={criteria} met={answer.grade.criteria} readOnly={readOnly} showKeys={current && !readOnly} onToggle={onToggle} />
+      {!partsOnly && (
+        <CriteriaList label={label} criteria={criteria} met={answer.grade.criteria} readOnly={readOnly} showKeys={current && !readOnly} onToggle={onToggle} />
+      )}
       <AnswerFields
+        adjustable={!partsOnly}
         label={label}
         gradeAdjustment={answer.grade.gradeAdjustment}
         points={answer.grade.points}

@@ -16,6 +16,8 @@ export interface AnswerFieldsProps {
   max: number;
   feedback: string;
   readOnly?: boolean;
+  /** False leaves out the adjustment (a question of parts only: its parts are adjusted). */
+  adjustable?: boolean;
   /**
    * A field's value as typed, to save once typing stops; null when there is nothing to save (the
    * saved value again, or an adjustment that is not a number yet).
@@ -47,7 +49,7 @@ export function cappedReason(label: string, typed: number, points: number, max: 
  * scores within 0 and the question's maximum, as on the server: an adjustment past that is saved
  * capped, and once the field is left it shows the capped value and a line says why.
  */
-export function AnswerFields({ label, gradeAdjustment, points, max, feedback, readOnly = false, onDraft, onLeave }: AnswerFieldsProps) {
+export function AnswerFields({ label, gradeAdjustment, points, max, feedback, readOnly = false, adjustable = true, onDraft, onLeave }: AnswerFieldsProps) {
   const cappedId = useId();
   const [adjustment, setAdjustment] = useState(String(gradeAdjustment));
   const [text, setText] = useState(feedback);
@@ -100,35 +102,37 @@ export function AnswerFields({ label, gradeAdjustment, points, max, feedback, re
         // Feedback goes below the adjustment unless the answer's card (a container) is wide enough
         // for both side by side: a nested card in a narrow column keeps a readable feedback box.
         gridTemplateColumns: 'minmax(0, 1fr)',
-        '@container answer-card (min-width: 30rem)': { gridTemplateColumns: '140px minmax(0, 1fr)' },
+        '@container answer-card (min-width: 30rem)': { gridTemplateColumns: adjustable ? '140px minmax(0, 1fr)' : 'minmax(0, 1fr)' },
       }}
     >
-      <TextField
-        label="Adjustment"
-        type="number"
-        size="small"
-        value={adjustment}
-        disabled={readOnly}
-        error={invalid}
-        helperText={invalid ? 'Enter a number of points, e.g. -1 or 0.5.' : readOnly ? undefined : '± points'}
-        onChange={(e) => {
-          setAdjustment(e.target.value);
-          setCapped(null);
-          draftAdjustment(e.target.value);
-        }}
-        onBlur={commitAdjustment}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') commitAdjustment();
-        }}
-        slotProps={{
-          htmlInput: {
-            step: 0.5,
-            inputMode: 'decimal',
-            'aria-label': `Grade adjustment for question ${label}`,
-            ...(capped ? { 'aria-describedby': cappedId } : {}),
-          },
-        }}
-      />
+      {adjustable && (
+        <TextField
+          label="Adjustment"
+          type="number"
+          size="small"
+          value={adjustment}
+          disabled={readOnly}
+          error={invalid}
+          helperText={invalid ? 'Enter a number of points, e.g. -1 or 0.5.' : readOnly ? undefined : '± points'}
+          onChange={(e) => {
+            setAdjustment(e.target.value);
+            setCapped(null);
+            draftAdjustment(e.target.value);
+          }}
+          onBlur={commitAdjustment}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') commitAdjustment();
+          }}
+          slotProps={{
+            htmlInput: {
+              step: 0.5,
+              inputMode: 'decimal',
+              'aria-label': `Grade adjustment for question ${label}`,
+              ...(capped ? { 'aria-describedby': cappedId } : {}),
+            },
+          }}
+        />
+      )}
       <TextField
         label="Feedback"
         size="small"

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { AnswerNode } from '../../api/types';
 import { resultFixture, renderResultUi } from '../../testing/render';
+import { PARTS_ONLY, PARTS_ONLY_ANSWERS } from '../../testing/parts-only';
 import { GradeReview } from './GradeReview';
 
 const fn = {
@@ -105,6 +106,25 @@ describe('GradeReview', () => {
     const partCard = screen.getByRole('region', { name: 'Question 1a' });
     expect(within(partCard).getByLabelText('1 of 2 points')).toBeInTheDocument();
     expect(within(partCard).queryByText(/with its parts/)).not.toBeInTheDocument();
+  });
+
+  it("shows a question of parts only by its parts' subtotal, with nothing to tick or adjust of its own", () => {
+    renderResultUi(<GradeReview result={resultFixture({ answers: PARTS_ONLY_ANSWERS, totalPoints: 5, maxPoints: 6 })} fn={PARTS_ONLY} text="x" />);
+
+    const card = screen.getByRole('region', { name: 'Question 2' });
+    expect(within(card).getByLabelText('3 of 4 points with its parts')).toHaveTextContent('3 / 4');
+    expect(within(card).queryByText('0 / 0')).not.toBeInTheDocument();
+    expect(within(card).getByText('With its parts: their criteria and adjustments are below.')).toBeInTheDocument();
+    expect(within(card).queryByRole('spinbutton')).not.toBeInTheDocument();
+    expect(within(card).queryByRole('group')).not.toBeInTheDocument();
+    expect(within(card).queryByText('No criteria for this question.')).not.toBeInTheDocument();
+    expect(within(card).getByRole('textbox', { name: 'Feedback for question 2' })).toHaveValue('Both parts tried.');
+    // Its parts keep their criteria and adjustments.
+    const part = screen.getByRole('region', { name: 'Question 2b' });
+    expect(within(part).getByLabelText('3 of 3 points')).toBeInTheDocument();
+    expect(within(part).getByRole('checkbox', { name: /Explains why/ })).toBeChecked();
+    expect(within(part).getByRole('spinbutton', { name: 'Grade adjustment for question 2b' })).toBeInTheDocument();
+    expect(screen.getByRole('spinbutton', { name: 'Grade adjustment for question 1' })).toBeInTheDocument();
   });
 
   it('says so when nothing is graded yet', () => {

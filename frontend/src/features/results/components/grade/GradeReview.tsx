@@ -3,14 +3,17 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useToast } from '../../../../components/toast';
 import { errorMessage } from '../../../../lib/api-client';
+import { functionResultKeys } from '../../api/keys';
 import { useToggleCriterion } from '../../api/toggle-criterion';
+import type { FunctionResult } from '../../api/types';
 import { useAutosave } from '../../hooks/use-autosave';
 import { useResultEdit } from '../../hooks/use-result-edit';
 import { useShortcuts } from '../../hooks/use-shortcuts';
-import { answersTotal, editAnswer, formatPoints, gradeNodes, maxPointsOf, pathKey, type GradeNode } from '../../lib/answers';
+import { answerAt, answersTotal, editAnswer, formatPoints, gradeNodes, maxPointsOf, pathKey, type GradeNode } from '../../lib/answers';
 import type { ResultReviewProps } from '../../lib/definition';
 import { SaveStatus } from '../review/SaveStatus';
 import { AnswerCard } from './AnswerCard';
@@ -62,10 +65,12 @@ interface GradeChange {
  * A grade result beside the submission: each answer with its criteria to tick (with the mouse, or
  * the keys 1–9 on the current answer), its grade adjustment and feedback, and the total. Ticks
  * save at once; typed changes save as the teacher goes: shortly after typing stops, when a field
- * is left, and when the screen or the page is left (see {@link useAutosave}).
+ * is left, and when the screen or the page is left (see {@link useAutosave}). Both show in one
+ * save status.
  */
 export function GradeReview({ result, fn, text, readOnly = false, onChanged }: ResultReviewProps) {
   const { showToast } = useToast();
+  const queryClient = useQueryClient();
   const nodes = useMemo(() => gradeNodes(result.answers, fn.questions), [result.answers, fn.questions]);
   const [currentKey, setCurrentKey] = useState<string | null>(null);
   const current = nodes.find((n) => pathKey(n.path) === currentKey) ?? nodes.find((n) => (n.question?.criteria.length ?? 0) > 0) ?? nodes[0];
@@ -73,21 +78,37 @@ export function GradeReview({ result, fn, text, readOnly = false, onChanged }: R
   const edit = useResultEdit(result.submission, fn._id, onChanged);
   const pictures = nodes.some((n) => (n.answer.signedAnswerMedia ?? []).length > 0);
 
+  /** Whether the result as last read (the ticks on screen) meets a criterion. */
+  const isMet = (path: readonly number[], criterionIndex: number) => {
+    const latest = queryClient.getQueryData<FunctionResult>(functionResultKeys.detail(result.submission)) ?? result;
+    return answerAt(latest.answers, path)?.grade.criteria[criterionIndex] === true;
+  };
+
+  // A tick saves at once, through the same status as typed changes: "Saving…" until the server
+  // answers, "Saved" once it has; a failed tick is flipped back and kept, and Retry ticks it again.
   const onToggle = (node: GradeNode, criterionIndex: number) => {
     const criterion = node.question?.criteria[criterionIndex];
     if (readOnly || !criterion) return;
     setCurrentKey(pathKey(node.path));
-    toggle
-      .mutateAsync({
-        submissionId: result.submission,
-        gradeFunctionId: result._id,
-        questionIndexPath: node.path,
-        criterionIndex,
-        questionsCriterion: { description: criterion.description, points: criterion.points },
-      })
-      .catch((error: unknown) => {
+    const met = !isMet(node.path, criterionIndex);
+    autosave.run(`tick ${pathKey(node.path)} ${criterionIndex}`, async ({ keepalive }) => {
+      // Sent again after a failure: nothing to do if the result already says what the teacher chose.
+      if (isMet(node.path, criterionIndex) === met) return true;
+      try {
+        await toggle.mutateAsync({
+          submissionId: result.submission,
+          gradeFunctionId: result._id,
+          questionIndexPath: node.path,
+          criterionIndex,
+          questionsCriterion: { description: criterion.description, points: criterion.points },
+          keepalive,
+        });
+        return true;
+      } catch (error) {
         showToast({ type: 'error', message: errorMessage(error, "We couldn't change that criterion. Please try again.") });
-      });
+        return false;
+      }
+    });
   };
 
   // Typed changes go through the same save as any edit: applied to the result as last read (a

@@ -82,6 +82,130 @@ describe('FeedbackReview', () => {
     expect(changed).toBe(1);
   });
 
+  describe('a comment being edited saves as the teacher goes', () => {
+    const EDITED =
+      'He went to <grammar comment="Their, not there">there</grammar> house &amp; <spelling comment="Spelled recieve">recieved</spelling> a gift.';
+
+    async function editComment(user: ReturnType<typeof userEvent.setup>, text: string) {
+      await user.click(screen.getByRole('button', { name: 'Edit comment on “there”' }));
+      const field = screen.getByRole('textbox', { name: 'Grammar comment' });
+      await user.clear(field);
+      await user.type(field, text);
+      return field;
+    }
+
+    it('saves it once typing stops, without "Save comment", and the header says so', async () => {
+      const bodies = serveUpdate();
+      const user = userEvent.setup();
+      renderResultUi(<FeedbackReview result={RESULT} fn={FN} text="" />);
+      expect(screen.getByText('Changes save as you go')).toBeInTheDocument();
+
+      const field = await editComment(user, 'Their, not there');
+      expect(screen.getByText('Saving…')).toBeInTheDocument();
+      await waitFor(() => expect(bodies).toHaveLength(1), { timeout: 3000 });
+      expect(bodies[0].highlightedText).toBe(EDITED);
+      expect(await screen.findByText('Saved')).toBeInTheDocument();
+      // Still typing: the field keeps the focus and what was typed.
+      expect(field).toHaveFocus();
+      expect(field).toHaveValue('Their, not there');
+      expect(screen.getByRole('button', { name: /^Grammar: Their, not there — “/ })).toBeInTheDocument();
+    });
+
+    it('saves it at once when the field is left with Tab, and keeps showing it', async () => {
+      const bodies = serveUpdate();
+      const user = userEvent.setup();
+      renderResultUi(<FeedbackReview result={RESULT} fn={FN} text="" />);
+
+      await editComment(user, 'Their, not there');
+      await user.tab();
+
+      // Sent now, well before the pause would have sent it.
+      await waitFor(() => expect(bodies).toHaveLength(1), { timeout: 400 });
+      expect(bodies[0].highlightedText).toBe(EDITED);
+      expect(await screen.findByText('Saved')).toBeInTheDocument();
+      expect(screen.getByRole('textbox', { name: 'Grammar comment' })).toHaveValue('Their, not there');
+      expect(screen.queryByText('Use their')).not.toBeInTheDocument();
+    });
+
+    it('saves it when Enter is pressed and shows the new comment in the list', async () => {
+      const bodies = serveUpdate();
+      const user = userEvent.setup();
+      renderResultUi(<FeedbackReview result={RESULT} fn={FN} text="" />);
+
+      await editComment(user, 'Their, not there{Enter}');
+
+      await waitFor(() => expect(bodies).toHaveLength(1), { timeout: 400 });
+      expect(bodies[0].highlightedText).toBe(EDITED);
+      expect(screen.queryByRole('textbox', { name: 'Grammar comment' })).not.toBeInTheDocument();
+      const list = screen.getByRole('list', { name: 'Feedback items' });
+      expect(within(list).getByText('Their, not there')).toBeInTheDocument();
+      expect(within(list).queryByText('Use their')).not.toBeInTheDocument();
+      expect(await screen.findByText('Saved')).toBeInTheDocument();
+    });
+
+    it('saves it at once when the page is hidden or reloaded, and when the screen goes (j / k)', async () => {
+      const bodies = serveUpdate();
+      const user = userEvent.setup();
+      const { unmount } = renderResultUi(<FeedbackReview result={RESULT} fn={FN} text="" />);
+
+      await editComment(user, 'Their');
+      window.dispatchEvent(new Event('pagehide'));
+      await waitFor(() => expect(bodies).toHaveLength(1), { timeout: 400 });
+      expect(bodies[0].highlightedText).toContain('<grammar comment="Their">there</grammar>');
+
+      await user.type(screen.getByRole('textbox', { name: 'Grammar comment' }), ', not there');
+      unmount();
+      await waitFor(() => expect(bodies).toHaveLength(2));
+      expect(bodies[1].highlightedText).toBe(EDITED);
+    });
+
+    it('says it is not saved when saving fails, keeps it, and Retry sends it', async () => {
+      let fail = true;
+      const bodies: Record<string, unknown>[] = [];
+      server.use(
+        http.post('/api/v1/db/functionResult/update', async ({ request }) => {
+          const body = (await request.json()) as Record<string, unknown>;
+          bodies.push(body);
+          if (fail) return HttpResponse.json({ error: { code: 'internal', message: '' } }, { status: 500 });
+          return HttpResponse.json({ data: { functionResult: { ...body, status: 'reviewed' } } });
+        }),
+      );
+      const user = userEvent.setup();
+      renderResultUi(<FeedbackReview result={RESULT} fn={FN} text="" />);
+
+      await editComment(user, 'Their, not there{Enter}');
+
+      expect(await screen.findByText('Your changes are not saved.')).toBeInTheDocument();
+      // The teacher's comment stays on screen; the AI's does not come back.
+      const list = screen.getByRole('list', { name: 'Feedback items' });
+      expect(within(list).getByText('Their, not there')).toBeInTheDocument();
+      expect(within(list).queryByText('Use their')).not.toBeInTheDocument();
+
+      fail = false;
+      await user.click(screen.getByRole('button', { name: 'Retry' }));
+      expect(await screen.findByText('Saved')).toBeInTheDocument();
+      expect(bodies).toHaveLength(2);
+      expect(bodies[1].highlightedText).toBe(EDITED);
+    });
+
+    it('keeps a comment being typed when another highlight is deleted meanwhile', async () => {
+      const bodies = serveUpdate();
+      const user = userEvent.setup();
+      renderResultUi(<FeedbackReview result={RESULT} fn={FN} text="" />);
+
+      await user.click(screen.getByRole('button', { name: 'Edit comment on “recieved”' }));
+      await user.type(screen.getByRole('textbox', { name: 'Spelling comment' }), ' twice');
+      await user.click(screen.getByRole('button', { name: 'Delete highlight on “there”' }));
+
+      // The comment goes as the field is left (the click), the deletion right after, built on it.
+      await waitFor(() => expect(bodies).toHaveLength(2));
+      expect(bodies[0].highlightedText).toContain('<spelling comment="Spelled recieve twice">recieved</spelling>');
+      expect(bodies[1].highlightedText).toBe('He went to there house &amp; <spelling comment="Spelled recieve twice">recieved</spelling> a gift.');
+      await waitFor(() => expect(screen.queryByRole('button', { name: /^Grammar/ })).not.toBeInTheDocument());
+      expect(screen.getByRole('textbox', { name: 'Spelling comment' })).toHaveValue('Spelled recieve twice');
+    });
+  });
+
   it('deletes a highlight and keeps its words', async () => {
     const bodies = serveUpdate();
     const user = userEvent.setup();

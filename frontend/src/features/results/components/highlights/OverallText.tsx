@@ -4,8 +4,6 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { useAutosave, type AutosaveOptions } from '../../hooks/use-autosave';
-import { SaveStatus } from '../review/SaveStatus';
 
 /** Props of {@link OverallText}. */
 export interface OverallTextProps {
@@ -13,20 +11,20 @@ export interface OverallTextProps {
   label: string;
   value: string;
   readOnly?: boolean;
-  saving?: boolean;
-  /** Saves the new text (`quiet` when saved by the timer as the teacher types); resolves true when saved. */
-  onSave: (value: string, options: AutosaveOptions) => Promise<boolean>;
+  /** The text as typed, to save once typing stops (null: back to the saved text, nothing to save). */
+  onDraft?: (value: string | null) => void;
+  /** The field was left or Save pressed: save what is typed now. */
+  onSaveNow?: () => void;
 }
 
 /**
- * An overall comment: for a teacher, a text field saved as they type (once typing stops, when the
- * field or the screen is left) with a Save button to save at once; or the text under a heading
- * when read-only (nothing when empty).
+ * An overall comment: for a teacher, a text field saved as they type (by the screen: once typing
+ * stops, when the field or the screen is left) with a Save button to save at once; or the text
+ * under a heading when read-only (nothing when empty).
  */
-export function OverallText({ label, value, readOnly = false, saving = false, onSave }: OverallTextProps) {
+export function OverallText({ label, value, readOnly = false, onDraft, onSaveNow }: OverallTextProps) {
   const [draft, setDraft] = useState(value);
   const [base, setBase] = useState(value);
-  const autosave = useAutosave<string>((changes, options) => onSave(changes.get('text') ?? value, options));
   if (value !== base) {
     // A newer value arrived (saved, or refetched): start from it, unless the teacher typed since.
     setBase(value);
@@ -49,7 +47,7 @@ export function OverallText({ label, value, readOnly = false, saving = false, on
       component="form"
       onSubmit={(e) => {
         e.preventDefault();
-        autosave.flush();
+        onSaveNow?.();
       }}
     >
       <TextField
@@ -57,28 +55,25 @@ export function OverallText({ label, value, readOnly = false, saving = false, on
         value={draft}
         onChange={(e) => {
           setDraft(e.target.value);
-          if (e.target.value === value) autosave.discard('text');
-          else autosave.change('text', e.target.value);
+          onDraft?.(e.target.value === value ? null : e.target.value);
         }}
-        onBlur={() => autosave.flush()}
+        onBlur={() => onSaveNow?.()}
         multiline
         minRows={3}
         fullWidth
       />
       <Stack direction="row" spacing={1} sx={{ mt: 1, justifyContent: 'flex-end', alignItems: 'center' }}>
-        <SaveStatus status={autosave.status} onRetry={() => autosave.flush()} />
         {draft !== value && (
           <Button
             onClick={() => {
-              autosave.discard('text');
+              onDraft?.(null);
               setDraft(value);
             }}
-            disabled={saving}
           >
             Discard
           </Button>
         )}
-        <Button type="submit" variant="contained" disabled={draft === value} loading={saving}>
+        <Button type="submit" variant="contained" disabled={draft === value}>
           {`Save ${label.toLowerCase()}`}
         </Button>
       </Stack>

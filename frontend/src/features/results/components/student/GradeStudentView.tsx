@@ -5,7 +5,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useId, useMemo } from 'react';
-import { answersTotal, formatPoints, gradeNodes, maxPointsOf, type GradeNode } from '../../lib/answers';
+import { answersTotal, formatPoints, gradeNodes, maxPointsOf, withParts, type GradeNode } from '../../lib/answers';
 import type { ResultReviewProps } from '../../lib/definition';
 import { SubmissionTextPanel } from '../grade/SubmissionTextPanel';
 
@@ -32,9 +32,12 @@ function StudentAnswer({ node }: { node: GradeNode }) {
   const headingId = useId();
   const { answer, question, label, path } = node;
   const criteria = question?.criteria ?? [];
-  const max = criteria.reduce((sum, c) => sum + Math.max(0, c.points), 0);
-  const scored = answer.grade.points + answer.grade.gradeAdjustment;
-  const adjustment = answer.grade.gradeAdjustment;
+  // A question of parts only (no criteria of its own) scores what its parts score.
+  const partsOnly = criteria.length === 0 && answer.subanswers.length > 0;
+  const whole = partsOnly ? withParts(node) : null;
+  const max = whole ? whole.max : criteria.reduce((sum, c) => sum + Math.max(0, c.points), 0);
+  const scored = whole ? whole.scored : answer.grade.points + answer.grade.gradeAdjustment;
+  const adjustment = whole ? 0 : answer.grade.gradeAdjustment;
   const pictures = answer.signedAnswerMedia ?? [];
 
   return (
@@ -48,10 +51,18 @@ function StudentAnswer({ node }: { node: GradeNode }) {
         <Typography id={headingId} variant="h6" component="h3">
           Question {label}
         </Typography>
-        <Typography sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+        <Typography
+          sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+          aria-label={whole ? `${formatPoints(scored)} of ${points(max)} with its parts` : undefined}
+        >
           {formatPoints(scored)} / {points(max)}
         </Typography>
       </Box>
+      {whole && (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: -0.75 }}>
+          With its parts below.
+        </Typography>
+      )}
       {question?.questionText && (
         <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {question.questionText}
