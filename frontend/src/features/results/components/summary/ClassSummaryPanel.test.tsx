@@ -59,7 +59,7 @@ describe('ClassSummaryPanel', () => {
     ]);
     expect(screen.getByText('4 graded submissions · average 2 / 3 points')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Q1: Names two causes: met by 75%, average 1.5 of 2 points' })).toBeInTheDocument();
-    expect(screen.getByRole('progressbar', { name: 'Q1: Uses dates: met by 50%, average 0.5 of 1 points' })).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Q1: Uses dates: met by 50%, average 0.5 of 1 point' })).toBeInTheDocument();
   });
 
   it('names a third-level question as the question list and review screen do: 1a i', () => {
@@ -101,7 +101,7 @@ describe('ClassSummaryPanel', () => {
     );
 
     expect(screen.getByText('Q1a i: Through the stomata')).toBeInTheDocument();
-    expect(screen.getByRole('progressbar', { name: 'Q1a i: Through the stomata: met by 50%, average 0.5 of 1 points' })).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Q1a i: Through the stomata: met by 50%, average 0.5 of 1 point' })).toBeInTheDocument();
   });
 
   it('generates a summary from the breakdown and shows it', async () => {

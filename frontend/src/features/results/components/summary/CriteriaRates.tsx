@@ -24,7 +24,7 @@ export function CriteriaRates({ rows, kind }: { rows: readonly CriterionBreakdow
             <LinearProgress
               variant="determinate"
               value={percent}
-              aria-label={`${row.label}: ${what}, average ${formatPoints(row.averagePoints)} of ${formatPoints(row.maxPoints)} points`}
+              aria-label={`${row.label}: ${what}, average ${formatPoints(row.averagePoints)} of ${formatPoints(row.maxPoints)} ${row.maxPoints === 1 ? 'point' : 'points'}`}
               sx={{ height: 8, borderRadius: 4 }}
             />
           </Box>

@@ -47,7 +47,7 @@ export function PointsChart({ distribution }: { distribution: PointsDistribution
         ))}
       </Box>
       <Typography component="figcaption" variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-        {`${results} graded ${results === 1 ? 'submission' : 'submissions'} · average ${formatPoints(mean)} / ${formatPoints(max)} points`}
+        {`${results} graded ${results === 1 ? 'submission' : 'submissions'} · average ${formatPoints(mean)} / ${formatPoints(max)} ${max === 1 ? 'point' : 'points'}`}
       </Typography>
     </Box>
   );
