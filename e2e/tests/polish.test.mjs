@@ -164,7 +164,7 @@ test("a student's grade result is a read-only page of its own: points per criter
   }
 });
 
-test('on a phone, a long file name ends in an ellipsis with the whole name as its title, and the bar and demo banner are compact', async () => {
+test('on a phone, a long file name wraps between its words onto at most three lines, with the whole name as its title, and the bar and demo banner are compact', async () => {
   const { ctx, page } = await teacher('Pia Phone', 'pia.phone@school.test', { viewport: { width: 390, height: 844 } });
   try {
     const id = await createGrade(page, 'Rivers', ['Explain a meander.']);
@@ -175,10 +175,29 @@ test('on a phone, a long file name ends in an ellipsis with the whole name as it
     const link = page.getByRole('rowheader', { name }).getByRole('link');
     await link.waitFor();
     assert.equal(await link.getAttribute('title'), name, 'the whole name is the title');
-    const cut = await link.evaluate((el) => ({ ellipsis: getComputedStyle(el).textOverflow, clipped: el.scrollWidth > el.clientWidth, lines: Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)) }));
-    assert.equal(cut.ellipsis, 'ellipsis');
-    assert.ok(cut.clipped, 'the long name is cut, not wrapped');
-    assert.equal(cut.lines, 1, 'one line, not broken mid-word');
+    // Where each line starts: the character before a new line must be one that joins words.
+    const laid = await link.evaluate((el) => {
+      const text = el.textContent;
+      const range = document.createRange();
+      const tops = [];
+      let node;
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      while ((node = walker.nextNode())) {
+        for (let i = 0; i < node.length; i++) {
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const r = range.getClientRects()[0];
+          tops.push(r ? Math.round(r.top) : null);
+        }
+      }
+      const breaksAfter = [];
+      for (let i = 1; i < tops.length; i++) if (tops[i] !== null && tops[i - 1] !== null && tops[i] > tops[i - 1]) breaksAfter.push(text[i - 1]);
+      const lines = Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight));
+      return { breaksAfter, lines, text };
+    });
+    assert.equal(laid.text, name, 'the whole name is in the link');
+    assert.ok(laid.lines >= 2 && laid.lines <= 3, `wrapped onto ${laid.lines} lines`);
+    for (const c of laid.breaksAfter) assert.ok('_-. '.includes(c), `a line breaks after "${c}", inside a word`);
 
     // The bar and the demo banner: compact, and they scroll away instead of covering the page.
     const bar = await page.locator('header').first().evaluate((el) => ({ height: el.getBoundingClientRect().height, position: getComputedStyle(el).position }));

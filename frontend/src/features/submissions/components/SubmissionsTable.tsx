@@ -33,6 +33,14 @@ const visuallyHidden = {
 
 /** Hidden on a phone, where the table keeps name (with the student under it), result and actions. */
 const WIDE_ONLY = { display: { xs: 'none', sm: 'table-cell' } } as const;
+/**
+ * A file name with a line-break opportunity after each `_`, `-` and `.` (file names join their words
+ * with them), so that a phone wraps "Maya_Lopez_Geography…" between its words, never inside one.
+ */
+export function breakableName(name: string): ReactNode[] {
+  return name.split(/(?<=[_\-.])/).flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]));
+}
+
 /** Shown on a large screen only: the preview is the first column to give way. */
 const LARGE_ONLY = { display: { xs: 'none', lg: 'table-cell' } } as const;
 /**
@@ -278,7 +286,8 @@ export function SubmissionsTable({
               <TableCell component="th" scope="row" sx={{ ...NAME_PADDING, fontWeight: 500, overflowWrap: 'anywhere', minWidth: { xs: 96, sm: 120 } }}>
                 {/* A long file name ends in an ellipsis (never broken mid-word); the whole name is its title.
                     On a phone, where the column is narrow and the row tall anyway, it wraps onto up to
-                    three lines first ("Amara O…" told nobody which Amara). */}
+                    three lines first ("Amara O…" told nobody which Amara), at spaces and after _ - .
+                    (breakableName), then ends in the ellipsis. */}
                 <Link
                   component={RouterLink}
                   to={reviewPath(s)}
@@ -297,7 +306,7 @@ export function SubmissionsTable({
                     '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: -2, borderRadius: 0.5 },
                   }}
                 >
-                  {s.name}
+                  {breakableName(s.name)}
                 </Link>
                 <AttemptLine
                   submission={s}
