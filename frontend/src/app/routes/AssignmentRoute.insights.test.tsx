@@ -90,7 +90,7 @@ describe('assignment page: class summary and agreement', { timeout: 30_000 }, ()
     renderApp(`/assignment/${ID}`);
 
     const summary = await screen.findByRole('region', { name: 'Class summary' });
-    expect(await within(summary).findByRole('progressbar', { name: 'Q1: Names a cause: met by 75%, average 0.75 of 1 points' })).toBeInTheDocument();
+    expect(await within(summary).findByRole('progressbar', { name: 'Q1: Names a cause: met by 75%, average 0.75 of 1 point' })).toBeInTheDocument();
     expect(within(summary).getByText('4 graded submissions · average 1.25 / 2 points')).toBeInTheDocument();
     expect(within(summary).getByRole('button', { name: 'Generate summary' })).toBeEnabled();
   });
