@@ -92,7 +92,7 @@ test('a folder uploaded again adds no second row; a file that did not upload sta
     const note = page.getByRole('alert').filter({ hasText: 'Already uploaded' });
     await note.waitFor();
     assert.match(await note.innerText(), /Already uploaded: ana\.txt, ben\.txt\. They were skipped\./);
-    await toast(page, 'Uploaded 1 file. Reading them now…');
+    await toast(page, 'Uploaded 1 file. Reading it now…');
     await submissionRow(page, 'carl.txt').getByText('Ready', { exact: true }).waitFor({ timeout: READ_TIMEOUT });
     assert.equal(await submissionRow(page, 'ana.txt').count(), 1, 'no second row for ana.txt');
     assert.equal(await submissionRow(page, 'ben.txt').count(), 1, 'no second row for ben.txt');
@@ -171,7 +171,7 @@ test('on a phone, a long file name wraps between its words onto at most three li
     await page.goto(`${baseURL}/assignment/${id}`);
     const name = 'Maya_Lopez_Geography_Homework_Rivers_final_version.txt';
     await pickFiles(page, page.getByRole('button', { name: 'Upload files' }), textFile(name, 'A meander is a bend in a river.'));
-    await toast(page, 'Uploaded 1 file. Reading them now…');
+    await toast(page, 'Uploaded 1 file. Reading it now…');
     const link = page.getByRole('rowheader', { name }).getByRole('link');
     await link.waitFor();
     assert.equal(await link.getAttribute('title'), name, 'the whole name is the title');

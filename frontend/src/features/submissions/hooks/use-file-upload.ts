@@ -132,7 +132,7 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
       const count = `${uploaded} ${uploaded === 1 ? 'file' : 'files'}`;
       showToast(
         failed === 0
-          ? { type: 'success', message: `Uploaded ${count}. Reading them now…` }
+          ? { type: 'success', message: `Uploaded ${count}. Reading ${uploaded === 1 ? 'it' : 'them'} now…` }
           : uploaded === 0
             ? { type: 'error', message: total === 1 ? 'The file could not be uploaded.' : 'None of the files could be uploaded.' }
             : { type: 'warning', message: `Uploaded ${count}; ${failed} failed.` },

@@ -101,7 +101,7 @@ export function AnswerCard({ node, current, readOnly = false, onActivate, onTogg
       )}
       {whole && !partsOnly && (
         <Typography variant="body2" color="text.secondary" sx={{ mt: -1 }}>
-          {`Its own criteria above; with its parts ${formatPoints(whole.scored)} / ${formatPoints(whole.max)}.`}
+          {`With its parts: ${formatPoints(whole.scored)} / ${formatPoints(whole.max)} (the score above is its own criteria's).`}
         </Typography>
       )}
       {question?.questionText && (

@@ -101,11 +101,11 @@ describe('GradeReview', () => {
     renderResultUi(<GradeReview result={resultFixture({ answers: [whole], totalPoints: 4, maxPoints: 5 })} fn={nested} text="x" />);
     const card = screen.getByRole('region', { name: 'Question 1' });
     expect(within(card).getByLabelText('3 of 3 points for its own criteria')).toHaveTextContent('3 / 3');
-    expect(within(card).getByText('Its own criteria above; with its parts 4 / 5.')).toBeInTheDocument();
+    expect(within(card).getByText('With its parts: 4 / 5 (the score above is its own criteria\'s).')).toBeInTheDocument();
     // A part without parts of its own says nothing more.
     const partCard = screen.getByRole('region', { name: 'Question 1a' });
     expect(within(partCard).getByLabelText('1 of 2 points')).toBeInTheDocument();
-    expect(within(partCard).queryByText(/with its parts/)).not.toBeInTheDocument();
+    expect(within(partCard).queryByText(/with its parts/i)).not.toBeInTheDocument();
   });
 
   it("shows a question of parts only by its parts' subtotal, with nothing to tick or adjust of its own", () => {
