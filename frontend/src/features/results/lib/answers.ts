@@ -60,6 +60,11 @@ export function questionMax(question: QuestionInfo | undefined): number {
   return (question?.criteria ?? []).reduce((sum, c) => sum + Math.max(0, c.points), 0);
 }
 
+/** A question with no criteria of its own but parts: its parts carry its criteria and adjustments. */
+export function isPartsOnly(node: GradeNode): boolean {
+  return (node.question?.criteria ?? []).length === 0 && node.answer.subanswers.length > 0;
+}
+
 /**
  * A question with its parts, as the assignment page counts its points: the answer's score and
  * its question's worth, plus those of every part below it.

@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
-import { answerScore, formatPoints, questionMax, withParts, type GradeNode } from '../../lib/answers';
+import { answerScore, formatPoints, isPartsOnly, questionMax, withParts, type GradeNode } from '../../lib/answers';
 import { AnswerFields, type AnswerFieldsProps } from './AnswerFields';
 import { CriteriaList } from './CriteriaList';
 
@@ -56,7 +56,7 @@ export function AnswerCard({ node, current, readOnly = false, onActivate, onTogg
   const whole = answer.subanswers.length > 0 ? withParts(node) : null;
   // A question of parts only (no criteria of its own): its score is its parts', which carry the
   // criteria and adjustments; it keeps only its feedback.
-  const partsOnly = whole !== null && criteria.length === 0;
+  const partsOnly = whole !== null && isPartsOnly(node);
   const shown = partsOnly ? whole : { scored, max };
   const scoreLabel = partsOnly
     ? `${formatPoints(whole.scored)} of ${formatPoints(whole.max)} points with its parts`

@@ -5,7 +5,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useId, useMemo } from 'react';
-import { answersTotal, formatPoints, gradeNodes, maxPointsOf, withParts, type GradeNode } from '../../lib/answers';
+import { answersTotal, formatPoints, gradeNodes, isPartsOnly, maxPointsOf, questionMax, withParts, type GradeNode } from '../../lib/answers';
 import type { ResultReviewProps } from '../../lib/definition';
 import { SubmissionTextPanel } from '../grade/SubmissionTextPanel';
 
@@ -33,9 +33,8 @@ function StudentAnswer({ node }: { node: GradeNode }) {
   const { answer, question, label, path } = node;
   const criteria = question?.criteria ?? [];
   // A question of parts only (no criteria of its own) scores what its parts score.
-  const partsOnly = criteria.length === 0 && answer.subanswers.length > 0;
-  const whole = partsOnly ? withParts(node) : null;
-  const max = whole ? whole.max : criteria.reduce((sum, c) => sum + Math.max(0, c.points), 0);
+  const whole = isPartsOnly(node) ? withParts(node) : null;
+  const max = whole ? whole.max : questionMax(question);
   const scored = whole ? whole.scored : answer.grade.points + answer.grade.gradeAdjustment;
   const adjustment = whole ? 0 : answer.grade.gradeAdjustment;
   const pictures = answer.signedAnswerMedia ?? [];
