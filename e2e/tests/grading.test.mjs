@@ -104,6 +104,8 @@ test('grade: grade all, toggle a criterion with the keyboard, the total follows 
     assert.equal(after - before, wasOn ? -2 : 2, 'the total moves by the criterion\'s 2 points');
     await shotBoth(page, 'grading-review-grade');
 
+    // A tick on its way makes the browser ask before a reload: the teacher waits for "Saved".
+    await page.getByText('Saved', { exact: true }).waitFor();
     await page.reload();
     await page.getByRole('group', { name: 'Criteria of question 1' }).waitFor();
     assert.equal(await totalOf(page), after, 'the toggle was saved');

@@ -50,7 +50,8 @@ export type ImmediateSave = (options: AutosaveOptions) => Promise<boolean>;
  * in-app navigation) and when the page is hidden or left (`pagehide`, `visibilitychange`, sent
  * with fetch `keepalive`). Saves follow one another, so the later one is built on the earlier;
  * a failed one keeps its changes pending (`error`, saved again by the next change or `flush`),
- * and while it is so the browser asks before the page is closed or reloaded. What saves at once
+ * and while it is so, or while a save is on its way, the browser asks before the page is closed
+ * or reloaded. What saves at once
  * (a tick, a deleted highlight: `run`) shows in the same status and is kept and sent again the
  * same way when it fails.
  */
@@ -100,7 +101,9 @@ export function useAutosave<E>(save: AutosaveFn<E>, delay = AUTOSAVE_DELAY_MS): 
     };
   }, [flush]);
 
-  useBeforeUnload(status === 'error');
+  // A save on its way (a tick on a slow or offline network) dies with the page: ask first, as
+  // for one that failed. Typed changes still waiting go with `pagehide` (keepalive) instead.
+  useBeforeUnload(status === 'error' || status === 'saving');
 
   return { status, change, discard, flush, run };
 }

@@ -18,6 +18,13 @@ function answer(label: string) {
   return screen.getByRole('region', { name: `Question ${label}` });
 }
 
+/** The browser's beforeunload as a tab is closed or reloaded: defaultPrevented when the page asks first. */
+function closeTab() {
+  const event = new Event('beforeunload', { cancelable: true });
+  window.dispatchEvent(event);
+  return event;
+}
+
 describe('a criterion ticked on a grade result shows in the save status', { timeout: 30_000 }, () => {
   it('says "Saving…" until the server has the tick, and "Saved" only then', async () => {
     const backend = fakeGrading();
@@ -35,9 +42,12 @@ describe('a criterion ticked on a grade result shows in the save status', { time
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(screen.getByText('Saving…')).toBeInTheDocument();
     expect(screen.queryByText('Saved')).not.toBeInTheDocument();
+    // Closing the tab now would lose the tick: the browser asks first.
+    expect(closeTab().defaultPrevented).toBe(true);
 
     answer_();
     expect(await screen.findByText('Saved')).toBeInTheDocument();
+    expect(closeTab().defaultPrevented).toBe(false);
     expect(backend.bodies('db/gradeFunction/toggleCriterion')).toHaveLength(1);
     expect((backend.results.s1.answers as { grade: { criteria: boolean[] } }[])[0].grade.criteria).toEqual([true, true]);
   });
