@@ -7,7 +7,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { Tooltip } from '../../../../components/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { HighlighterInfo } from '../../lib/definition';
 import type { FeedbackItem } from '../../lib/highlights';
 import { HighlighterChip } from './HighlighterChip';
@@ -46,6 +46,14 @@ function ItemRow({ item, start, info, readOnly, onDraftComment, onSaveNow, onDel
   const [typed, setTyped] = useState<string | null>(null);
   /** The saved comment when the pencil was clicked, for Cancel. */
   const [before, setBefore] = useState(item.comment);
+  /** The pencil: closing the comment box (Enter, Escape, a button) gives it the focus back. */
+  const pencil = useRef<HTMLButtonElement>(null);
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (editing || !refocus.current) return;
+    refocus.current = false;
+    pencil.current?.focus();
+  }, [editing]);
   if (typed !== null && typed === item.comment) setTyped(null);
   const comment = typed ?? item.comment;
   const title = info?.title ?? item.type;
@@ -57,6 +65,7 @@ function ItemRow({ item, start, info, readOnly, onDraftComment, onSaveNow, onDel
   };
   const done = () => {
     onSaveNow?.();
+    refocus.current = true;
     setEditing(false);
   };
   const cancel = () => {
@@ -67,6 +76,7 @@ function ItemRow({ item, start, info, readOnly, onDraftComment, onSaveNow, onDel
       onSaveNow?.();
     }
     setTyped(before === item.comment ? null : before);
+    refocus.current = true;
     setEditing(false);
   };
 
@@ -78,6 +88,7 @@ function ItemRow({ item, start, info, readOnly, onDraftComment, onSaveNow, onDel
           <Stack direction="row">
             <Tooltip title="Edit comment">
               <IconButton
+                ref={pencil}
                 size="small"
                 aria-label={`Edit comment on “${passage}”`}
                 onClick={() => {
@@ -120,9 +131,14 @@ function ItemRow({ item, start, info, readOnly, onDraftComment, onSaveNow, onDel
               if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
                 e.preventDefault();
                 done();
+              } else if (e.key === 'Escape' && !e.nativeEvent.isComposing) {
+                // Escape is Cancel, here only: the review screen's own Escape does not fire too.
+                e.preventDefault();
+                e.stopPropagation();
+                cancel();
               }
             }}
-            helperText="Saved as you type. Shift+Enter for a new line."
+            helperText="Saved as you type. Shift+Enter for a new line, Escape to cancel."
             multiline
             minRows={2}
             fullWidth

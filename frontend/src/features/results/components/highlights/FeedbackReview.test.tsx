@@ -143,6 +143,23 @@ describe('FeedbackReview', () => {
       expect(await screen.findByText('Saved')).toBeInTheDocument();
     });
 
+    it('closes the box with Escape, back to the comment as it was, and the focus goes back to the pencil', async () => {
+      const bodies = serveUpdate();
+      const user = userEvent.setup();
+      renderResultUi(<FeedbackReview result={RESULT} fn={FN} text="" />);
+
+      await user.click(screen.getByRole('button', { name: 'Edit comment on “there”' }));
+      await user.type(screen.getByRole('textbox', { name: 'Grammar comment' }), ' please');
+      await user.keyboard('{Escape}');
+
+      expect(screen.queryByRole('textbox', { name: 'Grammar comment' })).not.toBeInTheDocument();
+      const list = screen.getByRole('list', { name: 'Feedback items' });
+      expect(within(list).getByText('Use their')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Edit comment on “there”' })).toHaveFocus();
+      await new Promise((resolve) => setTimeout(resolve, 1200)); // past the typing pause
+      expect(bodies).toHaveLength(0);
+    });
+
     it('saves it at once when the page is hidden or reloaded, and when the screen goes (j / k)', async () => {
       const bodies = serveUpdate();
       const user = userEvent.setup();
