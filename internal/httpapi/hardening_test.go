@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -48,6 +49,28 @@ func TestNULInEveryTextFieldOfEveryRouteIs400(t *testing.T) {
 	require.Equal(t, 400, res.StatusCode)
 	res, _ = b.do(t, "POST", "/api/auth/session", map[string]any{"data": map[string]any{"name": "x\u0000"}})
 	require.Equal(t, 400, res.StatusCode)
+
+	_, after := b.do(t, "GET", "/api/v1/db/library/get", nil)
+	require.Equal(t, before, after, "nothing changed")
+}
+
+// TestDeeplyNestedJSONIsRefusedAtOnce: a body nested past input.MaxDepth
+// is a 400 on a route, whoever sends it, and a path that is no route is a
+// 404 whatever its body; nothing changes.
+func TestDeeplyNestedJSONIsRefusedAtOnce(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.signIn(t, "Ada", "ada.deep@school.test")
+	_, before := b.do(t, "GET", "/api/v1/db/library/get", nil)
+
+	deep := json.RawMessage(`{"name":` + strings.Repeat("[", 1_000) + `"x"` + strings.Repeat("]", 1_000) + `}`)
+	for _, path := range []string{"/api/v1/db/team/create-folder", "/api/v1/db/assignment/put", "/api/auth/session"} {
+		res, got := b.do(t, "POST", path, deep)
+		require.Equal(t, 400, res.StatusCode, "%s: %v", path, got)
+		require.Equal(t, "The request is nested more than 64 levels deep", got["error"].(map[string]any)["message"], path)
+	}
+	res, _ := b.do(t, "POST", "/api/no-such-route", deep)
+	require.Equal(t, 404, res.StatusCode)
 
 	_, after := b.do(t, "GET", "/api/v1/db/library/get", nil)
 	require.Equal(t, before, after, "nothing changed")

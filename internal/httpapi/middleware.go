@@ -111,13 +111,15 @@ func limitBody(n int64) gin.HandlerFunc {
 }
 
 // checkInput applies Markwell's one input rule (package input) to every
-// JSON and form body sent to /api: a NUL or other control character in any
-// string is refused with 400 before a handler sees it. Bodies larger than
-// maxJSONBody are left to the routes' own limits (413).
+// JSON and form body sent to an /api route: a NUL or other control
+// character in any string, or JSON nested past input.MaxDepth, is refused
+// with 400 before a handler sees it. Bodies larger than maxJSONBody are
+// left to the routes' own limits (413); a path that is no route is not
+// read at all (404).
 func checkInput() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		req := c.Request
-		if req.Body == nil || req.Body == http.NoBody || !strings.HasPrefix(req.URL.Path, "/api/") {
+		if req.Body == nil || req.Body == http.NoBody || !strings.HasPrefix(req.URL.Path, "/api/") || c.FullPath() == "" {
 			c.Next()
 			return
 		}

@@ -66,11 +66,79 @@ func controlError(field string, r rune) error {
 	return apperr.Wrap(apperr.Invalid, msg, ErrControl)
 }
 
-// CheckJSON walks every string of a JSON document, keys included, and
-// refuses the first that holds a forbidden control character, naming its
-// field ("questions[0].questionText"). A document that is not valid JSON
-// passes: decoding it reports that.
+// MaxDepth is how deeply a request's JSON may nest (objects and arrays
+// inside one another). Markwell's deepest payload, a grade definition, is
+// about fifteen levels; a body deeper than this is refused before anything
+// decodes it.
+const MaxDepth = 64
+
+// ErrTooDeep is wrapped by CheckJSON's error for a body nested past MaxDepth.
+var ErrTooDeep = errors.New("JSON nested too deeply")
+
+// CheckJSON refuses a JSON document nested more than MaxDepth levels deep,
+// and one with a string, keys included, that holds a forbidden control
+// character, naming its field ("questions[0].questionText"). A document
+// that is not valid JSON otherwise passes: decoding it reports that.
+//
+// One pass over the bytes settles most bodies (a raw control character is
+// not valid JSON, so only an escaped one counts); only a body that holds
+// one is walked token by token, to name its field.
 func CheckJSON(body []byte) error {
+	suspect, deepest := scan(body)
+	if deepest > MaxDepth {
+		return apperr.Wrap(apperr.Invalid, fmt.Sprintf("The request is nested more than %d levels deep", MaxDepth), ErrTooDeep)
+	}
+	if !suspect {
+		return nil
+	}
+	return walk(body)
+}
+
+// scan reads a JSON document's bytes once: whether a string holds an
+// escaped control character other than tab and line breaks (\b, \f,
+// \u0000–\u001f), and how deeply its arrays and objects nest.
+func scan(b []byte) (suspect bool, deepest int) {
+	depth, inString := 0, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inString {
+			switch c {
+			case '"':
+				inString = false
+			case '\\':
+				i++
+				if i >= len(b) {
+					return suspect, deepest
+				}
+				switch b[i] {
+				case 'b', 'f':
+					suspect = true
+				case 'u':
+					if i+4 < len(b) && b[i+1] == '0' && b[i+2] == '0' && (b[i+3] == '0' || b[i+3] == '1') {
+						if r, err := strconv.ParseUint(string(b[i+3:i+5]), 16, 8); err == nil && !allowedControl(rune(r)) {
+							suspect = true
+						}
+					}
+				}
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			deepest = max(deepest, depth)
+		case '}', ']':
+			depth--
+		}
+	}
+	return suspect, deepest
+}
+
+// walk finds the string with a forbidden control character, token by
+// token, to name its field.
+func walk(body []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var path []string // one entry per open container: a key or an index
@@ -90,6 +158,9 @@ func CheckJSON(body []byte) error {
 		case json.Delim:
 			switch t {
 			case '{', '[':
+				if depth >= MaxDepth { // scan counted otherwise: not valid JSON
+					return nil
+				}
 				advance(path, inObject, expectKey, index)
 				path = append(path, "")
 				inObject = append(inObject, t == '{')

@@ -2,6 +2,7 @@ package input_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -40,6 +41,41 @@ func TestCheckJSONLetsOrdinaryTextThrough(t *testing.T) {
 		``,
 	} {
 		require.NoError(t, input.CheckJSON([]byte(body)), body)
+	}
+}
+
+func TestCheckJSONRefusesABodyNestedTooDeeply(t *testing.T) {
+	t.Parallel()
+	nested := func(n int, open, close string) []byte {
+		return []byte(strings.Repeat(open, n) + "1" + strings.Repeat(close, n))
+	}
+	require.NoError(t, input.CheckJSON(nested(input.MaxDepth, "[", "]")))
+	require.NoError(t, input.CheckJSON(nested(input.MaxDepth, `{"a":`, "}")))
+	// Brackets inside strings are text.
+	require.NoError(t, input.CheckJSON([]byte(`{"a":"`+strings.Repeat("[{", 1000)+`"}`)))
+	for _, body := range [][]byte{
+		nested(input.MaxDepth+1, "[", "]"),
+		nested(input.MaxDepth+1, `{"a":`, "}"),
+		[]byte(strings.Repeat("[", 4<<20)), // 4 MiB of opening brackets, never closed
+		[]byte(`{"name":"a\u0000b","x":` + strings.Repeat("[", 100)),
+	} {
+		err := input.CheckJSON(body)
+		require.ErrorIs(t, err, input.ErrTooDeep)
+		e := apperr.From(err)
+		require.Equal(t, apperr.Invalid, e.Code)
+		require.Equal(t, "The request is nested more than 64 levels deep", e.Message)
+	}
+}
+
+func TestCheckJSONFindsEveryEscapedControlCharacter(t *testing.T) {
+	t.Parallel()
+	// Each escape that decodes to a forbidden control character is found,
+	// in any case of its hex digits; tab and line breaks are text.
+	for _, esc := range []string{`\u0000`, `\u0008`, `\b`, `\f`, `\u001F`, `\u001f`, `\u000B`, `\u007f\u0001`} {
+		require.ErrorIs(t, input.CheckJSON([]byte(`{"a":["x","`+esc+`"]}`)), input.ErrControl, esc)
+	}
+	for _, esc := range []string{`\t`, `\n`, `\r`, `\u0009`, `\u000A`, `\u000d`, `\u0020`, `\u0100`, `\\u0000`, `\"\u00e9`} {
+		require.NoError(t, input.CheckJSON([]byte(`{"a":["x","`+esc+`"]}`)), esc)
 	}
 }
 
