@@ -8,9 +8,12 @@ import (
 	"image"
 	"image/draw"
 	"image/jpeg"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/markwell/markwell/internal/extract"
@@ -96,8 +99,15 @@ func (r Renderer) pdfPage(ctx context.Context, data []byte, page int) (image.Ima
 		tool = "pdftoppm"
 	}
 	n := fmt.Sprint(page + 1)
+	// A page is measured before it is drawn: pdftoppm draws the whole page
+	// in memory first (a 592-byte PDF can say it is 5 metres square).
+	if pages, w, h := pdfPageSize(ctx, tool, in, n); pages > 0 && page >= pages {
+		return nil, ErrNoSuchPage
+	} else if w*h > MaxPagePixels {
+		return nil, fmt.Errorf("%w (%w): page %d is %d × %d pixels at %d dpi", ErrPageTooLarge, ErrNoSuchPage, page, w, h, pdfDPI)
+	}
 	out := filepath.Join(dir, "page")
-	cmd := exec.CommandContext(ctx, tool, "-jpeg", "-r", "100", "-f", n, "-l", n, "-singlefile", in, out)
+	cmd := exec.CommandContext(ctx, tool, "-jpeg", "-r", strconv.Itoa(pdfDPI), "-f", n, "-l", n, "-singlefile", in, out)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
@@ -121,6 +131,52 @@ func (r Renderer) pdfPage(ctx context.Context, data []byte, page int) (image.Ima
 		return nil, fmt.Errorf("decode page %d from pdftoppm: %w", page, err)
 	}
 	return img, nil
+}
+
+// pdfDPI is the resolution PDF pages are drawn at.
+const pdfDPI = 100
+
+// pdfPageSize reads, with poppler's pdfinfo beside pdftoppm, how many
+// pages the PDF at path has and the size in pixels at pdfDPI of page n
+// (1-based) as pdftoppm draws it by default (its MediaBox). Zeros for what
+// it cannot tell (pdftoppm then says what is wrong); a page past the last
+// gives pages alone.
+func pdfPageSize(ctx context.Context, pdftoppm, path, n string) (pages int, w, h int64) {
+	pdfinfo := "pdfinfo"
+	if filepath.Base(pdftoppm) != pdftoppm {
+		pdfinfo = filepath.Join(filepath.Dir(pdftoppm), "pdfinfo")
+	}
+	info := func(args ...string) (string, bool) {
+		var out bytes.Buffer
+		cmd := exec.CommandContext(ctx, pdfinfo, append(args, path)...)
+		cmd.Stdout = &out
+		err := cmd.Run()
+		for line := range strings.Lines(out.String()) {
+			if v, ok := strings.CutPrefix(line, "Pages:"); ok {
+				pages, _ = strconv.Atoi(strings.TrimSpace(v))
+			}
+		}
+		return out.String(), err == nil
+	}
+	out, ok := info("-f", n, "-l", n, "-box")
+	if !ok { // a page past the last, or a file poppler cannot read
+		info()
+		return pages, 0, 0
+	}
+	for line := range strings.Lines(out) {
+		// "Page    1 MediaBox:      0.00     0.00 14400.00   600.00"
+		_, box, found := strings.Cut(line, "MediaBox:")
+		if !found {
+			continue
+		}
+		var c [4]float64
+		if _, err := fmt.Sscan(box, &c[0], &c[1], &c[2], &c[3]); err != nil {
+			return pages, 0, 0
+		}
+		px := func(pts float64) int64 { return int64(math.Ceil(math.Abs(pts) / 72 * pdfDPI)) }
+		return pages, px(c[2] - c[0]), px(c[3] - c[1])
+	}
+	return pages, 0, 0
 }
 
 // checkPixels refuses an image whose header says it has more than

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"image"
 	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -46,4 +50,63 @@ func TestAPageImageIsCheckedBeforeItIsDecoded(t *testing.T) {
 	img, err := answerbox.Renderer{}.Page(context.Background(), buf.Bytes(), 0)
 	require.NoError(t, err)
 	require.Equal(t, image.Rect(0, 0, 40, 30), img.Bounds())
+}
+
+// TestAHugePDFPageIsMeasuredBeforeItIsDrawn: a PDF of a few hundred bytes
+// whose page is 200 inches square (20,000 pixels at 100 dpi, 1.5 GB to
+// draw) is refused from its size, and pdftoppm never runs; an ordinary page
+// is drawn.
+func TestAHugePDFPageIsMeasuredBeforeItIsDrawn(t *testing.T) {
+	if _, err := exec.LookPath("pdftoppm"); err != nil {
+		t.Skip("poppler is not installed: make test installs it")
+	}
+	dir := t.TempDir()
+	ran := filepath.Join(dir, "ran")
+	// pdftoppm, counted: a script beside the real pdfinfo's copy.
+	real, err := exec.LookPath("pdftoppm")
+	require.NoError(t, err)
+	info, err := exec.LookPath("pdfinfo")
+	require.NoError(t, err)
+	require.NoError(t, os.Symlink(info, filepath.Join(dir, "pdfinfo")))
+	tool := filepath.Join(dir, "pdftoppm")
+	require.NoError(t, os.WriteFile(tool, []byte("#!/bin/sh\necho x >> "+ran+"\nexec "+real+" \"$@\"\n"), 0o755))
+	r := answerbox.Renderer{Pdftoppm: tool}
+
+	_, err = r.Page(context.Background(), onePagePDF(14400, 14400), 0)
+	require.ErrorIs(t, err, answerbox.ErrPageTooLarge)
+	require.ErrorIs(t, err, answerbox.ErrNoSuchPage)
+	require.NoFileExists(t, ran, "the page was not drawn")
+
+	img, err := r.Page(context.Background(), onePagePDF(612, 792), 0)
+	require.NoError(t, err)
+	require.Equal(t, image.Rect(0, 0, 850, 1100), img.Bounds(), "US Letter at 100 dpi")
+	require.FileExists(t, ran)
+
+	_, err = r.Page(context.Background(), onePagePDF(612, 792), 3)
+	require.ErrorIs(t, err, answerbox.ErrNoSuchPage, "past the last page")
+}
+
+// onePagePDF is a PDF of one w × h point page saying "Hello".
+func onePagePDF(w, h int) []byte {
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>", w, h),
+		"<< /Length 37 >>\nstream\nBT /F1 24 Tf 72 72 Td (Hello) Tj ET\nendstream",
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.4\n")
+	offsets := make([]int, len(objs))
+	for i, o := range objs {
+		offsets[i] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, o := range offsets {
+		fmt.Fprintf(&b, "%010d 00000 n \n", o)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	return b.Bytes()
 }
