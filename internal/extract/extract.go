@@ -256,6 +256,21 @@ func (l Limits) tooManyPixels(w, h int) error {
 		"%w: %d × %d pixels", ErrTooLarge, w, h)
 }
 
+// maxOCRPages is how many pages of a PDF OCR reads in one file: as many
+// A4 pages drawn at RenderPixels as MaxScanPixels allows a TIFF's pages
+// (114 at the defaults, about a minute and a half of OCR). A PDF of more
+// pages without text is refused before any is drawn: a 150 KB PDF can hold
+// 500 pages of drawn noise, twenty minutes of OCR.
+func (l Limits) maxOCRPages() int {
+	a4 := int64(l.RenderPixels) * int64(l.RenderPixels) * 210 / 297
+	return int(max(1, l.MaxScanPixels/max(1, a4)))
+}
+
+func (l Limits) tooManyOCRPages(n int) error {
+	return permanentf(fmt.Sprintf("This PDF has %d pages without text to read by OCR, more than the %d Markwell reads in one file: split it into smaller files", n, l.maxOCRPages()),
+		"%w: %d pages to OCR", ErrTooLarge, n)
+}
+
 func (l Limits) tooManyScanPixels(total int64, pages int) error {
 	return permanentf(fmt.Sprintf("This scan holds more than %d megapixels in all its pages, which is too much to read: split it into smaller files", l.MaxScanPixels/1_000_000),
 		"%w: %d pixels in %d pages", ErrTooLarge, total, pages)

@@ -294,3 +294,58 @@ func TestExtract_MissingPopplerIsNotTheFilesFault(t *testing.T) {
 	require.Error(t, err)
 	require.False(t, extract.IsPermanent(err), "a missing tool is retried: %v", err)
 }
+
+// blankPagesPDF is a PDF of n blank A4 pages sharing one empty content
+// stream: a few kilobytes that ask OCR to read n pages.
+func blankPagesPDF(n int) []byte {
+	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>", ""}
+	kids := make([]string, n)
+	for i := range n {
+		kids[i] = fmt.Sprintf("%d 0 R", 4+i)
+	}
+	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), n)
+	objs = append(objs, "<< /Length 0 >>\nstream\n\nendstream")
+	for range n {
+		objs = append(objs, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 3 0 R >>")
+	}
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.4\n")
+	offsets := make([]int, len(objs))
+	for i, o := range objs {
+		offsets[i] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, o := range offsets {
+		fmt.Fprintf(&b, "%010d 00000 n \n", o)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	return b.Bytes()
+}
+
+// TestExtract_APDFWithTooManyPagesToOCRIsRefusedBeforeAnyIsRead: OCR reads
+// at most as many A4 pages of a PDF as a TIFF's pixel budget allows (114
+// at the defaults); past that the file is refused before a page is drawn,
+// by the first reading (no OCR pool) as by the OCR job.
+func TestExtract_APDFWithTooManyPagesToOCRIsRefusedBeforeAnyIsRead(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	for _, r := range []*extract.Reader{b.reader, b.noOCR} {
+		_, err := extractFile(t, r, blankPagesPDF(115), "scan.pdf", "application/pdf")
+		requirePermanent(t, err, "This PDF has 115 pages without text to read by OCR, more than the 114 Markwell reads in one file: split it into smaller files")
+		require.ErrorIs(t, err, extract.ErrTooLarge)
+	}
+	res, err := extractFile(t, b.noOCR, blankPagesPDF(114), "scan.pdf", "application/pdf")
+	require.NoError(t, err)
+	require.Len(t, res.Pages, 114)
+	require.True(t, res.NeedsOCR(), "114 pages go to OCR")
+
+	// The budget is the scan pixels': a page with text does not count.
+	few := extract.New(extract.Options{Limits: extract.Limits{MaxScanPixels: 10_000_000}, OCR: pool, TempDir: t.TempDir()})
+	_, err = extractFile(t, few, fixture(t, "mixed.pdf"), "mixed.pdf", "application/pdf")
+	requirePermanent(t, err, "This PDF has 2 pages without text to read by OCR, more than the 1 Markwell reads in one file: split it into smaller files")
+	res, err = extractFile(t, few, fixture(t, "scanned.pdf"), "scan.pdf", "application/pdf")
+	require.NoError(t, err)
+	require.Equal(t, extract.SourceOCR, res.Pages[0].Source)
+}

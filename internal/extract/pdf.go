@@ -49,6 +49,15 @@ func (r *Reader) readPDF(ctx context.Context, data []byte) (Result, error) {
 		return Result{}, err
 	}
 
+	toOCR := 0
+	for _, p := range pages {
+		if unusable(p.Text) {
+			toOCR++
+		}
+	}
+	if toOCR > r.lim.maxOCRPages() {
+		return Result{}, r.lim.tooManyOCRPages(toOCR)
+	}
 	for i := range pages {
 		if !unusable(pages[i].Text) {
 			continue
