@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -123,6 +124,9 @@ type updateResultBody struct {
 	FunctionID       optionalID `json:"functionId"`
 	assignment.ResultFields
 	Status string `json:"status"`
+	// UpdatedAt is the result's as the client read it: a result saved
+	// since is not overwritten (409).
+	UpdatedAt *time.Time `json:"updatedAt"`
 }
 
 func (h *resultHandlers) update(c *gin.Context, a identity.Actor, in *updateResultBody) (gin.H, error) {
@@ -132,6 +136,7 @@ func (h *resultHandlers) update(c *gin.Context, a identity.Actor, in *updateResu
 	}
 	fr, err := h.svc.Update(c, a, result.Edit{
 		ResultID: resultID, SubmissionID: in.SubmissionID.UUID(), ResultFields: in.ResultFields, Status: in.Status,
+		BasedOn: in.UpdatedAt,
 	})
 	return gin.H{"functionResult": fr}, err
 }

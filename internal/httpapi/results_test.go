@@ -117,3 +117,55 @@ func TestGradeRequestsSkipReviewedResultsUnlessAsked(t *testing.T) {
 	require.Equal(t, grading.StatusGrading, data["functionResults"].([]any)[0].(map[string]any)["status"])
 	require.Equal(t, 0.0, data["skipped"])
 }
+
+// Two tabs (or two colleagues) on one result: an edit that says which
+// result it was made from (updatedAt, as the page sends the whole result)
+// is refused once the result has been saved since, and changes nothing;
+// made again from the result as it now is, it keeps both edits. An edit
+// that does not say is saved as before.
+func TestAnEditOfAResultSavedSinceIsRefused(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ada := b.newBrowser(t)
+	ada.signIn(t, "Ada", "ada.twotabs@school.test")
+	status, data, e := ada.call(t, "/api/v1/db/assignment/put", map[string]any{"name": "Reflection", "type": "prompt"})
+	require.Equal(t, 200, status, e)
+	asg := data["assignment"].(map[string]any)["_id"].(string)
+	status, _, e = ada.call(t, "/api/v1/db/function/put", map[string]any{"assignmentId": asg, "prompt": "Be kind and specific"})
+	require.Equal(t, 200, status, e)
+	sub, res := uploadSubmission(t, ada, asg)
+	// The page polls its class: edits take the kept way where they can.
+	status, _, e = ada.call(t, "/api/v1/db/assignment/get", map[string]any{"assignmentId": asg})
+	require.Equal(t, 200, status, e)
+	read := func() map[string]any {
+		status, data, e := ada.call(t, "/api/v1/db/functionResult/get", map[string]any{"assignmentId": asg, "submissionId": sub})
+		require.Equal(t, 200, status, e)
+		return data["functionResult"].(map[string]any)
+	}
+	opened := read()["updatedAt"]
+
+	// Tab A saves feedback; tab B, opened at the same time, its overall comments.
+	status, data, e = ada.call(t, "/api/v1/db/functionResult/update", map[string]any{"_id": res, "submissionId": sub, "feedback": "From tab A", "updatedAt": opened})
+	require.Equal(t, 200, status, e)
+	savedA := data["functionResult"].(map[string]any)["updatedAt"]
+	require.NotEqual(t, opened, savedA)
+	status, _, e = ada.call(t, "/api/v1/db/functionResult/update", map[string]any{"_id": res, "submissionId": sub, "feedback": "", "overallComments": "From tab B", "updatedAt": opened})
+	require.Equal(t, 409, status)
+	require.Equal(t, result.MsgChangedElsewhere, e["message"])
+	now := read()
+	require.Equal(t, "From tab A", now["feedback"], "tab A's feedback was not overwritten")
+	require.Equal(t, "", now["overallComments"])
+
+	// Tab B applies its edit to the result as it now is.
+	status, data, e = ada.call(t, "/api/v1/db/functionResult/update", map[string]any{"_id": res, "submissionId": sub, "feedback": now["feedback"], "overallComments": "From tab B", "updatedAt": now["updatedAt"]})
+	require.Equal(t, 200, status, e)
+	now = read()
+	require.Equal(t, "From tab A", now["feedback"])
+	require.Equal(t, "From tab B", now["overallComments"])
+	require.Equal(t, data["functionResult"].(map[string]any)["updatedAt"], now["updatedAt"])
+
+	// A client that does not say what it edited is not held to it.
+	status, _, e = ada.call(t, "/api/v1/db/functionResult/update", map[string]any{"_id": res, "submissionId": sub, "feedback": "Plain"})
+	require.Equal(t, 200, status, e)
+	require.Equal(t, "Plain", read()["feedback"])
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -36,6 +37,10 @@ const (
 	MsgNotPrompt       = "Only a prompt assignment's feedback can be edited here"
 	MsgStillRunning    = "The AI is still working on this result. Please wait until it has finished."
 	MsgAdjustment      = grading.MsgEditAdjustment
+	// MsgChangedElsewhere refuses an edit computed from a result that has
+	// been saved since (another tab, a colleague, a regrade): the client
+	// reads the result again and applies its edit to that.
+	MsgChangedElsewhere = "This result was changed somewhere else (another tab or a colleague) since it was opened. Reload it to see the changes."
 )
 
 // Edit is a teacher's edit of a result (functionResult/update): the whole
@@ -46,6 +51,19 @@ type Edit struct {
 	assignment.ResultFields
 	// Status is "reviewed" (the default) or the type's done status.
 	Status string
+	// BasedOn is the updatedAt of the result the client edited, when it
+	// says: a result saved since is not overwritten (409,
+	// MsgChangedElsewhere), since the whole result the client sends would
+	// undo what was saved meanwhile.
+	BasedOn *time.Time
+}
+
+// changedSince refuses an edit based on a result older than cur.
+func (e Edit) changedSince(cur store.FunctionResult) error {
+	if e.BasedOn != nil && !cur.UpdatedAt.Equal(*e.BasedOn) {
+		return apperr.New(apperr.Conflict, MsgChangedElsewhere)
+	}
+	return nil
 }
 
 // Update saves a teacher's edit and marks the result reviewed (or, asked
@@ -77,6 +95,9 @@ func (s *Service) Update(ctx context.Context, a identity.Actor, e Edit) (Functio
 		}
 		if grading.IsInProgress(cur.Status) {
 			return apperr.New(apperr.Conflict, MsgStillRunning)
+		}
+		if err := e.changedSince(cur); err != nil {
+			return err
 		}
 		p, err := editParams(a, fn, cur, e)
 		if err != nil {

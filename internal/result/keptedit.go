@@ -99,7 +99,9 @@ func (s *Service) toggleKept(ctx context.Context, a identity.Actor, t Toggle) (f
 // written that way.
 func (s *Service) updateKept(ctx context.Context, a identity.Actor, e Edit) (FunctionResult, bool, error) {
 	k, ok := s.keptForEdit(a, e.ResultID)
-	if !ok || e.SubmissionID != uuid.Nil && e.SubmissionID != k.row.SubmissionID {
+	if !ok || e.SubmissionID != uuid.Nil && e.SubmissionID != k.row.SubmissionID || e.changedSince(k.row) != nil {
+		// a kept row older than the client's: the locking way reads the
+		// stored one and judges
 		return FunctionResult{}, false, nil
 	}
 	p, err := editParams(a, k.fn, k.row, e)

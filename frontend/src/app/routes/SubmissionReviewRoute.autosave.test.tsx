@@ -98,4 +98,40 @@ describe('saving typed changes as the teacher goes', { timeout: 30_000 }, () => 
     await waitFor(() => expect(backend.bodies('db/functionResult/update')).toHaveLength(2));
     expect((backend.bodies('db/functionResult/update')[1] as Saved).answers[0].grade.feedback).toBe('EDIT-D');
   });
+
+  it("keeps another tab's saved changes: an edit made from the older result is made again from the new one", async () => {
+    const backend = fakeGrading();
+    const user = userEvent.setup();
+    await openReview('s2');
+
+    // Another tab, opened at the same time, saves a comment on question 2 and ticks question 1's
+    // second criterion (1 point).
+    backend.saveElsewhere('s2', (r) => {
+      const answers = r.answers as { grade: { feedback: string; criteria: boolean[]; points: number } }[];
+      answers[1].grade.feedback = 'From the other tab';
+      answers[0].grade.criteria[1] = true;
+      answers[0].grade.points += 1;
+      r.totalPoints = 5;
+    });
+    // This tab, still showing the older result, saves its own comment on question 1.
+    await user.type(feedbackOf('1'), 'From this tab');
+
+    await waitFor(() => expect((backend.results.s2.answers as { grade: { feedback: string } }[])[0].grade.feedback).toBe('From this tab'), {
+      timeout: 3000,
+    });
+    expect(await screen.findByText('Saved')).toBeInTheDocument();
+    // The first try, made from the older result, was refused; the next from the result as the
+    // other tab left it.
+    const sent = backend.bodies('db/functionResult/update');
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    expect(sent[0].updatedAt).toBe('2026-03-02T10:00:00Z');
+    const answers = backend.results.s2.answers as { grade: { feedback: string; criteria: boolean[] } }[];
+    expect(answers[0].grade.feedback).toBe('From this tab');
+    expect(answers[1].grade.feedback).toBe('From the other tab');
+    expect(answers[0].grade.criteria).toEqual([true, true]);
+    // And this tab now shows both.
+    await waitFor(() => expect(feedbackOf('2')).toHaveValue('From the other tab'));
+    expect(feedbackOf('1')).toHaveValue('From this tab');
+    expect(screen.queryByText('Your changes are not saved.')).not.toBeInTheDocument();
+  });
 });

@@ -1,4 +1,5 @@
 import { http, HttpResponse } from 'msw';
+import { CHANGED_ELSEWHERE_MESSAGE } from '../../features/results/api/update-function-result';
 import { server } from '../../testing/server';
 
 /** The assignment the review tests open. */
@@ -142,6 +143,13 @@ export function fakeGrading(options: FakeGradingOptions = {}) {
   };
   const calls: Call[] = [];
   let resultGets = 0;
+  // Every write stamps the result, as the server's updated_at: an edit made from an older result
+  // is refused (CHANGED_ELSEWHERE_MESSAGE), as the server refuses it.
+  let writes = 0;
+  const stamp = (result: Json) => {
+    writes += 1;
+    result.updatedAt = new Date(Date.UTC(2026, 2, 3, 10, 0, writes)).toISOString();
+  };
 
   const post = (path: string, handle: (body: Json) => unknown) =>
     http.post(`/api/v1/${path}`, async ({ request }) => {
@@ -181,19 +189,25 @@ export function fakeGrading(options: FakeGradingOptions = {}) {
       grade.points += change;
       result.totalPoints = (result.totalPoints as number) + change;
       result.status = 'reviewed'; // a tick makes the result the teacher's
+      stamp(result);
       return { totalPointsChange: change };
     }),
     post('db/rubricFeedbackFunctionResult/update', (body) => {
       const result = Object.values(results).find((r) => r._id === body.functionResultId);
       if (!result) return notFound();
       Object.assign(result, body.data);
+      stamp(result);
       return { functionResult: structuredClone(result) };
     }),
     post('db/functionResult/update', (body) => {
       const result = results[String(body.submissionId)];
       if (!result) return notFound();
+      if (body.updatedAt !== undefined && body.updatedAt !== result.updatedAt) {
+        return HttpResponse.json({ error: { code: 'conflict', message: CHANGED_ELSEWHERE_MESSAGE } }, { status: 409 });
+      }
       const { functionId: _f, submissionId: _s, ...fields } = body;
       Object.assign(result, fields, { status: body.status ?? 'reviewed' });
+      stamp(result);
       return { functionResult: structuredClone(result) };
     }),
     post('lambda/runFunctionOnMany', (body) => {
@@ -205,6 +219,11 @@ export function fakeGrading(options: FakeGradingOptions = {}) {
   return {
     results,
     calls,
+    /** Another tab (or a colleague) saves a change to a submission's result. */
+    saveElsewhere: (submissionId: string, change: (result: Json) => void) => {
+      change(results[submissionId]);
+      stamp(results[submissionId]);
+    },
     /** The bodies sent to `path`, in order. */
     bodies: (path: string) => calls.filter((c) => c.path === path).map((c) => c.body),
   };

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api, ApiError } from '../../../lib/api-client';
 import { normalizeFunctionResult } from '../lib/normalize';
 import { functionResultKeys } from './keys';
 import type { FunctionResult, ResultStatus } from './types';
@@ -9,6 +9,22 @@ export const FEEDBACK_UPDATED_MESSAGE = 'Feedback updated successfully';
 
 /** Said when it is not (spec §8). */
 export const FEEDBACK_UPDATE_FAILED_MESSAGE = 'Error updating feedback';
+
+/**
+ * Said by the server when an edit was made from a result saved since (another tab, a colleague,
+ * a tick still on its way): internal/result MsgChangedElsewhere. The page makes the edit again
+ * from the result as it now is ({@link REBASES} times at most) before it says so.
+ */
+export const CHANGED_ELSEWHERE_MESSAGE =
+  'This result was changed somewhere else (another tab or a colleague) since it was opened. Reload it to see the changes.';
+
+/** How many times an edit refused as {@link CHANGED_ELSEWHERE_MESSAGE} is made again and sent. */
+export const REBASES = 2;
+
+/** Whether a save was refused because the result was saved somewhere else since it was read. */
+export function changedElsewhere(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 409 && error.message === CHANGED_ELSEWHERE_MESSAGE;
+}
 
 /** The fields of a result a teacher edits. */
 export type ResultChanges = Partial<
@@ -37,7 +53,10 @@ export interface UpdateFunctionResultInput {
 
 /**
  * Saves a teacher's edit of a result (`POST db/functionResult/update`): the whole result with the
- * changes, `functionId` and `submissionId`. Resolves to the result as the server now has it.
+ * changes, `functionId` and `submissionId`. Resolves to the result as the server now has it. The
+ * result's `updatedAt` goes with it: the server refuses the edit (409,
+ * {@link CHANGED_ELSEWHERE_MESSAGE}) when the result was saved since, rather than let this whole
+ * result undo what was saved meanwhile.
  */
 export async function updateFunctionResult({ result, functionId, changes, status, keepalive }: UpdateFunctionResultInput): Promise<FunctionResult> {
   // Read-only fields (status, usage, flags, dropped highlights) stay out of the body.

@@ -3,7 +3,13 @@ import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { functionResultKeys } from '../api/keys';
 import type { FunctionResult, ResultStatus } from '../api/types';
-import { FEEDBACK_UPDATE_FAILED_MESSAGE, useUpdateFunctionResult, type ResultChanges } from '../api/update-function-result';
+import {
+  changedElsewhere,
+  FEEDBACK_UPDATE_FAILED_MESSAGE,
+  REBASES,
+  useUpdateFunctionResult,
+  type ResultChanges,
+} from '../api/update-function-result';
 
 /** One edit of a result: how it changes the result, and how to take it back if saving fails. */
 export interface ResultEdit {
@@ -24,6 +30,11 @@ export interface ResultEdit {
  * Saves edits of one submission's result with `functionResult/update`, optimistically: the edit
  * shows at once and is taken back (with an error toast) if the save fails. Only the edit is taken
  * back, so criteria toggled meanwhile stay. `onChanged` runs after each save.
+ *
+ * The page sends the whole result, so each save says which result it was made from
+ * (`updatedAt`): when the result was saved since (another tab, a colleague, a tick of this page
+ * still on its way), the server refuses it, and the edit is made again from the result as it now
+ * is and sent again. Another tab's comment is kept beside this one's, never overwritten.
  */
 export function useResultEdit(submissionId: string, functionId: string, onChanged?: () => void) {
   const queryClient = useQueryClient();
@@ -38,10 +49,26 @@ export function useResultEdit(submissionId: string, functionId: string, onChange
     // wait for it to stop: the save goes at once.
     const cancelled = queryClient.cancelQueries({ queryKey });
     if (!keepalive) await cancelled;
-    const edited = apply(queryClient.getQueryData<FunctionResult>(queryKey) ?? current);
+    let edited = apply(queryClient.getQueryData<FunctionResult>(queryKey) ?? current);
     queryClient.setQueryData(queryKey, edited);
     try {
-      await mutation.mutateAsync({ result: edited, functionId, changes: changes(edited), status, keepalive });
+      for (let rebase = 0; ; rebase += 1) {
+        try {
+          const saved = await mutation.mutateAsync({ result: edited, functionId, changes: changes(edited), status, keepalive });
+          // The next save is made from this one: it says so with the result's new updatedAt.
+          const basis = edited.updatedAt;
+          queryClient.setQueryData<FunctionResult>(queryKey, (now) =>
+            now && now.updatedAt === basis && saved.updatedAt ? { ...now, updatedAt: saved.updatedAt } : now,
+          );
+          break;
+        } catch (error) {
+          if (!changedElsewhere(error) || rebase >= REBASES) throw error;
+          // Saved somewhere else meanwhile: read it, and make the edit again from it.
+          await queryClient.refetchQueries({ queryKey, exact: true });
+          edited = apply(queryClient.getQueryData<FunctionResult>(queryKey) ?? edited);
+          queryClient.setQueryData(queryKey, edited);
+        }
+      }
       onChanged?.();
       return true;
     } catch (error) {

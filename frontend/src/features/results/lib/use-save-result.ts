@@ -1,12 +1,16 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useToast } from '../../../components/toast';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import {
+  changedElsewhere,
   FEEDBACK_UPDATE_FAILED_MESSAGE,
   FEEDBACK_UPDATED_MESSAGE,
+  REBASES,
   useUpdateFunctionResult,
   type ResultChanges,
 } from '../api/update-function-result';
+import { functionResultKeys } from '../api/keys';
 import type { FunctionResult } from '../api/types';
 
 /** How {@link useSaveResult}'s `save` goes. */
@@ -25,6 +29,7 @@ export interface SaveResultOptions {
  */
 export function useSaveResult(result: FunctionResult, functionId: string, onChanged?: () => void) {
   const mutation = useUpdateFunctionResult();
+  const queryClient = useQueryClient();
   const { showToast } = useToast();
   const [saved, setSaved] = useState<{ from: FunctionResult; to: FunctionResult } | null>(null);
   const current = saved && saved.from === result ? saved.to : result;
@@ -38,9 +43,24 @@ export function useSaveResult(result: FunctionResult, functionId: string, onChan
     changes: ResultChanges | ((base: FunctionResult) => ResultChanges),
     { quiet = false, keepalive = false }: SaveResultOptions = {},
   ): Promise<boolean> => {
-    const base = latest.current.current;
+    let base = latest.current.current;
     try {
-      const to = await mutation.mutateAsync({ result: base, functionId, changes: typeof changes === 'function' ? changes(base) : changes, keepalive });
+      let to: FunctionResult;
+      for (let rebase = 0; ; rebase += 1) {
+        try {
+          to = await mutation.mutateAsync({ result: base, functionId, changes: typeof changes === 'function' ? changes(base) : changes, keepalive });
+          break;
+        } catch (error) {
+          if (!changedElsewhere(error) || rebase >= REBASES) throw error;
+          // Saved somewhere else meanwhile (another tab, a colleague): the edit is made again from
+          // the result as it now is, so what was saved there stays.
+          const key = functionResultKeys.detail(base.submission);
+          await queryClient.refetchQueries({ queryKey: key, exact: true });
+          const fresh = queryClient.getQueryData<FunctionResult>(key);
+          if (!fresh) throw error;
+          base = fresh;
+        }
+      }
       latest.current = { result: latest.current.result, current: to };
       setSaved({ from: latest.current.result, to });
       if (!quiet) showToast({ type: 'success', message: FEEDBACK_UPDATED_MESSAGE });
@@ -48,7 +68,7 @@ export function useSaveResult(result: FunctionResult, functionId: string, onChan
       return true;
     } catch (error) {
       // A refused edit (400) says why in the teacher's words; anything else gets the spec's toast.
-      const refused = error instanceof ApiError && error.status === 400;
+      const refused = (error instanceof ApiError && error.status === 400) || changedElsewhere(error);
       showToast({ type: 'error', message: refused ? errorMessage(error, FEEDBACK_UPDATE_FAILED_MESSAGE) : FEEDBACK_UPDATE_FAILED_MESSAGE });
       return false;
     }

@@ -46,4 +46,25 @@ describe('editing a highlight comment on the review screen', { timeout: 30_000 }
     expect(await within(list).findByText('Their, not there')).toBeInTheDocument();
     expect(within(list).queryByText('Use their')).not.toBeInTheDocument();
   });
+
+  it("keeps the overall feedback another tab saved when this tab's comment is saved after it", async () => {
+    const backend = fakeGrading({ type: 'feedback', results: { s1: annotated('s1'), s2: annotated('s2'), s3: annotated('s3') } });
+    const user = userEvent.setup();
+    renderApp(reviewPath('s2'));
+    const feedback = await screen.findByRole('region', { name: 'Feedback' });
+
+    // Another tab saves new overall feedback; this one, showing the older result, edits a comment.
+    backend.saveElsewhere('s2', (r) => {
+      r.feedback = 'Overall, from the other tab.';
+    });
+    await user.click(within(feedback).getByRole('button', { name: 'Edit comment on “there”' }));
+    const field = within(feedback).getByRole('textbox', { name: 'Grammar comment' });
+    await user.clear(field);
+    await user.type(field, 'Their, not there{Enter}');
+
+    await waitFor(() => expect(backend.results.s2.highlightedText).toBe('He went to <grammar comment="Their, not there">there</grammar> house.'));
+    expect(backend.results.s2.feedback).toBe('Overall, from the other tab.');
+    expect(backend.bodies('db/functionResult/update')[0].updatedAt).toBe('2026-03-02T10:00:00Z');
+    expect(await screen.findByText('Saved')).toBeInTheDocument();
+  });
 });
