@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/markwell/markwell/internal/process"
+	"github.com/markwell/markwell/internal/rubric"
 )
 
 // Versions of a definition (issue 19, item 2). Every question and criterion
@@ -157,11 +158,35 @@ func Parts(f Function) []Part {
 	}
 	if f.RubricID != nil {
 		out = append(out, Part{Key: "rubric", Label: "the rubric", print: fingerprint(f.RubricID.String())})
+		if f.Rubric != nil {
+			out = append(out, Part{Key: rubricTextKey, Label: "the rubric", print: rubricText(f.Rubric)})
+		}
 	}
 	if f.Prompt != "" {
 		out = append(out, Part{Key: "prompt", Label: "the prompt", print: fingerprint(f.Prompt)})
 	}
 	return out
+}
+
+// rubricTextKey is the part of a rubric's words: its criteria and their
+// levels (not their points, as for questions). Results graded before it
+// was fingerprinted do not have it, and are not outdated for want of it
+// (outdatedParts).
+const rubricTextKey = "rubric:text"
+
+// rubricText fingerprints a rubric's criteria and level descriptions, in
+// order: an edit of the saved rubric (a level added, a description
+// reworded) makes the results graded against it "graded against an earlier
+// version", as an edit of a question does. A level added or removed also
+// moves what each result's level index means.
+func rubricText(r *rubric.Rubric) string {
+	fields := make([]string, 0, 1+len(r.Criteria)*4)
+	fields = append(fields, strconv.Itoa(len(r.Criteria)))
+	for _, c := range r.Criteria {
+		fields = append(fields, c.CriterionDescription, strconv.Itoa(len(c.LevelDescriptions)))
+		fields = append(fields, c.LevelDescriptions...)
+	}
+	return fingerprint(fields...)
 }
 
 // GradedParts is what a result keeps of the definition it was graded
@@ -197,7 +222,11 @@ func outdatedParts(graded json.RawMessage, parts []Part) []Part {
 	}
 	var out []Part
 	for _, p := range parts {
-		if was[p.Key] != p.print {
+		prev, ok := was[p.Key]
+		if !ok && p.Key == rubricTextKey {
+			continue // graded before the rubric's words were fingerprinted
+		}
+		if prev != p.print {
 			out = append(out, p)
 		}
 	}

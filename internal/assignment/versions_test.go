@@ -5,9 +5,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
 	"github.com/markwell/markwell/internal/assignment"
+	"github.com/markwell/markwell/internal/rubric"
 )
 
 func photosynthesis(criterion string) assignment.Function {
@@ -82,4 +84,43 @@ func TestDescribeChangesCountsOnePointInTheSingular(t *testing.T) {
 	one.Questions[0].Criteria[0].Points = 1
 	require.Equal(t, []string{"changed the points of 1: 2 → 1 (“Names chlorophyll”)"},
 		assignment.DescribeChanges(old, one, noRubric))
+}
+
+// A saved rubric's words are part of the definition of the assignments
+// that use it: a level added or a description reworded makes the results
+// graded against it "graded against an earlier version" (the rubric); its
+// points do not, and results graded before its words were fingerprinted
+// are not outdated for want of them.
+func TestARubricEditOutdatesTheResultsGradedWithIt(t *testing.T) {
+	id := uuid.New()
+	essay := func(levels []string, ranges bool) assignment.Function {
+		r := rubric.Rubric{ID: id, Name: "Essay", Criteria: []rubric.Criterion{{CriterionDescription: "Thesis", LevelDescriptions: levels, UseRange: ranges}}}
+		return assignment.Function{Type: assignment.TypeRubricFeedback, RubricID: &id, Rubric: &r}
+	}
+	graded := time.Now()
+	asGraded := assignment.FunctionResult{Status: "graded", GradedAt: &graded, GradedParts: assignment.GradedParts(essay([]string{"Clear", "Vague"}, false))}
+
+	same := asGraded
+	same.MarkOutdated(essay([]string{"Clear", "Vague"}, true)) // points only
+	require.False(t, same.Outdated)
+
+	for _, edited := range [][]string{{"Precise", "Clear", "Vague"}, {"Clear", "Unclear"}, {"Clear"}} {
+		r := asGraded
+		r.MarkOutdated(essay(edited, false))
+		require.True(t, r.Outdated, "%v", edited)
+		require.Equal(t, []string{"the rubric"}, r.OutdatedParts)
+	}
+
+	// Graded before the rubric's words were kept: only its id was.
+	before := asGraded
+	before.GradedParts = json.RawMessage(`{"rubric":"` + rubricIDPrint(t, id) + `"}`)
+	before.MarkOutdated(essay([]string{"Clear", "Vague"}, false))
+	require.False(t, before.Outdated)
+}
+
+// rubricIDPrint is the stored fingerprint of a rubric id alone.
+func rubricIDPrint(t *testing.T, id uuid.UUID) string {
+	var parts map[string]string
+	require.NoError(t, json.Unmarshal(assignment.GradedParts(assignment.Function{Type: assignment.TypeRubricFeedback, RubricID: &id}), &parts))
+	return parts["rubric"]
 }
