@@ -21,8 +21,9 @@ var errTooMuchText = errors.New("text exceeds the limit")
 // where they are referenced with the notes listed after the body under
 // "Footnotes" and "Endnotes", and each distinct header and footer that says
 // more than a page number once ("Header: …" first, "Footer: …" last).
-// Deleted tracked changes, field codes, comments and the duplicate fallback
-// copies of text boxes are left out.
+// Symbols Word's Insert Symbol wrote in a symbol font (w:sym) are mapped to
+// Unicode (symbols.go). Deleted tracked changes, field codes, comments and
+// the duplicate fallback copies of text boxes are left out.
 func (r *Reader) readDOCX(data []byte) (Result, error) {
 	text, err := r.docxText(data)
 	if errors.Is(err, errTooMuchText) {
@@ -303,6 +304,8 @@ func (w *docxWalker) start(t xml.StartElement) {
 		w.write(p, "\n")
 	case "noBreakHyphen":
 		w.write(p, "-")
+	case "sym":
+		w.write(p, symbolText(attr(t, "font"), attr(t, "char")))
 	case "tbl":
 		w.stack = append(w.stack, &docxFrame{kind: frameTable})
 	case "tr":

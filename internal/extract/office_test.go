@@ -46,6 +46,24 @@ func TestReadDOCX_NestedTablesTextBoxesAndTrackedChanges(t *testing.T) {
 	}, "\n"), res.Text)
 }
 
+// Word's Insert Symbol writes "5°C" as 5, w:sym Symbol F0B0, C: the symbol
+// is read as the character its font draws.
+func TestReadDOCX_SymbolsInsertedFromSymbolAndWingdings(t *testing.T) {
+	t.Parallel()
+	sym := func(font, char string) string {
+		return `<w:r><w:sym w:font="` + font + `" w:char="` + char + `"/></w:r>`
+	}
+	run := func(s string) string { return `<w:r><w:t xml:space="preserve">` + s + `</w:t></w:r>` }
+	body := `<w:p>` + run("It rose by 5") + sym("Symbol", "F0B0") + run("C, ") + sym("Symbol", "F044") + run("T ") +
+		sym("Symbol", "F0BB") + run(" 3") + sym("Symbol", "F0B1") + run("1.") + `</w:p>` +
+		`<w:p>` + sym("Wingdings", "F0FC") + run(" done ") + sym("Wingdings", "F0FB") + run(" not done ") +
+		sym("Wingdings", "F0FE") + sym("Wingdings", "F0A8") + run(" ") + sym("Calibri", "00B0") + sym("Unknown Font", "F041") + `</w:p>`
+	document := `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` + body + `</w:body></w:document>`
+	res, err := New(Options{}).ExtractBytes(t.Context(), docxPackage(t, document), "", "")
+	require.NoError(t, err)
+	require.Equal(t, "It rose by 5°C, ΔT ≈ 3±1.\n✓ done ✗ not done ☑◻ °", res.Text)
+}
+
 func TestReadDOCX_MalformedXMLIsDamaged(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"unclosed", "entity"} {
