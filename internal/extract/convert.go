@@ -40,7 +40,7 @@ func (r *Reader) readConverted(ctx context.Context, data []byte, kind Kind) (Res
 	if err != nil {
 		return Result{}, err
 	}
-	res, err := read(converted)
+	res, err := read(ctx, converted)
 	if reason, ok := Reason(err); ok && (reason == ReasonDOCXDamaged || reason == ReasonPPTXDamaged) {
 		return Result{}, permanent(ReasonConvertFailed, err) // LibreOffice's output, not the student's file
 	}

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"cmp"
+	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -23,45 +24,54 @@ var errTooMuchText = errors.New("text exceeds the limit")
 // more than a page number once ("Header: …" first, "Footer: …" last).
 // Symbols Word's Insert Symbol wrote in a symbol font (w:sym) are mapped to
 // Unicode (symbols.go). Deleted tracked changes, field codes, comments and
-// the duplicate fallback copies of text boxes are left out.
-func (r *Reader) readDOCX(data []byte) (Result, error) {
-	text, err := r.docxText(data)
+// the duplicate fallback copies of text boxes are left out. The body's pictures are read by OCR
+// where they stand (see pictures.go); without OCR the typed text is kept and
+// the page is marked NeedsOCR.
+func (r *Reader) readDOCX(ctx context.Context, data []byte) (Result, error) {
+	z, err := openZip(data, r.lim)
+	if err != nil {
+		return Result{}, zipError(ReasonDOCXDamaged, err)
+	}
+	text, pictures, err := r.docxText(z)
 	if errors.Is(err, errTooMuchText) {
 		return Result{}, r.lim.tooMuchText()
 	}
 	if err != nil {
 		return Result{}, zipError(ReasonDOCXDamaged, err)
 	}
-	return Result{Pages: []Page{{Text: text, Source: SourceFile}}}, nil
+	page := Page{Text: text, Source: SourceFile}
+	if err := r.newPictureReader(z).fill(ctx, &page, pictures); err != nil {
+		return Result{}, err
+	}
+	return Result{Pages: []Page{page}}, nil
 }
 
-func (r *Reader) docxText(data []byte) (string, error) {
-	z, err := openZip(data, r.lim)
-	if err != nil {
-		return "", err
-	}
+// docxText returns the file's text with a picture mark where each of the
+// body's pictures stands, and the pictures' part names by mark index ("" for
+// a relationship that names no part).
+func (r *Reader) docxText(z *zipArchive) (string, []string, error) {
 	main, err := z.mainPartName()
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if main == "" || z.file(main) == nil {
 		main = "word/document.xml"
 	}
 	rels, err := z.rels(main)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	num, err := readNumbering(z, relTarget(rels, "/numbering"))
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	styles, err := readStyleNumbering(z, relTarget(rels, "/styles"))
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	set, err := readDOCXSettings(z, relTarget(rels, "/settings"))
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	size := 0 // text bytes of every part, against Limits.MaxTextBytes
 	newWalker := func() *docxWalker {
@@ -77,22 +87,23 @@ func (r *Reader) docxText(data []byte) (string, error) {
 		w := newWalker()
 		w.notes = map[string]string{}
 		if err := w.walkPart(z, relTarget(rels, part)); err != nil {
-			return "", err
+			return "", nil, err
 		}
 		n.text = w.notes
 	}
 	w := newWalker()
 	w.refs = notes
+	w.pictures = map[string]int{}
 	if err := w.walkPart(z, main); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if !w.seen {
-		return "", errors.New("no main document part")
+		return "", nil, errors.New("no main document part")
 	}
 	var blocks []string
 	headers, footers, err := docxHeadersFooters(z, rels, w.sections, set.evenAndOdd, newWalker)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	blocks = append(blocks, headers...)
 	blocks = append(blocks, w.resolveNoteMarks(w.out.String()))
@@ -102,7 +113,11 @@ func (r *Reader) docxText(data []byte) (string, error) {
 		}
 	}
 	blocks = append(blocks, footers...)
-	return strings.Join(blocks, "\n\n"), nil
+	parts := make([]string, len(w.pictureIDs))
+	for i, id := range w.pictureIDs {
+		parts[i] = rels[id].Target
+	}
+	return strings.Join(blocks, "\n\n"), parts, nil
 }
 
 // docxSkipped are elements whose subtree holds no visible text: deletions,
@@ -132,6 +147,7 @@ type docxFrame struct {
 	style    string
 	hasNumPr bool
 	parts    []string // a row's cells or a cell's paragraphs
+	pictures []int    // a paragraph's pictures, as indexes of docxWalker.pictureIDs
 }
 
 // docxField is an open field: complex (w:fldChar begin … end) or simple
@@ -189,6 +205,11 @@ type docxWalker struct {
 	dropPageFields bool
 	fields         []*docxField
 	inInstr        bool
+
+	// The document's pictures (the body's only: a header's are logos),
+	// by relationship id, each placed as a picture mark; nil in other parts.
+	pictures   map[string]int
+	pictureIDs []string
 }
 
 // walkPart walks a part; an absent part is no text.
@@ -306,6 +327,10 @@ func (w *docxWalker) start(t xml.StartElement) {
 		w.write(p, "-")
 	case "sym":
 		w.write(p, symbolText(attr(t, "font"), attr(t, "char")))
+	case "blip": // a:blip r:embed, a DrawingML picture
+		w.picture(p, nsAttr(t, "embed"))
+	case "imagedata": // v:imagedata r:id, a VML picture (Word 2003 and older)
+		w.picture(p, nsAttr(t, "id"))
 	case "tbl":
 		w.stack = append(w.stack, &docxFrame{kind: frameTable})
 	case "tr":
@@ -378,7 +403,14 @@ func (w *docxWalker) end(local string) error {
 		if f == nil {
 			return nil
 		}
-		return w.emit(w.listPrefix(f) + strings.TrimSpace(f.text.String()))
+		if err := w.emit(w.listPrefix(f) + strings.TrimSpace(f.text.String())); err != nil {
+			return err
+		}
+		for _, i := range f.pictures { // after the paragraph's words, each a paragraph of its own
+			if err := w.emit(pictureMark(i)); err != nil {
+				return err
+			}
+		}
 	case "tc":
 		if f := w.pop(frameCell); f != nil {
 			if row := w.nearest(frameRow); row != nil {
@@ -422,6 +454,24 @@ func (w *docxWalker) noteReference(p *docxFrame, t xml.StartElement) {
 		return
 	}
 	p.text.WriteString("\x00" + t.Name.Local[:1] + strconv.Itoa(ref.index) + "\x00")
+}
+
+// picture records a picture placed in paragraph p by relationship id; a
+// picture met twice keeps its first index, so it is read once.
+func (w *docxWalker) picture(p *docxFrame, id string) {
+	if w.pictures == nil || p == nil || id == "" {
+		return
+	}
+	i, ok := w.pictures[id]
+	if !ok {
+		if len(w.pictureIDs) >= maxPictures {
+			return
+		}
+		i = len(w.pictureIDs)
+		w.pictures[id] = i
+		w.pictureIDs = append(w.pictureIDs, id)
+	}
+	p.pictures = append(p.pictures, i)
 }
 
 func (w *docxWalker) pushField(f *docxField) {

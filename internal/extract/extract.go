@@ -83,12 +83,16 @@ type Page struct {
 	Text string
 	// Source says how Text was found; "" when it is empty.
 	Source Source
-	// NeedsOCR marks a page without text that OCR may read; it is set only
-	// by a Reader without an OCR pool.
+	// NeedsOCR marks a page OCR has still to read; it is set only by a
+	// Reader without an OCR pool. A page without text (a scan) is empty
+	// meanwhile; a Word or PowerPoint page whose pictures wait for OCR
+	// keeps its typed text, so it is stored and shown while it waits, and
+	// stands if OCR never comes.
 	NeedsOCR bool
 	// Confidence is how sure OCR was of the page's text, 0–100 (tesseract's
 	// mean word confidence), for a page read by an OCR that says so (see
-	// ConfidentOCR); nil otherwise.
+	// ConfidentOCR); for a Word or PowerPoint page, the lowest of its
+	// pictures' whose text it holds. Nil otherwise.
 	Confidence *int
 	// Warning says, for the teacher, why the page's text may not be what
 	// the page holds (OCR was unsure, garbled characters, almost no words;
@@ -104,7 +108,7 @@ type Result struct {
 	Text  string
 	Pages []Page
 	// EmptyPages counts pages without text. While NeedsOCR reports true it
-	// includes the pages still waiting for OCR.
+	// includes the pages without text still waiting for OCR.
 	EmptyPages int
 }
 
@@ -396,9 +400,9 @@ func (r *Reader) ExtractBytes(ctx context.Context, data []byte, name, contentTyp
 	case KindPDF:
 		res, err = r.readPDF(ctx, data)
 	case KindDOCX:
-		res, err = r.readDOCX(data)
+		res, err = r.readDOCX(ctx, data)
 	case KindPPTX:
-		res, err = r.readPPTX(data)
+		res, err = r.readPPTX(ctx, data)
 	case KindText:
 		res, err = r.readText(data, name, contentType)
 	case KindPNG, KindJPEG, KindGIF, KindWebP, KindTIFF, KindHEIC:

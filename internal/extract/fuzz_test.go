@@ -83,7 +83,7 @@ func FuzzDOCX(f *testing.F) {
 	f.Add([]byte("PK\x05\x06" + string(make([]byte, 18))))
 	r := fuzzReader()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		res, err := r.readDOCX(data)
+		res, err := r.readDOCX(t.Context(), data)
 		checkOfficeResult(t, res, err)
 	})
 }
@@ -99,7 +99,7 @@ func FuzzDOCXBody(f *testing.F) {
 			[2]string{"_rels/.rels", fmt.Sprintf(fuzzRels, "officeDocument", "word/document.xml")},
 			[2]string{"word/document.xml", string(document)},
 		)
-		res, err := r.readDOCX(data)
+		res, err := r.readDOCX(t.Context(), data)
 		checkOfficeResult(t, res, err)
 	})
 }
@@ -111,7 +111,7 @@ func FuzzPPTX(f *testing.F) {
 	}
 	r := fuzzReader()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		res, err := r.readPPTX(data)
+		res, err := r.readPPTX(t.Context(), data)
 		checkOfficeResult(t, res, err)
 	})
 }
@@ -131,7 +131,7 @@ func FuzzPPTXSlide(f *testing.F) {
 			[2]string{"ppt/slides/_rels/slide1.xml.rels", fmt.Sprintf(fuzzRels, "notesSlide", "../notesSlides/notesSlide1.xml")},
 			[2]string{"ppt/notesSlides/notesSlide1.xml", string(notes)},
 		)
-		res, err := r.readPPTX(data)
+		res, err := r.readPPTX(t.Context(), data)
 		checkOfficeResult(t, res, err)
 	})
 }

@@ -22,6 +22,8 @@ type imageFile struct {
 	kind Kind
 	data []byte
 	tiff []tiffPage // the pages of a TIFF
+	// width and height are the (first) page's, from its header.
+	width, height int
 }
 
 // imageData is a decoded page and the orientation (1–8, EXIF's) that turns
@@ -59,6 +61,7 @@ func (r *Reader) openImage(data []byte, kind Kind) (*imageFile, error) {
 		if err != nil {
 			return nil, err
 		}
+		f.width, f.height = w, h
 		return f, r.checkPixels(w, h)
 	case KindTIFF:
 		pages, err := tiffPages(data, r.lim)
@@ -66,10 +69,13 @@ func (r *Reader) openImage(data []byte, kind Kind) (*imageFile, error) {
 			return nil, err
 		}
 		var total int64
-		for _, p := range pages {
+		for i, p := range pages {
 			w, h, err := tiffConfig(data, p)
 			if err != nil {
 				return nil, err
+			}
+			if i == 0 {
+				f.width, f.height = w, h
 			}
 			if err := r.checkPixels(w, h); err != nil {
 				return nil, err
@@ -87,6 +93,7 @@ func (r *Reader) openImage(data []byte, kind Kind) (*imageFile, error) {
 	if err != nil {
 		return nil, permanent(ReasonImageDamaged, err)
 	}
+	f.width, f.height = cfg.Width, cfg.Height
 	return f, r.checkPixels(cfg.Width, cfg.Height)
 }
 

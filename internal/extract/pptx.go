@@ -2,6 +2,7 @@ package extract
 
 import (
 	"cmp"
+	"context"
 	"encoding/xml"
 	"errors"
 	"io"
@@ -14,8 +15,10 @@ import (
 // order, titles first, bulleted and numbered paragraphs labelled, table rows
 // as cells joined by " | ", then the slide's SmartArt as the bulleted list
 // of its text pane and its charts' words ("Chart: …", "Chart axis: …"), and
-// the speaker notes last as "Notes: …".
-func (r *Reader) readPPTX(data []byte) (Result, error) {
+// the speaker notes last as "Notes: …". A picture on a slide is read by OCR
+// where it stands among the slide's shapes (see pictures.go), once every
+// slide's text has been read.
+func (r *Reader) readPPTX(ctx context.Context, data []byte) (Result, error) {
 	z, err := openZip(data, r.lim)
 	if err != nil {
 		return Result{}, zipError(ReasonPPTXDamaged, err)
@@ -35,9 +38,10 @@ func (r *Reader) readPPTX(data []byte) (Result, error) {
 		return Result{}, r.lim.tooManyPages(KindPPTX, len(slides))
 	}
 	res := Result{Pages: make([]Page, 0, len(slides))}
+	pictures := make([][]string, 0, len(slides))
 	total := 0
 	for _, part := range slides {
-		text, err := readSlide(z, part, r.lim.MaxTextBytes-total)
+		text, pics, err := readSlide(z, part, r.lim.MaxTextBytes-total)
 		if errors.Is(err, errTooMuchText) {
 			return Result{}, r.lim.tooMuchText()
 		}
@@ -46,6 +50,15 @@ func (r *Reader) readPPTX(data []byte) (Result, error) {
 		}
 		total += len(text)
 		res.Pages = append(res.Pages, Page{Text: text, Source: SourceFile})
+		pictures = append(pictures, pics)
+	}
+	// After the text: pictures spend the archive's unpacking budget, which
+	// must never cost a slide its words.
+	pr := r.newPictureReader(z)
+	for i := range res.Pages {
+		if err := pr.fill(ctx, &res.Pages[i], pictures[i]); err != nil {
+			return Result{}, err
+		}
 	}
 	return res, nil
 }
@@ -88,21 +101,26 @@ func slideParts(z *zipArchive, main string) ([]string, error) {
 }
 
 // readSlide returns a slide's text, its SmartArt and chart text, and its
-// speaker notes.
-func readSlide(z *zipArchive, part string, budget int) (string, error) {
+// speaker notes, with a picture mark where each picture stands, and the
+// pictures' part names by mark index.
+func readSlide(z *zipArchive, part string, budget int) (string, []string, error) {
 	d, err := z.decoder(part)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	w := &slideWalker{max: budget}
+	w := &slideWalker{max: budget, pictures: map[string]int{}}
 	if err := w.walk(d); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	blocks := []string{w.text()}
 	size := len(blocks[0])
 	rels, err := z.rels(part)
 	if err != nil {
-		return "", err
+		return "", nil, err
+	}
+	pictures := make([]string, len(w.pictureIDs))
+	for i, id := range w.pictureIDs {
+		pictures[i] = rels[id].Target
 	}
 	for _, g := range w.graphics {
 		rel, ok := rels[g.id]
@@ -116,7 +134,7 @@ func readSlide(z *zipArchive, part string, budget int) (string, error) {
 			text, err = smartArtText(z, rel.Target, budget-size)
 		}
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		if text != "" {
 			blocks = append(blocks, text)
@@ -127,19 +145,19 @@ func readSlide(z *zipArchive, part string, budget int) (string, error) {
 	if notes := relTarget(rels, "/notesSlide"); notes != "" {
 		d, err := z.decoder(notes)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		if d != nil {
 			nw := &slideWalker{max: budget - len(text), notes: true}
 			if err := nw.walk(d); err != nil {
-				return "", err
+				return "", nil, err
 			}
 			if n := nw.text(); n != "" {
 				text = strings.TrimSpace(text + "\n\nNotes: " + n)
 			}
 		}
 	}
-	return text, nil
+	return text, pictures, nil
 }
 
 // slideGraphic is a SmartArt diagram or chart placed on a slide: the
@@ -185,6 +203,10 @@ type slideWalker struct {
 	skip   int
 	// SmartArt and charts, in the order they are placed.
 	graphics []slideGraphic
+	// Pictures by relationship id, each placed as a picture mark in its
+	// shape (nil in notes).
+	pictures   map[string]int
+	pictureIDs []string
 }
 
 func (w *slideWalker) walk(d *xml.Decoder) error {
@@ -231,10 +253,12 @@ func (w *slideWalker) shape() *slideShape {
 
 func (w *slideWalker) start(t xml.StartElement) {
 	switch t.Name.Local {
-	case "sp", "graphicFrame", "cxnSp":
+	case "sp", "graphicFrame", "cxnSp", "pic":
 		s := &slideShape{}
 		w.stack = append(w.stack, s)
 		w.shapes = append(w.shapes, s)
+	case "blip": // a:blip r:embed: a picture, or a shape filled with one
+		w.picture(nsAttr(t, "embed"))
 	case "ph":
 		if s := w.shape(); s != nil {
 			switch typ := attr(t, "type"); typ {
@@ -288,6 +312,26 @@ func (w *slideWalker) addGraphic(chart bool, id string) {
 	}
 }
 
+// picture places a picture mark in the open shape. A picture bullet
+// (a:buBlip, inside a paragraph), the slide's background (outside any shape)
+// and the notes' pictures are left out.
+func (w *slideWalker) picture(id string) {
+	s := w.shape()
+	if w.pictures == nil || w.notes || s == nil || s.skip || w.para != nil || id == "" {
+		return
+	}
+	i, ok := w.pictures[id]
+	if !ok {
+		if len(w.pictureIDs) >= maxPictures {
+			return
+		}
+		i = len(w.pictureIDs)
+		w.pictures[id] = i
+		w.pictureIDs = append(w.pictureIDs, id)
+	}
+	s.lines = append(s.lines, pictureMark(i))
+}
+
 // nsAttr returns a namespaced attribute (r:id, not id).
 func nsAttr(t xml.StartElement, local string) string {
 	for _, a := range t.Attr {
@@ -300,7 +344,7 @@ func nsAttr(t xml.StartElement, local string) string {
 
 func (w *slideWalker) end(local string) error {
 	switch local {
-	case "sp", "graphicFrame", "cxnSp":
+	case "sp", "graphicFrame", "cxnSp", "pic":
 		if len(w.stack) > 0 {
 			w.stack = w.stack[:len(w.stack)-1]
 		}

@@ -51,6 +51,9 @@ func (res *Result) pageWarning(i int, words []int, undecoded int) string {
 	}
 	name := res.pageName(p.Number)
 	if p.Confidence != nil && *p.Confidence < LowConfidence {
+		if p.Source != SourceOCR { // typed text, and a picture OCR read (pictures.go)
+			return fmt.Sprintf("A picture on %s was read by OCR, which was unsure of it (%d%%): check it against the original", name, *p.Confidence)
+		}
 		return fmt.Sprintf("%s was read by OCR, which was unsure of it (%d%%): check it against the original", upperFirst(name), *p.Confidence)
 	}
 	if sample, ok := garbled(p.Text, undecoded); ok {
