@@ -197,7 +197,8 @@ func (pr *pictureReader) spend(f *imageFile) bool {
 }
 
 // fillMarks replaces each picture mark in s with texts[i] ("" when i is
-// past texts). A mark alone on its line becomes the text's lines; a mark
+// past texts). A mark alone on its line becomes the text's lines, with a
+// blank line before and after (finish collapses doubled ones); a mark
 // among other words (a picture in a table cell) becomes its words joined
 // by spaces, so the row stays one line.
 func fillMarks(s string, texts []string) string {
@@ -209,6 +210,9 @@ func fillMarks(s string, texts []string) string {
 		pieces := strings.Split(line, string(rune(markByte)))
 		if len(pieces) == 3 && strings.TrimSpace(pieces[0]) == "" && strings.TrimSpace(pieces[2]) == "" {
 			lines[li] = markText(texts, pieces[1])
+			if lines[li] != "" { // set apart: OCR's text may run to several paragraphs
+				lines[li] = "\n" + lines[li] + "\n"
+			}
 			continue
 		}
 		var b strings.Builder
