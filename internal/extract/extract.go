@@ -85,9 +85,10 @@ type Page struct {
 	Source Source
 	// NeedsOCR marks a page OCR has still to read; it is set only by a
 	// Reader without an OCR pool. A page without text (a scan) is empty
-	// meanwhile; a Word or PowerPoint page whose pictures wait for OCR
-	// keeps its typed text, so it is stored and shown while it waits, and
-	// stands if OCR never comes.
+	// meanwhile; a PDF page whose few words (a scanner app's stamp, a typed
+	// header) lie over a picture, and a Word or PowerPoint page whose
+	// pictures wait for OCR, keep their text, so it is stored and shown
+	// while they wait, and stands if OCR never comes.
 	NeedsOCR bool
 	// Confidence is how sure OCR was of the page's text, 0–100 (tesseract's
 	// mean word confidence), for a page read by an OCR that says so (see
@@ -320,15 +321,16 @@ func (r *Reader) recognise(ctx context.Context, img []byte) (string, *int, error
 
 // Options configure a Reader.
 type Options struct {
-	// OCR reads images and PDF pages without a text layer. Without it those
-	// pages come back with NeedsOCR set.
+	// OCR reads images, PDF pages without a text layer and PDF pages of a
+	// few words over a picture. Without it those pages come back with
+	// NeedsOCR set.
 	OCR OCR
 	// Limits bound each file; zero fields take DefaultLimits.
 	Limits Limits
 	// TempDir holds the copies of PDFs handed to poppler ("" is os.TempDir).
 	TempDir string
 	// PdftotextPath and PdftoppmPath name poppler's tools ("" looks them up
-	// in PATH).
+	// in PATH); pdfimages and pdfinfo are taken from beside PdftoppmPath.
 	PdftotextPath string
 	PdftoppmPath  string
 	// HeifConvertPath names libheif's heif-convert, which converts HEIC

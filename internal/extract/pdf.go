@@ -17,7 +17,9 @@ import (
 // readPDF reads a PDF page by page: the text layer with poppler's pdftotext
 // (one run per file), the in-process reader only when poppler refuses the
 // file as damaged, the values of filled-in form fields in-process, and OCR
-// of the rasterised page for pages without a usable text layer.
+// of the rasterised page for pages without a usable text layer and for
+// pages whose few words lie over a picture (a scan with a stamp or a typed
+// header: see pdfpicture.go).
 //
 // Why pdftotext first (measured on 56 real PDFs, docs/performance.md
 // "Choosing the PDF reader"): ledongthuc/pdf kept 0.75 of the words
@@ -49,31 +51,35 @@ func (r *Reader) readPDF(ctx context.Context, data []byte) (Result, error) {
 		return Result{}, err
 	}
 
-	toOCR := 0
-	for _, p := range pages {
-		if unusable(p.Text) {
-			toOCR++
-		}
+	plan, err := r.planOCR(ctx, f, pages)
+	if err != nil {
+		return Result{}, err
 	}
-	if toOCR > r.lim.maxOCRPages() {
-		return Result{}, r.lim.tooManyOCRPages(toOCR)
-	}
-	for i := range pages {
-		if !unusable(pages[i].Text) {
+	for i, need := range plan {
+		if need == ocrNone {
 			continue
 		}
 		if r.ocr == nil {
-			pages[i] = Page{NeedsOCR: true}
+			if need == ocrEmpty {
+				pages[i] = Page{}
+			}
+			// A picture page keeps its few words: they are stored with the
+			// pages read so far while it waits for OCR, and stay when OCR
+			// reads less.
+			pages[i].NeedsOCR = true
 			continue
 		}
 		text, conf, err := r.ocrPDFPage(ctx, f, i+1)
 		if err != nil {
 			return Result{}, err
 		}
+		if need == ocrPicture && !clearlyMore(text, pages[i].Text) {
+			continue
+		}
 		pages[i] = Page{Text: text, Source: SourceOCR, Confidence: conf}
 	}
 	for i, lines := range fields {
-		if i < len(pages) && !pages[i].NeedsOCR {
+		if i < len(pages) && (pages[i].Text != "" || !pages[i].NeedsOCR) {
 			pages[i].Text = withFormFields(pages[i].Text, lines)
 		}
 	}
