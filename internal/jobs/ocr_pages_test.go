@@ -64,6 +64,28 @@ func TestOCRPages_MixedPDFKeepsPagesInOrder(t *testing.T) {
 	require.EqualValues(t, 1, sub.ExtractWrites)
 }
 
+// A scan with a phone scanner app's stamp as real text: extract_text keeps
+// the stamp's words and hands the page to OCR, which reads the whole page.
+func TestOCRPages_ScanWithAStampLineIsHandedToOCRAndFinished(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	id := b.extractOnly(t, fixture(t, "stamped-scan.pdf", "scan.pdf", "application/pdf"))
+	sub := b.submission(t, id)
+	require.Equal(t, "extracting", sub.ExtractStatus, "waiting for OCR")
+	require.Equal(t, []page{{Text: "Scanned with CamScanner", Source: "pdftotext"}}, pages(t, sub),
+		"the stamp's words are stored while OCR waits")
+	requireHandedTo(t, b, queue.OCRPagesArgs{SubmissionID: id}, queue.QueueOCR)
+
+	b.startWorker(t, b.deps, map[string]int{queue.QueueOCR: 2}, time.Minute)
+	sub = b.waitStatus(t, id)
+	require.Equal(t, "ready", sub.ExtractStatus, sub.ExtractError)
+	got := pages(t, sub)
+	require.Equal(t, "ocr", got[0].Source)
+	require.True(t, strings.HasPrefix(got[0].Text, printedStart), got[0].Text)
+	require.Contains(t, got[0].Text, "CamScanner")
+	require.Empty(t, sub.ExtractError)
+}
+
 // A PDF whose page 2 is a poor scan: OCR reads it unsure of itself, and the
 // submission is ready with page 2's warning in its pages, page 2 among its
 // doubtful pages and a summary in its warning, which the table lists.
