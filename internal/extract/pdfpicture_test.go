@@ -5,6 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -126,6 +129,45 @@ func TestExtract_PicturePagesShareTheOCRBudget(t *testing.T) {
 	empty := picturePage{"", 1}
 	_, err = extractFile(t, r, picturePagesPDF(stamp, empty, empty, empty), "scan.pdf", "application/pdf")
 	requirePermanent(t, err, "This PDF has 3 pages without text to read by OCR, more than the 2 Markwell reads in one file: split it into smaller files")
+}
+
+// TestExtract_TextPDFRunsNoPictureCheck: pdfimages runs only for a file
+// with a page of few words, once for all of them, so a text PDF is read as
+// fast as before.
+func TestExtract_TextPDFRunsNoPictureCheck(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	calls := filepath.Join(dir, "calls")
+	for _, tool := range []string{"pdftoppm", "pdfinfo"} {
+		path, err := exec.LookPath(tool)
+		require.NoError(t, err)
+		require.NoError(t, os.Symlink(path, filepath.Join(dir, tool)))
+	}
+	pdfimages, err := exec.LookPath("pdfimages")
+	require.NoError(t, err)
+	script := fmt.Sprintf("#!/bin/sh\necho \"$*\" >> %q\nexec %q \"$@\"\n", calls, pdfimages)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "pdfimages"), []byte(script), 0o755))
+	r := extract.New(extract.Options{PdftoppmPath: filepath.Join(dir, "pdftoppm"), TempDir: t.TempDir()})
+	count := func() int {
+		data, err := os.ReadFile(calls)
+		if errors.Is(err, os.ErrNotExist) {
+			return 0
+		}
+		require.NoError(t, err)
+		return strings.Count(string(data), "\n")
+	}
+
+	_, err = extractFile(t, r, fixture(t, "text-3pages.pdf"), "essay.pdf", "application/pdf")
+	require.NoError(t, err)
+	require.Zero(t, count(), "every page has 20 words or more")
+	// A title page and a page of only "Figure 1": one run for both.
+	_, err = extractFile(t, r, fixture(t, "short-page.pdf"), "report.pdf", "application/pdf")
+	require.NoError(t, err)
+	require.Equal(t, 1, count())
+	res, err := extractFile(t, r, fixture(t, "stamped-scan.pdf"), "scan.pdf", "application/pdf")
+	require.NoError(t, err)
+	require.True(t, res.NeedsOCR(), "the tools beside PdftoppmPath are the ones run")
+	require.Equal(t, 2, count())
 }
 
 // wordsOCR is an OCR that reads the same text on every image, or fails.
