@@ -21,8 +21,9 @@ COPY . .
 RUN CGO_ENABLED=0 go build -o /out/ ./cmd/api ./cmd/fakellm ./cmd/worker \
     && CGO_ENABLED=1 go build -o /out/cgo/ ./cmd/worker
 
-# poppler-utils: pdftotext (extraction, chat attachments) and pdftoppm (page
-# images, answer-box crops) are used by the API and every worker, and so is
+# poppler-utils: pdftotext (extraction, chat attachments), pdftoppm (page
+# images, answer-box crops), and pdfimages and pdfinfo (is a page of few words
+# a scan?) are used by the API and every worker, and so is
 # libheif-examples: heif-convert reads HEIC photos (extraction, page images).
 # LibreOffice (writer and impress, without a GUI, about 300 MB) converts
 # OpenDocument, RTF and 97–2003 Office files for extraction (every worker
