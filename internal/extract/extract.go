@@ -109,7 +109,9 @@ type Result struct {
 	Text  string
 	Pages []Page
 	// EmptyPages counts pages without text. While NeedsOCR reports true it
-	// includes the pages without text still waiting for OCR.
+	// includes the pages without text still waiting for OCR (not a page
+	// waiting with the text it has: a scanned PDF page's few words, a Word
+	// page whose pictures wait).
 	EmptyPages int
 }
 
