@@ -141,9 +141,10 @@ func (r *Reader) decode(ctx context.Context, f *imageFile, i int) (imageData, er
 
 // readImage OCRs an image, each page of a TIFF in order. The size is checked
 // from the header before anything is decoded; the image is decoded in Go
-// (a HEIC after libheif converted it), turned upright by its orientation, and
-// handed to tesseract as a grey PGM. Without OCR every page is still decoded
-// (so a damaged file fails now) and comes back with NeedsOCR.
+// (a HEIC after libheif converted it), turned upright by its orientation,
+// turned straight when tilted, and handed to tesseract as a grey PGM (see
+// recognisePage). Without OCR every page is still decoded (so a damaged
+// file fails now) and comes back with NeedsOCR.
 func (r *Reader) readImage(ctx context.Context, data []byte, kind Kind) (Result, error) {
 	f, err := r.openImage(data, kind)
 	if err != nil {
@@ -165,7 +166,7 @@ func (r *Reader) readImage(ctx context.Context, data []byte, kind Kind) (Result,
 			pages[i] = Page{NeedsOCR: true}
 			continue
 		}
-		text, conf, err := r.recognise(ctx, encodePGM(uprightGray(d.img, d.orientation)))
+		text, conf, err := r.recognisePage(ctx, uprightGray(d.img, d.orientation))
 		if err != nil {
 			return Result{}, fmt.Errorf("OCR page %d: %w", i+1, err)
 		}

@@ -309,8 +309,9 @@ func (r *Reader) pdftotextPages(ctx context.Context, f *pdfFile) ([]string, erro
 }
 
 // ocrPDFPage rasterises one page to a grey PGM with pdftoppm, its long side
-// Limits.RenderPixels (300 dpi for A4), and reads it with OCR; the
-// confidence is nil when the OCR does not say or the page could not be drawn.
+// Limits.RenderPixels (300 dpi for A4), and reads it with OCR, turned
+// straight when tilted (see recognisePage); the confidence is nil when the
+// OCR does not say or the page could not be drawn.
 func (r *Reader) ocrPDFPage(ctx context.Context, f *pdfFile, page int) (string, *int, error) {
 	name, err := f.name()
 	if err != nil {
@@ -326,10 +327,11 @@ func (r *Reader) ocrPDFPage(ctx context.Context, f *pdfFile, page int) (string, 
 		}
 		return "", nil, fmt.Errorf("rasterise page %d: %w", page, err)
 	}
-	if _, err := DecodePGM(pgm); err != nil {
+	g, err := DecodePGM(pgm)
+	if err != nil {
 		return "", nil, nil
 	}
-	text, conf, err := r.recognise(ctx, pgm)
+	text, conf, err := r.recognisePage(ctx, g)
 	if err != nil {
 		return "", nil, fmt.Errorf("OCR page %d: %w", page, err)
 	}
