@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/png"
 	"math/rand/v2"
@@ -108,9 +109,11 @@ func TestRotateGray_QuarterAndHalfTurnsMoveEveryPixel(t *testing.T) {
 	require.Equal(t, uprightGray(src, 6).Pix, rotateGray(src, 90, 0).Pix, "clockwise")
 	require.Equal(t, uprightGray(src, 8).Pix, rotateGray(src, -90, 0).Pix, "anticlockwise")
 	require.Equal(t, uprightGray(src, 3).Pix, rotateGray(src, 180, 0).Pix)
+	require.Equal(t, uprightGray(src, 3).Pix, turn180(src).Pix)
 
 	// A sub-image is turned from its own corner.
 	sub := src.SubImage(image.Rect(1, 0, 3, 2)).(*image.Gray)
+	require.Equal(t, []uint8{6, 5, 3, 2}, turn180(sub).Pix)
 	require.Equal(t, []uint8{5, 2, 6, 3}, rotateGray(sub, 90, 0).Pix)
 }
 
@@ -156,4 +159,53 @@ func BenchmarkDeskew(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/page")
 	})
+}
+
+// scriptedOCR answers each image with the next of its readings and counts
+// the calls.
+type scriptedOCR struct {
+	readings []reading
+	calls    int
+}
+
+type reading struct {
+	text string
+	conf int
+}
+
+func (s *scriptedOCR) Text(ctx context.Context, img []byte) (string, error) {
+	text, _, err := s.TextConfidence(ctx, img)
+	return text, err
+}
+
+func (s *scriptedOCR) TextConfidence(context.Context, []byte) (string, int, error) {
+	r := s.readings[s.calls]
+	s.calls++
+	return r.text, r.conf, nil
+}
+
+func TestRecognisePage_ReadsADoubtfulPageTurnedOverAndKeepsTheBetterReading(t *testing.T) {
+	t.Parallel()
+	page := image.NewGray(image.Rect(0, 0, 40, 40))
+	const upright = "the water moves between the oceans and the land"
+	const overturned = "pue] ay} pue suea00 ay} uaamjaq SaAow Jayem ay}"
+	for _, tc := range []struct {
+		name     string
+		readings []reading
+		calls    int
+		want     string
+	}{
+		{"a sure reading is read once", []reading{{upright, 91}}, 1, upright},
+		{"upside down", []reading{{overturned, 37}, {upright, 90}}, 2, upright},
+		{"a poor scan the right way up", []reading{{upright, 47}, {overturned, 30}}, 2, upright},
+		{"surer of fewer real words", []reading{{upright, 47}, {"Il ll 1l", 55}}, 2, upright},
+		{"no word at all is not read again", []reading{{"", -1}}, 1, ""},
+	} {
+		ocr := &scriptedOCR{readings: tc.readings}
+		r := New(Options{OCR: ocr})
+		text, _, err := r.recognisePage(context.Background(), page)
+		require.NoError(t, err, tc.name)
+		require.Equal(t, tc.want, text, tc.name)
+		require.Equal(t, tc.calls, ocr.calls, tc.name)
+	}
 }

@@ -93,6 +93,23 @@ func TestExtract_TiltedPageOfAScannedPDFIsTurnedStraight(t *testing.T) {
 	requireReadsAtLeast(t, "PDF page tilted 5°", printedText, res.Pages[0], 0.9)
 }
 
+// A page scanned upside down, or a photo turned the wrong way, read as
+// nonsense ("oy jo pue moy", 37%) that went to the grader; a page turned a
+// quarter anticlockwise too, which tesseract turned the wrong way round.
+func TestExtract_UpsideDownScansAreReadTheRightWayUp(t *testing.T) {
+	t.Parallel()
+	for _, turn := range []float64{180, 177, -90} {
+		t.Run(fmt.Sprintf("%g°", turn), func(t *testing.T) {
+			t.Parallel()
+			b := setup(t)
+			res, err := extractFile(t, b.reader, rotatedPNG(t, turn), "scan.png", "image/png")
+			require.NoError(t, err)
+			requireReadsAtLeast(t, fmt.Sprintf("printed.png turned %g°", turn), printedText, res.Pages[0], 0.9)
+			require.Empty(t, res.Warning(), "read the right way up, OCR is sure of it")
+		})
+	}
+}
+
 // requireReadsAtLeast checks an OCR'd page holds the reference's words to
 // at least the word accuracy least.
 func requireReadsAtLeast(t *testing.T, what, want string, p extract.Page, least float64) {
