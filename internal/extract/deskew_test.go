@@ -27,7 +27,7 @@ func TestSkewOf_MeasuresTheTiltOfAPrintedPage(t *testing.T) {
 	t.Parallel()
 	g := printedGray(t)
 	for _, tilt := range []float64{-14, -5, -3, -1, 0, 0.7, 2, 3.5, 5, 10} {
-		angle, ok := skewOf(rotateGray(g, tilt, 255))
+		angle, _, ok := skewOf(rotateGray(g, tilt, 255))
 		require.True(t, ok, "%.1f°: lines found", tilt)
 		require.InDelta(t, tilt, angle, 0.15, "%.1f° measured as %.2f°", tilt, angle)
 	}
@@ -74,7 +74,7 @@ func TestDeskew_TurnsATiltedPageStraight(t *testing.T) {
 	for _, tilt := range []float64{-5, 3, 8} {
 		got, turned := deskew(rotateGray(g, tilt, 255))
 		require.InDelta(t, -tilt, turned, 0.15)
-		angle, ok := skewOf(got)
+		angle, _, ok := skewOf(got)
 		require.True(t, ok)
 		require.InDelta(t, 0, angle, 0.15, "%.0f° page after the turn", tilt)
 	}
@@ -124,41 +124,6 @@ func TestRotateGray_GrowsTheCanvasAndFillsTheCorners(t *testing.T) {
 	require.Equal(t, image.Rect(0, 0, 215, 134), got.Rect, "200·cos + 100·sin by 200·sin + 100·cos")
 	require.Equal(t, uint8(255), got.Pix[0], "corner: the paper's grey")
 	require.Equal(t, uint8(0), got.Pix[67*got.Stride+107], "centre: the page")
-}
-
-// BenchmarkDeskew: the cost per A4 page at 3,508 pixels (300 dpi) of
-// measuring the tilt, which every page read by OCR pays, and of measuring
-// and turning a page tilted 3°. The page is printed.png six times down a
-// white A4 page.
-func BenchmarkDeskew(b *testing.B) {
-	para := printedGray(b)
-	page := image.NewGray(image.Rect(0, 0, 2480, 3508))
-	for i := range page.Pix {
-		page.Pix[i] = 255
-	}
-	for n := range 6 {
-		top := 300 + n*(para.Rect.Dy()+50)
-		for y := range para.Rect.Dy() {
-			copy(page.Pix[(top+y)*page.Stride+180:], para.Pix[y*para.Stride:y*para.Stride+para.Rect.Dx()])
-		}
-	}
-	tilted := rotateGray(page, 3, 255)
-	b.Run("straight", func(b *testing.B) {
-		for b.Loop() {
-			if g, _ := deskew(page); g != page {
-				b.Fatal("a straight page was turned")
-			}
-		}
-		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/page")
-	})
-	b.Run("tilted3deg", func(b *testing.B) {
-		for b.Loop() {
-			if _, turned := deskew(tilted); turned == 0 {
-				b.Fatal("a tilted page was not turned")
-			}
-		}
-		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/page")
-	})
 }
 
 // scriptedOCR answers each image with the next of its readings and counts

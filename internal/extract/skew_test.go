@@ -36,6 +36,12 @@ func rotated(t *testing.T, degrees float64) *image.Gray {
 	t.Helper()
 	src, err := png.Decode(bytes.NewReader(fixture(t, "printed.png")))
 	require.NoError(t, err)
+	return rotate(src, degrees)
+}
+
+// rotate turns src by degrees (clockwise on screen) onto a white canvas
+// that holds all of it.
+func rotate(src image.Image, degrees float64) *image.Gray {
 	sw, sh := float64(src.Bounds().Dx()), float64(src.Bounds().Dy())
 	sin, cos := math.Sincos(degrees * math.Pi / 180)
 	dw := math.Ceil(math.Abs(sw*cos) + math.Abs(sh*sin))
