@@ -7,7 +7,6 @@ import (
 	"image/jpeg"
 	"image/png"
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -15,6 +14,7 @@ import (
 	"golang.org/x/image/math/f64"
 
 	"github.com/markwell/markwell/internal/extract"
+	"github.com/markwell/markwell/internal/extract/pdftest"
 )
 
 // Pages that reach OCR tilted, as a scanner or a phone takes them. Before
@@ -146,19 +146,5 @@ func imagePDF(t *testing.T, img *image.Gray) []byte {
 		fmt.Sprintf("<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode /Length %d >>\nstream\n%s\nendstream", w, h, jpg.Len(), jpg.Bytes()),
 		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
 	}
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	offsets := make([]int, len(objs))
-	for i, o := range objs {
-		offsets[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, o := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	require.True(t, strings.HasPrefix(b.String(), "%PDF"))
-	return b.Bytes()
+	return pdftest.Assemble(objs)
 }
