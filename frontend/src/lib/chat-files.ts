@@ -16,6 +16,8 @@ interface ReadResult {
   message?: string;
   /** The files read that hold no text (a scanned or image-only PDF), by position. */
   noText?: number[];
+  /** The files that could not be read (set with `error`), by position. */
+  failures?: { index: number; name?: string; reason?: string }[];
 }
 
 /** Rejects a read whose files hold no text when the caller needs text (`requireText`). */
@@ -62,4 +64,51 @@ export async function uploadAndReadChatFiles(
     throw new NoTextError(`No text could be read from ${empty.map((i) => files[i].name).join(', ')}.`);
   }
   return texts;
+}
+
+/** One file of {@link uploadAndReadEachChatFile}: its text, or null when it gave none. */
+export interface ChatFileRead {
+  file: File;
+  text: string | null;
+}
+
+/**
+ * Uploads `files` to chats/ and has the server read them (`upload-and-read-pdf` with `pdf`), file
+ * by file: each file gets its text, or null when its upload failed, the server flagged it as not
+ * read (`failures`, or `error` without them: then every file), or it holds no text (`noText`: a
+ * scanned or image-only PDF). It rejects only when nothing could be uploaded or the call itself
+ * fails (or is aborted), so one unreadable file never costs the others.
+ */
+export async function uploadAndReadEachChatFile(
+  files: File[],
+  { pdf = false, signal }: { pdf?: boolean; signal?: AbortSignal } = {},
+): Promise<ChatFileRead[]> {
+  const fileType = pdf ? PDF_TYPE : undefined;
+  const uploads = await Promise.allSettled(files.map((file) => uploadChatFile(file, { signal, fileType })));
+  signal?.throwIfAborted();
+  const uploaded = files.flatMap((file, index) => {
+    const upload = uploads[index];
+    if (upload.status === 'fulfilled') return [{ file, index, link: upload.value }];
+    console.warn(`Uploading ${file.name} failed`, upload.reason);
+    return [];
+  });
+  if (uploaded.length === 0) throw new Error('The files could not be uploaded.');
+  const fileLinks = uploaded.map((u) => u.link);
+  const data = pdf
+    ? await api.post<ReadResult | undefined>('/api/v1/upload-and-read-pdf', { fileLinks }, { signal })
+    : await api.post<ReadResult | undefined>('/api/v1/upload-and-read-files', { fileLinks, fileNames: uploaded.map((u) => u.file.name) }, { signal });
+  const texts = data?.textArray;
+  if (!Array.isArray(texts) || texts.length !== uploaded.length) {
+    throw new Error(data?.message || 'The files could not be read.');
+  }
+  const failed = new Set<number>();
+  const failures = Array.isArray(data?.failures) ? data.failures : [];
+  if (data?.error && failures.length === 0) uploaded.forEach((_, i) => failed.add(i));
+  failures.forEach((f) => failed.add(f.index));
+  (data?.noText ?? []).forEach((i) => failed.add(i));
+  const result: ChatFileRead[] = files.map((file) => ({ file, text: null }));
+  uploaded.forEach((u, i) => {
+    if (!failed.has(i) && typeof texts[i] === 'string') result[u.index].text = texts[i];
+  });
+  return result;
 }

@@ -273,19 +273,66 @@ describe('assistant form', { timeout: 30_000 }, () => {
     expect(screen.getByRole('button', { name: 'Attach PDFs' })).toBeEnabled();
   });
 
-  it("says 'Couldn't read PDF' and attaches nothing when a PDF is only images (no text to read)", async () => {
+  it("attaches the readable PDFs of a selection and leaves out only the one that is only images, naming it", async () => {
     const backend = fakeAssistantBackend({
       // What the server answers for an image-only PDF beside one with text (docs/api-submissions.md).
-      readPdf: () => ({ textArray: ['Unit 3: forces', '[No text found in scan.pdf]'], error: false, noText: [1] }),
+      readPdf: () => ({ textArray: ['Answer: chloroplasts', '[No text found in scanned.pdf]'], error: false, noText: [1] }),
     });
     const user = userEvent.setup();
     renderAssistantRoutes('/assistants/new');
 
-    await user.upload(await screen.findByLabelText('Choose PDFs to attach'), [pdf('notes.pdf'), pdf('scan.pdf')]);
+    await user.upload(await screen.findByLabelText('Choose PDFs to attach'), [pdf('short-answer.pdf'), pdf('scanned.pdf')]);
 
     expect(await screen.findByRole('alert')).toHaveTextContent("Couldn't read PDF");
     expect(backend.paths()).toContain('upload-and-read-pdf');
-    expect(attachedNames()).toEqual([]);
+    expect(attachedNames()).toEqual(['short-answer.pdf']);
+    expect(screen.getByText(/No text could be read/)).toHaveTextContent(
+      'No text could be read from scanned.pdf (damaged, or only scanned images), so it was left out.',
+    );
+    await fillRequired(user);
+    await user.click(screen.getByRole('button', { name: 'Save assistant' }));
+    await waitFor(() => expect(backend.paths()).toContain('db/assistant/put'));
+    expect(backend.calls.find((c) => c.path === 'db/assistant/put')?.body.fileData).toEqual([
+      { fileName: 'short-answer.pdf', fileText: 'Answer: chloroplasts', fileType: 'application/pdf' },
+    ]);
+  });
+
+  it('of 4 PDFs with one scanned, attaches the other two read and names both the one left out and the scanned one', async () => {
+    fakeAssistantBackend({
+      readPdf: () => ({ textArray: ['Page 1', '[No text found in scanned.pdf]', 'Answer: chloroplasts'], error: false, noText: [1] }),
+    });
+    const user = userEvent.setup();
+    renderAssistantRoutes('/assistants/new');
+
+    await user.upload(await screen.findByLabelText('Choose PDFs to attach'), [
+      pdf('text-3pages.pdf'),
+      pdf('scanned.pdf'),
+      pdf('short-answer.pdf'),
+      pdf('mixed.pdf'),
+    ]);
+
+    await waitFor(() => expect(attachedNames()).toEqual(['text-3pages.pdf', 'short-answer.pdf']));
+    expect(screen.getByText(/An assistant holds at most/)).toHaveTextContent('An assistant holds at most 3 PDFs, so mixed.pdf was left out.');
+    expect(screen.getByText(/No text could be read/)).toHaveTextContent('No text could be read from scanned.pdf');
+    expect(screen.getByRole('button', { name: 'Attach PDFs' })).toHaveAccessibleDescription('1 more PDF can be attached.');
+  });
+
+  it('attaches the PDFs read beside one the server flags as damaged, naming only that one', async () => {
+    fakeAssistantBackend({
+      readPdf: () => ({
+        textArray: ['Unit 3: forces', '[Could not read broken.pdf: damaged]'],
+        error: true,
+        failures: [{ index: 1, name: 'broken.pdf', reason: 'damaged' }],
+      }),
+    });
+    const user = userEvent.setup();
+    renderAssistantRoutes('/assistants/new');
+
+    await user.upload(await screen.findByLabelText('Choose PDFs to attach'), [pdf('notes.pdf'), pdf('broken.pdf')]);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent("Couldn't read PDF");
+    expect(attachedNames()).toEqual(['notes.pdf']);
+    expect(screen.getByText(/No text could be read/)).toHaveTextContent('No text could be read from broken.pdf');
   });
 
   it("says 'Couldn't read PDF' when the read call itself fails", async () => {

@@ -35,13 +35,15 @@ function listNames(names: string[]): string {
 /**
  * The PDFs an assistant reads (at most {@link MAX_ASSISTANT_FILES}): each with its name and a remove
  * button, and an attach button that uploads new ones to chats/ and reads their text. Only the
- * free slots of a selection are read; the teacher is told which files were left out.
+ * free slots of a selection are read; the teacher is told which files were left out. Each PDF
+ * with text is attached; one without (unreadable, or scanned images only) is left out and named.
  */
 export function PdfAttachments({ files, onChange, readOnly = false, onBusyChange }: PdfAttachmentsProps) {
   const input = useRef<HTMLInputElement>(null);
   const abort = useRef<AbortController | null>(null);
   const [reading, setReading] = useState<number>(0);
   const [leftOut, setLeftOut] = useState<string[]>([]);
+  const [unreadable, setUnreadable] = useState<string[]>([]);
   const { showToast } = useToast();
   const limitId = useId();
   const full = files.length >= MAX_ASSISTANT_FILES;
@@ -50,14 +52,20 @@ export function PdfAttachments({ files, onChange, readOnly = false, onBusyChange
   const attach = async (selection: File[]) => {
     const { read, leftOut: skipped } = choosePdfs(selection, files.length);
     setLeftOut(skipped.map((file) => file.name));
+    setUnreadable([]);
     if (read.length === 0) return;
     const controller = new AbortController();
     abort.current = controller;
     setReading(read.length);
     onBusyChange?.(true);
     try {
-      const added = await readPdfs(read, controller.signal);
-      onChange((current) => [...current, ...added].slice(0, MAX_ASSISTANT_FILES));
+      const { added, unreadable: notRead } = await readPdfs(read, controller.signal);
+      if (controller.signal.aborted) return;
+      if (added.length > 0) onChange((current) => [...current, ...added].slice(0, MAX_ASSISTANT_FILES));
+      if (notRead.length > 0) {
+        setUnreadable(notRead);
+        showToast({ type: 'error', message: "Couldn't read PDF" });
+      }
     } catch (error) {
       if (controller.signal.aborted) return;
       console.warn('Reading the PDFs failed', error);
@@ -125,6 +133,12 @@ export function PdfAttachments({ files, onChange, readOnly = false, onBusyChange
             <Alert severity="warning" onClose={() => setLeftOut([])} sx={{ mt: 1.5 }}>
               An assistant holds at most {MAX_ASSISTANT_FILES} PDFs, so {listNames(leftOut)}{' '}
               {leftOut.length === 1 ? 'was' : 'were'} left out.
+            </Alert>
+          )}
+          {unreadable.length > 0 && (
+            <Alert severity="warning" role="status" onClose={() => setUnreadable([])} sx={{ mt: 1.5 }}>
+              No text could be read from {listNames(unreadable)} (damaged, or only scanned images), so{' '}
+              {unreadable.length === 1 ? 'it was' : 'they were'} left out.
             </Alert>
           )}
           <input

@@ -35,7 +35,7 @@ export interface FakeOptions {
   /** Makes an API path (e.g. 'db/assistant/put') answer this error. */
   failing?: Record<string, { status: number; message?: string }>;
   /** Answers `upload-and-read-pdf` for the given links (default: "Text of {name}" per file). */
-  readPdf?: (links: string[]) => Response | { textArray: string[]; error?: boolean; noText?: number[] };
+  readPdf?: (links: string[]) => Response | { textArray: string[]; error?: boolean; noText?: number[]; failures?: { index: number; name: string; reason: string }[] };
   /** Holds `upload-and-read-pdf` until this resolves. */
   readPdfGate?: Promise<void>;
 }
