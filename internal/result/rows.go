@@ -137,6 +137,10 @@ type Rows struct {
 	// ReviewedIDs are those of them the teacher reviewed (grade-all asks
 	// whether to skip them), when ids are asked.
 	ReviewedIDs []uuid.UUID `json:"reviewedIds,omitempty"`
+	// UnreadableIDs are those of them whose file could not be read (the
+	// submission failed): there is no text to grade, so grade-all leaves
+	// them out and says how many, when ids are asked.
+	UnreadableIDs []uuid.UUID `json:"unreadableIds,omitempty"`
 	// OutdatedIDs are the whole class's submissions (whatever the filter,
 	// search and page) whose result was graded against an earlier version
 	// of the definition, in upload order: "Grade changed questions again"
@@ -264,10 +268,14 @@ func BuildRows(subs []submission.Submission, results []RowResult, q RowQuery) Ro
 	if q.IDs {
 		out.SubmissionIDs = make([]uuid.UUID, len(match))
 		out.ReviewedIDs = []uuid.UUID{}
+		out.UnreadableIDs = []uuid.UUID{}
 		for i, k := range order {
 			out.SubmissionIDs[i] = match[k].ID
 			if match[k].Bucket == BucketReviewed {
 				out.ReviewedIDs = append(out.ReviewedIDs, match[k].ID)
+			}
+			if match[k].Status == "failed" {
+				out.UnreadableIDs = append(out.UnreadableIDs, match[k].ID)
 			}
 		}
 	}

@@ -99,6 +99,7 @@ func TestRowsPageAndIDs(t *testing.T) {
 	require.Len(t, page.SubmissionIDs, 6, "every match, not only the page")
 	require.Equal(t, subs[1].ID, page.SubmissionIDs[0], "in the page's order")
 	require.Equal(t, []uuid.UUID{subs[1].ID}, page.ReviewedIDs, "the reviewed among them")
+	require.Equal(t, []uuid.UUID{subs[3].ID}, page.UnreadableIDs, "the one whose file could not be read, not the one whose grading failed")
 
 	page = result.BuildRows(subs, results, query(result.RowQuery{Offset: 50}))
 	require.Empty(t, page.Rows)

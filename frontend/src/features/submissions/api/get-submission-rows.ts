@@ -47,6 +47,8 @@ export interface RowsPage {
   inProgress: boolean;
   submissionIds?: string[];
   reviewedIds?: string[];
+  /** Those of them whose file could not be read: there is nothing to grade. */
+  unreadableIds?: string[];
   /** The whole class's submissions whose result was graded against an earlier definition. */
   outdatedIds: string[];
   /** How many of those the teacher reviewed. */
@@ -91,6 +93,7 @@ function read(raw: unknown): RowsPage {
     inProgress: data.inProgress === true,
     ...(Array.isArray(data.submissionIds) ? { submissionIds: data.submissionIds as string[] } : {}),
     ...(Array.isArray(data.submissionIds) ? { reviewedIds: Array.isArray(data.reviewedIds) ? (data.reviewedIds as string[]) : [] } : {}),
+    ...(Array.isArray(data.submissionIds) ? { unreadableIds: Array.isArray(data.unreadableIds) ? (data.unreadableIds as string[]) : [] } : {}),
     outdatedIds: Array.isArray(data.outdatedIds) ? (data.outdatedIds as string[]) : [],
     outdatedReviewed: typeof data.outdatedReviewed === 'number' ? data.outdatedReviewed : 0,
     classroomSubmissions: typeof data.classroomSubmissions === 'number' ? data.classroomSubmissions : 0,

@@ -25,8 +25,10 @@ export interface GradeButtonsProps {
   chosenIds: string[];
   /** Those of them the teacher reviewed. */
   reviewedIds: string[];
-  /** Every submission of the class and those reviewed, asked when "Grade all" is pressed. */
-  everyId: () => Promise<{ ids: string[]; reviewed: string[] }>;
+  /** Those of them whose file could not be read (the submission failed): never graded. */
+  unreadableIds?: string[];
+  /** Every submission of the class, those reviewed and those unreadable, asked when "Grade all" is pressed. */
+  everyId: () => Promise<{ ids: string[]; reviewed: string[]; unreadable?: string[] }>;
   assignmentQueryKey: AssignmentQueryKey;
   /** Called once grading has started (the selection is cleared). */
   onStarted?: () => void;
@@ -37,8 +39,18 @@ type Reviewed = 'skip' | 'overwrite';
 
 /** A choice of submissions to grade. */
 interface Targets {
+  /** Those that can be graded: the unreadable ones are left out. */
   ids: string[];
   reviewed: Set<string>;
+  /** How many of the choice were left out because their file could not be read. */
+  unreadable: number;
+}
+
+/** The choice of `ids` to grade: those whose file could not be read are left out, and counted. */
+function targetsOf(ids: string[], reviewed: Iterable<string>, unreadable: Iterable<string> = []): Targets {
+  const skip = new Set(unreadable);
+  const gradable = ids.filter((id) => !skip.has(id));
+  return { ids: gradable, reviewed: new Set(reviewed), unreadable: ids.length - gradable.length };
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -48,11 +60,13 @@ const count = (n: number) => n.toLocaleString('en-US');
  * chosen submission, in requests of at most {@link RUN_BATCH} one after another (a year group is
  * more than one), saying how far it got. A result the teacher reviewed (any tick, adjustment or
  * comment of theirs) is theirs: when the choice holds some, a dialog asks whether to skip them
- * (the default; the server skips them too unless told otherwise) or grade them again too. A batch
+ * (the default; the server skips them too unless told otherwise) or grade them again too. A
+ * submission whose file could not be read has no text to grade: it is never sent, nor counted
+ * in the dialog, which says how many were left out. A batch
  * that fails stops the rest; the batches before it stay queued, and pressing again does not queue
  * them twice (the server skips results already in progress).
  */
-export function GradeButtons({ assignment, classSize, chosenIds, reviewedIds, everyId, assignmentQueryKey, onStarted }: GradeButtonsProps) {
+export function GradeButtons({ assignment, classSize, chosenIds, reviewedIds, unreadableIds = [], everyId, assignmentQueryKey, onStarted }: GradeButtonsProps) {
   const { showToast } = useToast();
   const run = useRunFunctionOnMany(assignmentQueryKey);
   const [confirming, setConfirming] = useState<Targets | null>(null);
@@ -65,7 +79,10 @@ export function GradeButtons({ assignment, classSize, chosenIds, reviewedIds, ev
     const submissionIds = reviewed === 'skip' ? targets.ids.filter((id) => !targets.reviewed.has(id)) : targets.ids;
     if (submissionIds.length === 0) {
       setConfirming(null);
-      showToast({ type: 'warning', message: `Nothing to ${verb.toLowerCase()}: you reviewed every submission you chose.` });
+      const why = targets.ids.length === 0
+        ? `the ${targets.unreadable === 1 ? "file you chose could not be read" : "files you chose could not be read"}`
+        : 'you reviewed every submission you chose';
+      showToast({ type: 'warning', message: `Nothing to ${verb.toLowerCase()}: ${why}.` });
       onStarted?.();
       return;
     }
@@ -102,7 +119,7 @@ export function GradeButtons({ assignment, classSize, chosenIds, reviewedIds, ev
     setLoadingAll(true);
     try {
       const all = await everyId();
-      request({ ids: all.ids, reviewed: new Set(all.reviewed) });
+      request(targetsOf(all.ids, all.reviewed, all.unreadable));
     } catch (error) {
       showToast({ type: 'error', message: errorMessage(error, "We couldn't start grading. Please try again.") });
     } finally {
@@ -119,7 +136,7 @@ export function GradeButtons({ assignment, classSize, chosenIds, reviewedIds, ev
         </Typography>
       )}
       {chosenIds.length > 0 && (
-        <Button variant="outlined" size="small" onClick={() => request({ ids: chosenIds, reviewed: new Set(reviewedIds) })} disabled={busy}>
+        <Button variant="outlined" size="small" onClick={() => request(targetsOf(chosenIds, reviewedIds, unreadableIds))} disabled={busy}>
           {verb} selected
         </Button>
       )}
@@ -137,6 +154,7 @@ export function GradeButtons({ assignment, classSize, chosenIds, reviewedIds, ev
         open={confirming !== null}
         total={confirming?.ids.length ?? 0}
         reviewed={confirming ? confirming.ids.filter((id) => confirming.reviewed.has(id)).length : 0}
+        unreadable={confirming?.unreadable ?? 0}
         verb={verb}
         pending={pending}
         onSkip={() => confirming && void start(confirming, 'skip')}

@@ -9,8 +9,10 @@ import { useId } from 'react';
 /** Props for {@link ReviewedRunDialog}. */
 export interface ReviewedRunDialogProps {
   open: boolean;
-  /** How many submissions the teacher asked to grade. */
+  /** How many submissions the teacher asked to grade that can be graded. */
   total: number;
+  /** How many more were asked but left out: their file could not be read. */
+  unreadable?: number;
   /** How many of them the teacher reviewed (ticked, adjusted, commented…). */
   reviewed: number;
   /** The run verb: "Grade", "Annotate". */
@@ -30,9 +32,10 @@ function submissions(n: number): string {
 
 /**
  * Asks what to do with results the teacher reviewed before grading a selection: skip them (the
- * default, focused) or grade them again too. Cancel grades nothing.
+ * default, focused) or grade them again too. Cancel grades nothing. It counts only what can be
+ * graded, and says how many were left out because their files could not be read.
  */
-export function ReviewedRunDialog({ open, total, reviewed, verb, pending = null, onSkip, onOverwrite, onClose }: ReviewedRunDialogProps) {
+export function ReviewedRunDialog({ open, total, unreadable = 0, reviewed, verb, pending = null, onSkip, onOverwrite, onClose }: ReviewedRunDialogProps) {
   const titleId = useId();
   const descriptionId = useId();
   const one = reviewed === 1;
@@ -45,6 +48,10 @@ export function ReviewedRunDialog({ open, total, reviewed, verb, pending = null,
   const skipping = all
     ? `Skipping keeps your ticks, adjustments and comments as they are, and nothing is ${verb === 'Grade' ? 'graded' : 'annotated'}.`
     : `Skipping keeps your ticks, adjustments and comments as they are and ${verb.toLowerCase()}s the other ${rest === 1 ? 'one' : rest}.`;
+  const leftOut =
+    unreadable > 0
+      ? ` ${unreadable === 1 ? 'The 1 submission whose file could not be read is' : `The ${unreadable} submissions whose files could not be read are`} left out.`
+      : '';
   return (
     <Dialog
       open={open}
@@ -58,6 +65,7 @@ export function ReviewedRunDialog({ open, total, reviewed, verb, pending = null,
       <DialogContent>
         <DialogContentText id={descriptionId}>
           {skipping} {`${verb === 'Grade' ? 'Grading' : 'Annotating'} ${them} again replaces your changes with the AI's new result.`}
+          {leftOut}
         </DialogContentText>
       </DialogContent>
       {/* On a phone the buttons stack, the default on top. */}

@@ -188,10 +188,10 @@ export function SubmissionsList({ assignment, assignmentQueryKey, toolbar, rende
     }
   }
 
-  /** Every submission of the class, for "Grade all", with the ones the teacher reviewed. */
+  /** Every submission of the class, for "Grade all", with the ones the teacher reviewed and those whose file could not be read. */
   const everyId = async () => {
     const all = await getSubmissionRows(assignment._id, { offset: 0, limit: 1, ids: true });
-    return { ids: all.submissionIds ?? [], reviewed: all.reviewedIds ?? [] };
+    return { ids: all.submissionIds ?? [], reviewed: all.reviewedIds ?? [], unreadable: all.unreadableIds ?? [] };
   };
 
   const onAction = (submission: Submission, action: SubmissionAction) => {
@@ -275,6 +275,7 @@ export function SubmissionsList({ assignment, assignmentQueryKey, toolbar, rende
             classSize={classSize}
             chosenIds={chosenIds}
             reviewedIds={chosenIds.filter((id) => seen.current.get(id)?.bucket === 'reviewed')}
+            unreadableIds={chosenIds.filter((id) => seen.current.get(id)?.submission.status === 'failed')}
             everyId={everyId}
             assignmentQueryKey={assignmentQueryKey}
             onStarted={() => setSelected(new Set())}

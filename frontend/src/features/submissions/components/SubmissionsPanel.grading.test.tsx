@@ -171,6 +171,49 @@ describe('grading from the submissions table', { timeout: 30_000 }, () => {
     await waitFor(() => expect(resultCell('ann.pdf')).toHaveTextContent('Grading…'));
   });
 
+  it('counts only the submissions that can be graded, and leaves out and names those whose files could not be read', async () => {
+    const backend = fakeBackend({
+      submissions: [
+        submission('s1', 'ann.pdf'),
+        submission('s2', 'ben.pdf', { status: 'failed' }),
+        submission('s3', 'cleo.pdf', { status: 'failed' }),
+        submission('s4', 'dev.pdf'),
+        submission('s5', 'eve.pdf'),
+      ],
+      functionResults: [result('s1', { status: 'reviewed', totalPoints: 3, maxPoints: 5 })],
+    });
+    const user = userEvent.setup();
+    renderSubmissions(PAGE);
+    await screen.findByRole('table', { name: 'Submissions' });
+
+    await user.click(screen.getByRole('button', { name: 'Grade all' }));
+    const dialog = await screen.findByRole('dialog', { name: 'You reviewed 1 of the 3 submissions' });
+    expect(dialog).toHaveTextContent('Skipping keeps your ticks, adjustments and comments as they are and grades the other 2.');
+    expect(dialog).toHaveTextContent('The 2 submissions whose files could not be read are left out.');
+    await user.click(within(dialog).getByRole('button', { name: 'Grade it again too' }));
+    await waitFor(() => expect(backend.bodies('lambda/runFunctionOnMany')).toHaveLength(1));
+    expect(backend.bodies('lambda/runFunctionOnMany')[0]).toEqual({ assignmentId: ASSIGNMENT_ID, submissionIds: ['s1', 's4', 's5'], overwriteReviewed: true });
+  });
+
+  it('never sends a selected submission whose file could not be read', async () => {
+    const backend = fakeBackend({
+      submissions: [submission('s1', 'ann.pdf'), submission('s2', 'ben.pdf', { status: 'failed' })],
+    });
+    const user = userEvent.setup();
+    renderSubmissions(PAGE);
+    await screen.findByRole('table', { name: 'Submissions' });
+
+    await user.click(screen.getByRole('checkbox', { name: 'Select ben.pdf' }));
+    await user.click(screen.getByRole('button', { name: 'Grade selected' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Nothing to grade: the file you chose could not be read.');
+    expect(backend.bodies('lambda/runFunctionOnMany')).toEqual([]);
+
+    await user.click(screen.getByRole('checkbox', { name: 'Select ann.pdf' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select ben.pdf' }));
+    await user.click(screen.getByRole('button', { name: 'Grade selected' }));
+    await waitFor(() => expect(backend.bodies('lambda/runFunctionOnMany')).toEqual([{ assignmentId: ASSIGNMENT_ID, submissionIds: ['s1'] }]));
+  });
+
   it('grades nothing when every chosen submission was reviewed and the teacher skips them', async () => {
     const backend = fakeBackend({
       submissions: sample().slice(0, 2),

@@ -163,7 +163,7 @@ export function fakeBackend(options: FakeOptions = {}) {
         outdatedIds: state.submissions.filter((s) => results.get(s._id)?.outdated).map((s) => s._id),
         classroomSubmissions: state.submissions.filter((s) => s.source === 'google').length,
         outdatedReviewed: state.submissions.filter((s) => results.get(s._id)?.outdated && results.get(s._id)?.status === 'reviewed').length,
-        ...(body.ids ? { submissionIds: sorted.map((s) => s._id), reviewedIds: sorted.filter((s) => results.get(s._id)?.status === 'reviewed').map((s) => s._id) } : {}),
+        ...(body.ids ? { submissionIds: sorted.map((s) => s._id), reviewedIds: sorted.filter((s) => results.get(s._id)?.status === 'reviewed').map((s) => s._id), unreadableIds: sorted.filter((s) => s.status === 'failed').map((s) => s._id) } : {}),
         version: '',
       };
     }),
