@@ -132,14 +132,25 @@ export function ReadWork({ submission, note }: { submission: StudentSubmission; 
   );
 }
 
+/** Said while no feedback has been made on an assignment with instant feedback. */
+export const FEEDBACK_WHEN_GRADED_MESSAGE = "Your work was received. Feedback will appear on this page when your teacher's AI grading runs.";
+
 /**
- * The note above the work while no feedback has been made; message, when the server gave one
- * (instant feedback waits for the teacher: the team's AI budget is spent), says so instead.
+ * Said while no feedback has been made on an assignment without instant feedback: the student
+ * sees it only once the teacher releases it, not when the AI has graded it.
  */
-export function FeedbackLater({ message }: { message?: string }) {
+export const FEEDBACK_WHEN_RELEASED_MESSAGE = 'Your work was received. Your feedback will appear on this page once your teacher releases it.';
+
+/**
+ * The note above the work while no feedback has been made: with instant feedback the AI's result
+ * shows as soon as it is made; without, only once the teacher releases it. message, when the
+ * server gave one (instant feedback waits for the teacher: the team's AI budget is spent), says
+ * so instead.
+ */
+export function FeedbackLater({ message, instant = false }: { message?: string; instant?: boolean }) {
   return (
     <Alert severity="info" variant="outlined" sx={{ bgcolor: 'background.paper' }}>
-      {message ?? "Your work was received. Feedback will appear on this page when your teacher's AI grading runs."}
+      {message ?? (instant ? FEEDBACK_WHEN_GRADED_MESSAGE : FEEDBACK_WHEN_RELEASED_MESSAGE)}
     </Alert>
   );
 }

@@ -94,7 +94,8 @@ describe('student result page: grading', () => {
   it('does not start grading without instant feedback: the work waits for the teacher', async () => {
     const seen = setup({ statuses: [''] });
 
-    expect(await screen.findByText(/Feedback will appear on this page when your teacher's AI grading runs/)).toBeInTheDocument();
+    expect(await screen.findByText('Your work was received. Your feedback will appear on this page once your teacher releases it.')).toBeInTheDocument();
+    expect(screen.queryByText(/when your teacher's AI grading runs/)).not.toBeInTheDocument();
     expect(screen.getByText('My essay.')).toBeInTheDocument();
     expect(seen.gradeOne).toEqual([]);
   });

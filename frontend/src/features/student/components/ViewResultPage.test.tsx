@@ -58,7 +58,9 @@ describe('student result page', () => {
     expect(shown).toHaveTextContent('Dear reader, <b>Schools</b> should start later.');
     expect(shown.querySelector('b')).toBeNull();
     expect(screen.queryByText('Your work is being read…')).not.toBeInTheDocument();
-    expect(screen.getByText(/Feedback will appear on this page when your teacher's AI grading runs/)).toBeInTheDocument();
+    // No instant feedback: the feedback shows once the teacher releases it, not when the AI grades it.
+    expect(screen.getByText('Your work was received. Your feedback will appear on this page once your teacher releases it.')).toBeInTheDocument();
+    expect(screen.queryByText(/when your teacher's AI grading runs/)).not.toBeInTheDocument();
     expect(screen.getByText('essay.pdf · 2 pages')).toBeInTheDocument();
     expect(screen.getByText('Submitted by Sam Student')).toBeInTheDocument();
     expect(bodies[0]).toEqual({ submissionId: 's1', viewToken: 'vt-1' });

@@ -84,6 +84,8 @@ export function ViewResultPage({ renderResult, released }: ViewResultPageProps =
   const fn = useFunctionViewOnly(assignmentId, submissionId, type, viewToken, finished && !withheld && !!renderResult);
   const instant = useInstantFeedback({ assignmentId, submissionId, viewToken, assignment: assignment.data, result: result.data });
   const assignmentName = assignment.data?.name;
+  // Without instant feedback the student sees feedback only once the teacher releases it.
+  const instantFeedback = assignment.data?.provideInstantFeedback === true;
   useDocumentTitle(assignmentName ? `Your submission: ${assignmentName}` : 'Your submission');
 
   if (submission.isError && isRefused(submission.error)) {
@@ -113,7 +115,7 @@ export function ViewResultPage({ renderResult, released }: ViewResultPageProps =
     body = <ReadFailed error={data.error} />;
   } else if (result.isError) {
     body = isRefused(result.error)
-      ? <ReadWork submission={data} note={<FeedbackLater />} />
+      ? <ReadWork submission={data} note={<FeedbackLater instant={instantFeedback} />} />
       : loadError("Couldn't load your feedback. Check your connection and try again.", () => void result.refetch(), result.isFetching);
   } else if (!result.data) {
     body = <Waiting title="Loading your feedback…" description="One moment." label="Loading your feedback" />;
@@ -124,7 +126,7 @@ export function ViewResultPage({ renderResult, released }: ViewResultPageProps =
   } else if (withheld) {
     body = <ReadWork submission={data} note={<FeedbackLater message={NOT_RELEASED_MESSAGE} />} />;
   } else if (!finished || !renderResult || !type) {
-    body = <ReadWork submission={data} note={finished ? undefined : <FeedbackLater message={instant.data?.message} />} />;
+    body = <ReadWork submission={data} note={finished ? undefined : <FeedbackLater message={instant.data?.message} instant={instantFeedback} />} />;
   } else if (fn.isError) {
     body = loadError("Couldn't load your feedback. Check your connection and try again.", () => void fn.refetch(), fn.isFetching);
   } else if (!fn.data) {
