@@ -104,6 +104,10 @@ type FunctionResult struct {
 	// 2b", "the prompt"). Set on the teacher's reads (MarkOutdated).
 	Outdated      bool     `json:"outdated"`
 	OutdatedParts []string `json:"outdatedParts,omitempty"`
+	// QuestionsAdded says a question or criterion was added since the
+	// result was graded (not only changed): its student would see it as
+	// not met. Set with Outdated.
+	QuestionsAdded bool `json:"questionsAdded,omitempty"`
 	// GradedParts is the stored graded_parts (versions.go), never sent.
 	GradedParts json.RawMessage `json:"-"`
 	CreatedAt   time.Time       `json:"createdAt"`
@@ -352,6 +356,7 @@ func (r *FunctionResult) MarkOutdated(f Function) {
 	r.Outdated = len(parts) > 0
 	if r.Outdated {
 		r.OutdatedParts = OutdatedLabels(parts)
+		r.QuestionsAdded = QuestionsAdded(parts)
 	}
 }
 
@@ -359,7 +364,7 @@ func (r *FunctionResult) MarkOutdated(f Function) {
 // highlights and cost.
 func (r FunctionResult) ForStudent() FunctionResult {
 	r.Flags, r.DroppedHighlights, r.Usage = nil, nil, nil
-	r.Outdated, r.OutdatedParts = false, nil
+	r.Outdated, r.OutdatedParts, r.QuestionsAdded = false, nil, false
 	return r
 }
 

@@ -111,7 +111,11 @@ type Part struct {
 	Label string
 	// Question is the id of the question the part belongs to, or "".
 	Question string
-	print    string
+	// Added says the part was not there when the result was graded (set
+	// by Outdated): a question or criterion added since, which the result
+	// never marked, so its student would see it as not met.
+	Added bool
+	print string
 }
 
 // fingerprint hashes "len:field|" for each field (stored in results'
@@ -226,11 +230,23 @@ func outdatedParts(graded json.RawMessage, parts []Part) []Part {
 		if !ok && p.Key == rubricTextKey {
 			continue // graded before the rubric's words were fingerprinted
 		}
-		if prev != p.print {
+		if !ok || prev != p.print {
+			p.Added = !ok
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// QuestionsAdded reports whether a question or criterion is among the
+// parts added (Outdated): one a result was graded without.
+func QuestionsAdded(parts []Part) bool {
+	for _, p := range parts {
+		if p.Added && p.Question != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // OutdatedMarker marks many results against one definition (a class's
@@ -238,12 +254,18 @@ func outdatedParts(graded json.RawMessage, parts []Part) []Part {
 // graded against the same parts, most of a class, are compared once.
 type OutdatedMarker struct {
 	parts []Part
-	seen  map[string][]string // graded_parts as stored → labels (nil: up to date)
+	seen  map[string]outdatedMark // graded_parts as stored → its mark
+}
+
+// outdatedMark is what the marker found for one graded_parts.
+type outdatedMark struct {
+	labels []string // nil: up to date
+	added  bool     // a question or criterion was added since
 }
 
 // NewOutdatedMarker returns a marker for results of definition f.
 func NewOutdatedMarker(f Function) *OutdatedMarker {
-	return &OutdatedMarker{parts: Parts(f), seen: map[string][]string{}}
+	return &OutdatedMarker{parts: Parts(f), seen: map[string]outdatedMark{}}
 }
 
 // Mark sets Outdated and OutdatedParts of r as r.MarkOutdated(f) does.
@@ -251,17 +273,19 @@ func (m *OutdatedMarker) Mark(r *FunctionResult) {
 	if r.GradedAt == nil || r.Status == "failed" || process.IsInProgress(r.Status) {
 		return
 	}
-	labels, ok := m.seen[string(r.GradedParts)]
+	mark, ok := m.seen[string(r.GradedParts)]
 	if !ok {
-		labels = OutdatedLabels(outdatedParts(r.GradedParts, m.parts))
-		if len(labels) == 0 {
-			labels = nil
+		parts := outdatedParts(r.GradedParts, m.parts)
+		mark = outdatedMark{labels: OutdatedLabels(parts), added: QuestionsAdded(parts)}
+		if len(mark.labels) == 0 {
+			mark.labels = nil
 		}
-		m.seen[string(r.GradedParts)] = labels
+		m.seen[string(r.GradedParts)] = mark
 	}
-	r.Outdated = labels != nil
+	r.Outdated = mark.labels != nil
 	if r.Outdated {
-		r.OutdatedParts = append([]string(nil), labels...)
+		r.OutdatedParts = append([]string(nil), mark.labels...)
+		r.QuestionsAdded = mark.added
 	}
 }
 

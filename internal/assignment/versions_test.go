@@ -124,3 +124,51 @@ func rubricIDPrint(t *testing.T, id uuid.UUID) string {
 	require.NoError(t, json.Unmarshal(assignment.GradedParts(assignment.Function{Type: assignment.TypeRubricFeedback, RubricID: &id}), &parts))
 	return parts["rubric"]
 }
+
+// A result graded before a question or criterion was added is marked
+// QuestionsAdded (its student would see it as not met, and the Release
+// dialog warns); one graded before a question was only reworded or its
+// points changed is outdated but not, and neither is one graded before a
+// highlighter was added.
+func TestOutdatedSaysWhetherQuestionsWereAdded(t *testing.T) {
+	graded := time.Now()
+	base := photosynthesis("Names chlorophyll")
+	was := assignment.GradedParts(base)
+
+	reworded := photosynthesis("Names chlorophyll")
+	reworded.Questions[0].QuestionText = "Explain photosynthesis in plants."
+	reworded.Questions[0].Criteria[0].Points = 4
+
+	criterion := photosynthesis("Names chlorophyll")
+	criterion.Questions[0].Criteria = append(criterion.Questions[0].Criteria, assignment.Criterion{ID: "c2", Description: "Names the stroma", Points: 1})
+
+	question := photosynthesis("Names chlorophyll")
+	question.Questions = append(question.Questions, assignment.Question{ID: "q2", QuestionText: "Where does it happen?",
+		Criteria: []assignment.Criterion{{ID: "c3", Description: "Chloroplasts", Points: 1}}})
+
+	sub := photosynthesis("Names chlorophyll")
+	sub.Questions[0].Subquestions = []assignment.Question{{ID: "q1a", QuestionText: "Name the gas given off.",
+		Criteria: []assignment.Criterion{{ID: "c4", Description: "Oxygen", Points: 1}}}}
+
+	for _, tc := range []struct {
+		name    string
+		f       assignment.Function
+		added   bool
+		changed bool
+	}{
+		{"reworded, points changed", reworded, false, true},
+		{"criterion added", criterion, true, true},
+		{"question added", question, true, true},
+		{"subquestion added", sub, true, true},
+		{"unchanged", base, false, false},
+	} {
+		alone := assignment.FunctionResult{Status: "graded", GradedAt: &graded, GradedParts: was}
+		alone.MarkOutdated(tc.f)
+		require.Equal(t, tc.changed, alone.Outdated, tc.name)
+		require.Equal(t, tc.added, alone.QuestionsAdded, tc.name)
+		marked := assignment.FunctionResult{Status: "graded", GradedAt: &graded, GradedParts: was}
+		assignment.NewOutdatedMarker(tc.f).Mark(&marked)
+		require.Equal(t, alone, marked, tc.name)
+		require.False(t, alone.ForStudent().QuestionsAdded, "never sent to a student")
+	}
+}

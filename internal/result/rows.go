@@ -109,8 +109,10 @@ type RowResult struct {
 	Reviewed      bool            `json:"reviewed"`
 	Outdated      bool            `json:"outdated"`
 	OutdatedParts []string        `json:"outdatedParts,omitempty"`
-	GradedAt      *time.Time      `json:"gradedAt"`
-	ReviewedAt    *time.Time      `json:"reviewedAt"`
+	// QuestionsAdded: a question or criterion was added since it was graded.
+	QuestionsAdded bool       `json:"questionsAdded,omitempty"`
+	GradedAt       *time.Time `json:"gradedAt"`
+	ReviewedAt     *time.Time `json:"reviewedAt"`
 }
 
 // Row is one line of the table: the submission without its text, its
@@ -148,6 +150,12 @@ type Rows struct {
 	OutdatedIDs []uuid.UUID `json:"outdatedIds"`
 	// OutdatedReviewed is how many of them the teacher reviewed (skipped).
 	OutdatedReviewed int `json:"outdatedReviewed"`
+	// QuestionsAddedIDs are those of them graded before a question or
+	// criterion was added (not only changed): their students would see it
+	// as not met, so the Release dialog warns about them.
+	QuestionsAddedIDs []uuid.UUID `json:"questionsAddedIds"`
+	// QuestionsAddedReviewed is how many of those the teacher reviewed.
+	QuestionsAddedReviewed int `json:"questionsAddedReviewed"`
 	// ClassroomSubmissions is how many of the whole class were imported
 	// from Google Classroom ("Send grades to Classroom" is shown when one
 	// is, on any page).
@@ -231,7 +239,7 @@ func BuildRows(subs []submission.Submission, results []RowResult, q RowQuery) Ro
 	for i := range results {
 		bySub[results[i].Submission] = &results[i]
 	}
-	out := Rows{Counts: make(map[string]int, len(RowBuckets)), ClassSize: len(subs), Rows: []Row{}, OutdatedIDs: []uuid.UUID{}}
+	out := Rows{Counts: make(map[string]int, len(RowBuckets)), ClassSize: len(subs), Rows: []Row{}, OutdatedIDs: []uuid.UUID{}, QuestionsAddedIDs: []uuid.UUID{}}
 	for _, b := range RowBuckets {
 		out.Counts[b] = 0
 	}
@@ -251,6 +259,12 @@ func BuildRows(subs []submission.Submission, results []RowResult, q RowQuery) Ro
 			out.OutdatedIDs = append(out.OutdatedIDs, s.ID)
 			if r.Reviewed {
 				out.OutdatedReviewed++
+			}
+			if r.QuestionsAdded {
+				out.QuestionsAddedIDs = append(out.QuestionsAddedIDs, s.ID)
+				if r.Reviewed {
+					out.QuestionsAddedReviewed++
+				}
 			}
 		}
 		if q.Status != "all" && q.Status != "" && b != q.Status {
@@ -403,7 +417,7 @@ func (s *Service) RowResults(ctx context.Context, a identity.Actor, assignmentID
 			ID: fr.ID, Submission: fr.Submission, Status: fr.Status, Error: fr.Error,
 			TotalPoints: fr.TotalPoints, MaxPoints: fr.MaxPoints, Flags: fr.Flags,
 			IsBenchmark: fr.IsBenchmark, Reviewed: fr.Status == "reviewed",
-			Outdated: fr.Outdated, OutdatedParts: fr.OutdatedParts,
+			Outdated: fr.Outdated, OutdatedParts: fr.OutdatedParts, QuestionsAdded: fr.QuestionsAdded,
 			GradedAt: fr.GradedAt, ReviewedAt: fr.ReviewedAt,
 		}
 	}

@@ -126,7 +126,7 @@ func TestRowsListEveryOutdatedResultOfAClassBiggerThanAPage(t *testing.T) {
 	t0 := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
 	var subs []submission.Submission
 	var results []result.RowResult
-	var outdated []uuid.UUID
+	var outdated, added []uuid.UUID
 	for i := range 120 {
 		s := submission.Submission{ID: uuid.New(), Name: "Essay " + string(rune('A'+i%26)), Status: "ready", Source: submission.SourceCSV, CreatedAt: t0.Add(time.Duration(i) * time.Second)}
 		if i >= 110 { // the last page's 10 came from Google Classroom
@@ -139,6 +139,10 @@ func TestRowsListEveryOutdatedResultOfAClassBiggerThanAPage(t *testing.T) {
 			outdated = append(outdated, s.ID)
 			if i%5 == 0 { // 8 of them reviewed
 				r.Status, r.Reviewed = "reviewed", true
+			}
+			if i%2 == 0 { // 20 of them before a question was added, 4 of those reviewed
+				r.QuestionsAdded = true
+				added = append(added, s.ID)
 			}
 		}
 		results = append(results, r)
@@ -153,12 +157,15 @@ func TestRowsListEveryOutdatedResultOfAClassBiggerThanAPage(t *testing.T) {
 		require.LessOrEqual(t, len(page.Rows), 25)
 		require.Equal(t, outdated, page.OutdatedIDs, "the whole class's outdated results, in upload order: %+v", q)
 		require.Equal(t, 8, page.OutdatedReviewed)
+		require.Equal(t, added, page.QuestionsAddedIDs, "those graded before a question was added, not only changed: %+v", q)
+		require.Equal(t, 4, page.QuestionsAddedReviewed)
 		require.Equal(t, 10, page.ClassroomSubmissions, "the whole class's, whatever the page shows")
 	}
 	subs, results = class()
 	page := result.BuildRows(subs, results, query(result.RowQuery{}))
 	require.NotNil(t, page.OutdatedIDs, "none is an empty list, not null")
 	require.Empty(t, page.OutdatedIDs)
+	require.NotNil(t, page.QuestionsAddedIDs, "none is an empty list, not null")
 }
 
 // The table's order by a text column is the collator's (numbers as

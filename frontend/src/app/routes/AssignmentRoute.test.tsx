@@ -157,4 +157,51 @@ describe('assignment page with submissions', { timeout: 30_000 }, () => {
     await tick();
     expect(gets).toHaveLength(1);
   });
+
+  it('warns on Release only about results graded before questions were added, not ones only reworded or re-pointed', async () => {
+    serveAssignment([[['ann.pdf', 'ready'], ['ben.pdf', 'ready']]]);
+    // Both reviewed and graded against an earlier version: ann.pdf before question 2a was reworded
+    // and a criterion's points changed, ben.pdf before question 3 was added.
+    const result = (id: string, parts: string[], questionsAdded: boolean) => ({
+      _id: `fr-${id}`, submission: id, status: 'reviewed', error: '', totalPoints: 3, maxPoints: 5, reviewed: true,
+      outdated: true, outdatedParts: parts, ...(questionsAdded ? { questionsAdded } : {}),
+    });
+    server.use(
+      http.get('/api/v1/app-config', () => HttpResponse.json({ data: { demoModel: false, emailEnabled: false } })),
+      http.post('/api/v1/db/assignment/release/list', () => HttpResponse.json({ data: { releases: [] } })),
+      http.post('/api/v1/db/assignment/submission-rows', () => {
+        const rows = [
+          { ...submission('s1', 'ann.pdf', 'ready'), bucket: 'reviewed', result: result('s1', ['question 2a'], false) },
+          { ...submission('s2', 'ben.pdf', 'ready'), bucket: 'reviewed', result: result('s2', ['question 3'], true) },
+        ];
+        return HttpResponse.json({
+          data: {
+            rows, total: 2, classSize: 2, inProgress: false, counts: { reviewed: 2 }, version: '',
+            submissionIds: ['s1', 's2'], reviewedIds: ['s1', 's2'],
+            outdatedIds: ['s1', 's2'], outdatedReviewed: 2, questionsAddedIds: ['s2'], questionsAddedReviewed: 1,
+          },
+        });
+      }),
+    );
+    const user = userEvent.setup();
+    renderApp(`/assignment/${ID}`);
+    const panel = await screen.findByRole('region', { name: 'Submissions' });
+    await within(panel).findByRole('rowheader', { name: 'ann.pdf' });
+
+    await user.click(within(panel).getByRole('checkbox', { name: 'Select ann.pdf' }));
+    await user.click(within(panel).getByRole('button', { name: 'Release' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
+    expect(within(dialog).getByText(/^The selected result will be released/)).toBeInTheDocument();
+    expect(within(dialog).queryByText(/questions added since/)).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await user.click(within(panel).getByRole('checkbox', { name: 'Select ann.pdf' }));
+    await user.click(within(panel).getByRole('checkbox', { name: 'Select ben.pdf' }));
+    await user.click(within(panel).getByRole('button', { name: 'Release' }));
+    dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
+    expect(await within(dialog).findByText(/questions added since/)).toHaveTextContent(
+      '1 of these results was graded before questions were added to the assignment: its student will see the questions added since as not met. You reviewed it',
+    );
+  });
 });

@@ -43,7 +43,7 @@ function Submissions({ data }: { data: AssignmentWithResults }) {
       questions={questions}
       assignmentQueryKey={assignmentKeys.detail(assignment._id)}
       actions={<ClassroomImportButton assignment={assignment} assignmentQueryKey={assignmentKeys.detail(assignment._id)} />}
-      toolbar={({ chosenIds: selectedIds, submissions, counts, classroomSubmissions, outdatedIds, outdatedReviewed, clearSelection }) => {
+      toolbar={({ chosenIds: selectedIds, submissions, counts, classroomSubmissions, questionsAddedIds, questionsAddedReviewed, clearSelection }) => {
         return (
           <>
             <ExportMenu assignmentId={assignment._id} selectedIds={selectedIds} />
@@ -52,8 +52,8 @@ function Submissions({ data }: { data: AssignmentWithResults }) {
               assignmentId={assignment._id}
               selectedIds={selectedIds}
               reviewedCount={counts.reviewed}
-              outdatedIds={outdatedIds}
-              outdatedReviewed={outdatedReviewed}
+              questionsAddedIds={questionsAddedIds}
+              questionsAddedReviewed={questionsAddedReviewed}
               onReleased={clearSelection}
             />
             <SendGradesButton

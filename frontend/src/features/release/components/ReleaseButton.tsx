@@ -13,10 +13,10 @@ export interface ReleaseButtonProps {
   selectedIds: string[];
   /** How many results are reviewed. */
   reviewedCount: number;
-  /** The whole class's submissions graded against an earlier version of the assignment. */
-  outdatedIds?: string[];
+  /** The whole class's submissions graded before a question or criterion was added to the assignment. */
+  questionsAddedIds?: string[];
   /** How many of those are reviewed. */
-  outdatedReviewed?: number;
+  questionsAddedReviewed?: number;
   onReleased?: () => void;
 }
 

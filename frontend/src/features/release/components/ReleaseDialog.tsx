@@ -29,12 +29,13 @@ export interface ReleaseDialogProps {
   /** How many results are reviewed (what "Release all reviewed" releases). */
   reviewedCount: number;
   /**
-   * The whole class's submissions whose result was graded against an earlier version of the
-   * assignment (submission-rows' outdatedIds): the selected ones among them are warned about.
+   * The whole class's submissions whose result was graded before a question or criterion was added
+   * to the assignment (submission-rows' questionsAddedIds; a result graded before a question was
+   * only reworded or its points changed is not one): the ones this release takes are warned about.
    */
-  outdatedIds?: string[];
-  /** How many of those are reviewed (submission-rows' outdatedReviewed): "Release all reviewed" takes them. */
-  outdatedReviewed?: number;
+  questionsAddedIds?: string[];
+  /** How many of those are reviewed (submission-rows' questionsAddedReviewed): "Release all reviewed" takes them. */
+  questionsAddedReviewed?: number;
   /** Called after a release, e.g. to clear the selection. */
   onReleased?: () => void;
 }
@@ -77,16 +78,26 @@ function alreadyReleasedSentence(already: number, left: number): string {
 }
 
 /**
- * The warning about results graded against an earlier version of the assignment: their students
+ * The warning about results graded before questions were added to the assignment: their students
  * would see the questions added since as not met, never marked. "1 of these results was graded
- * against an earlier version of the assignment: …"
+ * before questions were added to the assignment: …", then how to mark them: “Grade changed
+ * questions again” for those not reviewed (it leaves reviewed results as they are); a reviewed one
+ * only by grading it again whole, which replaces the teacher's review.
  */
-function outdatedSentence(outdated: number): string {
-  const one = outdated === 1;
+function questionsAddedSentence(added: number, reviewed: number): string {
+  const one = added === 1;
+  const it = one ? 'it' : 'them';
+  const warning =
+    `${added} of these results ${one ? 'was' : 'were'} graded before questions were added to the assignment: ` +
+    `${one ? 'its student' : 'their students'} will see the questions added since as not met.`;
+  const regrade = (n: number) => `select ${n === 1 ? 'it' : 'them'}, press “Grade selected” and choose “Grade ${n === 1 ? 'it' : 'them'} again too” (this replaces your ticks and comments)`;
+  if (reviewed <= 0) return `${warning} Grade ${it} again first with “Grade changed questions again”, or release anyway.`;
+  if (reviewed >= added) {
+    return `${warning} You reviewed ${it}, and “Grade changed questions again” leaves reviewed results as they are: to mark the new questions, ${regrade(added)}, or release anyway.`;
+  }
   return (
-    `${outdated} of these results ${one ? 'was' : 'were'} graded against an earlier version of the assignment: ${one ? 'its student' : 'their students'} will see the ` +
-    `questions added since as not met. Grade ${one ? 'it' : 'them'} again first (“Grade changed questions again” skips ` +
-    `reviewed results: select ${one ? 'it' : 'them'} and grade the selection), or release anyway.`
+    `${warning} “Grade changed questions again” grades the ${added - reviewed} you have not reviewed; it leaves the ${reviewed === 1 ? 'one' : reviewed} you reviewed as ` +
+    `${reviewed === 1 ? 'it is' : 'they are'}: to mark the new questions there, ${regrade(reviewed)}. Or release anyway.`
   );
 }
 
@@ -113,8 +124,8 @@ export function ReleaseDialog({
   assignmentId,
   selectedIds,
   reviewedCount,
-  outdatedIds = [],
-  outdatedReviewed = 0,
+  questionsAddedIds = [],
+  questionsAddedReviewed = 0,
   onReleased,
 }: ReleaseDialogProps) {
   const titleId = useId();
@@ -145,13 +156,18 @@ export function ReleaseDialog({
   const hasLinks = known ? known.releasedIds.length > 0 : classReleases.isError;
   const csvHintId = useId();
   // Only the rows this release takes: the selected ones, else every reviewed one not released yet.
-  const outdatedSet = new Set(outdatedIds);
-  const outdated =
+  const addedSet = new Set(questionsAddedIds);
+  const addedSelected = selectedIds.filter((id) => addedSet.has(id));
+  const reviewedSet = known ? new Set(known.reviewedIds) : null;
+  const added =
     selected > 0
-      ? selectedIds.filter((id) => outdatedSet.has(id)).length
+      ? addedSelected.length
       : toRelease
-        ? toRelease.filter((id) => outdatedSet.has(id)).length
-        : Math.min(outdatedReviewed, reviewedCount);
+        ? toRelease.filter((id) => addedSet.has(id)).length
+        : Math.min(questionsAddedReviewed, reviewedCount);
+  // Of those, the ones the teacher reviewed: every one when releasing all reviewed.
+  const addedReviewed =
+    selected > 0 ? (reviewedSet ? addedSelected.filter((id) => reviewedSet.has(id)).length : Math.min(questionsAddedReviewed, added)) : added;
 
   // A dialog opened again shows no earlier error.
   const { reset } = release;
@@ -213,9 +229,9 @@ export function ReleaseDialog({
             No result is reviewed yet. Select the rows to release in the table instead.
           </Alert>
         )}
-        {outdated > 0 && (
+        {added > 0 && (
           <Alert severity="warning" sx={{ mb: 2 }}>
-            {outdatedSentence(outdated)}
+            {questionsAddedSentence(added, addedReviewed)}
           </Alert>
         )}
         {emailEnabled ? (

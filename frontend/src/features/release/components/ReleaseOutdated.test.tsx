@@ -8,7 +8,7 @@ import type { Release } from '../api/types';
 import { ReleaseButton } from './ReleaseButton';
 
 const ONE_OUTDATED =
-  '1 of these results was graded against an earlier version of the assignment: its student will see the questions added since as not met.';
+  '1 of these results was graded before questions were added to the assignment: its student will see the questions added since as not met.';
 
 /**
  * A fake backend without email that releases what it is asked, and the release bodies it got; the
@@ -39,17 +39,21 @@ async function openDialog() {
   return screen.findByRole('dialog', { name: 'Release results to students' });
 }
 
-describe('Releasing results graded against an earlier version', { timeout: 30_000 }, () => {
+describe('Releasing results graded before questions were added', { timeout: 30_000 }, () => {
   it('warns before releasing all reviewed when a reviewed result is outdated, and still releases', async () => {
     const { bodies } = setup({ reviewedIds: ['s1'] });
     const user = userEvent.setup();
     // The teacher's walk: one reviewed result, graded before Question 4 was added.
-    renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={1} outdatedIds={['s1']} outdatedReviewed={1} />);
+    renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={1} questionsAddedIds={['s1']} questionsAddedReviewed={1} />);
 
     const dialog = await openDialog();
-    const warning = within(dialog).getByText(/graded against an earlier version/);
+    const warning = within(dialog).getByText(/graded before questions were added/);
     expect(warning).toHaveTextContent(ONE_OUTDATED);
-    expect(warning).toHaveTextContent(/Grade it again first .*, or release anyway\./);
+    // It is reviewed: "Grade changed questions again" would leave it as it is, so the advice says what does mark it.
+    expect(warning).toHaveTextContent(
+      'You reviewed it, and “Grade changed questions again” leaves reviewed results as they are: to mark the new questions, select it, press “Grade selected” and choose “Grade it again too” (this replaces your ticks and comments), or release anyway.',
+    );
+    expect(warning).not.toHaveTextContent(/skips reviewed results: select/);
 
     // The teacher may mean it: releasing stays possible.
     await user.click(await within(dialog).findByRole('button', { name: 'Release all reviewed (1)' }));
@@ -59,43 +63,59 @@ describe('Releasing results graded against an earlier version', { timeout: 30_00
   it('counts only the selected rows that are outdated', async () => {
     setup();
     renderWithProviders(
-      <ReleaseButton assignmentId="a1" selectedIds={['s1', 's2', 's3']} reviewedCount={0} outdatedIds={['s2', 's3', 's9']} outdatedReviewed={0} />,
+      <ReleaseButton assignmentId="a1" selectedIds={['s1', 's2', 's3']} reviewedCount={0} questionsAddedIds={['s2', 's3', 's9']} questionsAddedReviewed={0} />,
     );
 
     const dialog = await openDialog();
-    expect(within(dialog).getByText(/graded against an earlier version/)).toHaveTextContent(
-      '2 of these results were graded against an earlier version of the assignment: their students will see the questions added since as not met. Grade them again first',
+    expect(within(dialog).getByText(/graded before questions were added/)).toHaveTextContent(
+      '2 of these results were graded before questions were added to the assignment: their students will see the questions added since as not met. Grade them again first with “Grade changed questions again”, or release anyway.',
     );
     expect(within(dialog).getByRole('button', { name: 'Release 3 selected' })).toBeEnabled();
+  });
+
+  it('says what marks the new questions of a selection of reviewed and not reviewed results', async () => {
+    setup({ reviewedIds: ['s1', 's9'] });
+    renderWithProviders(
+      <ReleaseButton assignmentId="a1" selectedIds={['s1', 's2', 's3']} reviewedCount={2} questionsAddedIds={['s1', 's2', 's3']} questionsAddedReviewed={1} />,
+    );
+
+    const dialog = await openDialog();
+    await waitFor(() =>
+      expect(within(dialog).getByText(/graded before questions were added/)).toHaveTextContent(
+        '3 of these results were graded before questions were added to the assignment: their students will see the questions added since as not met. ' +
+          '“Grade changed questions again” grades the 2 you have not reviewed; it leaves the one you reviewed as it is: to mark the new questions there, ' +
+          'select it, press “Grade selected” and choose “Grade it again too” (this replaces your ticks and comments). Or release anyway.',
+      ),
+    );
   });
 
   it('does not warn when no result the release takes is outdated', async () => {
     setup({ reviewedIds: ['s1', 's3'] });
     // Outdated results exist, but none of them is selected.
     const { unmount } = renderWithProviders(
-      <ReleaseButton assignmentId="a1" selectedIds={['s1']} reviewedCount={2} outdatedIds={['s2']} outdatedReviewed={1} />,
+      <ReleaseButton assignmentId="a1" selectedIds={['s1']} reviewedCount={2} questionsAddedIds={['s2']} questionsAddedReviewed={1} />,
     );
     let dialog = await openDialog();
     expect(within(dialog).getByText(/^The selected result will be released/)).toBeInTheDocument();
-    expect(within(dialog).queryByText(/earlier version/)).not.toBeInTheDocument();
+    expect(within(dialog).queryByText(/questions were added/)).not.toBeInTheDocument();
     unmount();
 
     // Releasing all reviewed: the outdated result is not a reviewed one, so it is not released.
-    renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={2} outdatedIds={['s2']} outdatedReviewed={0} />);
+    renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={2} questionsAddedIds={['s2']} questionsAddedReviewed={0} />);
     dialog = await openDialog();
     expect(await within(dialog).findByRole('button', { name: 'Release all reviewed (2)' })).toBeEnabled();
-    expect(within(dialog).queryByText(/earlier version/)).not.toBeInTheDocument();
+    expect(within(dialog).queryByText(/questions were added/)).not.toBeInTheDocument();
   });
 
   it('does not warn about an outdated reviewed result that is released already: releasing all leaves it be', async () => {
     // s1 was graded before Question 4 was added and released since; s2 is reviewed and not released.
     const { bodies } = setup({ reviewedIds: ['s1', 's2'], releasedIds: ['s1'] });
     const user = userEvent.setup();
-    renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={2} outdatedIds={['s1']} outdatedReviewed={1} />);
+    renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={2} questionsAddedIds={['s1']} questionsAddedReviewed={1} />);
 
     const dialog = await openDialog();
     await user.click(await within(dialog).findByRole('button', { name: 'Release all reviewed (1)' }));
-    expect(within(dialog).queryByText(/earlier version/)).not.toBeInTheDocument();
+    expect(within(dialog).queryByText(/questions were added/)).not.toBeInTheDocument();
     await waitFor(() => expect(bodies).toEqual([{ assignmentId: 'a1', submissionIds: ['s2'], sendEmail: false }]));
   });
 });

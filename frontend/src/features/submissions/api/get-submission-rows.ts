@@ -53,6 +53,10 @@ export interface RowsPage {
   outdatedIds: string[];
   /** How many of those the teacher reviewed. */
   outdatedReviewed: number;
+  /** Those of them graded before a question or criterion was added (not only changed): their students would see it as not met. */
+  questionsAddedIds: string[];
+  /** How many of those the teacher reviewed. */
+  questionsAddedReviewed: number;
   /** How many of the whole class were imported from Google Classroom. */
   classroomSubmissions: number;
   version: string;
@@ -96,6 +100,8 @@ function read(raw: unknown): RowsPage {
     ...(Array.isArray(data.submissionIds) ? { unreadableIds: Array.isArray(data.unreadableIds) ? (data.unreadableIds as string[]) : [] } : {}),
     outdatedIds: Array.isArray(data.outdatedIds) ? (data.outdatedIds as string[]) : [],
     outdatedReviewed: typeof data.outdatedReviewed === 'number' ? data.outdatedReviewed : 0,
+    questionsAddedIds: Array.isArray(data.questionsAddedIds) ? (data.questionsAddedIds as string[]) : [],
+    questionsAddedReviewed: typeof data.questionsAddedReviewed === 'number' ? data.questionsAddedReviewed : 0,
     classroomSubmissions: typeof data.classroomSubmissions === 'number' ? data.classroomSubmissions : 0,
     version: typeof data.version === 'string' ? data.version : '',
   };

@@ -72,10 +72,13 @@ export interface SubmissionsToolbarContext {
   counts: Record<RowBucket, number>;
   /** How many of the whole class were imported from Google Classroom. */
   classroomSubmissions: number;
-  /** The whole class's submissions whose result was graded against an earlier version of the assignment. */
-  outdatedIds: string[];
+  /**
+   * The whole class's submissions whose result was graded before a question or criterion was added
+   * to the assignment (not only changed): their students would see it as not met.
+   */
+  questionsAddedIds: string[];
   /** How many of those the teacher reviewed. */
-  outdatedReviewed: number;
+  questionsAddedReviewed: number;
   clearSelection: () => void;
 }
 
@@ -263,7 +266,7 @@ export function SubmissionsList({ assignment, assignmentQueryKey, toolbar, rende
               Delete selected
             </Button>
           )}
-          {toolbar?.({ submissions, chosen, chosenIds, results, counts: page?.counts ?? emptyCounts(), classroomSubmissions: page?.classroomSubmissions ?? 0, outdatedIds: page?.outdatedIds ?? [], outdatedReviewed: page?.outdatedReviewed ?? 0, clearSelection: () => setSelected(new Set()) })}
+          {toolbar?.({ submissions, chosen, chosenIds, results, counts: page?.counts ?? emptyCounts(), classroomSubmissions: page?.classroomSubmissions ?? 0, questionsAddedIds: page?.questionsAddedIds ?? [], questionsAddedReviewed: page?.questionsAddedReviewed ?? 0, clearSelection: () => setSelected(new Set()) })}
           <RegradeChangedButton
             assignment={assignment}
             outdatedIds={page?.outdatedIds ?? []}

@@ -133,6 +133,7 @@ export function fakeBackend(options: FakeOptions = {}) {
     }),
     post('db/assignment/submission-rows', (body) => {
       const results = readResultSummaries(state.functionResults);
+      const questionsAdded = (id: string) => state.functionResults.some((fr) => fr.submission === id && fr.questionsAdded === true);
       const counts: Record<string, number> = { reading: 0, ungraded: 0, grading: 0, graded: 0, reviewed: 0, failed: 0 };
       const search = String(body.search ?? '').trim().toLowerCase();
       const status = String(body.status ?? 'all');
@@ -161,6 +162,9 @@ export function fakeBackend(options: FakeOptions = {}) {
         inProgress: counts.reading + counts.grading > 0,
         // As the server: the whole class's outdated results, whatever the page, filter and search.
         outdatedIds: state.submissions.filter((s) => results.get(s._id)?.outdated).map((s) => s._id),
+        // Those graded before a question was added (the stored result's questionsAdded).
+        questionsAddedIds: state.submissions.filter((s) => questionsAdded(s._id)).map((s) => s._id),
+        questionsAddedReviewed: state.submissions.filter((s) => questionsAdded(s._id) && results.get(s._id)?.status === 'reviewed').length,
         classroomSubmissions: state.submissions.filter((s) => s.source === 'google').length,
         outdatedReviewed: state.submissions.filter((s) => results.get(s._id)?.outdated && results.get(s._id)?.status === 'reviewed').length,
         ...(body.ids ? { submissionIds: sorted.map((s) => s._id), reviewedIds: sorted.filter((s) => results.get(s._id)?.status === 'reviewed').map((s) => s._id), unreadableIds: sorted.filter((s) => s.status === 'failed').map((s) => s._id) } : {}),
