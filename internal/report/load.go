@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"strings"
 
 	"github.com/google/uuid"
@@ -96,12 +95,11 @@ func (s *Service) Load(ctx context.Context, a identity.Actor, assignmentID uuid.
 	for _, sub := range subs {
 		student := strings.TrimSpace(sub.StudentName)
 		if student == "" {
-			// The submission's name, without its file's extension
-			// ("boris.txt" is Boris's work, not "boris.txt.pdf").
+			// The submission's whole file name, extension and all: two
+			// pupils' printed.png and printed.webp are two reports,
+			// "printed.png.pdf" and "printed.webp.pdf", each titled after
+			// its own file, not "printed.pdf" and "printed (2).pdf".
 			student = strings.TrimSpace(sub.Name)
-			if ext := path.Ext(student); len(ext) > 1 && len(ext) <= 6 && len(ext) < len(student) {
-				student = strings.TrimSuffix(student, ext)
-			}
 		}
 		r := Report{Assignment: asg.Name, Student: student, Type: fn.Type, Handwritten: asg.IsHandWritten}
 		fr, ok := byID[sub.ID]

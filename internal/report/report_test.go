@@ -547,3 +547,38 @@ func BenchmarkBuildReports(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N)/float64(size), "ms/report")
 }
+
+// A report is named and titled after its pupil when the name is known,
+// else after the submission's whole file name: two pupils' printed.png and
+// printed.webp are two reports that say which file each is, not
+// "printed.pdf" and "printed (2).pdf" both titled "printed".
+func TestReportsAreNamedAfterThePupilElseTheWholeFileName(t *testing.T) {
+	b := setup(t)
+	ada := b.teacher(t)
+	asgID := b.define(t, ada, "Photosynthesis quiz", assignment.TypeGrade, gradeInput())
+	asg, err := store.Q.GetAssignment(b.ctx, b.pool, store.GetAssignmentParams{ID: asgID, TeamID: ada.TeamID})
+	require.NoError(t, err)
+	subs := []submission.NewSubmission{
+		{Name: "printed.png", Source: submission.SourceCSV, Text: "Chlorophyll."},
+		{Name: "printed.webp", Source: submission.SourceCSV, Text: "Chloroplasts."},
+		{Name: "printed.png", StudentName: "Zoë Pupil", Source: submission.SourceCSV, Text: "Light."},
+		{Name: "printed.png", Source: submission.SourceCSV, Text: "Glucose."},
+	}
+	require.NoError(t, store.InTx(b.ctx, b.pool, func(tx pgx.Tx) error {
+		_, _, err := b.subs.CreateTx(b.ctx, tx, ada.TeamID, asg, subs)
+		return err
+	}))
+
+	items, err := b.svc.Load(b.ctx, ada, asgID, nil)
+	require.NoError(t, err)
+	var files, titles []string
+	for _, it := range items {
+		files = append(files, it.FileName)
+		titles = append(titles, it.Report.Student)
+	}
+	require.ElementsMatch(t, []string{"printed.png.pdf", "printed.webp.pdf", "Zoë Pupil.pdf", "printed.png (2).pdf"}, files)
+	require.ElementsMatch(t, []string{"printed.png", "printed.webp", "Zoë Pupil", "printed.png"}, titles)
+	for _, it := range items {
+		require.Equal(t, it.Report.Student, strings.TrimSuffix(strings.TrimSuffix(it.FileName, " (2).pdf"), ".pdf"), "titled as it is named")
+	}
+}
