@@ -35,7 +35,8 @@ func TestReportRoutes(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 200, res.StatusCode, string(pdf))
 	require.Equal(t, "application/pdf", res.Header.Get("Content-Type"))
-	require.Equal(t, `attachment; filename=essay.pdf`, res.Header.Get("Content-Disposition"))
+	// No student name: named after the whole file name, extension and all.
+	require.Equal(t, `attachment; filename=essay.txt.pdf`, res.Header.Get("Content-Disposition"))
 	require.Equal(t, "%PDF", string(pdf[:4]))
 
 	status, data, e = ada.call(t, "/api/v1/db/assignment/reports/get", map[string]any{"assignmentId": asg})
