@@ -35,6 +35,27 @@ describe('reviewing a grade result', { timeout: 30_000 }, () => {
     expect(document.title).toBe('ann.pdf · Causes of WW1 · Markwell');
   });
 
+  it('says when the result was graded against an earlier version, and what changed', async () => {
+    fakeGrading({
+      results: {
+        s1: gradedResult('s1', { outdated: true, outdatedParts: ['question 2', 'the rubric'] }),
+        s2: gradedResult('s2'),
+        s3: gradedResult('s3', { status: 'reviewed' }),
+      },
+    });
+    await openReview();
+
+    const notice = screen.getByText('Graded against an earlier version').closest('[role="alert"]') as HTMLElement;
+    expect(notice).toHaveTextContent('Changed since it was graded: question 2, the rubric.');
+    expect(notice).toHaveTextContent('“Grade changed questions again” on the class page');
+  });
+
+  it('says nothing of versions for a result graded against the assignment as it is', async () => {
+    fakeGrading();
+    await openReview('s2');
+    expect(screen.queryByText('Graded against an earlier version')).not.toBeInTheDocument();
+  });
+
   it('toggles a criterion with the mouse: the total moves and the server is told', async () => {
     const backend = fakeGrading();
     const user = userEvent.setup();

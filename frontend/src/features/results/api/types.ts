@@ -60,6 +60,9 @@ export interface FunctionResult {
   flags?: ResultFlag[];
   droppedHighlights?: number;
   usage?: ResultUsage;
+  /** Graded against an earlier version of the assignment (teacher's reads only); outdatedParts names what changed. */
+  outdated?: boolean;
+  outdatedParts?: string[];
   gradedAt: string | null;
   reviewedAt: string | null;
   createdAt: string;

@@ -78,6 +78,7 @@ export function normalizeFunctionResult(raw: unknown): FunctionResult {
     ...(Array.isArray(fr.flags) ? { flags: fr.flags as FunctionResult['flags'] } : {}),
     ...(typeof fr.droppedHighlights === 'number' ? { droppedHighlights: fr.droppedHighlights } : {}),
     ...(isObject(fr.usage) ? { usage: fr.usage as unknown as FunctionResult['usage'] } : {}),
+    ...(fr.outdated === true ? { outdated: true, outdatedParts: strings(fr.outdatedParts) } : {}),
     gradedAt: str(fr.gradedAt) || null,
     reviewedAt: str(fr.reviewedAt) || null,
     createdAt: str(fr.createdAt),

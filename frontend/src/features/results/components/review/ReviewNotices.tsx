@@ -89,8 +89,9 @@ function Progress({ result, type, onRun, running }: ReviewNoticesProps) {
 
 /**
  * What a teacher must know before reading a result: that it comes from the demo model, that the
- * submission tried to instruct the grader (with the passage), why the AI failed, or that it is
- * still working.
+ * submission tried to instruct the grader (with the passage), that it was graded against an
+ * earlier version of the assignment (and what changed), why the AI failed, or that it is still
+ * working.
  */
 export function ReviewNotices(props: ReviewNoticesProps) {
   const { result } = props;
@@ -107,6 +108,15 @@ export function ReviewNotices(props: ReviewNoticesProps) {
         </Alert>
       )}
       {passages.length > 0 && <InjectionBanner passages={passages} />}
+      {isFinished(result.status) && result.outdated && (
+        <Alert severity="warning">
+          <AlertTitle>Graded against an earlier version</AlertTitle>
+          {(result.outdatedParts ?? []).length > 0
+            ? `Changed since it was graded: ${(result.outdatedParts ?? []).join(', ')}. `
+            : 'The assignment changed since it was graded. '}
+          To grade it against the assignment as it is now, use “Grade changed questions again” on the class page.
+        </Alert>
+      )}
       <Progress {...props} />
     </Stack>
   );
