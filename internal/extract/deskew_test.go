@@ -154,6 +154,7 @@ func TestRecognisePage_ReadsADoubtfulPageTurnedOverAndKeepsTheBetterReading(t *t
 	page := image.NewGray(image.Rect(0, 0, 40, 40))
 	const upright = "the water moves between the oceans and the land"
 	const overturned = "pue] ay} pue suea00 ay} uaamjaq SaAow Jayem ay}"
+	const french = "l'eau circule sans cesse entre les océans et la terre ferme"
 	for _, tc := range []struct {
 		name     string
 		readings []reading
@@ -162,8 +163,10 @@ func TestRecognisePage_ReadsADoubtfulPageTurnedOverAndKeepsTheBetterReading(t *t
 	}{
 		{"a sure reading is read once", []reading{{upright, 91}}, 1, upright},
 		{"upside down", []reading{{overturned, 37}, {upright, 90}}, 2, upright},
-		{"a poor scan the right way up", []reading{{upright, 47}, {overturned, 30}}, 2, upright},
-		{"surer of fewer real words", []reading{{upright, 47}, {"Il ll 1l", 55}}, 2, upright},
+		{"a poor scan the right way up, read as English, is read once", []reading{{upright, 47}}, 1, upright},
+		{"a poor reading of few words is read again", []reading{{"the water moves", 47}, {"the water moves", 40}}, 2, "the water moves"},
+		{"a poor reading of no English is read again", []reading{{french, 47}, {overturned, 30}}, 2, french},
+		{"surer of fewer real words", []reading{{"the water moves", 47}, {"Il ll 1l", 55}}, 2, "the water moves"},
 		{"no word at all is not read again", []reading{{"", -1}}, 1, ""},
 	} {
 		ocr := &scriptedOCR{readings: tc.readings}

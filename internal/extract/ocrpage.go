@@ -17,11 +17,14 @@ import (
 // anticlockwise the wrong way round, with the same result. So such a page is
 // read a second time turned over, and the reading that is surer and holds at
 // least as many common English words is kept. Only doubtful pages pay for
-// the second reading; a page of no words is not read again.
+// the second reading, and only when the first does not already read as
+// English (a blurred page the right way up is doubtful but made of real
+// words: read again it doubled the OCR of every poor scan); a page of no
+// words is not read again.
 func (r *Reader) recognisePage(ctx context.Context, g *image.Gray) (string, *int, error) {
 	g, _ = deskew(g)
 	text, conf, err := r.recognise(ctx, encodePGM(g))
-	if err != nil || conf == nil || *conf >= LowConfidence {
+	if err != nil || conf == nil || *conf >= LowConfidence || readsAsEnglish(text) {
 		return text, conf, err
 	}
 	turned, tconf, err := r.recognise(ctx, encodePGM(turn180(g)))
@@ -44,6 +47,14 @@ func readsBetter(text string, conf *int, was string, wasConf int) bool {
 		return false
 	}
 	return commonWords(text) >= commonWords(was)
+}
+
+// readsAsEnglish reports whether a reading is made of real words: at least
+// eight, a fifth of them among the commonest of English (about half of
+// ordinary English prose is; a page read upside down makes almost none).
+func readsAsEnglish(text string) bool {
+	words := len(strings.Fields(text))
+	return words >= 8 && commonWords(text)*5 >= words
 }
 
 // commonWords counts the words of text among the commonest of English, the
