@@ -93,7 +93,7 @@ func (r *Reader) docxText(z *zipArchive) (string, []string, error) {
 	}
 	w := newWalker()
 	w.refs = notes
-	w.pictures = map[string]int{}
+	w.pictures = pictureNumbers{byID: map[string]int{}}
 	if err := w.walkPart(z, main); err != nil {
 		return "", nil, err
 	}
@@ -113,8 +113,8 @@ func (r *Reader) docxText(z *zipArchive) (string, []string, error) {
 		}
 	}
 	blocks = append(blocks, footers...)
-	parts := make([]string, len(w.pictureIDs))
-	for i, id := range w.pictureIDs {
+	parts := make([]string, len(w.pictures.ids))
+	for i, id := range w.pictures.ids {
 		parts[i] = rels[id].Target
 	}
 	return strings.Join(blocks, "\n\n"), parts, nil
@@ -208,8 +208,7 @@ type docxWalker struct {
 
 	// The document's pictures (the body's only: a header's are logos),
 	// by relationship id, each placed as a picture mark; nil in other parts.
-	pictures   map[string]int
-	pictureIDs []string
+	pictures pictureNumbers
 }
 
 // walkPart walks a part; an absent part is no text.
@@ -459,19 +458,12 @@ func (w *docxWalker) noteReference(p *docxFrame, t xml.StartElement) {
 // picture records a picture placed in paragraph p by relationship id; a
 // picture met twice keeps its first index, so it is read once.
 func (w *docxWalker) picture(p *docxFrame, id string) {
-	if w.pictures == nil || p == nil || id == "" {
+	if p == nil {
 		return
 	}
-	i, ok := w.pictures[id]
-	if !ok {
-		if len(w.pictureIDs) >= maxPictures {
-			return
-		}
-		i = len(w.pictureIDs)
-		w.pictures[id] = i
-		w.pictureIDs = append(w.pictureIDs, id)
+	if i, ok := w.pictures.number(id); ok {
+		p.pictures = append(p.pictures, i)
 	}
-	p.pictures = append(p.pictures, i)
 }
 
 func (w *docxWalker) pushField(f *docxField) {

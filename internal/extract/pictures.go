@@ -236,3 +236,29 @@ func markText(texts []string, index string) string {
 	}
 	return texts[i]
 }
+
+// pictureNumbers numbers the pictures a Word document or a slide places, by
+// relationship id, in the order they are first met: a picture placed twice
+// keeps its first number and is read once. A nil map records none (a part
+// whose pictures are not read: headers, notes).
+type pictureNumbers struct {
+	byID map[string]int
+	ids  []string
+}
+
+// number is the picture id's number; false when pictures are not recorded
+// here or maxPictures are already.
+func (n *pictureNumbers) number(id string) (int, bool) {
+	if n.byID == nil || id == "" {
+		return 0, false
+	}
+	if i, ok := n.byID[id]; ok {
+		return i, true
+	}
+	if len(n.ids) >= maxPictures {
+		return 0, false
+	}
+	n.byID[id] = len(n.ids)
+	n.ids = append(n.ids, id)
+	return len(n.ids) - 1, true
+}

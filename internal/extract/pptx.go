@@ -108,7 +108,7 @@ func readSlide(z *zipArchive, part string, budget int) (string, []string, error)
 	if err != nil {
 		return "", nil, err
 	}
-	w := &slideWalker{max: budget, pictures: map[string]int{}}
+	w := &slideWalker{max: budget, pictures: pictureNumbers{byID: map[string]int{}}}
 	if err := w.walk(d); err != nil {
 		return "", nil, err
 	}
@@ -118,8 +118,8 @@ func readSlide(z *zipArchive, part string, budget int) (string, []string, error)
 	if err != nil {
 		return "", nil, err
 	}
-	pictures := make([]string, len(w.pictureIDs))
-	for i, id := range w.pictureIDs {
+	pictures := make([]string, len(w.pictures.ids))
+	for i, id := range w.pictures.ids {
 		pictures[i] = rels[id].Target
 	}
 	for _, g := range w.graphics {
@@ -205,8 +205,7 @@ type slideWalker struct {
 	graphics []slideGraphic
 	// Pictures by relationship id, each placed as a picture mark in its
 	// shape (nil in notes).
-	pictures   map[string]int
-	pictureIDs []string
+	pictures pictureNumbers
 }
 
 func (w *slideWalker) walk(d *xml.Decoder) error {
@@ -317,19 +316,12 @@ func (w *slideWalker) addGraphic(chart bool, id string) {
 // and the notes' pictures are left out.
 func (w *slideWalker) picture(id string) {
 	s := w.shape()
-	if w.pictures == nil || w.notes || s == nil || s.skip || w.para != nil || id == "" {
+	if w.notes || s == nil || s.skip || w.para != nil {
 		return
 	}
-	i, ok := w.pictures[id]
-	if !ok {
-		if len(w.pictureIDs) >= maxPictures {
-			return
-		}
-		i = len(w.pictureIDs)
-		w.pictures[id] = i
-		w.pictureIDs = append(w.pictureIDs, id)
+	if i, ok := w.pictures.number(id); ok {
+		s.lines = append(s.lines, pictureMark(i))
 	}
-	s.lines = append(s.lines, pictureMark(i))
 }
 
 // nsAttr returns a namespaced attribute (r:id, not id).
