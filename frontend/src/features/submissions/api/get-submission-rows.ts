@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery, type QueryKey } from '@tanstack/react-query';
-import { ApiError, api } from '../../../lib/api-client';
+import { NOT_MODIFIED, api } from '../../../lib/api-client';
 import { readResultSummary } from '../lib/function-results';
 import { POLL_INTERVAL_MS } from '../lib/polling';
 import { normalizeSubmission } from './normalize';
@@ -110,7 +110,8 @@ function read(raw: unknown): RowsPage {
 /**
  * One page of an assignment's submissions table, sorted, filtered and searched by the server.
  * Given the version of the page it has, the server answers 304 when nothing in the class changed
- * and `previous` is returned as it is.
+ * and `previous` is returned as it is (the same object: nothing re-renders, and the page goes on
+ * polling while its work is in progress).
  */
 export async function getSubmissionRows(
   assignmentId: string,
@@ -119,13 +120,12 @@ export async function getSubmissionRows(
 ): Promise<RowsPage> {
   const { previous, signal } = options;
   const headers = previous?.version ? { 'If-None-Match': `"${previous.version}"` } : undefined;
-  try {
-    const data = await api.post<unknown>('/api/v1/db/assignment/submission-rows', { assignmentId, ...params }, { signal, headers });
-    return read(data);
-  } catch (error) {
-    if (previous && error instanceof ApiError && error.status === 304) return previous;
-    throw error;
+  const data = await api.post<unknown>('/api/v1/db/assignment/submission-rows', { assignmentId, ...params }, { signal, headers });
+  if (data === NOT_MODIFIED) {
+    // Only a read that sent a version gets a 304; without one held, ask for the whole page.
+    return previous ?? getSubmissionRows(assignmentId, params, { signal });
   }
+  return read(data);
 }
 
 /**

@@ -76,19 +76,7 @@ describe('grading from the submissions table', { timeout: 30_000 }, () => {
 
   it('grades all, says so and polls until every result is done', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    let getsAfterRun = -1;
-    const backend = fakeBackend({
-      submissions: sample().slice(0, 2),
-      beforeGet: (state, previous) => {
-        if (!state.functionResults.some((fr) => fr.status === 'grading')) return;
-        if (getsAfterRun < 0) getsAfterRun = previous;
-        // The first result finishes one poll after the run, the second two polls after.
-        const finished = previous - getsAfterRun;
-        state.functionResults.forEach((fr, i) => {
-          if (finished > i) Object.assign(fr, { status: 'graded', totalPoints: 4 + i, maxPoints: 5 });
-        });
-      },
-    });
+    const backend = fakeBackend({ submissions: sample().slice(0, 2) });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     renderSubmissions(PAGE);
     await screen.findByRole('table', { name: 'Submissions' });
@@ -102,11 +90,15 @@ describe('grading from the submissions table', { timeout: 30_000 }, () => {
     await waitFor(() => expect(resultCell('ann.pdf')).toHaveTextContent('Grading…'));
     expect(resultCell('ben.pdf')).toHaveTextContent('Grading…');
     const afterRun = fetches();
+    const finish = (i: number) => Object.assign(backend.state.functionResults[i], { status: 'graded', totalPoints: 4 + i, maxPoints: 5 });
 
+    // The first result finishes before the next poll, the second before the one after.
+    finish(0);
     await tick();
     await waitFor(() => expect(resultCell('ann.pdf')).toHaveTextContent('4 / 5'));
     expect(resultCell('ben.pdf')).toHaveTextContent('Grading…');
 
+    finish(1);
     await tick();
     await waitFor(() => expect(resultCell('ben.pdf')).toHaveTextContent('5 / 5'));
     expect(fetches()).toBe(afterRun + 2);
@@ -115,6 +107,35 @@ describe('grading from the submissions table', { timeout: 30_000 }, () => {
     await tick();
     await tick();
     expect(fetches()).toBe(afterRun + 2);
+  });
+
+  it('goes on polling after a poll that found nothing changed (a 304), and shows the file read and the result graded', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const backend = fakeBackend({
+      submissions: [submission('s1', 'ann.pdf'), submission('s2', 'scan.pdf', { status: 'extracting', pageCount: 0, preview: '' })],
+      functionResults: [{ _id: 'fr-s1', submission: 's1', status: 'grading', error: '' }],
+    });
+    renderSubmissions(PAGE);
+    await screen.findByRole('table', { name: 'Submissions' });
+    const statusCell = () => within(screen.getByRole('row', { name: /scan\.pdf/ })).getAllByRole('cell')[2];
+    await waitFor(() => expect(statusCell()).toHaveTextContent('Reading…'));
+    const rowReads = () => backend.paths().filter((p) => p === 'db/assignment/submission-rows').length;
+
+    // Nothing changes for two polls: the server answers 304 and the table stays as it is.
+    const before = rowReads();
+    await tick();
+    await waitFor(() => expect(rowReads()).toBe(before + 1));
+    await tick();
+    await waitFor(() => expect(rowReads()).toBe(before + 2));
+    expect(statusCell()).toHaveTextContent('Reading…');
+    expect(resultCell('ann.pdf')).toHaveTextContent('Grading…');
+
+    // Then the scan is read and the result graded: the next poll shows both.
+    Object.assign(backend.state.submissions[1], { status: 'ready', pageCount: 1, preview: 'Photosynthesis' });
+    Object.assign(backend.state.functionResults[0], { status: 'graded', totalPoints: 4, maxPoints: 5 });
+    await tick();
+    await waitFor(() => expect(statusCell()).toHaveTextContent('Ready'));
+    await waitFor(() => expect(resultCell('ann.pdf')).toHaveTextContent('4 / 5'));
   });
 
   it('grades only the selected submissions', async () => {

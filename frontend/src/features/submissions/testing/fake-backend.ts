@@ -111,6 +111,8 @@ export function fakeBackend(options: FakeOptions = {}) {
   let nextId = 1;
   let nextKey = 1;
   const folder = `assignments/${assignment._id}/submissions/`;
+  /** The class's version: it moves with every change of its submissions or results. */
+  const classVersion = () => `v${hash(JSON.stringify([state.submissions, state.functionResults]))}`;
 
   const post = (path: string, handle: (body: Record<string, unknown>) => unknown) =>
     http.post(`/api/v1/${path}`, async ({ request }) => {
@@ -130,6 +132,16 @@ export function fakeBackend(options: FakeOptions = {}) {
         functionResults: structuredClone(state.functionResults),
         submissions: structuredClone(state.submissions),
       };
+    }),
+    http.post('/api/v1/db/assignment/submission-rows', async ({ request }) => {
+      // As the server: a read that sends the version of a class nothing changed in since gets a
+      // 304 with no body (here the version is the class's content).
+      const version = classVersion();
+      if (request.headers.get('If-None-Match') === `"${version}"` && !options.failing?.['db/assignment/submission-rows']) {
+        calls.push({ path: 'db/assignment/submission-rows', body: (await request.json()) as Record<string, unknown> });
+        return new HttpResponse(null, { status: 304, headers: { ETag: `"${version}"` } });
+      }
+      return undefined;
     }),
     post('db/assignment/submission-rows', (body) => {
       const results = readResultSummaries(state.functionResults);
@@ -168,7 +180,7 @@ export function fakeBackend(options: FakeOptions = {}) {
         classroomSubmissions: state.submissions.filter((s) => s.source === 'google').length,
         outdatedReviewed: state.submissions.filter((s) => results.get(s._id)?.outdated && results.get(s._id)?.status === 'reviewed').length,
         ...(body.ids ? { submissionIds: sorted.map((s) => s._id), reviewedIds: sorted.filter((s) => results.get(s._id)?.status === 'reviewed').map((s) => s._id), unreadableIds: sorted.filter((s) => s.status === 'failed').map((s) => s._id) } : {}),
-        version: '',
+        version: classVersion(),
       };
     }),
     post('lambda/runFunctionOnMany', (body) => {
@@ -255,4 +267,14 @@ export function fakeBackend(options: FakeOptions = {}) {
     /** Paths of the calls, in order. */
     paths: () => calls.map((c) => c.path),
   };
+}
+
+/** A short hash of a string (FNV-1a), for the fake class's version. */
+function hash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(36);
 }
