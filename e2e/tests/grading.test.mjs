@@ -164,6 +164,46 @@ test('feedback: annotate all, the doubled word is highlighted, an edited comment
     await toast(page, 'Feedback updated successfully');
     await page.reload();
     await page.getByRole('button', { name: 'Grammar: Say "the" once.' }).waitFor();
+
+    // The teacher adds a highlight the AI did not make: selects "in the sea" in the text, highlights it.
+    await page.evaluate(() => {
+      const region = document.querySelector('[role="region"][aria-label="Submission with highlights"]');
+      const walker = document.createTreeWalker(region, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.data.indexOf('in the sea');
+        if (at < 0) continue;
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + 'in the sea'.length);
+        document.getSelection().removeAllRanges();
+        document.getSelection().addRange(range);
+        return;
+      }
+      throw new Error('"in the sea" is not in the text');
+    });
+    await page.getByRole('button', { name: 'Highlight these words' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a highlight' });
+    assert.equal(await dialog.getByRole('textbox', { name: /Words to highlight/ }).inputValue(), 'in the sea');
+    await dialog.getByRole('textbox', { name: 'Comment' }).fill('Which sea?');
+    await fullShot(page, 'grading-review-feedback-add-1280');
+    await dialog.getByRole('button', { name: 'Add highlight' }).click();
+    await toast(page, 'Feedback updated successfully');
+    await page.reload();
+    const added = page.getByRole('button', { name: 'Grammar: Which sea? — “in the sea”' });
+    await added.waitFor();
+    // Deleted by mistake, it comes back with Undo, and stays after a reload.
+    const saved = () => page.waitForResponse((r) => r.url().endsWith('/functionResult/update') && r.ok());
+    const deleted = saved();
+    await list.getByRole('button', { name: 'Delete highlight on “in the sea”' }).click();
+    await added.waitFor({ state: 'detached' });
+    await deleted;
+    const undone = saved();
+    await page.getByRole('status').filter({ hasText: 'Highlight deleted on “in the sea”.' }).getByRole('button', { name: 'Undo' }).click();
+    await added.waitFor();
+    await undone;
+    await page.reload();
+    await added.waitFor();
+    await shotBoth(page, 'grading-review-feedback-added');
   } finally {
     await ctx.close();
   }

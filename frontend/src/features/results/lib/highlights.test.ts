@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  editHighlightsWith,
+  findPassage,
   parseHighlights,
   plainText,
   serializeHighlights,
@@ -208,5 +210,41 @@ describe('editing highlights', () => {
     const edited = withoutHighlight(parseHighlights(tagged), 0);
     expect(edited).toBe('He went to there house &amp; <spelling comment="x">sat</spelling>.');
     expect(plainText(edited)).toBe(plainText(tagged));
+  });
+});
+
+describe('adding a highlight', () => {
+  const TAGGED = 'He went to <grammar comment="Use their">there</grammar> house &amp; got a gift.';
+
+  it('puts it on words no highlight covers, escaping its comment, and keeps the rest', () => {
+    const parsed = parseHighlights(TAGGED);
+    const found = findPassage(parsed, ' got a ', 30);
+    expect(found).toEqual({ start: 25, end: 30 });
+    const out = editHighlightsWith(TAGGED, [{ start: 25, end: 30, key: 'spelling', comment: 'Say "received"' }], new Map(), new Set());
+    expect(out).toBe('He went to <grammar comment="Use their">there</grammar> house &amp; <spelling comment="Say &quot;received&quot;">got a</spelling> gift.');
+    expect(plainText(out)).toBe(plainText(TAGGED));
+  });
+
+  it('finds the selected occurrence, else the first free one', () => {
+    const parsed = parseHighlights('a cat and a cat and <grammar comment="">a cat</grammar>');
+    expect(findPassage(parsed, 'a cat', 10)).toEqual({ start: 10, end: 15 });
+    expect(findPassage(parsed, 'a cat')).toEqual({ start: 0, end: 5 });
+    expect(findPassage(parsed, 'a cat', 20)).toEqual({ start: 0, end: 5 });
+  });
+
+  it('refuses words not in the text, words already highlighted, and nothing at all', () => {
+    const parsed = parseHighlights(TAGGED);
+    expect(findPassage(parsed, 'a dog')).toEqual({ error: expect.stringMatching(/^Those words are not in the submission’s text/) });
+    expect(findPassage(parsed, 'there house')).toEqual({ error: expect.stringMatching(/^Those words are already highlighted/) });
+    expect(findPassage(parsed, '  ')).toEqual({ error: 'Type or select the words to highlight.' });
+  });
+
+  it('changes nothing when the words were highlighted meanwhile, and a removal in the same save wins', () => {
+    const covered = editHighlightsWith(TAGGED, [{ start: 11, end: 16, key: 'spelling', comment: '' }], new Map(), new Set());
+    expect(covered).toBe(TAGGED);
+    const addedThenRemoved = editHighlightsWith(TAGGED, [{ start: 25, end: 28, key: 'grammar', comment: '' }], new Map(), new Set([25]));
+    expect(addedThenRemoved).toBe(TAGGED);
+    const commented = editHighlightsWith(TAGGED, [{ start: 25, end: 28, key: 'grammar', comment: '' }], new Map([[25, 'Gave?']]), new Set());
+    expect(commented).toContain('<grammar comment="Gave?">got</grammar>');
   });
 });

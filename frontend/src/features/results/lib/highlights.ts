@@ -222,3 +222,88 @@ export function editHighlights(tagged: string, comments: ReadonlyMap<number, str
   const spans = parsed.spans.map((s) => (s.key !== null && removed.has(starts[s.id]) ? { text: s.text, key: null, id: -1 } : s));
   return serializeHighlights(spans, edited);
 }
+
+/** A highlight a teacher adds: the plain text's characters from `start` to `end`, with `key` and `comment`. */
+export interface AddedHighlight {
+  start: number;
+  end: number;
+  key: string;
+  comment: string;
+}
+
+/**
+ * `tagged` with the highlights of `added` put on its plain text (each over words no highlight
+ * covers yet), then the comments of `comments` and the removals of `removed` applied as
+ * {@link editHighlights} does. An addition that no longer fits (its words are highlighted
+ * meanwhile, or the text is shorter) changes nothing.
+ */
+export function editHighlightsWith(
+  tagged: string,
+  added: readonly AddedHighlight[],
+  comments: ReadonlyMap<number, string>,
+  removed: ReadonlySet<number>,
+): string {
+  let out = tagged;
+  for (const add of added) out = withAdded(out, add) ?? out;
+  return editHighlights(out, comments, removed);
+}
+
+/** `tagged` with `add` highlighted, or null when its words are not all in one plain run. */
+function withAdded(tagged: string, add: AddedHighlight): string | null {
+  if (add.end <= add.start || !isHighlightKey(add.key)) return null;
+  const parsed = parseHighlights(tagged);
+  const spans: HighlightSpan[] = [];
+  const comments = commentsOf(parsed.items);
+  let at = 0;
+  let done = false;
+  for (const span of parsed.spans) {
+    const end = at + span.text.length;
+    if (!done && span.key === null && at <= add.start && add.end <= end) {
+      const id = parsed.items.length;
+      comments[id] = add.comment;
+      const before = span.text.slice(0, add.start - at);
+      const after = span.text.slice(add.end - at);
+      if (before) spans.push({ text: before, key: null, id: -1 });
+      spans.push({ text: span.text.slice(add.start - at, add.end - at), key: add.key, id });
+      if (after) spans.push({ text: after, key: null, id: -1 });
+      done = true;
+    } else {
+      spans.push(span);
+    }
+    at = end;
+  }
+  return done ? serializeHighlights(spans, comments) : null;
+}
+
+/** Where a passage a teacher asks to highlight is in the plain text, or why it cannot be. */
+export type PassageFound = { start: number; end: number } | { error: string };
+
+/**
+ * Finds `passage` (its surrounding spaces left out) in the plain text of `parsed` over words no
+ * highlight covers: at `near` when it is there (where the teacher selected it), else its first
+ * such occurrence.
+ */
+export function findPassage(parsed: ParsedHighlights, passage: string, near?: number): PassageFound {
+  const lead = passage.length - passage.trimStart().length;
+  const words = passage.trim();
+  if (words === '') return { error: 'Type or select the words to highlight.' };
+  const free: [number, number][] = [];
+  let at = 0;
+  for (const span of parsed.spans) {
+    if (span.key === null) free.push([at, at + span.text.length]);
+    at += span.text.length;
+  }
+  const plain = parsed.spans.map((s) => s.text).join('');
+  const fits = (start: number) => free.some(([a, b]) => a <= start && start + words.length <= b);
+  if (near !== undefined && plain.startsWith(words, near + lead) && fits(near + lead)) {
+    return { start: near + lead, end: near + lead + words.length };
+  }
+  let seen = false;
+  for (let i = plain.indexOf(words); i >= 0; i = plain.indexOf(words, i + 1)) {
+    if (fits(i)) return { start: i, end: i + words.length };
+    seen = true;
+  }
+  return seen
+    ? { error: 'Those words are already highlighted, in part or in full: delete that highlight first, or choose other words.' }
+    : { error: 'Those words are not in the submission’s text: copy them exactly, or select them in the text.' };
+}

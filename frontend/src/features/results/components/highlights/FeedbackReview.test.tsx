@@ -237,6 +237,88 @@ describe('FeedbackReview', () => {
     expect(within(screen.getByRole('list', { name: 'Feedback items' })).getAllByRole('listitem')).toHaveLength(1);
   });
 
+  it('puts a deleted highlight back with Undo, comment and all', async () => {
+    const bodies = serveUpdate();
+    const user = userEvent.setup();
+    renderResultUi(<FeedbackReview result={RESULT} fn={FN} text="" />);
+
+    await user.click(screen.getByRole('button', { name: 'Delete highlight on “recieved”' }));
+    const notice = (await screen.findByText('Highlight deleted on “recieved”.')).closest('[role="status"]') as HTMLElement;
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    await user.click(within(notice).getByRole('button', { name: 'Undo' }));
+
+    await waitFor(() => expect(bodies).toHaveLength(2));
+    expect(bodies[1].highlightedText).toBe(RESULT.highlightedText);
+    expect(await screen.findByRole('button', { name: /^Spelling: Spelled recieve — “recieved”/ })).toBeInTheDocument();
+    expect(screen.queryByText(/Highlight deleted/)).not.toBeInTheDocument();
+  });
+
+  it('adds a highlight from words selected in the text, with a highlighter and a comment', async () => {
+    const bodies = serveUpdate();
+    const user = userEvent.setup();
+    renderResultUi(<FeedbackReview result={RESULT} fn={FN} text="" />);
+
+    // The teacher selects "a gift" in the text: a button beside it opens the dialog with those words.
+    const text = screen.getByRole('region', { name: 'Submission with highlights' });
+    const last = within(text).getByText(/a gift\.$/);
+    const node = last.firstChild as Text;
+    const at = node.data.indexOf('a gift');
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + 'a gift'.length);
+    document.getSelection()?.removeAllRanges();
+    document.getSelection()?.addRange(range);
+    document.dispatchEvent(new Event('selectionchange'));
+    await user.click(await screen.findByRole('button', { name: 'Highlight these words' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Add a highlight' });
+    expect(within(dialog).getByRole('textbox', { name: /Words to highlight/ })).toHaveValue('a gift');
+    await user.click(within(dialog).getByRole('radio', { name: 'Spelling' }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'Comment' }), 'Nice & kind');
+    await user.click(within(dialog).getByRole('button', { name: 'Add highlight' }));
+
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0].highlightedText).toBe(
+      'He went to <grammar comment="Use their">there</grammar> house &amp; <spelling comment="Spelled recieve">recieved</spelling> <spelling comment="Nice &amp; kind">a gift</spelling>.',
+    );
+    expect(await screen.findByRole('button', { name: /^Spelling: Nice & kind — “a gift”/ })).toBeInTheDocument();
+    expect(within(screen.getByRole('list', { name: 'Feedback items' })).getAllByRole('listitem')).toHaveLength(3);
+  });
+
+  it('adds a highlight by the keyboard, refusing words that are not in the text or already highlighted', async () => {
+    const bodies = serveUpdate();
+    const user = userEvent.setup();
+    renderResultUi(<FeedbackReview result={RESULT} fn={FN} text="" />);
+
+    await user.click(screen.getByRole('button', { name: 'Add highlight' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add a highlight' });
+    const words = within(dialog).getByRole('textbox', { name: /Words to highlight/ });
+    expect(words).toHaveFocus();
+    expect(within(dialog).getByRole('radio', { name: 'Grammar' })).toBeChecked();
+
+    await user.type(words, 'a present');
+    await user.click(within(dialog).getByRole('button', { name: 'Add highlight' }));
+    expect(within(dialog).getByText(/^Those words are not in the submission’s text/)).toBeInTheDocument();
+    await user.clear(words);
+    await user.type(words, 'there house');
+    await user.keyboard('{Enter}');
+    await user.click(within(dialog).getByRole('button', { name: 'Add highlight' }));
+    expect(within(dialog).getByText(/^Those words are already highlighted/)).toBeInTheDocument();
+    expect(bodies).toHaveLength(0);
+
+    await user.clear(words);
+    await user.type(words, 'He went');
+    await user.click(within(dialog).getByRole('button', { name: 'Add highlight' }));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0].highlightedText).toMatch(/^<grammar comment="">He went<\/grammar> to <grammar comment="Use their">there<\/grammar>/);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('offers no way to add a highlight when read-only', () => {
+    renderResultUi(<FeedbackReview result={RESULT} fn={FN} text="" readOnly />);
+    expect(screen.queryByRole('button', { name: 'Add highlight' })).not.toBeInTheDocument();
+  });
+
   it('saves the overall feedback', async () => {
     const bodies = serveUpdate();
     const user = userEvent.setup();
