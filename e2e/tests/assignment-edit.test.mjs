@@ -124,6 +124,15 @@ test('grade: a criterion edited after grading re-totals at once, marks the rows,
       .waitFor();
     await shotBoth(page, 'assignment-edit-outdated');
 
+    // The review screen says so too, naming what changed; Back returns to the class.
+    await row(page, 'ana.txt').getByRole('link', { name: /ana\.txt/ }).first().click();
+    const notice = page.getByRole('alert').filter({ hasText: 'Graded against an earlier version' });
+    await notice.waitFor();
+    await notice.getByText(/Changed since it was graded: /).waitFor();
+    await shotBoth(page, 'review-outdated');
+    await page.goBack();
+    await page.waitForURL(new RegExp(`/assignment/${id}$`));
+
     // "Grade changed questions again" regrades only those rows; the marks go.
     await page.getByRole('button', { name: 'Grade changed questions again' }).click();
     await toast(page, 'Grading the changed questions of 2 submissions again.');
