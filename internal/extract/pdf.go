@@ -46,7 +46,7 @@ func (r *Reader) readPDF(ctx context.Context, data []byte) (Result, error) {
 	for i, t := range texts {
 		pages[i] = Page{Text: t, Source: source}
 	}
-	fields, err := r.pdfFormFields(ctx, data, len(pages))
+	annots, err := r.pdfAnnotations(ctx, data, len(pages))
 	if err != nil {
 		return Result{}, err
 	}
@@ -78,9 +78,9 @@ func (r *Reader) readPDF(ctx context.Context, data []byte) (Result, error) {
 		}
 		pages[i] = Page{Text: text, Source: SourceOCR, Confidence: conf}
 	}
-	for i, lines := range fields {
-		if i < len(pages) && (pages[i].Text != "" || !pages[i].NeedsOCR) {
-			pages[i].Text = withFormFields(pages[i].Text, lines)
+	for i := range pages {
+		if pages[i].Text != "" || !pages[i].NeedsOCR {
+			pages[i].Text = annots.onto(pages[i].Text, i)
 		}
 	}
 	return Result{Pages: pages}, nil

@@ -20,22 +20,35 @@ import (
 // page shows only as a drawn mark), is listed under "Form fields:" after
 // the page's text, as "Label: Value".
 
-// pdfFormFields returns the "Label: Value" lines of the filled-in fields on
-// each page (0-based), read in-process within Limits.PDFTimeout. A file the
+// pdfAnnotations returns, for each page (0-based), the "Label: Value"
+// lines of its filled-in fields and the comments a reader added to it
+// (pdfnotes.go), read in-process within Limits.PDFTimeout. A file the
 // in-process reader cannot open (a damaged cross-reference table, AES-256
 // encryption) or that it does not finish in time yields none: its text
 // layer stands as pdftotext read it.
-func (r *Reader) pdfFormFields(ctx context.Context, data []byte, pages int) (map[int][]formField, error) {
-	fields, err := inProcessPDF(ctx, r.lim, data, func(rd *pdf.Reader, stop *atomic.Bool) (map[int][]formField, error) {
-		return formFieldLines(rd, stop, pages), nil
+func (r *Reader) pdfAnnotations(ctx context.Context, data []byte, pages int) (pdfPageAnnotations, error) {
+	got, err := inProcessPDF(ctx, r.lim, data, func(rd *pdf.Reader, stop *atomic.Bool) (pdfPageAnnotations, error) {
+		return pdfPageAnnotations{fields: formFieldLines(rd, stop, pages), notes: pageNotes(rd, stop, pages)}, nil
 	})
 	if ctx.Err() != nil {
-		return nil, ctx.Err()
+		return pdfPageAnnotations{}, ctx.Err()
 	}
 	if err != nil {
-		return nil, nil //nolint:nilerr // the form is a bonus on a text layer already read
+		return pdfPageAnnotations{}, nil //nolint:nilerr // they are a bonus on a text layer already read
 	}
-	return fields, nil
+	return got, nil
+}
+
+// pdfPageAnnotations are the words of a PDF's pages that its text layer
+// does not hold, by page (0-based).
+type pdfPageAnnotations struct {
+	fields map[int][]formField
+	notes  map[int][]string
+}
+
+// onto puts page i's fields and comments onto its text.
+func (a pdfPageAnnotations) onto(text string, i int) string {
+	return withNotes(withFormFields(text, a.fields[i]), a.notes[i])
 }
 
 // maxFormFieldDepth bounds the walk up a field's Parent chain (a loop in a
@@ -48,26 +61,41 @@ func formFieldLines(rd *pdf.Reader, stop *atomic.Bool, pages int) map[int][]form
 		return nil
 	}
 	out := map[int][]formField{}
-	for i := range min(pages, rd.NumPage()) {
-		if stop.Load() {
-			return nil
+	seen := map[int]map[string]bool{} // a radio group's widgets share one value
+	ok := eachAnnotation(rd, stop, pages, func(i int, w pdf.Value) {
+		if w.Key("Subtype").Name() != "Widget" {
+			return
 		}
-		annots := rd.Page(i + 1).V.Key("Annots")
-		seen := map[string]bool{}
-		for j := range annots.Len() {
-			w := annots.Index(j)
-			if w.Key("Subtype").Name() != "Widget" {
-				continue
-			}
-			f, ok := fieldOf(w)
-			if !ok || seen[f.line()] { // a radio group's widgets share one value
-				continue
-			}
-			seen[f.line()] = true
-			out[i] = append(out[i], f)
+		f, ok := fieldOf(w)
+		if !ok || seen[i][f.line()] {
+			return
 		}
+		if seen[i] == nil {
+			seen[i] = map[string]bool{}
+		}
+		seen[i][f.line()] = true
+		out[i] = append(out[i], f)
+	})
+	if !ok {
+		return nil
 	}
 	return out
+}
+
+// eachAnnotation calls visit with every annotation of the first pages
+// pages (0-based page index), in each page's order; false when stop was
+// set on the way.
+func eachAnnotation(rd *pdf.Reader, stop *atomic.Bool, pages int, visit func(page int, a pdf.Value)) bool {
+	for i := range min(pages, rd.NumPage()) {
+		if stop.Load() {
+			return false
+		}
+		annots := rd.Page(i + 1).V.Key("Annots")
+		for j := range annots.Len() {
+			visit(i, annots.Index(j))
+		}
+	}
+	return true
 }
 
 // Field flags (ISO 32000 table 226).
@@ -219,10 +247,16 @@ func withFormFields(text string, fields []formField) string {
 		}
 		add = append(add, f.line())
 	}
-	if len(add) == 0 {
+	return withList(text, FormFieldsHeading, add)
+}
+
+// withList is text followed by heading and lines, one to a line, after a
+// blank line; text as it is without lines.
+func withList(text, heading string, lines []string) string {
+	if len(lines) == 0 {
 		return text
 	}
-	list := FormFieldsHeading + "\n" + strings.Join(add, "\n")
+	list := heading + "\n" + strings.Join(lines, "\n")
 	if strings.TrimSpace(text) == "" {
 		return list
 	}
