@@ -97,8 +97,14 @@ type Page struct {
 	Confidence *int
 	// Warning says, for the teacher, why the page's text may not be what
 	// the page holds (OCR was unsure, garbled characters, almost no words;
-	// see quality.go), or is "".
+	// see quality.go; OCR never read it: see unread.go), or is "".
 	Warning string
+
+	// pictures counts the pictures of a Word or PowerPoint page waiting for
+	// OCR (NeedsOCR), and unread marks a page that waited for OCR and was
+	// finished without it (Result.WithoutOCR).
+	pictures int
+	unread   bool
 }
 
 // Result is the text of a file, page by page.
@@ -113,6 +119,10 @@ type Result struct {
 	// waiting with the text it has: a scanned PDF page's few words, a Word
 	// page whose pictures wait).
 	EmptyPages int
+
+	// unreadBy names what never read the pages that waited for OCR ("OCR",
+	// "the AI model"), set by WithoutOCR.
+	unreadBy string
 }
 
 // NeedsOCR reports whether some page still waits for OCR: run the file
@@ -127,9 +137,16 @@ func (r Result) NeedsOCR() bool {
 }
 
 // Problem describes pages without text for the teacher ("No text found on 3
-// of 4 pages"), or returns "" when every page has text.
+// of 4 pages"), or returns "" when every page has text. Pages OCR never
+// read (WithoutOCR) are not counted: Warning names them apart.
 func (r Result) Problem() string {
-	if r.EmptyPages == 0 {
+	empty := r.EmptyPages
+	for _, p := range r.Pages {
+		if p.unread && p.Text == "" {
+			empty--
+		}
+	}
+	if empty <= 0 {
 		return ""
 	}
 	unit := "pages"
@@ -139,10 +156,10 @@ func (r Result) Problem() string {
 	switch {
 	case len(r.Pages) <= 1:
 		return "No text found in this file"
-	case r.EmptyPages == len(r.Pages):
+	case empty == len(r.Pages):
 		return fmt.Sprintf("No text found on any of the %d %s", len(r.Pages), unit)
 	default:
-		return fmt.Sprintf("No text found on %d of %d %s", r.EmptyPages, len(r.Pages), unit)
+		return fmt.Sprintf("No text found on %d of %d %s", empty, len(r.Pages), unit)
 	}
 }
 

@@ -75,8 +75,9 @@ func (r *Reader) newPictureReader(z *zipArchive) *pictureReader {
 
 // fill replaces the picture marks in p's text with the pictures' text
 // (parts are the part names by mark index). Without OCR the marks are
-// removed and p.NeedsOCR is set when a picture is worth reading; the typed
-// text stays. A page whose only text is its pictures' is SourceOCR; a page
+// removed and p.NeedsOCR is set when a picture is worth reading, and those
+// pictures counted (named if OCR never comes: unread.go); the typed text
+// stays. A page whose only text is its pictures' is SourceOCR; a page
 // with both keeps its source, and the lowest confidence of its pictures'
 // text as its Confidence, so an unsure reading is flagged for the teacher.
 //
@@ -88,6 +89,7 @@ func (pr *pictureReader) fill(ctx context.Context, p *Page, parts []string) erro
 		return nil
 	}
 	texts := make([]string, len(parts))
+	waiting := map[string]bool{}
 	for i, part := range parts {
 		pt, err := pr.picture(ctx, part)
 		if err != nil {
@@ -95,6 +97,7 @@ func (pr *pictureReader) fill(ctx context.Context, p *Page, parts []string) erro
 		}
 		if pt.wanted && pr.r.ocr == nil {
 			p.NeedsOCR = true
+			waiting[part] = true
 		}
 		if !pt.hasText {
 			continue
@@ -105,6 +108,7 @@ func (pr *pictureReader) fill(ctx context.Context, p *Page, parts []string) erro
 			p.Confidence = &c
 		}
 	}
+	p.pictures = len(waiting)
 	typed := strings.TrimSpace(fillMarks(p.Text, nil))
 	p.Text = fillMarks(p.Text, texts)
 	if typed == "" && strings.TrimSpace(p.Text) != "" {

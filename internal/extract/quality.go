@@ -121,25 +121,27 @@ func (r Result) Doubtful() []int {
 }
 
 // Warning is the note a teacher sees on the whole file: the pages without
-// text (Problem) and how many pages may be misread ("Pages 2 and 5 may be
-// misread: check them against the original"); "" when there is neither.
+// text (Problem), the pages OCR never read (WithoutOCR: "Pages 2 and 3
+// could not be read by OCR, so their words are missing: check them against
+// the original") and how many pages may be misread ("Pages 2 and 5 may be
+// misread: check them against the original"); "" when there is none.
 func (r Result) Warning() string {
 	var parts []string
-	if p := r.Problem(); p != "" {
-		parts = append(parts, p)
-	}
-	if s := r.misread(); s != "" {
-		parts = append(parts, s)
+	for _, s := range []string{r.Problem(), r.unreadSummary(), r.misread()} {
+		if s != "" {
+			parts = append(parts, s)
+		}
 	}
 	return strings.Join(parts, ". ")
 }
 
-// misread summarises the doubtful pages.
+// misread summarises the doubtful pages, but for those OCR never read.
 func (r Result) misread() string {
-	d := r.Doubtful()
-	unit := "Page"
-	if r.Kind.slides() {
-		unit = "Slide"
+	var d []int
+	for _, p := range r.Pages {
+		if p.Warning != "" && !p.unread {
+			d = append(d, p.Number)
+		}
 	}
 	switch {
 	case len(d) == 0:
@@ -147,16 +149,30 @@ func (r Result) misread() string {
 	case len(r.Pages) == 1:
 		return "The text may be misread: check it against the original"
 	case len(d) == 1:
-		return fmt.Sprintf("%s %d may be misread: check it against the original", unit, d[0])
-	case len(d) <= 3:
-		nums := make([]string, len(d))
-		for i, n := range d {
-			nums[i] = strconv.Itoa(n)
-		}
-		list := strings.Join(nums[:len(nums)-1], ", ") + " and " + nums[len(nums)-1]
-		return fmt.Sprintf("%ss %s may be misread: check them against the original", unit, list)
+		return fmt.Sprintf("%s may be misread: check it against the original", upperFirst(r.pageList(d)))
 	default:
-		return fmt.Sprintf("%d %ss may be misread: check them against the original", len(d), strings.ToLower(unit))
+		return fmt.Sprintf("%s may be misread: check them against the original", upperFirst(r.pageList(d)))
+	}
+}
+
+// pageList names pages for a sentence: "page 2", "pages 2 and 5", "pages
+// 2, 3 and 5", "4 pages" (slides in a presentation).
+func (r Result) pageList(nums []int) string {
+	unit := "page"
+	if r.Kind.slides() {
+		unit = "slide"
+	}
+	switch {
+	case len(nums) == 1:
+		return unit + " " + strconv.Itoa(nums[0])
+	case len(nums) <= 3:
+		s := make([]string, len(nums))
+		for i, n := range nums {
+			s[i] = strconv.Itoa(n)
+		}
+		return unit + "s " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+	default:
+		return fmt.Sprintf("%d %ss", len(nums), unit)
 	}
 }
 
