@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -197,6 +199,29 @@ func (d Deps) finish(ctx context.Context, id uuid.UUID, res extract.Result, sour
 // at once; any other error is retried by River, and only the last attempt
 // marks the submission failed.
 func (d Deps) failAttempt(ctx context.Context, job *rivertype.JobRow, id uuid.UUID, err error) error {
+	return d.endAttempt(ctx, job, id, err, nil)
+}
+
+// failReading is failAttempt for the jobs that read the pages extract_text
+// left waiting (ocr_pages, transcribe_pages; by names their reader for the
+// teacher: "OCR", "the AI model"). When that reading has failed for good,
+// on the last attempt or by the model refusing it, what extract_text read
+// still stands: finishUnread finishes the submission with it, the pages left
+// unread named in its warning, and grading that waited for the text goes
+// on. A file with no text of its own (a scan) fails as failAttempt fails
+// it, and so does a failure of the file itself (missing, damaged).
+func (d Deps) failReading(ctx context.Context, job *rivertype.JobRow, sub store.GetSubmissionToExtractRow, err error, by string) error {
+	return d.endAttempt(ctx, job, sub.ID, err, func(ctx context.Context) (bool, error) {
+		return d.finishUnread(ctx, sub, by)
+	})
+}
+
+// endAttempt is failAttempt; salvage, when set, runs first when the job's
+// reading has failed for good (not the file: a retryable error on the last
+// attempt, or the model's refusal) and reports whether it finished the
+// submission all the same, in which case it is not marked failed.
+func (d Deps) endAttempt(ctx context.Context, job *rivertype.JobRow, id uuid.UUID, err error,
+	salvage func(context.Context) (bool, error)) error {
 	if wait, ok := llm.RetryAfter(err); ok {
 		d.logger().Info("model rate limit: job snoozed", "submission", id, "kind", job.Kind, "wait", wait)
 		return river.JobSnooze(wait)
@@ -208,16 +233,70 @@ func (d Deps) failAttempt(ctx context.Context, job *rivertype.JobRow, id uuid.UU
 	if !permanent {
 		reason = ReasonUnreadable
 	}
+	// What is written is kept even when the attempt's context has ended.
+	ctx = context.WithoutCancel(ctx)
+	// The model refusing to read the pages is the reader's failure, not the
+	// file's: what was read without it stands, as after the last attempt.
+	if salvage != nil && (!permanent || reason == ReasonVisionRefused) {
+		finished, serr := salvage(ctx)
+		if serr != nil {
+			d.logger().Warn("could not finish with the pages read", "submission", id, "kind", job.Kind, "err", serr)
+		}
+		if finished {
+			d.logger().Warn("pages left unread", "submission", id, "kind", job.Kind, "attempt", job.Attempt, "err", err)
+			return stopJob(err, permanent)
+		}
+	}
 	d.logger().Warn("extraction failed", "submission", id, "kind", job.Kind, "attempt", job.Attempt,
 		"reason", reason, "err", err)
-	// The reason is kept even when the attempt's context has ended.
-	if ferr := d.failExtracting(context.WithoutCancel(ctx), id, reason); ferr != nil {
+	if ferr := d.failExtracting(ctx, id, reason); ferr != nil {
 		return fmt.Errorf("mark submission %s failed: %w (after %w)", id, ferr, err)
 	}
+	return stopJob(err, permanent)
+}
+
+// stopJob is what a job's last failed attempt returns: a permanent failure
+// cancels it, any other is its last error (River discards it).
+func stopJob(err error, permanent bool) error {
 	if permanent {
 		return river.JobCancel(err)
 	}
 	return err
+}
+
+// rereadTimeout bounds reading a file again to finish it without OCR: the
+// attempt's own time may be over (OCR ran until the job's timeout).
+const rereadTimeout = time.Minute
+
+// finishUnread finishes a submission whose pages waiting for OCR (or the
+// vision model: by) will never be read, with the text extract_text read:
+// the file is read again as extract_text read it, without OCR, and the pages
+// that waited are left as they were, each with a warning
+// (extract.Result.WithoutOCR). It reports false, writing nothing, when no
+// text stands without them: the stored pages hold none (a scan), or only a
+// scanned page's few words (a scanner app's stamp).
+func (d Deps) finishUnread(ctx context.Context, sub store.GetSubmissionToExtractRow, by string) (bool, error) {
+	var stored []storedPage
+	if err := json.Unmarshal(sub.Pages, &stored); err != nil {
+		return false, fmt.Errorf("decode pages of submission %s: %w", sub.ID, err)
+	}
+	if !slices.ContainsFunc(stored, func(p storedPage) bool { return p.Text != "" }) {
+		return false, nil // nothing read without OCR: no need to read it again
+	}
+	ctx, cancel := context.WithTimeout(ctx, rereadTimeout)
+	defer cancel()
+	res, err := d.read(ctx, d.extractor(), sub)
+	if err != nil {
+		return false, err
+	}
+	res, ok := res.WithoutOCR(by)
+	if !ok {
+		return false, nil
+	}
+	if err := d.finish(ctx, sub.ID, res, ""); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // failExtracting marks a submission's extraction failed and, when grading

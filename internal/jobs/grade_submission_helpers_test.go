@@ -139,10 +139,12 @@ func (g *gradeBundle) define(t *testing.T, typ string) uuid.UUID {
 }
 
 // newSubmission is a submission to add: its text (ready at once) or a file
-// to extract.
+// to extract, a text file unless contentType says otherwise (then name is
+// the file's name).
 type newSubmission struct {
-	name, text string
-	file       []byte
+	name, text  string
+	file        []byte
+	contentType string
 }
 
 // submit adds submissions to an assignment as the API does: rows, empty
@@ -160,9 +162,13 @@ func (g *gradeBundle) submit(t *testing.T, asgID uuid.UUID, subs ...newSubmissio
 		}
 		rows[i] = submission.NewSubmission{Name: name, Source: submission.SourceCSV, Text: s.text}
 		if s.file != nil {
-			key := "assignments/" + asgID.String() + "/submissions/" + uuid.NewString()[:8] + "-" + name + ".txt"
-			require.NoError(t, g.blobs.Put(ctx, key, bytes.NewReader(s.file), int64(len(s.file)), "text/plain"))
-			rows[i].Key, rows[i].ContentType, rows[i].Source = key, "text/plain", submission.SourceUpload
+			contentType, file := s.contentType, name
+			if contentType == "" {
+				contentType, file = "text/plain", name+".txt"
+			}
+			key := "assignments/" + asgID.String() + "/submissions/" + uuid.NewString()[:8] + "-" + file
+			require.NoError(t, g.blobs.Put(ctx, key, bytes.NewReader(s.file), int64(len(s.file)), contentType))
+			rows[i].Key, rows[i].ContentType, rows[i].Source = key, contentType, submission.SourceUpload
 		}
 	}
 	var ids []uuid.UUID

@@ -10,6 +10,10 @@ import (
 	"github.com/markwell/markwell/internal/queue"
 )
 
+// byOCR names OCR for the teacher, in the warning of a file finished
+// without the pages OCR could not read (extract.Result.WithoutOCR).
+const byOCR = "OCR"
+
 // errNoOCR is a process that runs the ocr queue without an OCR pool: a
 // wiring mistake, retried in case another worker has one.
 var errNoOCR = errors.New("this worker has no OCR pool (Deps.OCR)")
@@ -19,8 +23,9 @@ var errNoOCR = errors.New("this worker has no OCR pool (Deps.OCR)")
 // each page without text (pdftoppm, to greyscale PGM) or decodes the image,
 // recognises it with tesseract, and keeps the text pages as they are (read
 // again in-process, a matter of milliseconds), so the pages come back whole
-// and in order. It is idempotent: a finished extraction is never redone or
-// overwritten.
+// and in order. When OCR fails on every attempt, the submission is finished
+// with the text extract_text read, if it read any (failReading). It is
+// idempotent: a finished extraction is never redone or overwritten.
 type OCRPagesWorker struct {
 	river.WorkerDefaults[queue.OCRPagesArgs]
 	deps Deps
@@ -34,13 +39,13 @@ func (w *OCRPagesWorker) Work(ctx context.Context, job *river.Job[queue.OCRPages
 		return err
 	}
 	if w.deps.OCR == nil {
-		return w.deps.failAttempt(ctx, job.JobRow, id, errNoOCR)
+		return w.deps.failReading(ctx, job.JobRow, sub, errNoOCR, byOCR)
 	}
 	o := w.deps.ReadOptions
 	o.OCR = w.deps.OCR
 	res, err := w.deps.read(ctx, extract.New(o), sub)
 	if err != nil {
-		return w.deps.failAttempt(ctx, job.JobRow, id, err)
+		return w.deps.failReading(ctx, job.JobRow, sub, err, byOCR)
 	}
 	return w.deps.finish(ctx, id, res, "")
 }

@@ -20,6 +20,10 @@ import (
 // SourceVision is the source of a page transcribed by the vision model.
 const SourceVision = "vision"
 
+// byVision names the vision model for the teacher, in the warning of a file
+// finished without the pages it could not read (extract.Result.WithoutOCR).
+const byVision = "the AI model"
+
 // TaskTranscribePage is the structured-output task (schema name) of a page
 // transcription; the demo model answers it (fakellm.TaskTranscribePage).
 const TaskTranscribePage = "transcribe_page"
@@ -51,8 +55,10 @@ var transcribeSchema = map[string]any{
 // image, turned upright by its EXIF orientation), and the vision model
 // (LLM_VISION_MODEL, else the main model) transcribes it, page by page and
 // in order; text pages keep their text. A 429 snoozes the job for the
-// provider's Retry-After. It is idempotent: a finished extraction is never
-// redone or overwritten.
+// provider's Retry-After. When the model fails on every attempt, or refuses
+// the pages, the submission is finished with the text extract_text read, if
+// it read any (failReading). It is idempotent: a finished extraction is
+// never redone or overwritten.
 type TranscribePagesWorker struct {
 	river.WorkerDefaults[queue.TranscribePagesArgs]
 	deps Deps
@@ -69,7 +75,7 @@ func (w *TranscribePagesWorker) Work(ctx context.Context, job *river.Job[queue.T
 		return err
 	}
 	if w.deps.LLM == nil {
-		return w.deps.failAttempt(ctx, job.JobRow, id, errNoModel)
+		return w.deps.failReading(ctx, job.JobRow, sub, errNoModel, byVision)
 	}
 	vision := &visionReader{model: w.deps.LLM}
 	o := w.deps.ReadOptions
@@ -82,7 +88,7 @@ func (w *TranscribePagesWorker) Work(ctx context.Context, job *river.Job[queue.T
 	w.deps.spendTokens(ctx, sub.TeamID, u)
 	w.deps.addUsage(ctx, id, u)
 	if err != nil {
-		return w.deps.failAttempt(ctx, job.JobRow, id, err)
+		return w.deps.failReading(ctx, job.JobRow, sub, err, byVision)
 	}
 	return w.deps.finish(ctx, id, res, SourceVision)
 }

@@ -137,6 +137,28 @@ func TestTranscribePages_RefusedByTheModelFailsAtOnce(t *testing.T) {
 	require.Equal(t, jobs.ReasonVisionRefused, sub.ExtractError)
 }
 
+// A handwritten Word file's pasted photo the model refuses to read: the
+// typed text stands, and the teacher is told the picture could not be read.
+func TestTranscribePages_RefusedPictureLeavesTheTypedText(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.handwritten(t)
+	_, deps := b.demoModel(t, fakellm.Options{}, llm.Config{Model: textModel})
+	id, _ := b.add(t, pictureDOCX(t))
+	_, events := b.startWorker(t, deps, allQueues, time.Minute)
+
+	ev := waitKind(t, events, "transcribe_pages")
+	require.Equal(t, river.EventKindJobCancelled, ev.Kind, "the refusal is final")
+	require.Equal(t, 1, ev.Job.Attempt)
+	sub := b.submission(t, id)
+	require.Equal(t, "ready", sub.ExtractStatus, sub.ExtractError)
+	require.Equal(t, "My working is in the photo below.\n\nThat is all I have.", *sub.ExtractedText)
+	require.Equal(t, "A picture on page 1 could not be read by the AI model, so its words are missing: check it against the original",
+		pages(t, sub)[0].Warning)
+	require.Equal(t, "A picture in this file could not be read by the AI model, so its words are missing: check it against the original",
+		sub.ExtractError)
+}
+
 // Handwritten work that already has text (a typed PDF) is read in-process:
 // no model call.
 func TestTranscribePages_HandwrittenTextPDFNeedsNoModel(t *testing.T) {
