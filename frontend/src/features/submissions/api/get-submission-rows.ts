@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery, type QueryKey } from '@tanstack/react-query';
 import { NOT_MODIFIED, api } from '../../../lib/api-client';
 import { readResultSummary } from '../lib/function-results';
-import { POLL_INTERVAL_MS } from '../lib/polling';
+import { IDLE_POLL_INTERVAL_MS, POLL_INTERVAL_MS } from '../lib/polling';
 import { normalizeSubmission } from './normalize';
 import type { ResultSummary, Submission } from './types';
 
@@ -150,13 +150,16 @@ export function submissionRowsQueryOptions(assignmentId: string, assignmentQuery
 }
 
 /**
- * A page of the table, polled every 2 s while anything is read or graded; the last page stays
- * shown while the next one loads.
+ * A page of the table, polled every 2 s while anything is read or graded, and every 10 s (and when
+ * the window gets the focus back) otherwise, so that work a pupil hands in through the link shows
+ * without a reload; a poll of an unchanged class is a 304. The last page stays shown while the
+ * next one loads.
  */
 export function useSubmissionRows(assignmentId: string, assignmentQueryKey: QueryKey, params: RowsParams) {
   return useQuery({
     ...submissionRowsQueryOptions(assignmentId, assignmentQueryKey, params),
     placeholderData: keepPreviousData,
-    refetchInterval: (q) => (q.state.data?.inProgress ? POLL_INTERVAL_MS : false),
+    refetchInterval: (q) => (q.state.data?.inProgress ? POLL_INTERVAL_MS : IDLE_POLL_INTERVAL_MS),
+    refetchOnWindowFocus: true,
   });
 }

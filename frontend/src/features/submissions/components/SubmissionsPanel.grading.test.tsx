@@ -138,6 +138,29 @@ describe('grading from the submissions table', { timeout: 30_000 }, () => {
     await waitFor(() => expect(resultCell('ann.pdf')).toHaveTextContent('4 / 5'));
   });
 
+  it('shows work a pupil hands in through the link while the page is open, with nothing in progress', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const backend = fakeBackend({ submissions: [submission('s1', 'ann.pdf')] });
+    renderSubmissions(PAGE);
+    await screen.findByRole('table', { name: 'Submissions' });
+    const rowReads = () => backend.paths().filter((p) => p === 'db/assignment/submission-rows').length;
+    const before = rowReads();
+
+    // Nothing changes: the table looks again now and then, answered 304, and stays as it is.
+    await act(async () => {
+      vi.advanceTimersByTime(10_000);
+    });
+    await waitFor(() => expect(rowReads()).toBe(before + 1));
+    expect(screen.queryByRole('row', { name: /zoe\.txt/ })).not.toBeInTheDocument();
+
+    // A pupil submits: the next look shows the new row, without a reload.
+    backend.state.submissions.push(submission('s2', 'zoe.txt', { source: 'student', studentName: 'Zoe Park', studentEmail: 'zoe@school.test' }));
+    await act(async () => {
+      vi.advanceTimersByTime(10_000);
+    });
+    expect(await screen.findByRole('row', { name: /zoe\.txt/ })).toBeInTheDocument();
+  });
+
   it('grades only the selected submissions', async () => {
     const backend = fakeBackend({ submissions: sample() });
     const user = userEvent.setup();

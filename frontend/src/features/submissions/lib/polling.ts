@@ -4,6 +4,12 @@ import { hasResultsInProgress } from './function-results';
 /** How often the assignment is fetched again while its submissions are read or graded. */
 export const POLL_INTERVAL_MS = 2000;
 
+/**
+ * How often the submissions table looks again when nothing is in progress: a pupil may hand in
+ * work through the link, or a colleague upload, at any time. An unchanged class answers 304.
+ */
+export const IDLE_POLL_INTERVAL_MS = 10_000;
+
 /** True while any submission still waits to be read or is being read. */
 export function hasPendingSubmissions(submissions: unknown): boolean {
   return normalizeSubmissions(submissions).some((s) => s.status === 'queued' || s.status === 'extracting');
