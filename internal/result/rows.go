@@ -8,10 +8,13 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/markwell/markwell/internal/apperr"
 	"github.com/markwell/markwell/internal/grading"
@@ -243,7 +246,7 @@ func BuildRows(subs []submission.Submission, results []RowResult, q RowQuery) Ro
 	for _, b := range RowBuckets {
 		out.Counts[b] = 0
 	}
-	search := strings.ToLower(q.Search)
+	search := searchKey(q.Search)
 	match := make([]Row, 0, len(subs))
 	for _, s := range subs {
 		r := bySub[s.ID]
@@ -270,9 +273,9 @@ func BuildRows(subs []submission.Submission, results []RowResult, q RowQuery) Ro
 		if q.Status != "all" && q.Status != "" && b != q.Status {
 			continue
 		}
-		if search != "" && !strings.Contains(strings.ToLower(s.Name), search) &&
-			!strings.Contains(strings.ToLower(s.StudentName), search) &&
-			!strings.Contains(strings.ToLower(s.StudentEmail), search) {
+		if search != "" && !strings.Contains(searchKey(s.Name), search) &&
+			!strings.Contains(searchKey(s.StudentName), search) &&
+			!strings.Contains(searchKey(s.StudentEmail), search) {
 			continue
 		}
 		match = append(match, Row{Submission: s, Bucket: b, Result: r})
@@ -422,4 +425,30 @@ func (s *Service) RowResults(ctx context.Context, a identity.Actor, assignmentID
 		}
 	}
 	return out, nil
+}
+
+// searchKey is s as the table's search compares it: lower case, accents
+// and other combining marks left out, so "chloe" finds "Chloé" and
+// "Chloé" finds "Chloe".
+func searchKey(s string) string {
+	if isPlainASCII(s) {
+		return strings.ToLower(s)
+	}
+	var b strings.Builder
+	for _, r := range norm.NFD.String(s) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// isPlainASCII reports whether s has no byte beyond ASCII (nothing to fold).
+func isPlainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
