@@ -114,12 +114,17 @@ test('grade: grade all, toggle a criterion with the keyboard, the total follows 
     await page.getByRole('switch', { name: 'Benchmark' }).click();
     await toast(page, 'Submission set as benchmark.');
 
-    // j opens the next submission; the back button returns.
+    // j opens the next submission and k comes back; Back then returns to the class, not through
+    // every submission seen.
     const here = page.url();
     await page.keyboard.press('j');
     await page.waitForURL((u) => u.href !== here);
-    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'ben.txt' }).waitFor({ state: 'detached' });
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.keyboard.press('k');
     await page.waitForURL(here);
+    await page.goBack();
+    await page.waitForURL(new RegExp(`/assignment/${id}$`));
   } finally {
     await ctx.close();
   }

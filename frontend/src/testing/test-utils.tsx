@@ -32,10 +32,10 @@ export function renderWithProviders(
 
 /** Renders the whole app at `path` using a memory router; returns the router and cache too. */
 export function renderApp(
-  path: string,
+  path: string | string[],
   { sessionRefetchInterval = 0 }: RenderOptions = {},
 ): RenderResult & { router: ReturnType<typeof createMemoryRouter>; queryClient: QueryClient } {
-  const router = createMemoryRouter(loadedRoutes(routes), { initialEntries: [path] });
+  const router = createMemoryRouter(loadedRoutes(routes), { initialEntries: Array.isArray(path) ? path : [path] });
   const queryClient = createQueryClient();
   const result = render(
     <AppProviders queryClient={queryClient} sessionRefetchInterval={sessionRefetchInterval}>

@@ -171,9 +171,23 @@ describe('reviewing a grade result', { timeout: 30_000 }, () => {
     await user.keyboard('k');
     expect(await screen.findByRole('heading', { level: 1, name: 'ann.pdf' })).toBeInTheDocument();
 
-    // Every move was a navigation: the browser's back button retraces them.
-    await act(() => router.navigate(-1));
+    // No move added a history entry: Back leaves the review where it began.
+    expect(router.state.historyAction).toBe('REPLACE');
+  });
+
+  it('goes Back to the class after moving through submissions, not through each one', async () => {
+    fakeGrading();
+    const user = userEvent.setup();
+    const classPage = `/assignment/${ASSIGNMENT_ID}`;
+    const { router } = renderApp([classPage, reviewPath('s1')], {});
+    await screen.findByRole('heading', { level: 1, name: 'ann.pdf' });
+    await user.keyboard('j');
     expect(await screen.findByRole('heading', { level: 1, name: 'ben.pdf' })).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Next submission' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'cleo.pdf' })).toBeInTheDocument();
+
+    await act(() => router.navigate(-1));
+    await waitFor(() => expect(currentPath(router)).toBe(classPage));
   });
 
   it('opens the sheet of keys with ?', async () => {

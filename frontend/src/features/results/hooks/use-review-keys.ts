@@ -11,11 +11,13 @@ export interface ReviewKeyTargets {
 
 /**
  * The review screen's keys: `j` next submission, `k` previous, `n` the next not yet reviewed, `?`
- * the sheet of keys. Each move is a router navigation, so the browser's back button returns.
+ * the sheet of keys. Each move replaces the page's history entry, as the header's arrows do: the
+ * browser's Back returns to where the review began (the class's table), not through every
+ * submission seen on the way.
  */
 export function useReviewKeys({ previousPath, nextPath, nextUnreviewedPath, onShowShortcuts }: ReviewKeyTargets, enabled = true) {
   const navigate = useNavigate();
-  const go = (path: string | null) => (path ? () => void navigate(path) : undefined);
+  const go = (path: string | null) => (path ? () => void navigate(path, { replace: true }) : undefined);
   useShortcuts(
     {
       j: go(nextPath),

@@ -39,7 +39,8 @@ export interface ReviewHeaderProps {
 
 function NavButton({ to, label, shortcut, children }: { to: string | null; label: string; shortcut: string; children: ReactNode }) {
   const button = to ? (
-    <IconButton component={RouterLink} to={to} aria-label={label} aria-keyshortcuts={shortcut}>
+    // Moving between submissions replaces the entry: Back returns to where the review began.
+    <IconButton component={RouterLink} to={to} replace aria-label={label} aria-keyshortcuts={shortcut}>
       {children}
     </IconButton>
   ) : (
