@@ -12,7 +12,7 @@ import { useId, useMemo, type ReactNode } from 'react';
 import type { AssignmentQueryKey } from '../api/keys';
 import { normalizeSubmissions } from '../api/normalize';
 import type { SubmissionsAssignment } from '../api/types';
-import { useFileUpload, type RefusedFile } from '../hooks/use-file-upload';
+import { useFileUpload, type CopiedFile, type RefusedFile } from '../hooks/use-file-upload';
 import { ACCEPTED_TYPES_TEXT } from '../../../lib/submission-files';
 import { lazyComponent } from '../../../components/lazy-component';
 import { CsvImportButton } from './CsvImportButton';
@@ -63,9 +63,27 @@ function RefusedAlert({ refused, onClose }: { refused: RefusedFile[]; onClose: (
   );
 }
 
-/** Files set aside because their content is already a submission, with "Add them anyway". */
-function DuplicatesAlert({ files, onAdd, onClose, disabled }: { files: File[]; onAdd: () => void; onClose: () => void; disabled: boolean }) {
-  if (files.length === 0) return null;
+/**
+ * Files set aside, with "Add them anyway": those whose content is already a submission ("Already
+ * uploaded: …"), and those whose content is an earlier file's of the same batch ("Duplicate in this
+ * upload: S13 Ava-copy.tif (same as S1 Ava.tif). It was skipped.").
+ */
+function DuplicatesAlert({
+  files,
+  copies,
+  onAdd,
+  onClose,
+  disabled,
+}: {
+  files: File[];
+  copies: CopiedFile[];
+  onAdd: () => void;
+  onClose: () => void;
+  disabled: boolean;
+}) {
+  const count = files.length + copies.length;
+  if (count === 0) return null;
+  const skipped = (n: number) => (n === 1 ? 'It was skipped.' : 'They were skipped.');
   return (
     <Alert
       severity="info"
@@ -76,10 +94,20 @@ function DuplicatesAlert({ files, onAdd, onClose, disabled }: { files: File[]; o
       }
       sx={{ overflowWrap: 'anywhere' }}
     >
-      Already uploaded: {files.map((f) => f.name).join(', ')}. {files.length === 1 ? 'It was' : 'They were'} skipped.
+      {files.length > 0 && (
+        <Box component="span" sx={{ display: 'block' }}>
+          Already uploaded: {files.map((f) => f.name).join(', ')}. {skipped(files.length)}
+        </Box>
+      )}
+      {copies.length > 0 && (
+        <Box component="span" sx={{ display: 'block' }}>
+          {copies.length === 1 ? 'Duplicate' : 'Duplicates'} in this upload: {copies.map((c) => `${c.file.name} (same as ${c.sameAs})`).join(', ')}.{' '}
+          {skipped(copies.length)}
+        </Box>
+      )}
       <Box sx={{ mt: 0.5 }}>
         <Button color="inherit" size="small" variant="outlined" onClick={onAdd} disabled={disabled} sx={{ ml: -0.5 }}>
-          {files.length === 1 ? 'Add it anyway' : 'Add them anyway'}
+          {count === 1 ? 'Add it anyway' : 'Add them anyway'}
         </Button>
       </Box>
     </Alert>
@@ -138,7 +166,7 @@ export function SubmissionsPanel({
         <Stack spacing={2}>
           <UploadDropZone onFiles={(files) => void upload.addFiles(files)} disabled={upload.running} />
           <RefusedAlert refused={upload.refused} onClose={upload.clearRefused} />
-          <DuplicatesAlert files={upload.duplicates} onAdd={upload.addDuplicates} onClose={upload.clearDuplicates} disabled={upload.running} />
+          <DuplicatesAlert files={upload.duplicates} copies={upload.copies} onAdd={upload.addDuplicates} onClose={upload.clearDuplicates} disabled={upload.running} />
           {upload.progress.phase !== 'idle' && <UploadProgressPanel progress={upload.progress} onRetrySave={upload.retrySave} onDismiss={upload.dismiss} />}
           {empty ? (
             <NoSubmissions />

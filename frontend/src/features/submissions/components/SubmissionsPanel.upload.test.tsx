@@ -131,6 +131,66 @@ describe('uploading submissions', { timeout: 30_000 }, () => {
     expect(screen.queryByText(/Already uploaded/)).not.toBeInTheDocument();
   });
 
+  it('skips a file identical to an earlier file of the same batch, names the file it copies, and adds it when asked', async () => {
+    // The teacher's walk: a class's scans, S13 a byte-for-byte copy of S1, in a class with none yet.
+    // Ben's two scans share a name and a size but not their content: both are his.
+    const backend = fakeBackend({ newStatus: 'ready' });
+    const user = userEvent.setup();
+    renderSubmissions(PAGE);
+
+    await user.upload(await screen.findByLabelText('Choose files to upload'), [
+      file('S1 Ava.tif', 'image/tiff', 'scan of Ava page 1'),
+      file('S2 Ben.tif', 'image/tiff', 'scan of Ben page 1'),
+      file('S2 Ben.tif', 'image/tiff', 'scan of Ben page 2'),
+      file('S13 Ava-copy.tif', 'image/tiff', 'scan of Ava page 1'),
+    ]);
+
+    const note = await screen.findByText(/Duplicate in this upload/);
+    expect(note).toHaveTextContent('Duplicate in this upload: S13 Ava-copy.tif (same as S1 Ava.tif). It was skipped.');
+    expect(screen.queryByText(/Already uploaded/)).not.toBeInTheDocument();
+    expect(await screen.findByText('Uploaded 3 files. Reading them now…')).toBeInTheDocument();
+    const [recorded] = backend.bodies('db/assignment/update-submissions');
+    expect(recorded).toMatchObject({ submissions: [{ name: 'S1 Ava.tif' }, { name: 'S2 Ben.tif' }, { name: 'S2 Ben.tif' }] });
+    expect(backend.bodies('s3-upload')).toHaveLength(3);
+
+    await user.click(screen.getByRole('button', { name: 'Add it anyway' }));
+    await waitFor(() => expect(backend.bodies('db/assignment/update-submissions')).toHaveLength(2));
+    expect(backend.bodies('db/assignment/update-submissions')[1]).toMatchObject({ submissions: [{ name: 'S13 Ava-copy.tif' }] });
+    expect(screen.queryByText(/Duplicate in this upload/)).not.toBeInTheDocument();
+  });
+
+  it('says which files were already uploaded and which were copies within the batch, in one note', async () => {
+    const content = 'My essay about plants.';
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(content));
+    const hash = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+    const backend = fakeBackend({ newStatus: 'ready', submissions: [submission('s1', 'essay.txt', { contentHash: hash })] });
+    const user = userEvent.setup();
+    renderSubmissions(PAGE);
+
+    await user.upload(await screen.findByLabelText('Choose files to upload'), [
+      file('essay.txt', 'text/plain', content),
+      file('ana.txt', 'text/plain', 'Ana on plants.'),
+      file('ben.txt', 'text/plain', 'Ben on rivers.'),
+      file('essay (1).txt', 'text/plain', content),
+      file('ana (1).txt', 'text/plain', 'Ana on plants.'),
+      file('ben (1).txt', 'text/plain', 'Ben on rivers.'),
+    ]);
+
+    // A copy of a file already uploaded is already uploaded too.
+    expect(await screen.findByText(/Already uploaded/)).toHaveTextContent('Already uploaded: essay.txt, essay (1).txt. They were skipped.');
+    expect(screen.getByText(/Duplicates in this upload/)).toHaveTextContent(
+      'Duplicates in this upload: ana (1).txt (same as ana.txt), ben (1).txt (same as ben.txt). They were skipped.',
+    );
+    expect(await screen.findByText('Upload complete')).toBeInTheDocument();
+    expect(backend.bodies('db/assignment/update-submissions')[0]).toMatchObject({ submissions: [{ name: 'ana.txt' }, { name: 'ben.txt' }] });
+
+    await user.click(screen.getByRole('button', { name: 'Add them anyway' }));
+    await waitFor(() => expect(backend.bodies('db/assignment/update-submissions')).toHaveLength(2));
+    expect(backend.bodies('db/assignment/update-submissions')[1]).toMatchObject({
+      submissions: [{ name: 'essay.txt' }, { name: 'essay (1).txt' }, { name: 'ana (1).txt' }, { name: 'ben (1).txt' }],
+    });
+  });
+
   it('refuses files of other types up front and uploads the rest', async () => {
     const backend = fakeBackend({ newStatus: 'ready' });
     renderSubmissions(PAGE);

@@ -49,6 +49,13 @@ interface NotUploaded {
   reader: Reader;
 }
 
+/** A file of a batch set aside because an earlier file of the same batch has the same content. */
+export interface CopiedFile {
+  file: File;
+  /** The name of the earlier file it is a copy of (the one that is uploaded). */
+  sameAs: string;
+}
+
 /** Options of `addFiles`. */
 export interface AddFilesOptions {
   /** Upload them even when the same content is already a submission ("Add them anyway"). */
@@ -63,7 +70,8 @@ function failureMessage(error: unknown): string {
 /**
  * Uploads files as submissions of `assignment`: refuses other types up front, sets aside files
  * whose content is already one of `submissions` (compared by SHA-256, listed in `duplicates`
- * until the teacher adds them anyway or closes the note), uploads up to
+ * until the teacher adds them anyway or closes the note) and files whose content is an earlier
+ * file's of the same batch (listed in `copies`, with the file they copy), uploads up to
  * {@link UPLOAD_CONCURRENCY} at once (sign with `s3-upload`, then PUT the bytes), counts one
  * increment per finished file, records the files in `update-submissions` calls — one at the end,
  * and every {@link RECORD_EVERY_MS} before that on a long batch; a file that could not be
@@ -75,6 +83,7 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
   const [progress, dispatch] = useReducer(uploadReducer, IDLE);
   const [refused, setRefused] = useState<RefusedFile[]>([]);
   const [duplicates, setDuplicates] = useState<File[]>([]);
+  const [copies, setCopies] = useState<CopiedFile[]>([]);
   const [checking, setChecking] = useState(false);
   /** The batch's files not recorded yet (after a failed save), and how the whole batch went. */
   const unsavedRef = useRef<{ files: (Uploaded | NotUploaded)[]; batch: { total: number; failed: number } } | null>(null);
@@ -220,9 +229,10 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
   );
 
   /**
-   * Starts uploading `files`: files of other types are refused and listed in `refused`, files
-   * whose content is already a submission are set aside in `duplicates` (unless
-   * `evenIfUploaded`).
+   * Starts uploading `files`: files of other types are refused and listed in `refused`; unless
+   * `evenIfUploaded`, files whose content is already a submission are set aside in `duplicates`,
+   * and a file whose content is an earlier file's of the same batch in `copies` (the same name
+   * with other content is no copy: only the bytes count).
    */
   const addFiles = useCallback(
     async (files: File[], options: AddFilesOptions = {}) => {
@@ -235,20 +245,42 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
       }
       setRefused(refusedNow);
       let fresh = accepted;
-      let seen: File[] = [];
-      if (!options.evenIfUploaded && knownHashes.current.size > 0 && accepted.length > 0) {
+      const seen: File[] = [];
+      const copiesNow: CopiedFile[] = [];
+      const known = knownHashes.current;
+      // Which files to hash: every one when the class has submissions to compare with, else only
+      // those whose size another file of the batch shares (only they can be copies of each other).
+      // An empty file is never compared: its upload says it is empty.
+      const sizes = new Map<number, number>();
+      for (const file of accepted) sizes.set(file.size, (sizes.get(file.size) ?? 0) + 1);
+      const toHash = options.evenIfUploaded
+        ? []
+        : accepted.filter((file) => file.size > 0 && (known.size > 0 || (sizes.get(file.size) ?? 0) > 1));
+      if (toHash.length > 0) {
         setChecking(true);
         // Without the hashes (the upload code did not load) nothing is set aside: each file's
         // upload then says why it failed.
-        const hashes = await loadUploader()
-          .then(({ fileSha256 }) => Promise.all(accepted.map((file) => (file.size > 0 ? fileSha256(file) : null))))
-          .catch(() => accepted.map(() => null));
+        const hashed = await loadUploader()
+          .then(({ fileSha256 }) => Promise.all(toHash.map((file) => fileSha256(file))))
+          .catch(() => toHash.map(() => null));
         setChecking(false);
-        const known = knownHashes.current;
-        seen = accepted.filter((_, i) => hashes[i] !== null && known.has(hashes[i]));
-        fresh = accepted.filter((_, i) => !(hashes[i] !== null && known.has(hashes[i])));
+        const hashOf = new Map(toHash.map((file, i) => [file, hashed[i]]));
+        // The first file of the batch with each content, by hash: later ones are its copies.
+        const firstWith = new Map<string, File>();
+        fresh = [];
+        for (const file of accepted) {
+          const hash = hashOf.get(file) ?? null;
+          if (hash === null) fresh.push(file);
+          else if (known.has(hash)) seen.push(file);
+          else if (firstWith.has(hash)) copiesNow.push({ file, sameAs: firstWith.get(hash)!.name });
+          else {
+            firstWith.set(hash, file);
+            fresh.push(file);
+          }
+        }
       }
       setDuplicates(seen);
+      setCopies(copiesNow);
       const jobs: Job[] = fresh.map((file) => {
         const type = submissionFileType(file)!;
         const item: UploadItem = { id: nextId.current++, name: file.name, status: 'waiting', progress: 0 };
@@ -264,16 +296,20 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
     [running, upload],
   );
 
-  /** Uploads the files set aside as already uploaded ("Add them anyway"). */
+  /** Uploads the files set aside as already uploaded or as copies ("Add them anyway"). */
   const addDuplicates = useCallback(() => {
-    const files = duplicates;
+    const files = [...duplicates, ...copies.map((c) => c.file)];
     if (files.length === 0 || running) return;
     setDuplicates([]);
+    setCopies([]);
     void addFiles(files, { evenIfUploaded: true });
-  }, [addFiles, duplicates, running]);
+  }, [addFiles, copies, duplicates, running]);
 
-  /** Forgets the files set aside as already uploaded. */
-  const clearDuplicates = useCallback(() => setDuplicates([]), []);
+  /** Forgets the files set aside as already uploaded or as copies. */
+  const clearDuplicates = useCallback(() => {
+    setDuplicates([]);
+    setCopies([]);
+  }, []);
 
   /** Tries again to record the files that are not recorded yet. */
   const retrySave = useCallback(() => {
@@ -286,10 +322,11 @@ export function useFileUpload(assignment: SubmissionsAssignment, assignmentQuery
     dispatch({ type: 'reset' });
     setRefused([]);
     setDuplicates([]);
+    setCopies([]);
   }, [running]);
 
   /** Clears the list of refused files. */
   const clearRefused = useCallback(() => setRefused([]), []);
 
-  return { progress, refused, duplicates, running, addFiles, addDuplicates, retrySave, dismiss, clearRefused, clearDuplicates };
+  return { progress, refused, duplicates, copies, running, addFiles, addDuplicates, retrySave, dismiss, clearRefused, clearDuplicates };
 }
