@@ -191,7 +191,7 @@ describe('assignment page with submissions', { timeout: 30_000 }, () => {
     await user.click(within(panel).getByRole('checkbox', { name: 'Select ann.pdf' }));
     await user.click(within(panel).getByRole('button', { name: 'Release' }));
     let dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
-    expect(within(dialog).getByText(/^The selected result will be released/)).toBeInTheDocument();
+    expect(await within(dialog).findByText(/^The selected result will be released/)).toBeInTheDocument();
     expect(within(dialog).queryByText(/questions added since/)).not.toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());

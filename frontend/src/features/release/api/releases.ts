@@ -10,6 +10,8 @@ export const releaseKeys = {
   row: (assignmentId: string, submissionId: string) => ['releases', assignmentId, submissionId] as const,
   /** What the Release dialog knows of the whole class (see {@link useClassReleases}); under `list(a)`. */
   classState: (assignmentId: string) => ['releases', assignmentId, 'class'] as const,
+  /** The class's graded results not reviewed (see {@link useGradedIds}); under `list(a)`. */
+  graded: (assignmentId: string) => ['releases', assignmentId, 'graded'] as const,
 };
 
 /** The releases of the given submissions of an assignment (`db/assignment/release/list`). */
@@ -105,6 +107,32 @@ export function useClassReleases(assignmentId: string, enabled: boolean) {
   return useQuery({
     queryKey: releaseKeys.classState(assignmentId),
     queryFn: ({ signal }) => loadClassReleases(assignmentId, signal),
+    enabled,
+    staleTime: 0,
+  });
+}
+
+/**
+ * The class's results graded (or annotated) and not reviewed: submission-rows' "graded" bucket.
+ * With the reviewed ones ({@link ClassReleases}), they are the finished results, the only selected
+ * rows a release takes (the server's assignment.Finished); it skips the others as not graded yet
+ * (still grading, failed, or never graded). A submission has a finished result only once its file
+ * is read, so the buckets and the server's rule agree.
+ */
+async function loadGradedIds(assignmentId: string, signal?: AbortSignal): Promise<string[]> {
+  const rows = await api.post<{ submissionIds?: unknown }>(
+    '/api/v1/db/assignment/submission-rows',
+    { assignmentId, offset: 0, limit: 1, status: 'graded', ids: true },
+    { signal },
+  );
+  return ids(rows?.submissionIds);
+}
+
+/** The class's graded results not reviewed, asked while `enabled` (rows are selected in an open dialog) and at each opening. */
+export function useGradedIds(assignmentId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: releaseKeys.graded(assignmentId),
+    queryFn: ({ signal }) => loadGradedIds(assignmentId, signal),
     enabled,
     staleTime: 0,
   });

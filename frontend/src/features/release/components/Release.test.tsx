@@ -12,22 +12,25 @@ const LINK = 'https://markwell.test/results/tok-ada';
 
 /**
  * A fake backend: email on or off, releases as the server answers them, the class's reviewed
- * results (`submission-rows` with ids), and the bodies it got (the dialog's read of the class's
- * reviewed results not among them).
+ * results and its graded ones not reviewed (`submission-rows` with ids, all or the "graded"
+ * bucket), and the bodies it got (the dialog's reads of the class's results not among them).
  */
 function setup({
   emailEnabled = false,
   releases = [] as Release[],
   skipped = { skipped: 1 } as Record<string, number>,
   reviewedIds = [] as string[],
+  gradedIds = [] as string[],
 } = {}) {
   let list = releases;
   const bodies: { path: string; body: unknown }[] = [];
   server.use(
     http.get('/api/v1/app-config', () => HttpResponse.json({ data: { demoModel: false, emailEnabled } })),
-    http.post('/api/v1/db/assignment/submission-rows', () =>
-      HttpResponse.json({ data: { rows: [], total: reviewedIds.length, submissionIds: reviewedIds, reviewedIds, outdatedIds: [] } }),
-    ),
+    http.post('/api/v1/db/assignment/submission-rows', async ({ request }) => {
+      const { status } = (await request.json()) as { status?: string };
+      if (status === 'graded') return HttpResponse.json({ data: { rows: [], total: gradedIds.length, submissionIds: gradedIds, reviewedIds: [], outdatedIds: [] } });
+      return HttpResponse.json({ data: { rows: [], total: reviewedIds.length, submissionIds: reviewedIds, reviewedIds, outdatedIds: [] } });
+    }),
     http.post('/api/v1/db/assignment/release/links-csv', () => {
       bodies.push({ path: 'links-csv', body: null });
       return new HttpResponse(`\uFEFFStudent name,Email,Link\r\nAda,ada@pupils.test,${LINK}\r\n`, {
@@ -92,7 +95,7 @@ describe('Releasing results', { timeout: 30_000 }, () => {
   });
 
   it('releases the selected rows and emails them when the server has SMTP', async () => {
-    const { bodies } = setup({ emailEnabled: true });
+    const { bodies } = setup({ emailEnabled: true, gradedIds: ['s1', 's2'] });
     const user = userEvent.setup();
     renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={['s1', 's2']} reviewedCount={0} />);
 
@@ -100,7 +103,7 @@ describe('Releasing results', { timeout: 30_000 }, () => {
     const dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
     const email = await within(dialog).findByRole('checkbox', { name: 'Email each student a link' });
     expect(email).toBeChecked();
-    await user.click(within(dialog).getByRole('button', { name: 'Release 2 selected' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Release 2 selected' }));
     await waitFor(() =>
       expect(bodies.filter((b) => b.path !== 'list')).toEqual([{ path: 'release', body: { assignmentId: 'a1', submissionIds: ['s1', 's2'], sendEmail: true } }]),
     );
@@ -108,9 +111,9 @@ describe('Releasing results', { timeout: 30_000 }, () => {
   });
 
   it('counts the selected rows as results, not students: one pupil’s two attempts are two results', async () => {
-    setup({ emailEnabled: true });
-    // Eight rows, two of them attempts by the same pupil (Ada): seven students.
     const ids = ['s1', 's1b', 's2', 's3', 's4', 's5', 's6', 's7'];
+    setup({ emailEnabled: true, gradedIds: ids });
+    // Eight rows, two of them attempts by the same pupil (Ada): seven students.
     server.use(
       http.post('/api/v1/db/assignment/release', () => {
         const release = (submissionId: string, studentName: string, studentEmail: string): Release => ({
@@ -127,7 +130,7 @@ describe('Releasing results', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Release' }));
     const dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
     expect(
-      within(dialog).getByText(/^The 8 selected results will be released: each student will get a private link to their result page\./),
+      await within(dialog).findByText(/^The 8 selected results will be released: each student will get a private link to their result page\./),
     ).toBeInTheDocument();
     expect(within(dialog).queryByText(/selected students?/)).not.toBeInTheDocument();
 
@@ -136,13 +139,101 @@ describe('Releasing results', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Released 3 results. Emailing 2 students.')).toBeInTheDocument();
   });
 
+  it('says before releasing which selected results are skipped as not graded yet, and names the number released', async () => {
+    // The teacher's walk: Ben's result is reviewed, Pia's not graded yet; both are selected.
+    const { bodies } = setup({ reviewedIds: ['s-ben'], skipped: { skipped: 1, skippedNotReviewed: 0, skippedNotGraded: 1 } });
+    const user = userEvent.setup();
+    renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={['s-ben', 's-pia']} reviewedCount={1} />);
+
+    await user.click(screen.getByRole('button', { name: 'Release' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
+    const button = await within(dialog).findByRole('button', { name: 'Release 1 of 2 selected' });
+    expect(
+      within(dialog).getByText(
+        '1 of the 2 selected results will be released: its student will get a private link to their result page. ' +
+          '1 is not graded yet and is skipped: only graded or reviewed results can be released. You can revoke a link at any time.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(dialog).queryByText(/The 2 selected results will be released/)).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Release 2 selected' })).not.toBeInTheDocument();
+
+    // The release still asks for both: the server skips Pia's and the toast says so, as the dialog did.
+    await user.click(button);
+    await waitFor(() =>
+      expect(bodies.filter((b) => b.path === 'release')).toEqual([{ path: 'release', body: { assignmentId: 'a1', submissionIds: ['s-ben', 's-pia'], sendEmail: false } }]),
+    );
+    expect(await screen.findByText('Released 1 result. 1 skipped: not graded yet.')).toBeInTheDocument();
+  });
+
+  it('counts graded results as released with reviewed ones, and the rest as skipped', async () => {
+    // Ben reviewed, Cy graded, Pia and Dan not graded yet (Dan's grading failed).
+    setup({ reviewedIds: ['s-ben'], gradedIds: ['s-cy'] });
+    const user = userEvent.setup();
+    renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={['s-ben', 's-cy', 's-pia', 's-dan']} reviewedCount={1} />);
+
+    await user.click(screen.getByRole('button', { name: 'Release' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
+    expect(await within(dialog).findByRole('button', { name: 'Release 2 of 4 selected' })).toBeEnabled();
+    expect(
+      within(dialog).getByText(
+        '2 of the 4 selected results will be released: each student will get a private link to their result page. ' +
+          '2 are not graded yet and are skipped: only graded or reviewed results can be released. You can revoke a link at any time.',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('turns the button off and says why when none of the selected results can be released', async () => {
+    const { bodies } = setup({ reviewedIds: ['s-ben'] });
+    const user = userEvent.setup();
+    const { unmount } = renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={['s-pia']} reviewedCount={1} />);
+
+    await user.click(screen.getByRole('button', { name: 'Release' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
+    let button = await within(dialog).findByRole('button', { name: 'Release 0 of 1 selected' });
+    expect(button).toBeDisabled();
+    const why =
+      'Nothing to release: the selected result is not graded yet, and only graded or reviewed results can be released. Grade it first, or select other rows.';
+    expect(within(dialog).getByText(why)).toBeInTheDocument();
+    expect(button).toHaveAccessibleDescription(why);
+    expect(within(dialog).queryByText(/will be released/)).not.toBeInTheDocument();
+    unmount();
+
+    renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={['s-pia', 's-dan']} reviewedCount={1} />);
+    await user.click(screen.getByRole('button', { name: 'Release' }));
+    dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
+    button = await within(dialog).findByRole('button', { name: 'Release 0 of 2 selected' });
+    expect(button).toBeDisabled();
+    expect(button).toHaveAccessibleDescription(
+      'Nothing to release: the 2 selected results are not graded yet, and only graded or reviewed results can be released. Grade them first, or select other rows.',
+    );
+    expect(bodies.filter((b) => b.path === 'release')).toEqual([]);
+  });
+
+  it('counts the selection as the table does when its graded results cannot be read, and the server says what it skipped', async () => {
+    setup({ reviewedIds: ['s-ben'], skipped: { skipped: 1, skippedNotReviewed: 0, skippedNotGraded: 1 } });
+    server.use(
+      http.post('/api/v1/db/assignment/submission-rows', async ({ request }) => {
+        const { status } = (await request.json()) as { status?: string };
+        if (status === 'graded') return HttpResponse.json({ error: { code: 'internal', message: 'Something went wrong.' } }, { status: 500 });
+        return HttpResponse.json({ data: { rows: [], total: 1, submissionIds: ['s-ben'], reviewedIds: ['s-ben'], outdatedIds: [] } });
+      }),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={['s-ben', 's-pia']} reviewedCount={1} />);
+
+    await user.click(screen.getByRole('button', { name: 'Release' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Release 2 selected' }, { timeout: 10_000 }));
+    expect(await screen.findByText('Released 1 result. 1 skipped: not graded yet.')).toBeInTheDocument();
+  });
+
   it('words one selected row, and every reviewed result, as results that will be released', async () => {
     setup({ reviewedIds: ['s1', 's2', 's3', 's4', 's5'] });
     const user = userEvent.setup();
     const { unmount } = renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={['s1']} reviewedCount={0} />);
     await user.click(screen.getByRole('button', { name: 'Release' }));
     let dialog = await screen.findByRole('dialog', { name: 'Release results to students' });
-    expect(within(dialog).getByText(/^The selected result will be released: its student will get a private link/)).toBeInTheDocument();
+    expect(await within(dialog).findByText(/^The selected result will be released: its student will get a private link/)).toBeInTheDocument();
     unmount();
 
     renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={[]} reviewedCount={5} />);
@@ -246,7 +337,8 @@ describe('Releasing results', { timeout: 30_000 }, () => {
   });
 
   it('shows the server’s sentence when nothing can be released, and keeps the dialog open', async () => {
-    setup();
+    // Graded when the dialog opened, graded again since: the server finds nothing to release.
+    setup({ gradedIds: ['s9'] });
     server.use(
       http.post('/api/v1/db/assignment/release', () =>
         HttpResponse.json({ error: { code: 'invalid', message: 'Nothing to release: only graded, annotated or reviewed results can be released.' } }, { status: 400 }),
@@ -256,7 +348,7 @@ describe('Releasing results', { timeout: 30_000 }, () => {
     renderWithProviders(<ReleaseButton assignmentId="a1" selectedIds={['s9']} reviewedCount={0} />);
     await user.click(screen.getByRole('button', { name: 'Release' }));
     const dialog = await screen.findByRole('dialog');
-    await user.click(within(dialog).getByRole('button', { name: 'Release 1 selected' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Release 1 selected' }));
     expect(await within(dialog).findByText(/Nothing to release/)).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Release 1 selected' })).toBeEnabled();
   });

@@ -16,7 +16,7 @@ import { useEffect, useId, useState } from 'react';
 import { useToast } from '../../../components/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useAppConfig } from '../../../lib/app-config';
-import { downloadLinksCsv, useClassReleases, useRelease } from '../api/releases';
+import { downloadLinksCsv, useClassReleases, useGradedIds, useRelease } from '../api/releases';
 import type { ReleaseOutcome } from '../api/types';
 
 /** Props of {@link ReleaseDialog}. */
@@ -63,6 +63,31 @@ function releaseSentence(selected: number, count: number): string {
             : 'Every reviewed result';
   const who = selected === 1 || (selected === 0 && count === 1) ? 'its student will get' : 'each student will get';
   return `${what} will be released: ${who} a private link to their result page.`;
+}
+
+/**
+ * What a release of the selected rows will do, once the dialog knows which of them are graded or
+ * reviewed (`releasable` of `selected`): the server skips the others as not graded yet, so the
+ * dialog says so first. "1 of the 2 selected results will be released: its student will get a
+ * private link to their result page. 1 is not graded yet and is skipped: only graded or reviewed
+ * results can be released." When every one is releasable, the usual sentence.
+ */
+function selectedSentence(selected: number, releasable: number): string {
+  const skipped = selected - releasable;
+  if (skipped <= 0) return `${releaseSentence(selected, 0)} Only graded or reviewed results can be released.`;
+  const who = releasable === 1 ? 'its student will get' : 'each student will get';
+  const left = skipped === 1 ? '1 is not graded yet and is skipped' : `${skipped} are not graded yet and are skipped`;
+  return (
+    `${releasable} of the ${selected} selected results will be released: ${who} a private link to their result page. ` +
+    `${left}: only graded or reviewed results can be released.`
+  );
+}
+
+/** Why none of the selected rows can be released, beside the disabled button. */
+function nothingSelectedSentence(selected: number): string {
+  return selected === 1
+    ? 'Nothing to release: the selected result is not graded yet, and only graded or reviewed results can be released. Grade it first, or select other rows.'
+    : `Nothing to release: the ${selected} selected results are not graded yet, and only graded or reviewed results can be released. Grade them first, or select other rows.`;
 }
 
 /** The reviewed results released already, which "Release all reviewed" leaves as they are. */
@@ -140,24 +165,46 @@ export function ReleaseDialog({
   // The whole class as it stands now: which reviewed results are released already, and whether any
   // link is live. Until it has arrived (or when it cannot be read) the table's count stands.
   const classReleases = useClassReleases(assignmentId, open);
+  // With rows selected, which of them are graded (or reviewed): only those are released.
+  const graded = useGradedIds(assignmentId, open && selected > 0);
+  const busy = (q: { isPending: boolean; isFetching: boolean }) => q.isPending || q.isFetching;
   // "Release all reviewed" waits for the class (asked again at each opening): pressed before, it
-  // would release (and email) again what is released already, and its count could be wrong.
-  const counting = selected === 0 && reviewedCount > 0 && !classReleases.isError && (classReleases.isPending || classReleases.isFetching);
+  // would release (and email) again what is released already, and its count could be wrong. A
+  // selection waits for its graded and reviewed results: its count would include rows the server
+  // skips. If they cannot be read, the table's count stands and the server says what it skipped.
+  const counting =
+    selected === 0
+      ? reviewedCount > 0 && !classReleases.isError && busy(classReleases)
+      : !classReleases.isError && !graded.isError && (busy(classReleases) || busy(graded));
   const known = classReleases.isFetching ? undefined : classReleases.data;
+  // The selected rows the release takes: the graded or reviewed ones (null while not known).
+  const finished = selected > 0 && known && graded.data && !graded.isFetching ? new Set([...known.reviewedIds, ...graded.data]) : null;
+  const releasable = finished ? selectedIds.filter((id) => finished.has(id)).length : selected;
   const live = new Set(known?.releasedIds);
   // What "Release all reviewed" takes: the reviewed results not released yet.
   const toRelease = known ? known.reviewedIds.filter((id) => !live.has(id)) : null;
   const alreadyReleased = known ? known.reviewedIds.length - (toRelease?.length ?? 0) : 0;
   const allCount = toRelease ? toRelease.length : reviewedCount;
-  const label = selected > 0 ? `Release ${selected} selected` : counting ? 'Release all reviewed' : `Release all reviewed (${allCount})`;
-  const nothing = selected === 0 && allCount === 0;
-  const noneReviewed = nothing && alreadyReleased === 0;
+  const label =
+    selected > 0
+      ? counting
+        ? 'Release selected'
+        : releasable < selected
+          ? `Release ${releasable} of ${selected} selected`
+          : `Release ${selected} selected`
+      : counting
+        ? 'Release all reviewed'
+        : `Release all reviewed (${allCount})`;
+  const nothing = selected === 0 ? allCount === 0 : releasable === 0;
+  const noneReviewed = selected === 0 && nothing && alreadyReleased === 0;
+  const nothingSelectedId = useId();
   // The links CSV lists live links only: before any, it would be a header row and nothing else.
   const hasLinks = known ? known.releasedIds.length > 0 : classReleases.isError;
   const csvHintId = useId();
   // Only the rows this release takes: the selected ones, else every reviewed one not released yet.
   const addedSet = new Set(questionsAddedIds);
-  const addedSelected = selectedIds.filter((id) => addedSet.has(id));
+  // Of the selected rows, those released: a row skipped as not graded yet is not warned about.
+  const addedSelected = selectedIds.filter((id) => addedSet.has(id) && (!finished || finished.has(id)));
   const reviewedSet = known ? new Set(known.reviewedIds) : null;
   const added =
     selected > 0
@@ -213,11 +260,28 @@ export function ReleaseDialog({
     <Dialog open={open} onClose={release.isPending ? undefined : onClose} aria-labelledby={titleId} fullScreen={fullScreen} maxWidth="sm" fullWidth>
       <DialogTitle id={titleId}>Release results to students</DialogTitle>
       <DialogContent>
-        {!(nothing && alreadyReleased > 0) && (
-          <Typography sx={{ mb: 2 }}>
-            {releaseSentence(selected, allCount)}{' '}
-            Only graded or reviewed results can be released. You can revoke a link at any time.
-          </Typography>
+        {selected > 0 ? (
+          counting ? (
+            <Typography sx={{ mb: 2 }} role="status">
+              {selected === 1 ? 'Checking whether the selected result can be released…' : `Checking which of the ${selected} selected results can be released…`}
+            </Typography>
+          ) : nothing ? (
+            <Alert severity="info" sx={{ mb: 2 }} id={nothingSelectedId}>
+              {nothingSelectedSentence(selected)}
+            </Alert>
+          ) : (
+            <Typography sx={{ mb: 2 }}>
+              {finished ? selectedSentence(selected, releasable) : `${releaseSentence(selected, 0)} Only graded or reviewed results can be released.`} You can
+              revoke a link at any time.
+            </Typography>
+          )
+        ) : (
+          !(nothing && alreadyReleased > 0) && (
+            <Typography sx={{ mb: 2 }}>
+              {releaseSentence(selected, allCount)}{' '}
+              Only graded or reviewed results can be released. You can revoke a link at any time.
+            </Typography>
+          )
         )}
         {selected === 0 && alreadyReleased > 0 && (
           <Alert severity={nothing ? 'success' : 'info'} sx={{ mb: 2 }}>
@@ -275,6 +339,7 @@ export function ReleaseDialog({
             variant="contained"
             onClick={() => void submit()}
             disabled={release.isPending || nothing || counting}
+            aria-describedby={selected > 0 && nothing && !counting ? nothingSelectedId : undefined}
             startIcon={release.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
           >
             {label}

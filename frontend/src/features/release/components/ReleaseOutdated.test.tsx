@@ -12,9 +12,10 @@ const ONE_OUTDATED =
 
 /**
  * A fake backend without email that releases what it is asked, and the release bodies it got; the
- * class's reviewed results are `reviewedIds`, its live links `releasedIds`.
+ * class's reviewed results are `reviewedIds`, its graded ones not reviewed `gradedIds`, its live
+ * links `releasedIds`.
  */
-function setup({ reviewedIds = [] as string[], releasedIds = [] as string[] } = {}) {
+function setup({ reviewedIds = [] as string[], gradedIds = [] as string[], releasedIds = [] as string[] } = {}) {
   const bodies: unknown[] = [];
   const live = (submissionId: string): Release => ({
     submissionId, studentName: submissionId, studentEmail: '', state: 'released', link: `https://markwell.test/results/${submissionId}`, email: 'none',
@@ -22,9 +23,11 @@ function setup({ reviewedIds = [] as string[], releasedIds = [] as string[] } = 
   server.use(
     http.get('/api/v1/app-config', () => HttpResponse.json({ data: { demoModel: false, emailEnabled: false } })),
     http.post('/api/v1/db/assignment/release/list', () => HttpResponse.json({ data: { releases: releasedIds.map(live) } })),
-    http.post('/api/v1/db/assignment/submission-rows', () =>
-      HttpResponse.json({ data: { rows: [], total: reviewedIds.length, submissionIds: reviewedIds, reviewedIds, outdatedIds: [] } }),
-    ),
+    http.post('/api/v1/db/assignment/submission-rows', async ({ request }) => {
+      const { status } = (await request.json()) as { status?: string };
+      if (status === 'graded') return HttpResponse.json({ data: { rows: [], total: gradedIds.length, submissionIds: gradedIds, reviewedIds: [], outdatedIds: [] } });
+      return HttpResponse.json({ data: { rows: [], total: reviewedIds.length, submissionIds: reviewedIds, reviewedIds, outdatedIds: [] } });
+    }),
     http.post('/api/v1/db/assignment/release', async ({ request }) => {
       bodies.push(await request.json());
       const released: Release = { submissionId: 's1', studentName: 'Ada', studentEmail: '', state: 'released', link: 'https://markwell.test/results/t', email: 'none' };
@@ -61,20 +64,20 @@ describe('Releasing results graded before questions were added', { timeout: 30_0
   });
 
   it('counts only the selected rows that are outdated', async () => {
-    setup();
+    setup({ gradedIds: ['s1', 's2', 's3'] });
     renderWithProviders(
       <ReleaseButton assignmentId="a1" selectedIds={['s1', 's2', 's3']} reviewedCount={0} questionsAddedIds={['s2', 's3', 's9']} questionsAddedReviewed={0} />,
     );
 
     const dialog = await openDialog();
+    expect(await within(dialog).findByRole('button', { name: 'Release 3 selected' })).toBeEnabled();
     expect(within(dialog).getByText(/graded before questions were added/)).toHaveTextContent(
       '2 of these results were graded before questions were added to the assignment: their students will see the questions added since as not met. Grade them again first with “Grade changed questions again”, or release anyway.',
     );
-    expect(within(dialog).getByRole('button', { name: 'Release 3 selected' })).toBeEnabled();
   });
 
   it('says what marks the new questions of a selection of reviewed and not reviewed results', async () => {
-    setup({ reviewedIds: ['s1', 's9'] });
+    setup({ reviewedIds: ['s1', 's9'], gradedIds: ['s2', 's3'] });
     renderWithProviders(
       <ReleaseButton assignmentId="a1" selectedIds={['s1', 's2', 's3']} reviewedCount={2} questionsAddedIds={['s1', 's2', 's3']} questionsAddedReviewed={1} />,
     );
@@ -96,7 +99,7 @@ describe('Releasing results graded before questions were added', { timeout: 30_0
       <ReleaseButton assignmentId="a1" selectedIds={['s1']} reviewedCount={2} questionsAddedIds={['s2']} questionsAddedReviewed={1} />,
     );
     let dialog = await openDialog();
-    expect(within(dialog).getByText(/^The selected result will be released/)).toBeInTheDocument();
+    expect(await within(dialog).findByText(/^The selected result will be released/)).toBeInTheDocument();
     expect(within(dialog).queryByText(/questions were added/)).not.toBeInTheDocument();
     unmount();
 
