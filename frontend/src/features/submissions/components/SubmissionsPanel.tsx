@@ -1,19 +1,14 @@
-import CloseRounded from '@mui/icons-material/CloseRounded';
 import InboxOutlined from '@mui/icons-material/InboxOutlined';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useId, useMemo, type ReactNode } from 'react';
 import type { AssignmentQueryKey } from '../api/keys';
 import { normalizeSubmissions } from '../api/normalize';
 import type { SubmissionsAssignment } from '../api/types';
-import { useFileUpload, type CopiedFile, type RefusedFile } from '../hooks/use-file-upload';
-import { ACCEPTED_TYPES_TEXT } from '../../../lib/submission-files';
+import { useFileUpload } from '../hooks/use-file-upload';
 import { lazyComponent } from '../../../components/lazy-component';
 import { CsvImportButton } from './CsvImportButton';
 import { SubmissionsList, type SubmissionsListProps } from './SubmissionsList';
@@ -21,6 +16,9 @@ import { UploadDropZone } from './UploadDropZone';
 
 /** An upload's progress (with MUI's LinearProgress) loads with the first upload: the page draws without it. */
 const UploadProgressPanel = lazyComponent(() => import('./UploadProgressPanel').then((m) => m.UploadProgressPanel));
+// What an upload set aside: loaded with the first upload that refuses or skips a file.
+const RefusedAlert = lazyComponent(() => import('./UploadNotices').then((m) => m.RefusedAlert));
+const DuplicatesAlert = lazyComponent(() => import('./UploadNotices').then((m) => m.DuplicatesAlert));
 
 /** Props for {@link SubmissionsPanel}. */
 export interface SubmissionsPanelProps {
@@ -42,76 +40,6 @@ export interface SubmissionsPanelProps {
   toolbar?: SubmissionsListProps['toolbar'];
   /** More about a row under its result (other features', e.g. the release's chip). */
   renderResultExtra?: SubmissionsListProps['renderResultExtra'];
-}
-
-function RefusedAlert({ refused, onClose }: { refused: RefusedFile[]; onClose: () => void }) {
-  if (refused.length === 0) return null;
-  const names = refused.map((f) => f.name).join(', ');
-  return (
-    <Alert
-      severity="warning"
-      action={
-        <IconButton aria-label="Close" color="inherit" size="small" onClick={onClose}>
-          <CloseRounded fontSize="small" />
-        </IconButton>
-      }
-      sx={{ overflowWrap: 'anywhere' }}
-    >
-      {refused.length === 1 ? `${names} can't be uploaded` : `${refused.length} files can't be uploaded (${names})`}: only{' '}
-      {ACCEPTED_TYPES_TEXT} files are accepted.
-    </Alert>
-  );
-}
-
-/**
- * Files set aside, with "Add them anyway": those whose content is already a submission ("Already
- * uploaded: …"), and those whose content is an earlier file's of the same batch ("Duplicate in this
- * upload: S13 Ava-copy.tif (same as S1 Ava.tif). It was skipped.").
- */
-function DuplicatesAlert({
-  files,
-  copies,
-  onAdd,
-  onClose,
-  disabled,
-}: {
-  files: File[];
-  copies: CopiedFile[];
-  onAdd: () => void;
-  onClose: () => void;
-  disabled: boolean;
-}) {
-  const count = files.length + copies.length;
-  if (count === 0) return null;
-  const skipped = (n: number) => (n === 1 ? 'It was skipped.' : 'They were skipped.');
-  return (
-    <Alert
-      severity="info"
-      action={
-        <IconButton aria-label="Close" color="inherit" size="small" onClick={onClose}>
-          <CloseRounded fontSize="small" />
-        </IconButton>
-      }
-      sx={{ overflowWrap: 'anywhere' }}
-    >
-      {files.length > 0 && (
-        <Box component="span" sx={{ display: 'block' }}>
-          Already uploaded: {files.map((f) => f.name).join(', ')}. {skipped(files.length)}
-        </Box>
-      )}
-      {copies.length > 0 && (
-        <Box component="span" sx={{ display: 'block' }}>
-          {copies.length === 1 ? 'Duplicate' : 'Duplicates'} in this upload: {copies.map((c) => `${c.file.name} (same as ${c.sameAs})`).join(', ')}.{' '}
-          {skipped(copies.length)}
-        </Box>
-      )}
-      <Box sx={{ mt: 0.5 }}>
-        <Button color="inherit" size="small" variant="outlined" onClick={onAdd} disabled={disabled} sx={{ ml: -0.5 }}>
-          {count === 1 ? 'Add it anyway' : 'Add them anyway'}
-        </Button>
-      </Box>
-    </Alert>
-  );
 }
 
 function NoSubmissions() {
@@ -165,8 +93,10 @@ export function SubmissionsPanel({
         </Box>
         <Stack spacing={2}>
           <UploadDropZone onFiles={(files) => void upload.addFiles(files)} disabled={upload.running} />
-          <RefusedAlert refused={upload.refused} onClose={upload.clearRefused} />
-          <DuplicatesAlert files={upload.duplicates} copies={upload.copies} onAdd={upload.addDuplicates} onClose={upload.clearDuplicates} disabled={upload.running} />
+          {upload.refused.length > 0 && <RefusedAlert refused={upload.refused} onClose={upload.clearRefused} />}
+          {upload.duplicates.length + upload.copies.length > 0 && (
+            <DuplicatesAlert files={upload.duplicates} copies={upload.copies} onAdd={upload.addDuplicates} onClose={upload.clearDuplicates} disabled={upload.running} />
+          )}
           {upload.progress.phase !== 'idle' && <UploadProgressPanel progress={upload.progress} onRetrySave={upload.retrySave} onDismiss={upload.dismiss} />}
           {empty ? (
             <NoSubmissions />
