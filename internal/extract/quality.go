@@ -11,7 +11,10 @@ import (
 
 // The quality signal: a page whose text may not be what the student wrote
 // gets a Warning, a sentence for the teacher saying why and asking them to
-// check the page against the original. Three things make a page doubtful:
+// check the page against the original. A text file has no original apart
+// from its text, so its warning only says what is wrong ("Some characters in
+// this file look garbled (“Î±Î»”), so words may be wrong or missing") and it
+// has no page to check (Doubtful). Three things make a page doubtful:
 //
 //   - OCR read it and was unsure (confidence under LowConfidence);
 //   - garbled characters: Latin-1 symbols inside words ("¦¬Äµ ¼µÁ¹º¬", a
@@ -57,6 +60,12 @@ func (res *Result) pageWarning(i int, words []int, undecoded int) string {
 		return fmt.Sprintf("%s was read by OCR, which was unsure of it (%d%%): check it against the original", upperFirst(name), *p.Confidence)
 	}
 	if sample, ok := garbled(p.Text, undecoded); ok {
+		if res.Kind == KindText { // its text is the original: nothing to check it against
+			if sample == "" {
+				return "Some characters in this file could not be decoded, so words may be wrong or missing"
+			}
+			return fmt.Sprintf("Some characters in this file look garbled (“%s”), so words may be wrong or missing", sample)
+		}
 		if sample == "" {
 			return fmt.Sprintf("Some characters on %s could not be decoded, so words may be wrong or missing: check it against the original", name)
 		}
@@ -109,9 +118,14 @@ func (res *Result) pageName(n int) string {
 	return "page " + strconv.Itoa(n)
 }
 
-// Doubtful lists the numbers of the pages with a Warning, in order.
+// Doubtful lists the numbers of the pages with a Warning, in order: the
+// pages to check against the original. A text file has none, whatever its
+// Warning: its text is its original.
 func (r Result) Doubtful() []int {
 	out := []int{}
+	if r.Kind == KindText {
+		return out
+	}
 	for _, p := range r.Pages {
 		if p.Warning != "" {
 			out = append(out, p.Number)
@@ -124,7 +138,8 @@ func (r Result) Doubtful() []int {
 // text (Problem), the pages OCR never read (WithoutOCR: "Pages 2 and 3
 // could not be read by OCR, so their words are missing: check them against
 // the original") and how many pages may be misread ("Pages 2 and 5 may be
-// misread: check them against the original"); "" when there is none.
+// misread: check them against the original"; a text file's own warning);
+// "" when there is none.
 func (r Result) Warning() string {
 	var parts []string
 	for _, s := range []string{r.Problem(), r.unreadSummary(), r.misread()} {
@@ -135,11 +150,15 @@ func (r Result) Warning() string {
 	return strings.Join(parts, ". ")
 }
 
-// misread summarises the doubtful pages, but for those OCR never read.
+// misread summarises the doubtful pages, but for those OCR never read. A
+// text file's summary is its page's warning, which names the file.
 func (r Result) misread() string {
 	var d []int
 	for _, p := range r.Pages {
 		if p.Warning != "" && !p.unread {
+			if r.Kind == KindText {
+				return p.Warning
+			}
 			d = append(d, p.Number)
 		}
 	}

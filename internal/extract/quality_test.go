@@ -119,7 +119,10 @@ func TestQuality_ShortAnswerIsFineButAShortPhotoIsDoubtful(t *testing.T) {
 
 // Greek saved in one encoding and read in another (iconv, Latin-1 → UTF-8)
 // is garbled; the warning quotes some of it so the teacher sees what is
-// meant. The Greek itself is not.
+// meant. A text file's text is its original, so the warning says what is
+// wrong without sending the teacher to an original, and no page is listed
+// to check against one (the table's "Check page 1" link). The Greek itself
+// is not garbled.
 func TestQuality_DoubleEncodedTextIsGarbled(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -127,8 +130,11 @@ func TestQuality_DoubleEncodedTextIsGarbled(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, res.Pages, 1)
 	w := res.Pages[0].Warning
-	require.True(t, strings.HasPrefix(w, "Some characters on page 1 look garbled (“Î"), w)
-	require.True(t, strings.HasSuffix(w, "”), so words may be wrong or missing: check it against the original"), w)
+	require.True(t, strings.HasPrefix(w, "Some characters in this file look garbled (“Î"), w)
+	require.True(t, strings.HasSuffix(w, "”), so words may be wrong or missing"), w)
+	require.NotContains(t, w, "original")
+	require.Equal(t, w, res.Warning(), "the file's warning is the page's, naming the file")
+	require.Empty(t, res.Doubtful(), "no page to check against an original")
 
 	res, err = extractFile(t, b.reader, fixture(t, "src/greek.txt"), "essay.txt", "text/plain")
 	require.NoError(t, err)
@@ -156,7 +162,7 @@ func TestQuality_BrokenFontMapsAreGarbledButOrdinaryTextIsNot(t *testing.T) {
 		"Thе watеr cyclе movеs watеr bеtwееn the oceans",
 	} {
 		res := read(text)
-		require.Contains(t, res.Pages[0].Warning, "Some characters on page 1 look garbled (“", text)
+		require.Contains(t, res.Pages[0].Warning, "Some characters in this file look garbled (“", text)
 	}
 	for _, text := range []string{
 		"It was 20°C at noon, ±0.5°C; the book cost £5 and ½ a loaf 75¢. ¿Qué tal? «Bonjour» said µ-law.",
@@ -167,4 +173,30 @@ func TestQuality_BrokenFontMapsAreGarbledButOrdinaryTextIsNot(t *testing.T) {
 	} {
 		require.Empty(t, read(text).Warning(), text)
 	}
+}
+
+// A text file with characters that could not be decoded (a file saved in a
+// legacy encoding and converted badly) says so without quoting them or
+// sending the teacher to an original.
+func TestQuality_UndecodableTextFileSaysSoWithoutAnOriginal(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	res, err := extractFile(t, b.reader, []byte("The water cycle \ufffd moves \ufffd water \ufffd between the oceans"), "essay.txt", "text/plain")
+	require.NoError(t, err)
+	require.Equal(t, []string{"Some characters in this file could not be decoded, so words may be wrong or missing"}, warnings(res))
+	require.Equal(t, "Some characters in this file could not be decoded, so words may be wrong or missing", res.Warning())
+	require.Empty(t, res.Doubtful())
+}
+
+// The same garbled words in a Word file keep today's warning: its pages
+// are drawn from the file, so page 1 is listed to check against them.
+func TestQuality_GarbledWordFileStillSendsTheTeacherToTheOriginal(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	data := docxWith(t, documentStart+wordPara("¦¬Äµ ¼µÁ¹º¬ Ä¿Å ½µÁ¿Í ºÅº»¿Â Ä¿Å ½µÁ¿Í")+`</w:body></w:document>`)
+	res, err := extractFile(t, b.reader, data, "essay.docx", docxType)
+	require.NoError(t, err)
+	require.Equal(t, []string{"Some characters on page 1 look garbled (“¦¬Äµ ¼µÁ¹º¬ ½µÁ¿Í”), so words may be wrong or missing: check it against the original"}, warnings(res))
+	require.Equal(t, "The text may be misread: check it against the original", res.Warning())
+	require.Equal(t, []int{1}, res.Doubtful())
 }

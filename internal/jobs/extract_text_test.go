@@ -356,6 +356,28 @@ func TestExtractText_DOCXIsOnePageWithListsAndTable(t *testing.T) {
 	require.Equal(t, hex.EncodeToString(want[:]), got)
 }
 
+// A text file whose Greek was saved in one encoding and read in another is
+// ready with a warning saying what is wrong, and no page for the table to
+// link to ("Check page 1 … against the original"): its text is its original.
+func TestExtractText_GarbledTextFileIsWarnedWithoutAPageToCheck(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	id, job := b.add(t, fixture(t, "greek-double-encoded.txt", "essay.txt", "text/plain"))
+	_, events := b.startWorker(t, b.deps, extractQueue, time.Minute)
+	require.Equal(t, river.EventKindJobCompleted, waitFor(t, events, job.ID).Kind)
+
+	sub := b.submission(t, id)
+	require.Equal(t, "ready", sub.ExtractStatus)
+	got := pages(t, sub)
+	require.Regexp(t, `^Some characters in this file look garbled \(“.+”\), so words may be wrong or missing$`, got[0].Warning)
+	require.Equal(t, got[0].Warning, sub.ExtractError, "the table shows what is wrong")
+
+	listed, err := store.Q.ListSubmissions(context.Background(), b.pool, store.ListSubmissionsParams{AssignmentID: sub.AssignmentID, TeamID: sub.TeamID})
+	require.NoError(t, err)
+	require.Len(t, listed, 1)
+	require.Empty(t, listed[0].DoubtfulPages, "no page to check against an original")
+}
+
 // A file's format comes from its bytes: a PNG uploaded as essay.pdf, with
 // the client asking for a PDF read, is read as an image (by OCR).
 func TestExtractText_PDFThatIsReallyAPNGIsReadAsAnImage(t *testing.T) {

@@ -103,8 +103,9 @@ type Submission struct {
 	// warning about a ready one ("No text found on 1 of 4 pages", "Page 2
 	// may be misread: check it against the original").
 	Error string `json:"error"`
-	// DoubtfulPages numbers (from 1) the pages whose text may be misread;
-	// each one's reason is its page's Warning in Detail.
+	// DoubtfulPages numbers (from 1) the pages whose text may be misread,
+	// to check against the original; each one's reason is its page's
+	// Warning in Detail. A text file has none: its text is its original.
 	DoubtfulPages []int  `json:"doubtfulPages"`
 	Preview       string `json:"preview"`
 	PageCount     int    `json:"pageCount"`

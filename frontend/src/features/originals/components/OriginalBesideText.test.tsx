@@ -128,7 +128,7 @@ describe('OriginalBesideText', () => {
 
   it('still names a misread page when there is no original to show', async () => {
     serve({ ...PDF, kind: 'text', format: 'text', pageCount: 0, pages: [] });
-    renderBeside(LOCATION, [{ source: 'file', confidence: null, warning: 'Some characters on page 1 look garbled (“¦¬Äµ”), so words may be wrong or missing: check it against the original' }]);
+    renderBeside(LOCATION, [{ source: 'file', confidence: null, warning: 'Some characters in this file look garbled (“¦¬Äµ”), so words may be wrong or missing' }]);
     const notice = await screen.findByRole('alert', { name: 'Text that may be misread' });
     expect(notice).toHaveTextContent('look garbled (“¦¬Äµ”)');
     expect(within(notice).queryByRole('button')).not.toBeInTheDocument();

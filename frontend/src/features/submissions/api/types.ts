@@ -31,7 +31,10 @@ export interface Submission {
    * misread: check it against the original").
    */
   error: string;
-  /** The pages (from 1) whose text may be misread; each page's `warning` says why. */
+  /**
+   * The pages (from 1) whose text may be misread, to check against the original; each page's `warning`
+   * says why. Always [] for a text file, whose text is its original (`error` still says what is wrong).
+   */
   doubtfulPages: number[];
   /** The first 200 characters of its text. */
   preview: string;

@@ -71,6 +71,18 @@ describe('submissions table', { timeout: 30_000 }, () => {
     expect(within(other).queryByRole('link', { name: /against the original/ })).not.toBeInTheDocument();
   });
 
+  it('shows a garbled text file what is wrong without a link to an original it does not have', async () => {
+    const warning = 'Some characters in this file look garbled (“ÎºÏÎºÎ»Î¿Ï”), so words may be wrong or missing';
+    fakeBackend({ submissions: [submission('s1', 'essay.txt', { pageCount: 1, error: warning, doubtfulPages: [] })] });
+    renderSubmissions(PAGE);
+    const table = await screen.findByRole('table', { name: 'Submissions' });
+
+    const row = within(table).getByRole('row', { name: /essay\.txt/ });
+    expect(within(row).getByText(warning)).toBeInTheDocument();
+    expect(within(row).queryByRole('link', { name: /Check page/ })).not.toBeInTheDocument();
+    expect(within(row).queryByText(/against the original/)).not.toBeInTheDocument();
+  });
+
   it("labels a student's attempts and links each to the one before", async () => {
     const student = { studentName: 'Sam Student', studentEmail: 'sam@pupils.test', source: 'student', submissionRole: 'student' } as const;
     fakeBackend({
