@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -56,6 +57,11 @@ const (
 type Message struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
+	// Stopped marks an answer the teacher stopped (its Content is what had
+	// arrived, "" when nothing had), so a reopened chat still shows it as
+	// stopped and can ask again. Optional, and kept on assistant messages
+	// only; chat/stream ignores it.
+	Stopped bool `json:"stopped,omitempty"`
 }
 
 // State is what the client saves: the chat's client state.
@@ -201,9 +207,12 @@ func validate(st State) (messages, past json.RawMessage, err error) {
 		}
 		docs = chatdoc.Record(docs, p.MessageIndex, p.Document)
 	}
-	msgs := st.Messages
+	msgs := slices.Clone(st.Messages)
 	if msgs == nil {
 		msgs = []Message{}
+	}
+	for i := range msgs {
+		msgs[i].Stopped = msgs[i].Stopped && msgs[i].Role == roleAssistant // only an answer is stopped
 	}
 	if docs == nil {
 		docs = []chatdoc.PastDocument{}

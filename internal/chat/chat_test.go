@@ -143,6 +143,33 @@ func TestRoundTripNewestFirstAndOwnChatsOnly(t *testing.T) {
 	require.Len(t, list, 1)
 }
 
+// An answer the teacher stopped, before any text or part-way, is saved
+// marked so, and a reopened chat lists it marked: the question it leaves
+// unanswered is not mistaken for an answer. Only an answer is stopped.
+func TestStoppedAnswersAreKeptMarked(t *testing.T) {
+	t.Parallel()
+	svc := setup(t)
+	ctx := context.Background()
+	a := teacher(t, svc, uuid.Nil)
+	id, err := svc.Save(ctx, a, uuid.Nil, uuid.Nil, "", chat.State{Messages: []chat.Message{
+		{Role: "user", Content: "Write a letter", Stopped: true},
+		{Role: "assistant", Content: "Dear parents,", Stopped: true},
+		{Role: "user", Content: "Plan a lesson on fractions"},
+		{Role: "assistant", Content: "", Stopped: true},
+	}})
+	require.NoError(t, err)
+	list, err := svc.List(ctx, a)
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	require.Equal(t, id, list[0].ID)
+	require.Equal(t, []chat.Message{
+		{Role: "user", Content: "Write a letter"},
+		{Role: "assistant", Content: "Dear parents,", Stopped: true},
+		{Role: "user", Content: "Plan a lesson on fractions"},
+		{Role: "assistant", Content: "", Stopped: true},
+	}, list[0].Messages)
+}
+
 // onePixelPNG is a 1×1 PNG.
 const onePixelPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
 

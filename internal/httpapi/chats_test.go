@@ -109,6 +109,21 @@ func TestChatPutGetRoundTrip(t *testing.T) {
 	require.Equal(t, "Plan a lesson", docs[1].(map[string]any)["title"])
 	require.NotNil(t, docs[1].(map[string]any)["assistantId"])
 
+	// An answer stopped before any text comes back marked stopped; the
+	// others carry no mark at all.
+	res, got = b.do(t, "PUT", "/api/v1/db/chat/put", map[string]any{"chatState": map[string]any{
+		"chatId":   second,
+		"messages": []map[string]any{{"role": "user", "content": "Write a parent letter"}, {"role": "assistant", "content": "", "stopped": true}},
+		"document": "", "pastDocuments": []any{}}})
+	require.Equal(t, 200, res.StatusCode, got)
+	_, got = b.do(t, "PUT", "/api/v1/db/chat/get", map[string]any{})
+	newest = got["data"].(map[string]any)["chatDocs"].([]any)[0].(map[string]any)
+	require.Equal(t, second, newest["_id"])
+	require.Equal(t, []any{
+		map[string]any{"role": "user", "content": "Write a parent letter"},
+		map[string]any{"role": "assistant", "content": "", "stopped": true},
+	}, newest["messages"])
+
 	for _, tc := range []struct {
 		state map[string]any
 		msg   string
