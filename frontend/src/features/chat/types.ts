@@ -5,6 +5,11 @@ export type ChatRole = 'user' | 'assistant' | 'system';
 export interface ChatMessage {
   role: ChatRole;
   content: string;
+  /**
+   * An answer the teacher stopped: its content is what had arrived ('' when nothing had). Saved with
+   * the chat (`chat/put`, optional); never sent to the model.
+   */
+  stopped?: boolean;
 }
 
 /** A document an answer produced, recorded against that answer's message index. */

@@ -15,7 +15,7 @@ import { useSaveChat } from '../api/chats';
 import { uploadAndReadFiles } from '../api/read-files';
 import { useChatSession } from '../hooks/use-chat-session';
 import { FILES_READ_ERROR, filesReadMessage, filesReadSystemMessage } from '../lib/files-read';
-import { plainMessages, type SessionStart } from '../lib/session';
+import { savedMessages, type SessionStart } from '../lib/session';
 import { editIndexes } from '../lib/versions';
 import type { WorkflowRun } from '../types';
 import { Composer } from './Composer';
@@ -80,7 +80,7 @@ export function ChatSession({ title, intro, start, workflow, onSaved, onNewChat 
       const firstSave = !state.chatId;
       const chatId = await save.mutateAsync({
         chatState: {
-          messages: plainMessages(state.messages),
+          messages: savedMessages(state.messages),
           document: state.document,
           pastDocuments: state.pastDocuments,
           chatId: state.chatId,
@@ -171,6 +171,7 @@ export function ChatSession({ title, intro, start, workflow, onSaved, onNewChat 
               error={state.error}
               omittedTurns={state.omittedTurns}
               onRetry={session.retry}
+              onRetryStopped={session.retryStopped ?? undefined}
             />
           </Box>
           <Composer

@@ -73,6 +73,7 @@ describe('ChatView streaming', { timeout: 60_000 }, () => {
 
     const partial = await within(messages()).findByText('Dear parents,');
     expect(within(partial.closest('li')!).getByText('Stopped')).toBeInTheDocument();
+    expect(within(partial.closest('li')!).getByRole('button', { name: 'Retry' })).toBeInTheDocument();
     await waitFor(() => expect(streams[0].cancelled()).toBe(true));
     expect(composer()).toBeEnabled();
     expect(screen.queryByRole('button', { name: 'Stop' })).not.toBeInTheDocument();
@@ -87,6 +88,122 @@ describe('ChatView streaming', { timeout: 60_000 }, () => {
         { role: 'user', content: 'Go on' },
       ],
     });
+    // Only the last answer offers Retry.
+    expect(within(messages()).queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+  });
+
+  it('Stop while "Thinking…" keeps the answer as "Stopped before answering." with Retry, which asks the same question again', async () => {
+    const streams = holdChatStreams();
+    const { user } = renderChat('/chat');
+    await sendMessage(user, 'Plan a lesson on fractions');
+    await waitFor(() => expect(streams).toHaveLength(1));
+    streams[0].send('meta', { omittedTurns: 0 });
+    await within(liveRegion()).findByText('Thinking…');
+
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+
+    const note = await within(messages()).findByText('Stopped before answering.');
+    const bubble = note.closest('li')!;
+    expect(bubble).toHaveAccessibleName('Assistant');
+    await waitFor(() => expect(streams[0].cancelled()).toBe(true));
+    expect(liveRegion()).toBeEmptyDOMElement();
+    expect(within(messages()).getByText('Plan a lesson on fractions')).toBeInTheDocument();
+
+    await user.click(within(bubble).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(streams).toHaveLength(2));
+    expect(streams[1].body).toEqual(streams[0].body);
+    expect(within(messages()).queryByText('Stopped before answering.')).not.toBeInTheDocument();
+    streams[1].send('done', { text: 'Here is a plan.', document: '' });
+    expect(await within(messages()).findByText('Here is a plan.')).toBeInTheDocument();
+    expect(within(messages()).getAllByRole('listitem', { name: 'Assistant' })).toHaveLength(1);
+  });
+
+  it('leaves an answer stopped before any text out of what the model is asked next', async () => {
+    const streams = holdChatStreams();
+    const { user } = renderChat('/chat');
+    await sendMessage(user, 'Plan a lesson on fractions');
+    await waitFor(() => expect(streams).toHaveLength(1));
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    await within(messages()).findByText('Stopped before answering.');
+
+    await sendMessage(user, 'Make it about decimals');
+    await waitFor(() => expect(streams).toHaveLength(2));
+    expect(streams[1].body).toEqual({
+      messages: [
+        { role: 'user', content: 'Plan a lesson on fractions' },
+        { role: 'user', content: 'Make it about decimals' },
+      ],
+    });
+    // The unanswered question still shows as such.
+    expect(within(messages()).getByText('Stopped before answering.')).toBeInTheDocument();
+  });
+
+  it('saves an answer stopped before any text marked stopped (Save chat)', async () => {
+    const streams = holdChatStreams();
+    const puts: { chatState: { messages: unknown[] } }[] = [];
+    server.use(
+      http.put('/api/v1/db/chat/put', async ({ request }) => {
+        puts.push((await request.json()) as { chatState: { messages: unknown[] } });
+        return HttpResponse.json({ data: { chatDoc: { _id: 'c7' } } });
+      }),
+    );
+    serveChats([]);
+    const { user } = renderChat('/chat');
+    await sendMessage(user, 'Plan a lesson on fractions');
+    await waitFor(() => expect(streams).toHaveLength(1));
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    await within(messages()).findByText('Stopped before answering.');
+
+    await user.click(screen.getByRole('button', { name: 'Save chat' }));
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0].chatState.messages).toEqual([
+      { role: 'user', content: 'Plan a lesson on fractions' },
+      { role: 'assistant', content: '', stopped: true },
+    ]);
+  });
+
+  it('reopens a saved chat whose last answer was stopped before any text, with Retry', async () => {
+    serveChats([
+      chatDoc({
+        messages: [
+          { role: 'user', content: 'Plan a lesson on fractions' },
+          { role: 'assistant', content: 'Here is a first plan.' },
+          { role: 'user', content: 'Add homework' },
+          { role: 'assistant', content: '', stopped: true },
+        ],
+        document: '# Fractions v1',
+        pastDocuments: [{ messageIndex: 1, document: '# Fractions v1' }],
+        toolId: 'lesson-planner',
+      }),
+    ]);
+    server.use(
+      http.get('/api/v1/catalog', () =>
+        HttpResponse.json({
+          data: {
+            tools: [{ id: 'lesson-planner', title: 'Lesson planner', description: '', initialMessage: 'What lesson?', kind: 'chat' }],
+            workflows: [],
+          },
+        }),
+      ),
+    );
+    const streams = holdChatStreams();
+    const { user } = renderChat('/chat/c1');
+    const note = await within(await screen.findByRole('list', { name: 'Messages' })).findByText('Stopped before answering.');
+
+    await user.click(within(note.closest('li')!).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(streams).toHaveLength(1));
+    expect(streams[0].body).toEqual({
+      messages: [
+        { role: 'user', content: 'Plan a lesson on fractions' },
+        { role: 'assistant', content: 'Here is a first plan.' },
+        { role: 'user', content: 'Add homework' },
+      ],
+      toolId: 'lesson-planner',
+      document: '# Fractions v1',
+    });
+    streams[0].send('done', { text: 'Homework added.', document: '' });
+    expect(await within(messages()).findByText('Homework added.')).toBeInTheDocument();
+    expect(within(messages()).queryByText('Stopped before answering.')).not.toBeInTheDocument();
   });
 
   it('shows a failed answer with Retry, which resends the conversation without it', async () => {

@@ -20,7 +20,12 @@ export interface MessageListProps {
   error: FailedAnswer | null;
   omittedTurns: number;
   onRetry: () => void;
+  /** Given, the last message (a stopped answer) offers Retry, which asks its question again. */
+  onRetryStopped?: () => void;
 }
+
+/** What an answer stopped before any text says in place of it. */
+export const STOPPED_BEFORE_ANSWERING = 'Stopped before answering.';
 
 /** The sentence for messages the server left out of the model's context. */
 export function omittedTurnsNotice(n: number): string {
@@ -92,25 +97,35 @@ function FileReadChip({ content }: { content: string }) {
   );
 }
 
-function AnswerBody({ message, wroteDocument }: { message: DisplayMessage; wroteDocument: boolean }) {
+function AnswerBody({ message, wroteDocument, onRetry }: { message: DisplayMessage; wroteDocument: boolean; onRetry?: () => void }) {
+  const hasText = message.content.trim() !== '';
   return (
     <>
-      {message.content.trim() !== '' ? (
+      {hasText ? (
         <Markdown>{message.content}</Markdown>
       ) : (
         <Typography variant="body2" sx={{ fontStyle: 'italic' }}>
-          {wroteDocument ? 'Wrote the document.' : 'No answer text.'}
+          {wroteDocument ? 'Wrote the document.' : message.stopped ? STOPPED_BEFORE_ANSWERING : 'No answer text.'}
         </Typography>
       )}
-      {wroteDocument && message.content.trim() !== '' && (
+      {wroteDocument && hasText && (
         <Typography variant="caption" color="text.secondary" sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mt: 0.5 }}>
           <DescriptionOutlined fontSize="inherit" /> Updated the document
         </Typography>
       )}
-      {message.stopped && (
-        <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 0.5, fontWeight: 600 }}>
-          Stopped
-        </Typography>
+      {message.stopped && (hasText || onRetry) && (
+        <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 1, mt: 0.5 }}>
+          {hasText && (
+            <Typography variant="caption" color="text.secondary" sx={{ fontWeight: 600 }}>
+              Stopped
+            </Typography>
+          )}
+          {onRetry && (
+            <Button size="small" variant="outlined" onClick={onRetry} sx={{ py: 0 }}>
+              Retry
+            </Button>
+          )}
+        </Box>
       )}
     </>
   );
@@ -119,9 +134,10 @@ function AnswerBody({ message, wroteDocument }: { message: DisplayMessage; wrote
 /**
  * The conversation: the teacher's messages on the right, the model's on the left, the text of
  * files read as a small chip, the answer streaming now (announced politely), and a failed answer
- * with "Retry".
+ * with "Retry". A stopped answer is marked "Stopped" under what had arrived, or says "Stopped before
+ * answering." when nothing had; the last one offers "Retry".
  */
-export function MessageList({ messages, documentIndexes, live, error, omittedTurns, onRetry }: MessageListProps) {
+export function MessageList({ messages, documentIndexes, live, error, omittedTurns, onRetry, onRetryStopped }: MessageListProps) {
   const end = useRef<HTMLDivElement>(null);
   const liveLength = live?.text.length ?? -1;
   useEffect(() => {
@@ -151,7 +167,11 @@ export function MessageList({ messages, documentIndexes, live, error, omittedTur
                   )}
                 </>
               ) : (
-                <AnswerBody message={message} wroteDocument={documentIndexes.has(index)} />
+                <AnswerBody
+                  message={message}
+                  wroteDocument={documentIndexes.has(index)}
+                  onRetry={index === messages.length - 1 ? onRetryStopped : undefined}
+                />
               )}
             </Bubble>
           );

@@ -1,7 +1,15 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { errorMessage } from '../../../lib/api-client';
 import { streamChat, type ChatStreamRequest } from '../api/stream';
-import { initialSession, plainMessages, sessionReducer, type DisplayMessage, type SessionStart, type SessionState } from '../lib/session';
+import {
+  initialSession,
+  plainMessages,
+  sessionReducer,
+  stoppedRetryRequest,
+  type DisplayMessage,
+  type SessionStart,
+  type SessionState,
+} from '../lib/session';
 import type { WorkflowRun } from '../types';
 
 /** Said when an answer fails without a message of the server's (a network failure). */
@@ -13,10 +21,12 @@ export interface ChatSession {
   streaming: boolean;
   /** Sends the teacher's message and streams the answer. */
   send: (text: string) => void;
-  /** Stops the answer streaming now; its text so far stays. */
+  /** Stops the answer streaming now; it stays, marked stopped, with its text so far (if any). */
   stop: () => void;
   /** Sends the failed request again. */
   retry: () => void;
+  /** Asks the question of the last answer, a stopped one, again (null when there is none to ask). */
+  retryStopped: (() => void) | null;
   appendMessages: (messages: DisplayMessage[]) => void;
   setDocument: (document: string) => void;
   markSaved: (chatId: string, revision: number) => void;
@@ -99,6 +109,13 @@ export function useChatSession(start: SessionStart, workflow?: WorkflowRun): Cha
     if (failed && !stateRef.current.live) run(failed.request);
   }, [run]);
 
+  const retryStopped = useCallback(() => {
+    const request = stoppedRetryRequest(stateRef.current);
+    if (!request) return;
+    dispatch({ type: 'retryStopped' });
+    run(request);
+  }, [run]);
+
   // Run the workflow once. Refs survive StrictMode's unmount-and-mount rehearsal, so the second
   // pass sees it started.
   const workflowStarted = useRef(false);
@@ -131,6 +148,7 @@ export function useChatSession(start: SessionStart, workflow?: WorkflowRun): Cha
     send,
     stop,
     retry,
+    retryStopped: stoppedRetryRequest(state) ? retryStopped : null,
     appendMessages: useCallback((messages: DisplayMessage[]) => dispatch({ type: 'append', messages }), []),
     setDocument: useCallback((document: string) => dispatch({ type: 'setDocument', document }), []),
     markSaved: useCallback((chatId: string, revision: number) => dispatch({ type: 'saved', chatId, revision }), []),

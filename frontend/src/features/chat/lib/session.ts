@@ -2,9 +2,12 @@ import type { ChatStreamRequest } from '../api/stream';
 import type { ChatMessage, PastDocument } from '../types';
 import { isUnkeptEdit, recordVersion } from './versions';
 
-/** A message as the chat shows it: `stopped` marks an answer the teacher stopped part-way. */
+/**
+ * A message as the chat shows it: `stopped` marks an answer the teacher stopped, part-way or before
+ * any text; `request` is what that answer was asked (Retry asks it again).
+ */
 export interface DisplayMessage extends ChatMessage {
-  stopped?: boolean;
+  request?: ChatStreamRequest;
 }
 
 /** The answer being streamed. */
@@ -50,6 +53,7 @@ export type SessionAction =
   | { type: 'document'; document: string }
   | { type: 'done'; text: string; document: string }
   | { type: 'stopped' }
+  | { type: 'retryStopped' }
   | { type: 'failed'; message: string }
   | { type: 'setDocument'; document: string }
   | { type: 'saved'; chatId: string; revision: number };
@@ -83,9 +87,40 @@ export function initialSession(start: SessionStart): SessionState {
   };
 }
 
-/** The messages as the server takes them (without the page's own marks). */
+/**
+ * The messages as the model is asked them: without the page's own marks, and without answers
+ * stopped before any text (there is nothing of them to go on).
+ */
 export function plainMessages(messages: DisplayMessage[]): ChatMessage[] {
-  return messages.map(({ role, content }) => ({ role, content }));
+  return messages.filter((m) => !isUnanswered(m)).map(({ role, content }) => ({ role, content }));
+}
+
+/** The messages as `chat/put` saves them: a stopped answer keeps its mark. */
+export function savedMessages(messages: DisplayMessage[]): ChatMessage[] {
+  return messages.map(({ role, content, stopped }) => (stopped ? { role, content, stopped } : { role, content }));
+}
+
+/** An answer stopped before any of its text arrived. */
+export function isUnanswered(message: ChatMessage): boolean {
+  return message.role === 'assistant' && message.stopped === true && message.content.trim() === '';
+}
+
+/**
+ * What Retry asks again for the chat's last message, a stopped answer: what it was asked, or for a
+ * reopened chat the conversation before it (with the assistant or tool and the document); null when
+ * the last message is no stopped answer or nothing before it asked a question.
+ */
+export function stoppedRetryRequest(state: SessionState): ChatStreamRequest | null {
+  const last = state.messages[state.messages.length - 1];
+  if (state.live || last?.role !== 'assistant' || !last.stopped) return null;
+  if (last.request) return last.request;
+  const messages = plainMessages(state.messages.slice(0, -1));
+  if (!messages.some((m) => m.role === 'user')) return null;
+  const request: ChatStreamRequest = { messages };
+  if (state.assistantId) request.assistantId = state.assistantId;
+  if (state.toolId) request.toolId = state.toolId;
+  if (state.document.trim() !== '') request.document = state.document;
+  return request;
 }
 
 /** Applies one change to a chat. */
@@ -139,11 +174,22 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
       });
     }
     case 'stopped': {
+      // The answer stays, marked stopped, with what had arrived: nothing when it was stopped
+      // before any text ("Stopped before answering"), so the question is not left bare.
       if (!state.live) return state;
-      const partial = state.live.text;
-      const messages: DisplayMessage[] =
-        partial.trim() === '' ? state.messages : [...state.messages, { role: 'assistant', content: partial, stopped: true }];
-      return changed({ messages, live: null, pending: null });
+      const stopped: DisplayMessage = { role: 'assistant', content: state.live.text, stopped: true };
+      if (state.pending) stopped.request = state.pending;
+      return changed({ messages: [...state.messages, stopped], live: null, pending: null });
+    }
+    case 'retryStopped': {
+      // Retry takes the stopped answer away; the new one streams in its place.
+      const last = state.messages[state.messages.length - 1];
+      if (state.live || last?.role !== 'assistant' || !last.stopped) return state;
+      const index = state.messages.length - 1;
+      return changed({
+        messages: state.messages.slice(0, index),
+        pastDocuments: state.pastDocuments.filter((p) => p.messageIndex !== index),
+      });
     }
     case 'failed':
       if (!state.live) return state;
