@@ -230,6 +230,10 @@ func clip(s string, n int) string {
 	return strings.TrimSpace(string([]rune(s)[:n-1])) + "…"
 }
 
+// StatusNotGraded is the Status of a submission not graded yet (no result,
+// or one the AI has not worked on).
+const StatusNotGraded = "not graded"
+
 // layout makes the table: the student columns, the type's own, then the
 // totals and status.
 // The id columns follow all the assignment's submissions, not only those
@@ -251,8 +255,8 @@ func layout(typ string, fn *assignment.Function, all, subs []store.ListExportSub
 	}
 	cols = append(cols,
 		column{"Status", func(r row) Cell {
-			if r.fr == nil {
-				return blank()
+			if r.fr == nil || r.fr.Status == "" {
+				return text(StatusNotGraded)
 			}
 			return text(r.fr.Status)
 		}},

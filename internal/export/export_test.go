@@ -409,7 +409,12 @@ func (b *bundle) expected(t *testing.T, a identity.Actor, asgID uuid.UUID, ids [
 			})
 	}
 	header = append(header, "Status", "Reviewed")
-	cols = append(cols, func(_ int, _ uuid.UUID, fr *result.FunctionResult) string { return fr.Status },
+	cols = append(cols, func(_ int, _ uuid.UUID, fr *result.FunctionResult) string {
+		if fr.Status == "" {
+			return export.StatusNotGraded // the last student's work, left ungraded
+		}
+		return fr.Status
+	},
 		func(_ int, _ uuid.UUID, fr *result.FunctionResult) string { return yes(fr.Status == "reviewed") })
 	if fn.Type != assignment.TypePrompt {
 		header = append(header, "Graded against an earlier version")
