@@ -92,6 +92,17 @@ const BUCKET_LABELS: Record<'all' | RowBucket, string> = {
   failed: 'Failed',
 };
 
+/** A feedback assignment's results are annotated, not graded: its filter says so, as its rows do. */
+const FEEDBACK_BUCKET_LABELS: Partial<Record<RowBucket, string>> = {
+  ungraded: 'Not annotated',
+  grading: 'Annotating',
+  graded: 'Annotated',
+};
+
+function bucketLabel(bucket: RowBucket, type: string): string {
+  return (type === 'feedback' ? FEEDBACK_BUCKET_LABELS[bucket] : undefined) ?? BUCKET_LABELS[bucket];
+}
+
 /** The table's page, sort, filter and search, kept in the URL so the back button and links keep them. */
 function useTableParams(): [RowsParams, (change: Partial<RowsParams>) => void] {
   const [search, setSearch] = useSearchParams();
@@ -305,7 +316,7 @@ export function SubmissionsList({ assignment, assignmentQueryKey, toolbar, rende
         >
           {(['all', ...ROW_BUCKETS] as const).map((b) => (
             <MenuItem key={b} value={b}>
-              {b === 'all' ? `All (${classSize})` : `${BUCKET_LABELS[b]} (${page?.counts[b] ?? 0})`}
+              {b === 'all' ? `All (${classSize})` : `${bucketLabel(b, assignment.type)} (${page?.counts[b] ?? 0})`}
             </MenuItem>
           ))}
         </TextField>

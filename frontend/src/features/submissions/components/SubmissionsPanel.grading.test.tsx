@@ -161,6 +161,21 @@ describe('grading from the submissions table', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('row', { name: /zoe\.txt/ })).toBeInTheDocument();
   });
 
+  it("a feedback assignment's status filter speaks of annotating, as its rows do", async () => {
+    fakeBackend({
+      assignment: { type: 'feedback' },
+      submissions: sample().slice(0, 2),
+      functionResults: [{ _id: 'fr-s1', submission: 's1', status: 'annotating', error: '' }],
+    });
+    const user = userEvent.setup();
+    renderSubmissions(PAGE);
+    await screen.findByRole('table', { name: 'Submissions' });
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
+    const options = (await screen.findAllByRole('option')).map((o) => o.textContent);
+    expect(options).toEqual(expect.arrayContaining(['Not annotated (1)', 'Annotating (1)', 'Annotated (0)', 'Reviewed (0)']));
+    expect(options.some((o) => o?.startsWith('Grading'))).toBe(false);
+  });
+
   it('grades only the selected submissions', async () => {
     const backend = fakeBackend({ submissions: sample() });
     const user = userEvent.setup();
