@@ -140,7 +140,16 @@ function StudentCell({ submission }: { submission: Submission }) {
       )}
       {studentEmail && (
         <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-          {studentEmail}
+          {/* A narrow column breaks an address after its @ (olivia@ / pupils.test), not inside a word. */}
+          {studentEmail.includes('@') ? (
+            <>
+              {studentEmail.slice(0, studentEmail.indexOf('@') + 1)}
+              <wbr />
+              {studentEmail.slice(studentEmail.indexOf('@') + 1)}
+            </>
+          ) : (
+            studentEmail
+          )}
         </Typography>
       )}
     </>
