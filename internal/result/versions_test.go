@@ -195,3 +195,31 @@ func TestAFunctionUpdateWithoutIDsKeepsQuestionsByPosition(t *testing.T) {
 	require.Equal(t, []float64{6, 14}, []float64{got, most})
 	require.Equal(t, []string{"changed the points of 2: 1 → 5 (“Condensation forms clouds”)"}, historyLines(t, b, ada, asgID))
 }
+
+// A change of the library rubric an assignment uses goes into that
+// assignment's history as well as marking its results: the teacher sees
+// who changed what. Saving it unchanged records nothing.
+func TestAChangedRubricIsInTheHistoryOfTheAssignmentsUsingIt(t *testing.T) {
+	t.Parallel()
+	b := setup(t, false, fakellm.Options{})
+	a := b.teacher(t)
+	asgID := b.define(t, a, assignment.TypeRubricFeedback, false)
+	other := b.define(t, a, assignment.TypePrompt, false)
+	fn, err := b.asgs.GetFunction(b.ctx, a, asgID, "")
+	require.NoError(t, err)
+	before := historyLines(t, b, a, asgID)
+
+	_, err = b.rubrics.Update(b.ctx, a, *fn.RubricID, essayRubric())
+	require.NoError(t, err)
+	require.Equal(t, before, historyLines(t, b, a, asgID), "saved unchanged: no entry")
+
+	in := essayRubric()
+	in.Criteria[0].LevelDescriptions[0] = "A clear, arguable thesis in the first paragraph"
+	_, err = b.rubrics.Update(b.ctx, a, *fn.RubricID, in)
+	require.NoError(t, err)
+	in.Name = "Essay, revised"
+	_, err = b.rubrics.Update(b.ctx, a, *fn.RubricID, in)
+	require.NoError(t, err)
+	require.Equal(t, append(before, "changed the rubric “Essay”", "changed the rubric “Essay” (now “Essay, revised”)"), historyLines(t, b, a, asgID))
+	require.Empty(t, historyLines(t, b, a, other), "an assignment without the rubric has no entry")
+}

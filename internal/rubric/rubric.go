@@ -7,11 +7,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/markwell/markwell/internal/apperr"
@@ -96,17 +98,70 @@ func (s *Service) Create(ctx context.Context, a identity.Actor, in Input) (Rubri
 	return FromRow(row)
 }
 
-// Update replaces a rubric's name and criteria.
+// Update replaces a rubric's name and criteria. A change (not a save of
+// the same rubric) goes into the history of every assignment of the team
+// that uses the rubric, in the same transaction: their results are then
+// graded against an earlier version, and the history says why.
 func (s *Service) Update(ctx context.Context, a identity.Actor, id uuid.UUID, in Input) (Rubric, error) {
 	name, criteria, err := Validate(in)
 	if err != nil {
 		return Rubric{}, err
 	}
-	row, err := store.Q.UpdateRubric(ctx, s.Pool, store.UpdateRubricParams{ID: id, TeamID: a.TeamID, Name: name, Criteria: criteria})
+	var row store.Rubric
+	err = store.InTx(ctx, s.Pool, func(tx pgx.Tx) error {
+		old, err := store.Q.GetRubric(ctx, tx, store.GetRubricParams{ID: id, TeamID: a.TeamID})
+		if err != nil {
+			return store.NotFound(fmt.Errorf("load rubric %s: %w", id, err))
+		}
+		if row, err = store.Q.UpdateRubric(ctx, tx, store.UpdateRubricParams{ID: id, TeamID: a.TeamID, Name: name, Criteria: criteria}); err != nil {
+			return store.NotFound(fmt.Errorf("update rubric %s: %w", id, err))
+		}
+		return recordChange(ctx, tx, a, old, row)
+	})
 	if err != nil {
-		return Rubric{}, store.NotFound(fmt.Errorf("update rubric %s: %w", id, err))
+		return Rubric{}, err
 	}
 	return FromRow(row)
+}
+
+// recordChange puts a rubric's change from old to saved into the history of
+// the assignments using it: "changed the rubric “Essay rubric”", and its new
+// name when it was renamed. Saving it unchanged records nothing.
+func recordChange(ctx context.Context, tx pgx.Tx, a identity.Actor, old, saved store.Rubric) error {
+	sameCriteria, err := jsonEqual(old.Criteria, saved.Criteria)
+	if err != nil {
+		return err
+	}
+	if sameCriteria && old.Name == saved.Name {
+		return nil
+	}
+	change := fmt.Sprintf("changed the rubric “%s”", old.Name)
+	if old.Name != saved.Name {
+		change += fmt.Sprintf(" (now “%s”)", saved.Name)
+	}
+	changes, err := json.Marshal([]string{change})
+	if err != nil {
+		return err
+	}
+	_, err = store.Q.AddRubricChangeToUsers(ctx, tx, store.AddRubricChangeToUsersParams{
+		UserID: uuid.NullUUID{UUID: a.UserID, Valid: a.UserID != uuid.Nil}, Changes: changes, TeamID: a.TeamID, RubricID: saved.ID,
+	})
+	if err != nil {
+		return fmt.Errorf("record the change of rubric %s: %w", saved.ID, err)
+	}
+	return nil
+}
+
+// jsonEqual reports whether two JSON documents hold the same value.
+func jsonEqual(x, y []byte) (bool, error) {
+	var a, b any
+	if err := json.Unmarshal(x, &a); err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal(y, &b); err != nil {
+		return false, err
+	}
+	return reflect.DeepEqual(a, b), nil
 }
 
 // Get returns one rubric of the actor's team.

@@ -36,6 +36,38 @@ func (q *Queries) AddAssignmentChange(ctx context.Context, db DBTX, arg AddAssig
 	return err
 }
 
+const addRubricChangeToUsers = `-- name: AddRubricChangeToUsers :execrows
+INSERT INTO assignment_changes (team_id, assignment_id, user_id, changes)
+SELECT f.team_id, f.assignment_id, $1::uuid, $2
+FROM functions f
+WHERE f.team_id = $3
+  AND (f.rubric_id = $4::uuid
+       OR EXISTS (SELECT 1 FROM jsonb_path_query(f.questions, 'lax $.**.rubricId') AS q(v)
+                  WHERE lower(btrim(q.v #>> '{}')) = ($4::uuid)::text))
+`
+
+type AddRubricChangeToUsersParams struct {
+	UserID   uuid.NullUUID
+	Changes  json.RawMessage
+	TeamID   uuid.UUID
+	RubricID uuid.UUID
+}
+
+// A saved rubric's change goes into the history of every assignment of the
+// team whose definition uses it (as LibraryRubricUsers finds them).
+func (q *Queries) AddRubricChangeToUsers(ctx context.Context, db DBTX, arg AddRubricChangeToUsersParams) (int64, error) {
+	result, err := db.Exec(ctx, addRubricChangeToUsers,
+		arg.UserID,
+		arg.Changes,
+		arg.TeamID,
+		arg.RubricID,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const backfillGradedParts = `-- name: BackfillGradedParts :exec
 UPDATE function_results SET graded_parts = $1
 WHERE assignment_id = $2 AND team_id = $3

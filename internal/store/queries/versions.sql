@@ -31,3 +31,14 @@ WHERE id = @id AND team_id = @team_id;
 UPDATE function_results SET graded_parts = @graded_parts
 WHERE assignment_id = @assignment_id AND team_id = @team_id
   AND graded_parts IS NULL AND graded_at IS NOT NULL;
+
+-- name: AddRubricChangeToUsers :execrows
+-- A saved rubric's change goes into the history of every assignment of the
+-- team whose definition uses it (as LibraryRubricUsers finds them).
+INSERT INTO assignment_changes (team_id, assignment_id, user_id, changes)
+SELECT f.team_id, f.assignment_id, sqlc.narg(user_id)::uuid, @changes
+FROM functions f
+WHERE f.team_id = @team_id
+  AND (f.rubric_id = @rubric_id::uuid
+       OR EXISTS (SELECT 1 FROM jsonb_path_query(f.questions, 'lax $.**.rubricId') AS q(v)
+                  WHERE lower(btrim(q.v #>> '{}')) = (@rubric_id::uuid)::text));
