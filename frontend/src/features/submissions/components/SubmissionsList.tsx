@@ -34,6 +34,7 @@ import { GradeButtons } from './GradeButtons';
 import { RegradeChangedButton } from './RegradeChangedButton';
 import { SubmissionActionsMenu, type SubmissionAction } from './SubmissionActionsMenu';
 import { SubmissionsTable } from './SubmissionsTable';
+import { assignmentTypeInfo } from '../../../lib/assignment-type';
 
 /**
  * MUI's pagination (with its page buttons' tooltips and popper.js, ~13 kB gzipped) loads from its
@@ -92,15 +93,16 @@ const BUCKET_LABELS: Record<'all' | RowBucket, string> = {
   failed: 'Failed',
 };
 
-/** A feedback assignment's results are annotated, not graded: its filter says so, as its rows do. */
-const FEEDBACK_BUCKET_LABELS: Partial<Record<RowBucket, string>> = {
-  ungraded: 'Not annotated',
-  grading: 'Annotating',
-  graded: 'Annotated',
-};
-
+/**
+ * A bucket's name in the status filter, in the words of the assignment's type (its verbs): a
+ * feedback assignment's results are annotated, as its rows and its button say.
+ */
 function bucketLabel(bucket: RowBucket, type: string): string {
-  return (type === 'feedback' ? FEEDBACK_BUCKET_LABELS[bucket] : undefined) ?? BUCKET_LABELS[bucket];
+  const verbs = assignmentTypeInfo(type)?.verbs;
+  if (!verbs) return BUCKET_LABELS[bucket];
+  const done = verbs.done.charAt(0).toUpperCase() + verbs.done.slice(1);
+  const byVerb: Partial<Record<RowBucket, string>> = { ungraded: `Not ${verbs.done}`, grading: verbs.running, graded: done };
+  return byVerb[bucket] ?? BUCKET_LABELS[bucket];
 }
 
 /** The table's page, sort, filter and search, kept in the URL so the back button and links keep them. */
