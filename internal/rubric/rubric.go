@@ -4,10 +4,10 @@
 package rubric
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -128,11 +128,8 @@ func (s *Service) Update(ctx context.Context, a identity.Actor, id uuid.UUID, in
 // the assignments using it: "changed the rubric “Essay rubric”", and its new
 // name when it was renamed. Saving it unchanged records nothing.
 func recordChange(ctx context.Context, tx pgx.Tx, a identity.Actor, old, saved store.Rubric) error {
-	sameCriteria, err := jsonEqual(old.Criteria, saved.Criteria)
-	if err != nil {
-		return err
-	}
-	if sameCriteria && old.Name == saved.Name {
+	// Both as PostgreSQL's jsonb prints them: equal values, equal bytes.
+	if bytes.Equal(old.Criteria, saved.Criteria) && old.Name == saved.Name {
 		return nil
 	}
 	change := fmt.Sprintf("changed the rubric “%s”", old.Name)
@@ -150,18 +147,6 @@ func recordChange(ctx context.Context, tx pgx.Tx, a identity.Actor, old, saved s
 		return fmt.Errorf("record the change of rubric %s: %w", saved.ID, err)
 	}
 	return nil
-}
-
-// jsonEqual reports whether two JSON documents hold the same value.
-func jsonEqual(x, y []byte) (bool, error) {
-	var a, b any
-	if err := json.Unmarshal(x, &a); err != nil {
-		return false, err
-	}
-	if err := json.Unmarshal(y, &b); err != nil {
-		return false, err
-	}
-	return reflect.DeepEqual(a, b), nil
 }
 
 // Get returns one rubric of the actor's team.

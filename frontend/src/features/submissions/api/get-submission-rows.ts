@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery, type QueryKey } from '@tanstack/react-query';
-import { NOT_MODIFIED, api } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
+import { ifNoneMatch, revalidatedFetch, type Revalidated } from '../../../lib/revalidated-query';
 import { readResultSummary } from '../lib/function-results';
 import { IDLE_POLL_INTERVAL_MS, POLL_INTERVAL_MS } from '../lib/polling';
 import { normalizeSubmission } from './normalize';
@@ -107,25 +108,13 @@ function read(raw: unknown): RowsPage {
   };
 }
 
-/**
- * One page of an assignment's submissions table, sorted, filtered and searched by the server.
- * Given the version of the page it has, the server answers 304 when nothing in the class changed
- * and `previous` is returned as it is (the same object: nothing re-renders, and the page goes on
- * polling while its work is in progress).
- */
+/** One page of an assignment's submissions table, sorted, filtered and searched by the server. */
 export async function getSubmissionRows(
   assignmentId: string,
   params: Partial<RowsParams> & { ids?: boolean },
-  options: { signal?: AbortSignal; previous?: RowsPage } = {},
+  options: { signal?: AbortSignal } = {},
 ): Promise<RowsPage> {
-  const { previous, signal } = options;
-  const headers = previous?.version ? { 'If-None-Match': `"${previous.version}"` } : undefined;
-  const data = await api.post<unknown>('/api/v1/db/assignment/submission-rows', { assignmentId, ...params }, { signal, headers });
-  if (data === NOT_MODIFIED) {
-    // Only a read that sent a version gets a 304; without one held, ask for the whole page.
-    return previous ?? getSubmissionRows(assignmentId, params, { signal });
-  }
-  return read(data);
+  return read(await api.post<unknown>('/api/v1/db/assignment/submission-rows', { assignmentId, ...params }, { signal: options.signal }));
 }
 
 /**
@@ -145,7 +134,19 @@ export function submissionRowsQueryOptions(assignmentId: string, assignmentQuery
   const queryKey = rowsKey(assignmentQueryKey, params);
   return queryOptions({
     queryKey,
-    queryFn: ({ signal, client }) => getSubmissionRows(assignmentId, params, { signal, previous: client.getQueryData<RowsPage>(queryKey) }),
+    // A poll sends the version of the page it holds: a 304 keeps that page, the same object
+    // (lib/revalidated-query.ts), and the table goes on polling while its work is in progress.
+    queryFn: ({ signal }) =>
+      revalidatedFetch<{ version?: unknown }, RowsPage>(
+        queryKey,
+        (version) =>
+          api.post<Revalidated<{ version?: unknown }>>(
+            '/api/v1/db/assignment/submission-rows',
+            { assignmentId, ...params },
+            { signal, headers: ifNoneMatch(version) },
+          ),
+        read,
+      ),
   });
 }
 

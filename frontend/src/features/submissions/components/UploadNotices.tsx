@@ -6,6 +6,15 @@ import IconButton from '@mui/material/IconButton';
 import { ACCEPTED_TYPES_TEXT } from '../../../lib/submission-files';
 import type { CopiedFile, RefusedFile } from '../hooks/use-file-upload';
 
+/** The notices' close button. */
+function CloseButton({ onClose }: { onClose: () => void }) {
+  return (
+    <IconButton aria-label="Close" color="inherit" size="small" onClick={onClose}>
+      <CloseRounded fontSize="small" />
+    </IconButton>
+  );
+}
+
 /** Files an upload refused for their type. */
 export function RefusedAlert({ refused, onClose }: { refused: RefusedFile[]; onClose: () => void }) {
   if (refused.length === 0) return null;
@@ -13,11 +22,7 @@ export function RefusedAlert({ refused, onClose }: { refused: RefusedFile[]; onC
   return (
     <Alert
       severity="warning"
-      action={
-        <IconButton aria-label="Close" color="inherit" size="small" onClick={onClose}>
-          <CloseRounded fontSize="small" />
-        </IconButton>
-      }
+      action={<CloseButton onClose={onClose} />}
       sx={{ overflowWrap: 'anywhere' }}
     >
       {refused.length === 1 ? `${names} can't be uploaded` : `${refused.length} files can't be uploaded (${names})`}: only{' '}
@@ -50,11 +55,7 @@ export function DuplicatesAlert({
   return (
     <Alert
       severity="info"
-      action={
-        <IconButton aria-label="Close" color="inherit" size="small" onClick={onClose}>
-          <CloseRounded fontSize="small" />
-        </IconButton>
-      }
+      action={<CloseButton onClose={onClose} />}
       sx={{ overflowWrap: 'anywhere' }}
     >
       {files.length > 0 && (
